@@ -1,0 +1,43 @@
+# Ounce developer tasks. `make run` and `make test` are the two commands the README promises.
+SHELL := /bin/bash
+GO ?= go
+PG_TEST_DB ?= ounce_test
+
+.PHONY: run test generate css check build bench
+
+## run: serve Ounce on http://127.0.0.1:8080 with the embedded SQLite database in ./data
+run:
+	$(GO) run ./cmd/ounce serve
+
+## build: the ounce binary
+build:
+	$(GO) build -o ounce ./cmd/ounce
+
+## test: the whole suite (unit, both database engines, browser); installs the npm tooling if missing
+test:
+	@test -d node_modules/playwright-core || npm ci --no-audit --no-fund
+	@if [ -z "$$OUNCE_TEST_POSTGRES_URL" ] && command -v pg_isready >/dev/null && pg_isready -q -h 127.0.0.1 -p 5432; then \
+		psql -h 127.0.0.1 -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname='$(PG_TEST_DB)'" 2>/dev/null | grep -q 1 || \
+			psql -h 127.0.0.1 -U postgres -qc "CREATE DATABASE $(PG_TEST_DB)" 2>/dev/null || true; \
+		export OUNCE_TEST_POSTGRES_URL="postgres://postgres@127.0.0.1:5432/$(PG_TEST_DB)?sslmode=disable"; \
+		echo "PostgreSQL tests: $$OUNCE_TEST_POSTGRES_URL"; \
+		$(GO) test -count=1 -timeout 20m ./...; \
+	else \
+		echo "PostgreSQL tests: $${OUNCE_TEST_POSTGRES_URL:-skipped (no server on 127.0.0.1:5432; set OUNCE_TEST_POSTGRES_URL)}"; \
+		$(GO) test -count=1 -timeout 20m ./...; \
+	fi
+
+## generate: templ components and the Tailwind stylesheet
+generate: css
+	$(GO) tool templ generate
+
+css:
+	@test -d node_modules/tailwindcss || npm ci --no-audit --no-fund
+	npx tailwindcss -c tailwind.config.js -i web/styles/input.css -o static/css/app.css --minify
+
+## check: formatting, vet, and drift of generated files
+check:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(MAKE) -s generate >/dev/null
+	@git diff --exit-code -- '*_templ.go' static/css/app.css || (echo "generated files drifted: run make generate and commit"; exit 1)

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// config is every setting of the service, read once from the environment (flags override).
+type config struct {
+	Addr              string
+	DatabaseURL       string
+	DataDir           string
+	BaseURL           string
+	Offline           bool
+	RequireMembership bool
+	StripeConfigured  bool
+	RateLimitPerKey   int
+	RateLimitPerIP    int
+	TrustedProxies    []string
+	CORSOrigins       []string
+	Metrics           bool
+	LogLevel          string
+	ShutdownTimeout   time.Duration
+}
+
+func envBool(name string) (bool, error) {
+	v := strings.TrimSpace(os.Getenv(name))
+	if v == "" {
+		return false, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, fmt.Errorf("%s must be true/false/1/0, got %q", name, v)
+	}
+	return b, nil
+}
+
+func envInt(name string, def int) (int, error) {
+	v := strings.TrimSpace(os.Getenv(name))
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("%s must be a non-negative integer, got %q", name, v)
+	}
+	return n, nil
+}
+
+func envList(name string) []string {
+	var out []string
+	for _, p := range strings.Split(os.Getenv(name), ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func envOr(name, def string) string {
+	if v := strings.TrimSpace(os.Getenv(name)); v != "" {
+		return v
+	}
+	return def
+}
+
+// loadConfig reads the environment, then lets flags on fs override it.
+func loadConfig(fs *flag.FlagSet, args []string) (config, error) {
+	var c config
+	var err error
+	c.Addr = envOr("OUNCE_ADDR", "127.0.0.1:8080")
+	c.DatabaseURL = os.Getenv("DATABASE_URL")
+	c.DataDir = envOr("OUNCE_DATA_DIR", "./data")
+	c.BaseURL = os.Getenv("OUNCE_BASE_URL")
+	c.LogLevel = envOr("OUNCE_LOG_LEVEL", "info")
+	if c.Offline, err = envBool("OUNCE_OFFLINE"); err != nil {
+		return c, err
+	}
+	if c.RequireMembership, err = envBool("OUNCE_REQUIRE_MEMBERSHIP"); err != nil {
+		return c, err
+	}
+	if c.Metrics, err = envBool("OUNCE_METRICS"); err != nil {
+		return c, err
+	}
+	c.StripeConfigured = os.Getenv("OUNCE_STRIPE_SECRET_KEY") != ""
+	if c.RateLimitPerKey, err = envInt("OUNCE_RATE_LIMIT_PER_KEY", 120); err != nil {
+		return c, err
+	}
+	if c.RateLimitPerIP, err = envInt("OUNCE_RATE_LIMIT_PER_IP", 60); err != nil {
+		return c, err
+	}
+	c.TrustedProxies = envList("OUNCE_TRUSTED_PROXIES")
+	c.CORSOrigins = envList("OUNCE_CORS_ORIGINS")
+	c.ShutdownTimeout = 20 * time.Second
+
+	if fs != nil {
+		fs.StringVar(&c.Addr, "addr", c.Addr, "listen address (OUNCE_ADDR)")
+		fs.StringVar(&c.DatabaseURL, "database-url", c.DatabaseURL, "postgres:// URL; empty for embedded SQLite (DATABASE_URL)")
+		fs.StringVar(&c.DataDir, "data-dir", c.DataDir, "directory of the embedded database (OUNCE_DATA_DIR)")
+		fs.StringVar(&c.BaseURL, "base-url", c.BaseURL, "public URL of this service (OUNCE_BASE_URL)")
+		fs.BoolVar(&c.Offline, "offline", c.Offline, "never touch the network (OUNCE_OFFLINE)")
+		fs.BoolVar(&c.Metrics, "metrics", c.Metrics, "serve /metrics (OUNCE_METRICS)")
+		if err := fs.Parse(args); err != nil {
+			return c, err
+		}
+		if fs.NArg() > 0 {
+			return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		}
+	}
+	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
+		return c, fmt.Errorf("OUNCE_ADDR %q is not host:port", c.Addr)
+	}
+	if c.BaseURL == "" {
+		c.BaseURL = "http://" + c.Addr
+	}
+	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
+	if !strings.HasPrefix(c.BaseURL, "http://") && !strings.HasPrefix(c.BaseURL, "https://") {
+		return c, fmt.Errorf("OUNCE_BASE_URL must start with http:// or https://")
+	}
+	for _, p := range c.TrustedProxies {
+		if net.ParseIP(p) == nil {
+			if _, _, err := net.ParseCIDR(p); err != nil {
+				return c, fmt.Errorf("OUNCE_TRUSTED_PROXIES: %q is neither an IP nor a CIDR", p)
+			}
+		}
+	}
+	return c, nil
+}
+
+// sqlitePath is where the embedded database lives.
+func (c config) sqlitePath() string { return filepath.Join(c.DataDir, "ounce.db") }
+
+// newUsersGold: a self-hosted server with no payment provider and no membership requirement
+// gives every account the full product.
+func (c config) newUsersGold() bool { return !c.RequireMembership && !c.StripeConfigured }

@@ -1,0 +1,280 @@
+// Command ounce runs the Ounce service and its administration tasks.
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/handlers"
+	"github.com/ouncehq/ounce/web"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+const usage = `ounce — precious-metals portfolio and market intelligence
+
+Usage:
+  ounce serve [flags]                          run the web app and API
+  ounce migrate                                apply database migrations
+  ounce user add --email E [--tier free|gold] [--admin] [--password-file F]
+                                               create an account (password from stdin or file)
+  ounce user set-tier --email E --tier free|gold
+  ounce apikey new --email E [--name N]        print a new API key once
+  ounce version
+
+Configuration comes from the environment (see README); serve flags override it.
+`
+
+func main() {
+	err := run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	if err != nil {
+		var ue usageError
+		if errors.As(err, &ue) {
+			fmt.Fprintln(os.Stderr, "ounce: "+err.Error())
+			os.Exit(2)
+		}
+		fmt.Fprintln(os.Stderr, "ounce: "+err.Error())
+		os.Exit(1)
+	}
+}
+
+type usageError struct{ msg string }
+
+func (u usageError) Error() string { return u.msg }
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return usageError{"no command given"}
+	}
+	switch args[0] {
+	case "serve":
+		return cmdServe(ctx, args[1:], stdout, stderr)
+	case "migrate":
+		return withStore(ctx, args[1:], func(cfg config, s *db.Store) error {
+			fmt.Fprintln(stdout, "database is up to date")
+			return nil
+		})
+	case "user":
+		return cmdUser(ctx, args[1:], stdin, stdout)
+	case "apikey":
+		return cmdAPIKey(ctx, args[1:], stdout)
+	case "version", "--version", "-v":
+		fmt.Fprintln(stdout, "ounce "+version)
+		return nil
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	return usageError{fmt.Sprintf("unknown command %q (try: ounce help)", args[0])}
+}
+
+// withStore opens and migrates the configured database, runs fn, and closes it.
+func withStore(ctx context.Context, args []string, fn func(config, *db.Store) error) error {
+	fs := flag.NewFlagSet("ounce", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	cfg, err := loadConfig(fs, args)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	return openStore(ctx, cfg, func(s *db.Store) error { return fn(cfg, s) })
+}
+
+func openStore(ctx context.Context, cfg config, fn func(*db.Store) error) error {
+	s, err := db.Open(ctx, cfg.DatabaseURL, cfg.sqlitePath())
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if _, err := s.Migrate(ctx); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return fn(s)
+}
+
+func newLogger(w io.Writer, level string) *slog.Logger {
+	var l slog.Level
+	_ = l.UnmarshalText([]byte(level))
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l}))
+}
+
+func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg, err := loadConfig(fs, args)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	log := newLogger(stderr, cfg.LogLevel)
+	slog.SetDefault(log)
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+
+	return openStore(ctx, cfg, func(s *db.Store) error {
+		srv, err := web.New(web.Options{
+			Store: s, Logger: log, BaseURL: cfg.BaseURL, Version: version, Offline: cfg.Offline,
+			NewUsersGold: cfg.newUsersGold(), PaymentsEnabled: cfg.StripeConfigured,
+			RateLimitPerKey: cfg.RateLimitPerKey, RateLimitPerIP: cfg.RateLimitPerIP,
+			TrustedProxies: cfg.TrustedProxies, CORSOrigins: cfg.CORSOrigins, Metrics: cfg.Metrics,
+		})
+		if err != nil {
+			return err
+		}
+		srv.Start()
+		errc := make(chan error, 1)
+		go func() { errc <- srv.App.Listen(cfg.Addr) }()
+		engine := "SQLite at " + cfg.sqlitePath()
+		if s.Engine == db.Postgres {
+			engine = "PostgreSQL"
+		}
+		fmt.Fprintf(stdout, "Ounce %s serving %s (database: %s)\n", version, cfg.BaseURL, engine)
+		select {
+		case err := <-errc:
+			return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+		case <-ctx.Done():
+		}
+		log.Info("shutting down: finishing in-flight requests")
+		sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+		defer cancel()
+		return srv.Shutdown(sctx)
+	})
+}
+
+func readPassword(stdin io.Reader, file string) (string, error) {
+	var r io.Reader = stdin
+	if file != "" {
+		f, err := os.Open(file)
+		if err != nil {
+			return "", err
+		}
+		defer f.Close()
+		r = f
+	}
+	line, err := bufio.NewReader(io.LimitReader(r, 4096)).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return "", err
+	}
+	return strings.TrimRight(line, "\r\n"), nil
+}
+
+func cmdUser(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) error {
+	if len(args) == 0 {
+		return usageError{"user needs a subcommand: add or set-tier"}
+	}
+	fs := flag.NewFlagSet("user", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	email := fs.String("email", "", "account email")
+	tier := fs.String("tier", "", "free or gold")
+	admin := fs.Bool("admin", false, "make the account an administrator")
+	pwFile := fs.String("password-file", "", "read the password from this file instead of stdin")
+	if err := fs.Parse(args[1:]); err != nil {
+		return usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	}
+	if *email == "" {
+		return usageError{"--email is required"}
+	}
+	if *tier != "" && *tier != db.TierFree && *tier != db.TierGold {
+		return usageError{"--tier must be free or gold"}
+	}
+	cfg, err := loadConfig(nil, nil)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	switch args[0] {
+	case "add":
+		pw, err := readPassword(stdin, *pwFile)
+		if err != nil {
+			return err
+		}
+		addr, errs := handlers.ValidateSignup(*email, pw)
+		if len(errs) > 0 {
+			return usageError{errs[0].Field + " " + errs[0].Message}
+		}
+		t := *tier
+		if t == "" {
+			t = db.TierFree
+			if cfg.newUsersGold() {
+				t = db.TierGold
+			}
+		}
+		hash, err := handlers.HashPassword(pw)
+		if err != nil {
+			return err
+		}
+		return openStore(ctx, cfg, func(s *db.Store) error {
+			u, err := s.InsertUser(ctx, addr, hash, t, *admin)
+			if errors.Is(err, db.ErrConflict) {
+				return fmt.Errorf("an account with email %s already exists", addr)
+			}
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "created %s (tier %s%s)\n", u.Email, u.Tier, map[bool]string{true: ", admin"}[u.IsAdmin])
+			return nil
+		})
+	case "set-tier":
+		if *tier == "" {
+			return usageError{"--tier is required"}
+		}
+		return openStore(ctx, cfg, func(s *db.Store) error {
+			if err := s.SetUserTier(ctx, *email, *tier); errors.Is(err, db.ErrNotFound) {
+				return fmt.Errorf("no account with email %s", db.NormalizeEmail(*email))
+			} else if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "%s is now %s\n", db.NormalizeEmail(*email), *tier)
+			return nil
+		})
+	}
+	return usageError{fmt.Sprintf("unknown user subcommand %q", args[0])}
+}
+
+func cmdAPIKey(ctx context.Context, args []string, stdout io.Writer) error {
+	if len(args) == 0 || args[0] != "new" {
+		return usageError{"apikey needs the subcommand new"}
+	}
+	fs := flag.NewFlagSet("apikey", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	email := fs.String("email", "", "account email")
+	name := fs.String("name", "cli", "a name to recognise the key by")
+	if err := fs.Parse(args[1:]); err != nil {
+		return usageError{err.Error()}
+	}
+	if *email == "" {
+		return usageError{"--email is required"}
+	}
+	cfg, err := loadConfig(nil, nil)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	return openStore(ctx, cfg, func(s *db.Store) error {
+		u, err := s.UserByEmail(ctx, *email)
+		if errors.Is(err, db.ErrNotFound) {
+			return fmt.Errorf("no account with email %s", db.NormalizeEmail(*email))
+		}
+		if err != nil {
+			return err
+		}
+		h := handlers.New(handlers.Deps{Store: s})
+		secret, _, err := h.CreateAPIKey(ctx, u, *name)
+		if err != nil {
+			return errors.New(handlers.AsProblem(err).Detail)
+		}
+		fmt.Fprintln(stdout, secret)
+		return nil
+	})
+}

@@ -1,0 +1,208 @@
+// Package db is Ounce's storage: one Store over *sqlx.DB that speaks both embedded SQLite
+// (modernc, no cgo) and PostgreSQL (lib/pq), with embedded migrations per engine.
+package db
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	_ "github.com/lib/pq"  // PostgreSQL driver
+	_ "modernc.org/sqlite" // embedded SQLite driver, pure Go
+)
+
+// Engine names the database engine behind a Store.
+type Engine string
+
+// The two supported engines.
+const (
+	SQLite   Engine = "sqlite"
+	Postgres Engine = "postgres"
+)
+
+// Sentinel errors every caller maps to a status in one place.
+var (
+	// ErrNotFound means no row matched (or it belongs to someone else).
+	ErrNotFound = errors.New("not found")
+	// ErrConflict means the write would break a uniqueness or state rule.
+	ErrConflict = errors.New("conflict")
+)
+
+//go:embed migrations
+var migrationsFS embed.FS
+
+// Store is the one storage handle of the service.
+type Store struct {
+	DB     *sqlx.DB
+	Engine Engine
+	// Now is the clock; tests replace it.
+	Now func() time.Time
+}
+
+// Open connects to PostgreSQL when url starts with postgres:// or postgresql://, and
+// otherwise opens (creating if needed) the SQLite file at sqlitePath.
+func Open(ctx context.Context, url, sqlitePath string) (*Store, error) {
+	if strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://") {
+		x, err := sqlx.ConnectContext(ctx, "postgres", url)
+		if err != nil {
+			return nil, fmt.Errorf("connect postgres: %w", err)
+		}
+		x.SetMaxOpenConns(20)
+		x.SetMaxIdleConns(10)
+		x.SetConnMaxIdleTime(5 * time.Minute)
+		return &Store{DB: x, Engine: Postgres, Now: time.Now}, nil
+	}
+	if url != "" {
+		return nil, fmt.Errorf("DATABASE_URL must start with postgres:// (got scheme of %q)", strings.SplitN(url, ":", 2)[0])
+	}
+	if sqlitePath != ":memory:" && !strings.HasPrefix(sqlitePath, "file:") {
+		if err := os.MkdirAll(filepath.Dir(sqlitePath), 0o750); err != nil {
+			return nil, fmt.Errorf("create data dir: %w", err)
+		}
+	}
+	dsn := sqlitePath
+	if !strings.HasPrefix(dsn, "file:") {
+		dsn = "file:" + dsn
+	}
+	sep := "?"
+	if strings.Contains(dsn, "?") {
+		sep = "&"
+	}
+	// WAL lets readers proceed during a write; busy_timeout turns lock contention into waiting.
+	dsn += sep + "_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	x, err := sqlx.ConnectContext(ctx, "sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open sqlite %s: %w", sqlitePath, err)
+	}
+	x.SetMaxOpenConns(4)
+	x.SetMaxIdleConns(4)
+	return &Store{DB: x, Engine: SQLite, Now: time.Now}, nil
+}
+
+// Close releases the connection pool.
+func (s *Store) Close() error { return s.DB.Close() }
+
+// Ping checks the database answers, for /readyz.
+func (s *Store) Ping(ctx context.Context) error { return s.DB.PingContext(ctx) }
+
+// Q is the query surface shared by *sqlx.DB and *sqlx.Tx.
+type Q interface {
+	sqlx.ExtContext
+	GetContext(ctx context.Context, dest any, query string, args ...any) error
+	SelectContext(ctx context.Context, dest any, query string, args ...any) error
+}
+
+// WithTx runs fn in one transaction, committing when it returns nil.
+func (s *Store) WithTx(ctx context.Context, fn func(tx *sqlx.Tx) error) (err error) {
+	tx, err := s.DB.BeginTxx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			_ = tx.Rollback()
+			panic(p)
+		}
+		if err != nil {
+			_ = tx.Rollback()
+		}
+	}()
+	if err = fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// rebind turns ? placeholders into the engine's own.
+func (s *Store) rebind(q string) string { return s.DB.Rebind(q) }
+
+func (s *Store) now() time.Time { return s.Now().UTC().Truncate(time.Microsecond) }
+
+// Migrate applies every embedded migration of the engine not yet applied, each in its own
+// transaction, and returns how many ran.
+func (s *Store) Migrate(ctx context.Context) (int, error) {
+	if _, err := s.DB.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
+		return 0, fmt.Errorf("migrations table: %w", err)
+	}
+	dir := "migrations/" + string(s.Engine)
+	entries, err := fs.ReadDir(migrationsFS, dir)
+	if err != nil {
+		return 0, err
+	}
+	names := make([]string, 0, len(entries))
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".sql") {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	var applied []string
+	if err := s.DB.SelectContext(ctx, &applied, `SELECT version FROM schema_migrations`); err != nil {
+		return 0, err
+	}
+	done := map[string]bool{}
+	for _, v := range applied {
+		done[v] = true
+	}
+	n := 0
+	for _, name := range names {
+		version := strings.TrimSuffix(name, ".sql")
+		if done[version] {
+			continue
+		}
+		body, err := migrationsFS.ReadFile(dir + "/" + name)
+		if err != nil {
+			return n, err
+		}
+		err = s.WithTx(ctx, func(tx *sqlx.Tx) error {
+			if s.Engine == Postgres {
+				// Several instances may start at once: serialise migrations.
+				if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(7302001)`); err != nil {
+					return err
+				}
+				var exists bool
+				if err := tx.GetContext(ctx, &exists, `SELECT EXISTS (SELECT 1 FROM schema_migrations WHERE version = $1)`, version); err != nil {
+					return err
+				}
+				if exists {
+					return nil
+				}
+			}
+			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+				return fmt.Errorf("migration %s: %w", name, err)
+			}
+			_, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`), version, time.Now().UTC().Format(time.RFC3339))
+			return err
+		})
+		if err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// isUniqueViolation recognises a unique-constraint failure on either engine.
+func isUniqueViolation(err error) bool {
+	if err == nil {
+		return false
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "UNIQUE constraint failed") || strings.Contains(msg, "duplicate key value") || strings.Contains(msg, "23505")
+}
+
+func notFound(err error) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return ErrNotFound
+	}
+	return err
+}

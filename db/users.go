@@ -1,0 +1,74 @@
+package db
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Membership tiers.
+const (
+	TierFree = "free"
+	TierGold = "gold"
+)
+
+// User is an account.
+type User struct {
+	ID           int64     `db:"id"`
+	Email        string    `db:"email"`
+	PasswordHash string    `db:"password_hash"`
+	Tier         string    `db:"tier"`
+	IsAdmin      bool      `db:"is_admin"`
+	CreatedAt    time.Time `db:"created_at"`
+	UpdatedAt    time.Time `db:"updated_at"`
+}
+
+// IsGold reports whether the user has the paid tier.
+func (u User) IsGold() bool { return u.Tier == TierGold }
+
+// NormalizeEmail is the one form of an address that is stored and compared.
+func NormalizeEmail(e string) string { return strings.ToLower(strings.TrimSpace(e)) }
+
+const userCols = `id, email, password_hash, tier, is_admin, created_at, updated_at`
+
+// InsertUser creates an account; a taken email is ErrConflict.
+func (s *Store) InsertUser(ctx context.Context, email, passwordHash, tier string, admin bool) (User, error) {
+	now := s.now()
+	u := User{Email: NormalizeEmail(email), PasswordHash: passwordHash, Tier: tier, IsAdmin: admin, CreatedAt: now, UpdatedAt: now}
+	err := s.DB.GetContext(ctx, &u.ID, s.rebind(`INSERT INTO users (email, password_hash, tier, is_admin, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`), u.Email, u.PasswordHash, u.Tier, u.IsAdmin, now, now)
+	if isUniqueViolation(err) {
+		return User{}, fmt.Errorf("email already registered: %w", ErrConflict)
+	}
+	if err != nil {
+		return User{}, fmt.Errorf("insert user: %w", err)
+	}
+	return u, nil
+}
+
+// UserByEmail finds an account by address (case-insensitive).
+func (s *Store) UserByEmail(ctx context.Context, email string) (User, error) {
+	var u User
+	err := s.DB.GetContext(ctx, &u, s.rebind(`SELECT `+userCols+` FROM users WHERE lower(email) = ?`), NormalizeEmail(email))
+	return u, notFound(err)
+}
+
+// UserByID finds an account by id.
+func (s *Store) UserByID(ctx context.Context, id int64) (User, error) {
+	var u User
+	err := s.DB.GetContext(ctx, &u, s.rebind(`SELECT `+userCols+` FROM users WHERE id = ?`), id)
+	return u, notFound(err)
+}
+
+// SetUserTier changes the membership tier of the account with that email.
+func (s *Store) SetUserTier(ctx context.Context, email, tier string) error {
+	res, err := s.DB.ExecContext(ctx, s.rebind(`UPDATE users SET tier = ?, updated_at = ? WHERE lower(email) = ?`), tier, s.now(), NormalizeEmail(email))
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}

@@ -1,0 +1,55 @@
+// Package e2e drives the real app in a real browser: a Go test serves Ounce on loopback and
+// runs the playwright-core journey in browser.mjs against Debian's Chromium.
+package e2e
+
+import (
+	"context"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/ouncehq/ounce/db/dbtest"
+	"github.com/ouncehq/ounce/web"
+)
+
+func TestBrowserJourney(t *testing.T) {
+	chromium := os.Getenv("CHROMIUM")
+	if chromium == "" {
+		chromium = "/usr/bin/chromium"
+	}
+	root, _ := filepath.Abs("..")
+	_, errNode := exec.LookPath("node")
+	_, errChrome := os.Stat(chromium)
+	_, errPW := os.Stat(filepath.Join(root, "node_modules", "playwright-core"))
+	if errNode != nil || errChrome != nil || errPW != nil {
+		msg := "browser test needs node, Chromium at " + chromium + " and npm packages (npm ci)"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	srv, err := web.New(web.Options{Store: dbtest.SQLite(t), BaseURL: "http://127.0.0.1", Version: "e2e", NewUsersGold: true, RateLimitPerKey: 1000, RateLimitPerIP: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = srv.App.Listener(ln) }()
+	defer srv.App.Shutdown()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "node", filepath.Join(root, "e2e", "browser.mjs"))
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "BASE_URL=http://"+ln.Addr().String(), "CHROMIUM="+chromium, "SHOTS="+filepath.Join(root, "e2e", "screenshots"))
+	out, err := cmd.CombinedOutput()
+	t.Logf("browser journey:\n%s", out)
+	if err != nil {
+		t.Fatalf("browser journey failed: %v", err)
+	}
+}

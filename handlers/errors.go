@@ -1,0 +1,112 @@
+package handlers
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ouncehq/ounce/views/components"
+	"github.com/ouncehq/ounce/views/pages"
+)
+
+// ErrorHandler is the one place errors become responses: problem+json under /v1 (and for
+// clients that ask for JSON), a toast for HTMX, an error page otherwise.
+func (h *Handlers) ErrorHandler(c *fiber.Ctx, err error) error {
+	var p *Problem
+	var fe *fiber.Error
+	switch {
+	case errors.As(err, &fe):
+		p = fiberProblem(fe)
+	default:
+		p = AsProblem(err)
+	}
+	rid := RequestID(c)
+	attrs := []any{"request_id", rid, "method", c.Method(), "path", c.Path(), "status", p.Status}
+	if p.Status >= 500 {
+		h.log.Error("request failed", append(attrs, "err", err.Error())...)
+	} else {
+		h.log.Warn("request refused", append(attrs, "problem", p.Type)...)
+	}
+	if p.RetryAfter > 0 {
+		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(p.RetryAfter))
+	}
+	if p.Status == http.StatusUnauthorized && IsAPIPath(c.Path()) {
+		c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="ounce"`)
+	}
+	if IsAPIPath(c.Path()) || strings.Contains(c.Get(fiber.HeaderAccept), "json") && !strings.Contains(c.Get(fiber.HeaderAccept), "html") {
+		return WriteProblem(c, p)
+	}
+	c.Response().ResetBody()
+	if isHTMX(c) {
+		c.Set("HX-Retarget", "#toasts")
+		c.Set("HX-Reswap", "beforeend")
+		return render(c, p.Status, components.Toast("error", capitalize(p.Detail)))
+	}
+	detail := p.Detail
+	if p.Status == http.StatusNotFound {
+		detail = "There is nothing at this address."
+	}
+	return render(c, p.Status, pages.ErrorPage(h.meta(c, p.Title, ""), p.Status, p.Title, detail, rid))
+}
+
+// WriteProblem writes a problem+json body.
+func WriteProblem(c *fiber.Ctx, p *Problem) error {
+	body := map[string]any{"type": p.Type, "title": p.Title, "status": p.Status}
+	if p.Detail != "" {
+		body["detail"] = p.Detail
+	}
+	if len(p.Errors) > 0 {
+		body["errors"] = p.Errors
+	}
+	for k, v := range p.Extra {
+		body[k] = v
+	}
+	if err := writeJSON(c, p.Status, body); err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderContentType, "application/problem+json")
+	return nil
+}
+
+// IsAPIPath reports whether a path belongs to the JSON API.
+func IsAPIPath(p string) bool { return p == "/v1" || strings.HasPrefix(p, "/v1/") }
+
+func fiberProblem(fe *fiber.Error) *Problem {
+	switch fe.Code {
+	case http.StatusNotFound:
+		return NewProblem(http.StatusNotFound, ProbNotFound, "no such route")
+	case http.StatusMethodNotAllowed:
+		return NewProblem(http.StatusMethodNotAllowed, ProbInvalid, "method not allowed on this route")
+	case http.StatusRequestEntityTooLarge:
+		return NewProblem(http.StatusRequestEntityTooLarge, ProbTooLarge, "request body too large")
+	case http.StatusBadRequest, http.StatusUnprocessableEntity:
+		return NewProblem(fe.Code, ProbInvalid, fe.Message)
+	case http.StatusForbidden:
+		return NewProblem(fe.Code, ProbForbidden, fe.Message)
+	case http.StatusTooManyRequests:
+		return NewProblem(fe.Code, ProbRateLimited, fe.Message)
+	}
+	if fe.Code >= 500 {
+		slog.Default().Error("fiber error", "code", fe.Code, "msg", fe.Message)
+		return NewProblem(http.StatusInternalServerError, ProbInternal, "something went wrong on our side")
+	}
+	return NewProblem(fe.Code, ProbInvalid, fe.Message)
+}
+
+// Healthz reports the process is up.
+func (h *Handlers) Healthz(c *fiber.Ctx) error {
+	return writeJSON(c, http.StatusOK, fiber.Map{"status": "ok"})
+}
+
+// Readyz reports whether the database answers.
+func (h *Handlers) Readyz(c *fiber.Ctx) error {
+	if err := h.store.Ping(h.ctx(c)); err != nil {
+		h.log.Error("readiness: database unreachable", "err", err)
+		return writeJSON(c, http.StatusServiceUnavailable, fiber.Map{"status": "unavailable", "database": "unreachable"})
+	}
+	return writeJSON(c, http.StatusOK, fiber.Map{"status": "ok", "database": string(h.store.Engine)})
+}

@@ -1,0 +1,306 @@
+package handlers
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/metals"
+)
+
+// Holding input limits.
+const (
+	maxQuantity       = 1_000_000
+	maxProductName    = 200
+	maxDealer         = 120
+	maxNotes          = 2000
+	MaxHoldingBody    = 64 << 10
+	maxWeightDecimals = 8
+	maxMoneyDecimals  = 2
+)
+
+var (
+	maxWeight = decimal.NewFromInt(100_000)
+	maxPrice  = decimal.NewFromInt(100_000_000)
+)
+
+// holdingFields are the names a holding body may carry, in form order.
+var holdingFields = []string{"metal", "product_name", "quantity", "weight_oz", "purchase_price", "fees", "dealer", "purchase_date", "notes"}
+
+// HoldingInput is a parsed create or update request: raw text per field present. Numbers
+// stay text until validation so a float never touches money.
+type HoldingInput struct {
+	fields map[string]string
+	// numeric marks JSON fields that arrived as numbers (forms send everything as text).
+	numeric map[string]bool
+	json    bool
+}
+
+// ParseHoldingJSON reads a JSON object strictly: unknown fields, wrong JSON types and
+// trailing data are field errors, never a 500.
+func ParseHoldingJSON(body []byte) (HoldingInput, error) {
+	in := HoldingInput{fields: map[string]string{}, numeric: map[string]bool{}, json: true}
+	if len(body) > MaxHoldingBody {
+		return in, NewProblem(http.StatusRequestEntityTooLarge, ProbTooLarge, fmt.Sprintf("body larger than %d bytes", MaxHoldingBody))
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var raw map[string]json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		return in, Invalid("body", "must be a JSON object")
+	}
+	if dec.More() {
+		return in, Invalid("body", "must hold exactly one JSON object")
+	}
+	if raw == nil {
+		return in, Invalid("body", "must be a JSON object")
+	}
+	var errs []FieldError
+	for k, v := range raw {
+		if !contains(holdingFields, k) {
+			errs = append(errs, FieldError{k, "unknown field"})
+			continue
+		}
+		v = bytes.TrimSpace(v)
+		switch {
+		case bytes.Equal(v, []byte("null")):
+			in.fields[k] = ""
+		case len(v) > 0 && v[0] == '"':
+			var s string
+			if err := json.Unmarshal(v, &s); err != nil {
+				errs = append(errs, FieldError{k, "is not a valid string"})
+				continue
+			}
+			in.fields[k] = s
+		case len(v) > 0 && (v[0] == '-' || (v[0] >= '0' && v[0] <= '9')):
+			in.fields[k] = string(v)
+			in.numeric[k] = true
+		default:
+			errs = append(errs, FieldError{k, "has the wrong type"})
+		}
+	}
+	if len(errs) > 0 {
+		sortFieldErrors(errs)
+		return in, InvalidFields(errs)
+	}
+	return in, nil
+}
+
+// HoldingInputFromForm takes the text fields of a browser form; blank optional fields count
+// as cleared.
+func HoldingInputFromForm(get func(string) string) HoldingInput {
+	in := HoldingInput{fields: map[string]string{}, numeric: map[string]bool{}}
+	for _, k := range holdingFields {
+		in.fields[k] = get(k)
+	}
+	return in
+}
+
+// Value returns the raw text of a field, for re-filling a form.
+func (in HoldingInput) Value(field string) string { return in.fields[field] }
+
+// Apply validates the input and writes it onto h. With create, required fields must be
+// present; otherwise absent fields keep h's values (PATCH).
+func (in HoldingInput) Apply(h *db.Holding, create bool, now time.Time) []FieldError {
+	var errs []FieldError
+	bad := func(f, m string) { errs = append(errs, FieldError{f, m}) }
+	get := func(f string) (string, bool) { v, ok := in.fields[f]; return v, ok }
+	isNum := func(f string) bool { return !in.json || in.numeric[f] }
+	isStr := func(f string) bool { return !in.json || !in.numeric[f] }
+
+	if v, ok := get("metal"); ok || create {
+		m, err := metals.Parse(v)
+		switch {
+		case !isStr("metal"):
+			bad("metal", "must be a string")
+		case strings.TrimSpace(v) == "":
+			bad("metal", "is required: one of gold, silver, platinum, palladium")
+		case err != nil:
+			bad("metal", "must be one of gold, silver, platinum, palladium")
+		default:
+			h.Metal = string(m)
+		}
+	}
+	if v, ok := get("quantity"); ok || create {
+		v = strings.TrimSpace(v)
+		d, err := parseBoundedDecimal(v)
+		switch {
+		case v == "":
+			bad("quantity", "is required")
+		case !isNum("quantity"):
+			bad("quantity", "must be a number")
+		case err != nil || !d.IsInteger():
+			bad("quantity", "must be a whole number")
+		case d.LessThan(decimal.NewFromInt(1)) || d.GreaterThan(decimal.NewFromInt(maxQuantity)):
+			bad("quantity", fmt.Sprintf("must be between 1 and %d", maxQuantity))
+		default:
+			h.Quantity = d.IntPart()
+		}
+	}
+	if v, ok := get("weight_oz"); ok || create {
+		if d, msg := parseAmount(v, isNum("weight_oz"), true, false, maxWeight, maxWeightDecimals); msg != "" {
+			bad("weight_oz", msg)
+		} else {
+			h.WeightOz = d
+		}
+	}
+	if v, ok := get("purchase_price"); ok || create {
+		if d, msg := parseAmount(v, isNum("purchase_price"), true, true, maxPrice, maxMoneyDecimals); msg != "" {
+			bad("purchase_price", msg)
+		} else {
+			h.PurchasePrice = d
+		}
+	}
+	if v, ok := get("fees"); ok {
+		if strings.TrimSpace(v) == "" {
+			h.Fees = decimal.Zero
+		} else if d, msg := parseAmount(v, isNum("fees"), true, true, maxPrice, maxMoneyDecimals); msg != "" {
+			bad("fees", msg)
+		} else {
+			h.Fees = d
+		}
+	}
+	for _, f := range []struct {
+		name string
+		max  int
+		dst  *string
+	}{{"product_name", maxProductName, &h.ProductName}, {"dealer", maxDealer, &h.Dealer}, {"notes", maxNotes, &h.Notes}} {
+		v, ok := get(f.name)
+		if !ok {
+			continue
+		}
+		s, msg := cleanText(v, f.max, f.name == "notes")
+		if !isStr(f.name) {
+			msg = "must be a string"
+		}
+		if msg != "" {
+			bad(f.name, msg)
+			continue
+		}
+		*f.dst = s
+	}
+	if v, ok := get("purchase_date"); ok {
+		v = strings.TrimSpace(v)
+		switch {
+		case !isStr("purchase_date"):
+			bad("purchase_date", "must be a string in YYYY-MM-DD form")
+		case v == "":
+			h.PurchaseDate = db.Date{}
+		default:
+			d, err := db.ParseDate(v)
+			// The latest calendar day anywhere on Earth (UTC+14), so no one's today is refused.
+			latest := db.NewDate(now.UTC().Add(14 * time.Hour))
+			switch {
+			case err != nil:
+				bad("purchase_date", "must be a date in YYYY-MM-DD form")
+			case d.After(latest.Time):
+				bad("purchase_date", "cannot be in the future")
+			case d.Year() < 1900:
+				bad("purchase_date", "must be 1900 or later")
+			default:
+				h.PurchaseDate = d
+			}
+		}
+	}
+	sortFieldErrors(errs)
+	return errs
+}
+
+// parseAmount validates a positive (or, with allowZero, non-negative) decimal with at most
+// places decimals and at most max.
+func parseAmount(v string, numeric, required, allowZero bool, max decimal.Decimal, places int32) (decimal.Decimal, string) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		if required {
+			return decimal.Zero, "is required"
+		}
+		return decimal.Zero, ""
+	}
+	if !numeric {
+		return decimal.Zero, "must be a number"
+	}
+	d, err := parseBoundedDecimal(v)
+	if err != nil {
+		return decimal.Zero, "must be a number"
+	}
+	if d.IsNegative() || (!allowZero && d.IsZero()) {
+		if allowZero {
+			return decimal.Zero, "cannot be negative"
+		}
+		return decimal.Zero, "must be greater than 0"
+	}
+	if d.GreaterThan(max) {
+		return decimal.Zero, "must be at most " + max.String()
+	}
+	if -d.Exponent() > places && !d.Equal(d.Round(places)) {
+		return decimal.Zero, fmt.Sprintf("has more than %d decimal places", places)
+	}
+	return d, ""
+}
+
+// cleanText trims, checks UTF-8 and control characters, and enforces a length in characters.
+func cleanText(v string, max int, multiline bool) (string, string) {
+	if !utf8.ValidString(v) {
+		return "", "must be valid UTF-8 text"
+	}
+	v = strings.TrimSpace(v)
+	for _, r := range v {
+		if unicode.IsControl(r) && !(multiline && (r == '\n' || r == '\r' || r == '\t')) {
+			return "", "must not contain control characters"
+		}
+	}
+	if n := utf8.RuneCountInString(v); n > max {
+		return "", fmt.Sprintf("must be at most %d characters (got %d)", max, n)
+	}
+	return v, ""
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// sortFieldErrors orders errors by form order so messages are stable.
+func sortFieldErrors(errs []FieldError) {
+	idx := func(f string) int {
+		for i, x := range holdingFields {
+			if x == f {
+				return i
+			}
+		}
+		return len(holdingFields)
+	}
+	for i := 1; i < len(errs); i++ {
+		for j := i; j > 0 && (idx(errs[j].Field) < idx(errs[j-1].Field) || (idx(errs[j].Field) == idx(errs[j-1].Field) && errs[j].Field < errs[j-1].Field)); j-- {
+			errs[j], errs[j-1] = errs[j-1], errs[j]
+		}
+	}
+}
+
+// parseBoundedDecimal parses a decimal (exponent form allowed, as JSON allows it) but refuses
+// absurd lengths and exponents, which would otherwise cost unbounded memory to round.
+func parseBoundedDecimal(v string) (decimal.Decimal, error) {
+	if len(v) > 40 {
+		return decimal.Zero, fmt.Errorf("too long")
+	}
+	d, err := decimal.NewFromString(v)
+	if err != nil {
+		return decimal.Zero, err
+	}
+	if e := d.Exponent(); e > 12 || e < -30 {
+		return decimal.Zero, fmt.Errorf("exponent out of range")
+	}
+	return d, nil
+}

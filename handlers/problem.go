@@ -1,0 +1,108 @@
+package handlers
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/ouncehq/ounce/db"
+)
+
+// FieldError names one bad input field.
+type FieldError struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+// Problem is an RFC 9457 problem; every error a use case returns that a client should see is one.
+type Problem struct {
+	Type       string       `json:"type"`
+	Title      string       `json:"title"`
+	Status     int          `json:"status"`
+	Detail     string       `json:"detail,omitempty"`
+	Errors     []FieldError `json:"errors,omitempty"`
+	RetryAfter int          `json:"-"`
+	// Extra carries problem-specific members (import row errors use their own shape).
+	Extra map[string]any `json:"-"`
+}
+
+func (p *Problem) Error() string { return fmt.Sprintf("%d %s: %s", p.Status, p.Type, p.Detail) }
+
+// The problem type slugs of the API.
+const (
+	ProbInvalid       = "invalid-parameter"
+	ProbUnauthorized  = "unauthorized"
+	ProbMembership    = "membership-required"
+	ProbForbidden     = "forbidden"
+	ProbNotFound      = "not-found"
+	ProbConflict      = "conflict"
+	ProbRateLimited   = "rate-limited"
+	ProbUnavailable   = "unavailable"
+	ProbInternal      = "internal"
+	ProbTooLarge      = "payload-too-large"
+	ProbUnprocessable = "unprocessable"
+)
+
+var problemTitles = map[string]string{
+	ProbInvalid:       "Invalid parameter",
+	ProbUnauthorized:  "Authentication required",
+	ProbMembership:    "Gold membership required",
+	ProbForbidden:     "Forbidden",
+	ProbNotFound:      "Not found",
+	ProbConflict:      "Conflict",
+	ProbRateLimited:   "Too many requests",
+	ProbUnavailable:   "Service unavailable",
+	ProbInternal:      "Internal error",
+	ProbTooLarge:      "Payload too large",
+	ProbUnprocessable: "Unprocessable content",
+}
+
+// NewProblem builds a problem of the given slug and status.
+func NewProblem(status int, slug, detail string, fields ...FieldError) *Problem {
+	return &Problem{Type: "/problems/" + slug, Title: problemTitles[slug], Status: status, Detail: detail, Errors: fields}
+}
+
+// Invalid is the 400 for one bad field.
+func Invalid(field, message string) *Problem {
+	return NewProblem(http.StatusBadRequest, ProbInvalid, field+": "+message, FieldError{Field: field, Message: message})
+}
+
+// InvalidFields is the 400 for several bad fields.
+func InvalidFields(errs []FieldError) *Problem {
+	detail := "invalid input"
+	if len(errs) > 0 {
+		detail = errs[0].Field + ": " + errs[0].Message
+		if len(errs) > 1 {
+			detail += fmt.Sprintf(" (and %d more)", len(errs)-1)
+		}
+	}
+	return NewProblem(http.StatusBadRequest, ProbInvalid, detail, errs...)
+}
+
+// NotFound is the 404 problem.
+func NotFound(what string) *Problem {
+	return NewProblem(http.StatusNotFound, ProbNotFound, what+" not found")
+}
+
+// AsProblem maps any error to the problem a client sees; internals never leak.
+func AsProblem(err error) *Problem {
+	var p *Problem
+	switch {
+	case errors.As(err, &p):
+		return p
+	case errors.Is(err, db.ErrNotFound):
+		return NotFound("resource")
+	case errors.Is(err, db.ErrConflict):
+		return NewProblem(http.StatusConflict, ProbConflict, conflictDetail(err))
+	}
+	return NewProblem(http.StatusInternalServerError, ProbInternal, "something went wrong on our side; the request id identifies it in our logs")
+}
+
+func conflictDetail(err error) string {
+	// Conflict errors from db are written for people ("email already registered: conflict").
+	msg := err.Error()
+	if i := len(msg) - len(": "+db.ErrConflict.Error()); i > 0 && msg[i:] == ": "+db.ErrConflict.Error() {
+		return msg[:i]
+	}
+	return msg
+}

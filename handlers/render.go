@@ -1,0 +1,81 @@
+package handlers
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/a-h/templ"
+	"github.com/gofiber/fiber/v2"
+	"github.com/shopspring/decimal"
+)
+
+// isHTMX reports whether the request came from HTMX and wants a fragment.
+func isHTMX(c *fiber.Ctx) bool { return c.Get("HX-Request") == "true" }
+
+// render writes a templ component straight into the response.
+func render(c *fiber.Ctx, status int, comp templ.Component) error {
+	c.Status(status)
+	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
+	c.Vary("HX-Request")
+	return comp.Render(c.UserContext(), c.Response().BodyWriter())
+}
+
+// page renders the full page for a normal request and only the fragment for HTMX.
+func page(c *fiber.Ctx, status int, full, fragment templ.Component) error {
+	if isHTMX(c) && fragment != nil {
+		return render(c, status, fragment)
+	}
+	return render(c, status, full)
+}
+
+// writeJSON encodes v as the response body.
+func writeJSON(c *fiber.Ctx, status int, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	c.Status(status)
+	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
+	return c.Send(b)
+}
+
+// Num is a decimal rendered as a JSON number with a fixed number of places.
+type Num struct {
+	D      decimal.Decimal
+	Places int32
+}
+
+// MarshalJSON renders the number without quotes.
+func (n Num) MarshalJSON() ([]byte, error) { return []byte(n.D.StringFixed(n.Places)), nil }
+
+// String renders the number for humans.
+func (n Num) String() string { return n.D.StringFixed(n.Places) }
+
+func money(d decimal.Decimal) Num  { return Num{d.Round(2), 2} }
+func pct(d decimal.Decimal) Num    { return Num{d.Round(2), 2} }
+func ounces(d decimal.Decimal) Num { return Num{d.Round(5), 5} }
+
+// optMoney renders nil as JSON null.
+func optMoney(d *decimal.Decimal) *Num {
+	if d == nil {
+		return nil
+	}
+	n := money(*d)
+	return &n
+}
+
+// queryInt reads an integer query parameter within [lo, hi], def when absent.
+func queryInt(c *fiber.Ctx, name string, def, lo, hi int) (int, error) {
+	raw := c.Query(name)
+	if raw == "" {
+		return def, nil
+	}
+	v, err := strconv.Atoi(raw)
+	if err != nil {
+		return 0, Invalid(name, "must be an integer")
+	}
+	if v < lo || v > hi {
+		return 0, Invalid(name, "must be between "+strconv.Itoa(lo)+" and "+strconv.Itoa(hi))
+	}
+	return v, nil
+}

@@ -1,0 +1,19 @@
+/** Tailwind configuration for Ounce's server-rendered pages. */
+module.exports = {
+  content: ["./views/**/*.templ", "./handlers/**/*.go", "./static/js/app.js"],
+  darkMode: "media",
+  theme: {
+    extend: {
+      fontFamily: {
+        sans: ["Inter", "ui-sans-serif", "system-ui", "-apple-system", "Segoe UI", "Roboto", "sans-serif"],
+      },
+      colors: {
+        gold: "#d4a017",
+        silver: "#8a9bb0",
+        platinum: "#6b8e8e",
+        palladium: "#9b7bb5",
+      },
+    },
+  },
+  plugins: [],
+};

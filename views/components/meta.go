@@ -1,0 +1,28 @@
+// Package components holds the small building blocks every page shares.
+package components
+
+// Meta is what the layout needs to know about the request.
+type Meta struct {
+	Title     string
+	Nav       string
+	Nonce     string
+	CSRF      string
+	SignedIn  bool
+	UserEmail string
+	UserTier  string
+	Version   string
+}
+
+// NavItem is one link of the top navigation.
+type NavItem struct {
+	Key, Label, Href string
+	SignedInOnly     bool
+}
+
+// NavItems lists the areas of the app in order.
+var NavItems = []NavItem{
+	{Key: "home", Label: "Dashboard", Href: "/"},
+	{Key: "holdings", Label: "Holdings", Href: "/holdings", SignedInOnly: true},
+	{Key: "developer", Label: "Developer", Href: "/settings/developer", SignedInOnly: true},
+	{Key: "billing", Label: "Membership", Href: "/settings/billing", SignedInOnly: true},
+}

@@ -1,0 +1,288 @@
+// Package web assembles the Fiber application: middleware order, sessions, CSRF, API
+// authentication, rate limits, security headers, static files and background plumbing.
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/alexedwards/scs/postgresstore"
+	"github.com/alexedwards/scs/sqlite3store"
+	"github.com/alexedwards/scs/v2"
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/cors"
+	"github.com/gofiber/fiber/v2/middleware/filesystem"
+	"github.com/gofiber/fiber/v2/middleware/recover"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/handlers"
+	"github.com/ouncehq/ounce/static"
+)
+
+// Options configure the application; cmd/ounce fills them from the environment.
+type Options struct {
+	Store           *db.Store
+	Logger          *slog.Logger
+	BaseURL         string
+	Version         string
+	Offline         bool
+	NewUsersGold    bool
+	PaymentsEnabled bool
+	RateLimitPerKey int
+	RateLimitPerIP  int
+	TrustedProxies  []string
+	CORSOrigins     []string
+	Metrics         bool
+	Now             func() time.Time
+}
+
+// Server is the assembled application and its background work.
+type Server struct {
+	App *fiber.App
+	s   *server
+}
+
+type server struct {
+	opts     Options
+	h        *handlers.Handlers
+	sessions *scs.SessionManager
+	limiter  handlers.Limiter
+	keyUse   *keyUseRecorder
+	metrics  *metrics
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup
+}
+
+// New builds the application.
+func New(opts Options) (*Server, error) {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	opts.BaseURL = strings.TrimRight(opts.BaseURL, "/")
+	https := strings.HasPrefix(opts.BaseURL, "https://")
+
+	sm := scs.New()
+	sm.Lifetime = 30 * 24 * time.Hour
+	sm.IdleTimeout = 7 * 24 * time.Hour
+	sm.Cookie.Name = "ounce_session"
+	sm.Cookie.HttpOnly = true
+	sm.Cookie.SameSite = http.SameSiteLaxMode
+	sm.Cookie.Secure = https
+	sm.Cookie.Persist = true
+	var limiter handlers.Limiter
+	switch opts.Store.Engine {
+	case db.Postgres:
+		sm.Store = postgresstore.NewWithCleanupInterval(opts.Store.DB.DB, 10*time.Minute)
+		limiter = StoreLimiter{Store: opts.Store, Now: opts.Now}
+	default:
+		sm.Store = sqlite3store.NewWithCleanupInterval(opts.Store.DB.DB, 10*time.Minute)
+		// One process owns an embedded database, so memory is the shared storage here.
+		limiter = NewMemoryLimiter(opts.Now)
+	}
+
+	s := &server{opts: opts, sessions: sm, limiter: limiter, keyUse: newKeyUseRecorder(opts.Store, opts.Logger), metrics: newMetrics(opts.Store)}
+	s.h = handlers.New(handlers.Deps{
+		Store: opts.Store, Sessions: sm, Logger: opts.Logger, Now: opts.Now, OnKeyUsed: s.keyUse.Record, Limiter: limiter,
+		Config: handlers.Config{BaseURL: opts.BaseURL, NewUsersGold: opts.NewUsersGold, Offline: opts.Offline, Version: opts.Version},
+	})
+
+	cfg := fiber.Config{
+		AppName:               "ounce",
+		ErrorHandler:          s.h.ErrorHandler,
+		BodyLimit:             16 << 20,
+		ReadTimeout:           30 * time.Second,
+		WriteTimeout:          60 * time.Second,
+		IdleTimeout:           120 * time.Second,
+		DisableStartupMessage: true,
+	}
+	if len(opts.TrustedProxies) > 0 {
+		cfg.EnableTrustedProxyCheck = true
+		cfg.TrustedProxies = opts.TrustedProxies
+		cfg.ProxyHeader = fiber.HeaderXForwardedFor
+	}
+	app := fiber.New(cfg)
+	s.routes(app)
+	return &Server{App: app, s: s}, nil
+}
+
+// Handlers exposes the handler set (for tests and tools that call use cases directly).
+func (srv *Server) Handlers() *handlers.Handlers { return srv.s.h }
+
+// Start runs background work until Shutdown.
+func (srv *Server) Start() {
+	ctx, cancel := context.WithCancel(context.Background())
+	srv.s.cancel = cancel
+	srv.s.wg.Add(2)
+	go func() { defer srv.s.wg.Done(); srv.s.keyUse.Run(ctx, 30*time.Second) }()
+	go func() { defer srv.s.wg.Done(); srv.s.pruneLoop(ctx) }()
+}
+
+// Shutdown stops accepting requests, lets in-flight ones finish, and stops background work.
+func (srv *Server) Shutdown(ctx context.Context) error {
+	err := srv.App.ShutdownWithContext(ctx)
+	if srv.s.cancel != nil {
+		srv.s.cancel()
+	}
+	srv.s.wg.Wait()
+	srv.s.keyUse.Flush(ctx)
+	return err
+}
+
+// FlushKeyUse writes pending API key use now (tests).
+func (srv *Server) FlushKeyUse(ctx context.Context) { srv.s.keyUse.Flush(ctx) }
+
+func (s *server) pruneLoop(ctx context.Context) {
+	if s.opts.Store.Engine != db.Postgres {
+		return
+	}
+	t := time.NewTicker(5 * time.Minute)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := s.opts.Store.PruneRateLimits(ctx, s.opts.Now().Add(-time.Hour)); err != nil {
+				s.opts.Logger.Warn("pruning rate limits", "err", err)
+			}
+		}
+	}
+}
+
+var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+
+// requestContext gives each request an id (echoed in X-Request-Id and every log line),
+// measures it, and logs it once at the end.
+func (s *server) requestContext(c *fiber.Ctx) error {
+	start := time.Now()
+	rid := c.Get("X-Request-Id")
+	if !requestIDPattern.MatchString(rid) {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		rid = hex.EncodeToString(b[:])
+	}
+	handlers.SetRequestID(c, rid)
+	c.Set("X-Request-Id", rid)
+	err := c.Next()
+	if err != nil {
+		if herr := c.App().ErrorHandler(c, err); herr != nil {
+			_ = c.SendStatus(http.StatusInternalServerError)
+		}
+	}
+	status := c.Response().StatusCode()
+	route := c.Route().Path
+	if status == http.StatusNotFound && route == "/" && c.Path() != "/" {
+		route = "unmatched"
+	}
+	d := time.Since(start)
+	if s.opts.Metrics {
+		s.metrics.observe(c.Method(), route, status, d)
+	}
+	if !strings.HasPrefix(c.Path(), "/static/") {
+		s.opts.Logger.Info("request", "request_id", rid, "method", c.Method(), "path", c.Path(), "route", route, "status", status, "duration_ms", d.Milliseconds())
+	}
+	return nil
+}
+
+func (s *server) routes(app *fiber.App) {
+	h := s.h
+	app.Use(recover.New())
+	app.Use(s.requestContext)
+	app.Use(securityHeaders(strings.HasPrefix(s.opts.BaseURL, "https://")))
+
+	app.Get("/healthz", h.Healthz)
+	app.Get("/readyz", h.Readyz)
+	if s.opts.Metrics {
+		app.Get("/metrics", s.metrics.handler)
+	}
+	sub, _ := fs.Sub(static.FS, ".")
+	app.Use("/static", func(c *fiber.Ctx) error {
+		c.Set(fiber.HeaderCacheControl, "public, max-age=3600")
+		return c.Next()
+	}, filesystem.New(filesystem.Config{Root: http.FS(sub)}))
+
+	// The JSON API: CORS from the allow-list, then per-route auth and rate limits.
+	api := app.Group("/v1")
+	if len(s.opts.CORSOrigins) > 0 {
+		api.Use(cors.New(cors.Config{
+			AllowOrigins:  strings.Join(s.opts.CORSOrigins, ","),
+			AllowHeaders:  "Authorization, Content-Type, X-Request-Id",
+			AllowMethods:  "GET,POST,PATCH,DELETE,OPTIONS",
+			ExposeHeaders: "Location, Retry-After, X-Request-Id, X-RateLimit-Limit",
+			MaxAge:        600,
+		}))
+	}
+	for _, r := range h.APIRoutes() {
+		app.Add(r.Method, r.Path, s.apiAuth(r), r.Handler)
+	}
+	api.Use(func(c *fiber.Ctx) error {
+		// Unknown routes count against the caller's budget too, so probing is not free.
+		return s.rateLimitThen(c, "ip:"+c.IP(), s.opts.RateLimitPerIP, func() error {
+			return handlers.NewProblem(http.StatusNotFound, handlers.ProbNotFound, "no API route "+c.Method()+" "+c.Path())
+		})
+	})
+
+	// Browser pages: session, CSRF, the signed-in user.
+	pages := app.Group("", sessionMiddleware(s.sessions), csrfMiddleware(s.sessions), s.loadSessionUser)
+	pages.Get("/", h.Home)
+	pages.Get("/signup", h.SignUpPage)
+	pages.Post("/signup", h.SignUpSubmit)
+	pages.Get("/login", h.LoginPage)
+	pages.Post("/login", h.LoginSubmit)
+	pages.Post("/logout", h.Logout)
+
+	// Pages for signed-in people; requireSignIn is per route so it never leaks onto 404s.
+	for _, r := range []struct {
+		method, path string
+		handler      fiber.Handler
+	}{
+		{"GET", "/holdings", h.HoldingsIndex},
+		{"GET", "/holdings/new", h.HoldingsNew},
+		{"POST", "/holdings", h.HoldingsSave},
+		{"GET", "/holdings/:id/edit", h.HoldingsEdit},
+		{"POST", "/holdings/:id", h.HoldingsSave},
+		{"POST", "/holdings/:id/delete", h.HoldingsDelete},
+		{"GET", "/settings/developer", h.DeveloperPage},
+		{"POST", "/settings/developer/keys", h.DeveloperCreateKey},
+		{"POST", "/settings/developer/keys/:id/revoke", h.DeveloperRevokeKey},
+		{"GET", "/settings/billing", h.BillingPage},
+	} {
+		pages.Add(r.method, r.path, requireSignIn, r.handler)
+	}
+
+	pages.Use(func(c *fiber.Ctx) error { return fiber.ErrNotFound })
+}
+
+func (s *server) loadSessionUser(c *fiber.Ctx) error {
+	if u, ok := s.h.SessionUser(c.UserContext()); ok {
+		handlers.SetUser(c, u)
+	}
+	return c.Next()
+}
+
+// requireSignIn sends visitors without a session to the sign-in page.
+func requireSignIn(c *fiber.Ctx) error {
+	if _, ok := handlers.UserFrom(c); ok {
+		return c.Next()
+	}
+	to := "/login?next=" + c.OriginalURL()
+	if c.Method() != http.MethodGet {
+		to = "/login"
+	}
+	if c.Get("HX-Request") == "true" {
+		c.Set("HX-Redirect", to)
+		return c.SendStatus(http.StatusNoContent)
+	}
+	return c.Redirect(to, http.StatusSeeOther)
+}

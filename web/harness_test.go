@@ -1,0 +1,184 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/db/dbtest"
+	"github.com/ouncehq/ounce/handlers"
+	"github.com/ouncehq/ounce/web"
+)
+
+// env is one assembled app over one store.
+type env struct {
+	t     *testing.T
+	srv   *web.Server
+	store *db.Store
+}
+
+func newEnv(t *testing.T, s *db.Store, mod func(*web.Options)) *env {
+	t.Helper()
+	opts := web.Options{Store: s, BaseURL: "http://ounce.test", Version: "test", NewUsersGold: true, RateLimitPerKey: 1000, RateLimitPerIP: 1000}
+	if mod != nil {
+		mod(&opts)
+	}
+	srv, err := web.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &env{t: t, srv: srv, store: s}
+}
+
+// eachEngine runs fn against an app on every available database engine.
+func eachEngine(t *testing.T, mod func(*web.Options), fn func(t *testing.T, e *env)) {
+	dbtest.Each(t, func(t *testing.T, s *db.Store) { fn(t, newEnv(t, s, mod)) })
+}
+
+type resp struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+func (r resp) JSON(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(r.Body, &m); err != nil {
+		t.Fatalf("body is not JSON (%d): %s", r.Status, r.Body)
+	}
+	return m
+}
+
+func (e *env) do(req *http.Request) resp {
+	e.t.Helper()
+	if req.RemoteAddr == "" {
+		req.RemoteAddr = "127.0.0.1:5555"
+	}
+	res, err := e.srv.App.Test(req, -1)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return resp{Status: res.StatusCode, Header: res.Header, Body: b}
+}
+
+// api calls /v1 with an optional bearer key and JSON body.
+func (e *env) api(method, path, key string, body any) resp {
+	e.t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		j, _ := json.Marshal(b)
+		rd = bytes.NewReader(j)
+	}
+	req := httptest.NewRequest(method, path, rd)
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	return e.do(req)
+}
+
+// user creates an account and returns it with a fresh API key.
+func (e *env) user(email, tier string) (db.User, string) {
+	e.t.Helper()
+	ctx := context.Background()
+	hash, _ := handlers.HashPassword("correct horse battery")
+	u, err := e.store.InsertUser(ctx, email, hash, tier, false)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	secret, _, err := e.srv.Handlers().CreateAPIKey(ctx, u, "test")
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return u, secret
+}
+
+// browser is a cookie-keeping client for page flows.
+type browser struct {
+	e       *env
+	cookies map[string]string
+	csrf    string
+}
+
+func (e *env) browser() *browser { return &browser{e: e, cookies: map[string]string{}} }
+
+var csrfRe = regexp.MustCompile(`name="_csrf" value="([^"]+)"`)
+
+func (b *browser) send(req *http.Request) resp {
+	for k, v := range b.cookies {
+		req.AddCookie(&http.Cookie{Name: k, Value: v})
+	}
+	r := b.e.do(req)
+	for _, sc := range (&http.Response{Header: r.Header}).Cookies() {
+		if sc.MaxAge < 0 || sc.Value == "" {
+			delete(b.cookies, sc.Name)
+		} else {
+			b.cookies[sc.Name] = sc.Value
+		}
+	}
+	if m := csrfRe.FindSubmatch(r.Body); m != nil {
+		b.csrf = string(m[1])
+	}
+	return r
+}
+
+func (b *browser) get(path string) resp { return b.send(httptest.NewRequest("GET", path, nil)) }
+
+// post submits a form; the CSRF token of the last page is added unless noCSRF.
+func (b *browser) post(path string, form url.Values, htmx bool) resp {
+	if form == nil {
+		form = url.Values{}
+	}
+	if form.Get("_csrf") == "" && b.csrf != "" {
+		form.Set("_csrf", b.csrf)
+	}
+	req := httptest.NewRequest("POST", path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if htmx {
+		req.Header.Set("HX-Request", "true")
+	}
+	return b.send(req)
+}
+
+func (b *browser) signUp(email string) resp {
+	b.get("/signup")
+	return b.post("/signup", url.Values{"email": {email}, "password": {"correct horse battery"}}, false)
+}
+
+// live serves the app on a loopback listener, for tests where the peer address matters.
+func (e *env) live() string {
+	e.t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	go func() { _ = e.srv.App.Listener(ln) }()
+	e.t.Cleanup(func() { _ = e.srv.App.Shutdown() })
+	return "http://" + ln.Addr().String()
+}
+
+// clientFrom returns an HTTP client whose connections come from the given loopback address.
+func clientFrom(ip string) *http.Client {
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}
+	return &http.Client{Transport: &http.Transport{DialContext: d.DialContext, DisableKeepAlives: true}}
+}
