@@ -44,6 +44,8 @@ var migrationsFS embed.FS
 type Store struct {
 	DB     *sqlx.DB
 	Engine Engine
+	// URL is the PostgreSQL connection string (empty for SQLite), for LISTEN connections.
+	URL string
 	// Now is the clock; tests replace it.
 	Now func() time.Time
 }
@@ -59,7 +61,7 @@ func Open(ctx context.Context, url, sqlitePath string) (*Store, error) {
 		x.SetMaxOpenConns(20)
 		x.SetMaxIdleConns(10)
 		x.SetConnMaxIdleTime(5 * time.Minute)
-		return &Store{DB: x, Engine: Postgres, Now: time.Now}, nil
+		return &Store{DB: x, Engine: Postgres, URL: url, Now: time.Now}, nil
 	}
 	if url != "" {
 		return nil, fmt.Errorf("DATABASE_URL must start with postgres:// (got scheme of %q)", strings.SplitN(url, ":", 2)[0])

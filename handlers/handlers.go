@@ -11,6 +11,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/prices"
 	"github.com/ouncehq/ounce/views/components"
 )
 
@@ -21,6 +22,15 @@ type Config struct {
 	NewUsersGold bool
 	Offline      bool
 	Version      string
+	// PaymentsEnabled is true when a payment provider is configured.
+	PaymentsEnabled bool
+	// Market intelligence (issue areas news, Stack Signal, Vault Watch).
+	NewsFeeds     string        // OUNCE_NEWS_FEEDS: list or file; empty = defaults
+	IntelInterval time.Duration // OUNCE_INTEL_INTERVAL; 0 = default
+	LLMBaseURL    string        // OUNCE_LLM_BASE_URL
+	LLMModel      string        // OUNCE_LLM_MODEL
+	LLMAPIKey     string        // OUNCE_LLM_API_KEY
+	CMEBaseURL    string        // OUNCE_CME_BASE_URL; empty = the exchange's site
 }
 
 // Deps are everything the handlers are built from.
@@ -34,6 +44,8 @@ type Deps struct {
 	OnKeyUsed func(keyID int64, at time.Time)
 	// Limiter guards sign-in attempts.
 	Limiter Limiter
+	// Market is the price service; nil only in tests that need no prices.
+	Market *prices.Service
 }
 
 // Handlers is the one value every route hangs off.
@@ -45,6 +57,7 @@ type Handlers struct {
 	now      func() time.Time
 	keyUsed  func(int64, time.Time)
 	limiter  Limiter
+	market   *prices.Service
 }
 
 // New builds the handlers.
@@ -58,7 +71,7 @@ func New(d Deps) *Handlers {
 	if d.OnKeyUsed == nil {
 		d.OnKeyUsed = func(int64, time.Time) {}
 	}
-	return &Handlers{store: d.Store, sessions: d.Sessions, cfg: d.Config, log: d.Logger, now: d.Now, keyUsed: d.OnKeyUsed, limiter: d.Limiter}
+	return &Handlers{store: d.Store, sessions: d.Sessions, cfg: d.Config, log: d.Logger, now: d.Now, keyUsed: d.OnKeyUsed, limiter: d.Limiter, market: d.Market}
 }
 
 // Locals keys shared with the web middleware.

@@ -173,7 +173,3 @@ func (h *Handlers) BillingPage(c *fiber.Ctx) error {
 	return render(c, http.StatusOK, pages.Billing(h.meta(c, "Membership", "billing"), pages.BillingView{Tier: u.Tier}))
 }
 
-// Home is the landing page.
-func (h *Handlers) Home(c *fiber.Ctx) error {
-	return render(c, http.StatusOK, pages.Home(h.meta(c, "", "home")))
-}

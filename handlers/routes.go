@@ -1,6 +1,10 @@
 package handlers
 
-import "github.com/gofiber/fiber/v2"
+import (
+	"context"
+
+	"github.com/gofiber/fiber/v2"
+)
 
 // Auth is what a /v1 route demands of the caller.
 type Auth int
@@ -59,7 +63,56 @@ type APIRoute struct {
 // OpenAPI document and llms.txt are generated from them, so they cannot drift apart.
 func (h *Handlers) APIRoutes() []APIRoute {
 	var out []APIRoute
+	out = append(out, h.pricesRoutes()...)
+	out = append(out, h.calculatorRoutes()...)
 	out = append(out, h.holdingsRoutes()...)
+	out = append(out, h.portfolioRoutes()...)
+	out = append(out, h.intelRoutes()...)
+	out = append(out, h.vaultRoutes()...)
+	return out
+}
+
+// PageRoute is one browser route. SignedIn routes send visitors to the sign-in page.
+type PageRoute struct {
+	Method   string
+	Path     string
+	Handler  fiber.Handler
+	SignedIn bool
+}
+
+// PageRoutes is the table of every browser page and form endpoint, registered by web.
+func (h *Handlers) PageRoutes() []PageRoute {
+	out := []PageRoute{
+		{"GET", "/", h.Home, false},
+		{"GET", "/signup", h.SignUpPage, false},
+		{"POST", "/signup", h.SignUpSubmit, false},
+		{"GET", "/login", h.LoginPage, false},
+		{"POST", "/login", h.LoginSubmit, false},
+		{"POST", "/logout", h.Logout, false},
+		{"GET", "/holdings", h.HoldingsIndex, true},
+		{"GET", "/holdings/new", h.HoldingsNew, true},
+		{"POST", "/holdings", h.HoldingsSave, true},
+		{"GET", "/holdings/:id/edit", h.HoldingsEdit, true},
+		{"POST", "/holdings/:id", h.HoldingsSave, true},
+		{"POST", "/holdings/:id/delete", h.HoldingsDelete, true},
+		{"GET", "/settings/developer", h.DeveloperPage, true},
+		{"POST", "/settings/developer/keys", h.DeveloperCreateKey, true},
+		{"POST", "/settings/developer/keys/:id/revoke", h.DeveloperRevokeKey, true},
+		{"GET", "/settings/billing", h.BillingPage, true},
+	}
+	out = append(out, h.pricePages()...)
+	out = append(out, h.portfolioPages()...)
+	out = append(out, h.intelPages()...)
+	return out
+}
+
+// Jobs are the background loops the server runs until it stops (price feed, ingestion…).
+func (h *Handlers) Jobs() []func(ctx context.Context) {
+	var out []func(ctx context.Context)
+	if h.market != nil {
+		out = append(out, h.market.Run)
+	}
+	out = append(out, h.intelJobs()...)
 	return out
 }
 

@@ -24,6 +24,7 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/handlers"
+	"github.com/ouncehq/ounce/internal/prices"
 	"github.com/ouncehq/ounce/static"
 )
 
@@ -42,6 +43,18 @@ type Options struct {
 	CORSOrigins     []string
 	Metrics         bool
 	Now             func() time.Time
+	// Market is the price service (feed, history); nil serves no prices.
+	Market *prices.Service
+	// Intel carries the market-intelligence settings through to the handlers.
+	Intel IntelOptions
+}
+
+// IntelOptions configure news ingestion, article writing and Vault Watch.
+type IntelOptions struct {
+	NewsFeeds                       string
+	Interval                        time.Duration
+	LLMBaseURL, LLMModel, LLMAPIKey string
+	CMEBaseURL                      string
 }
 
 // Server is the assembled application and its background work.
@@ -93,8 +106,10 @@ func New(opts Options) (*Server, error) {
 
 	s := &server{opts: opts, sessions: sm, limiter: limiter, keyUse: newKeyUseRecorder(opts.Store, opts.Logger), metrics: newMetrics(opts.Store)}
 	s.h = handlers.New(handlers.Deps{
-		Store: opts.Store, Sessions: sm, Logger: opts.Logger, Now: opts.Now, OnKeyUsed: s.keyUse.Record, Limiter: limiter,
-		Config: handlers.Config{BaseURL: opts.BaseURL, NewUsersGold: opts.NewUsersGold, Offline: opts.Offline, Version: opts.Version},
+		Store: opts.Store, Sessions: sm, Logger: opts.Logger, Now: opts.Now, OnKeyUsed: s.keyUse.Record, Limiter: limiter, Market: opts.Market,
+		Config: handlers.Config{BaseURL: opts.BaseURL, NewUsersGold: opts.NewUsersGold, Offline: opts.Offline, Version: opts.Version,
+			PaymentsEnabled: opts.PaymentsEnabled, NewsFeeds: opts.Intel.NewsFeeds, IntelInterval: opts.Intel.Interval,
+			LLMBaseURL: opts.Intel.LLMBaseURL, LLMModel: opts.Intel.LLMModel, LLMAPIKey: opts.Intel.LLMAPIKey, CMEBaseURL: opts.Intel.CMEBaseURL},
 	})
 
 	cfg := fiber.Config{
@@ -126,6 +141,10 @@ func (srv *Server) Start() {
 	srv.s.wg.Add(2)
 	go func() { defer srv.s.wg.Done(); srv.s.keyUse.Run(ctx, 30*time.Second) }()
 	go func() { defer srv.s.wg.Done(); srv.s.pruneLoop(ctx) }()
+	for _, job := range srv.s.h.Jobs() {
+		srv.s.wg.Add(1)
+		go func() { defer srv.s.wg.Done(); job(ctx) }()
+	}
 }
 
 // Shutdown stops accepting requests, lets in-flight ones finish, and stops background work.
@@ -235,30 +254,13 @@ func (s *server) routes(app *fiber.App) {
 
 	// Browser pages: session, CSRF, the signed-in user.
 	pages := app.Group("", sessionMiddleware(s.sessions), csrfMiddleware(s.sessions), s.loadSessionUser)
-	pages.Get("/", h.Home)
-	pages.Get("/signup", h.SignUpPage)
-	pages.Post("/signup", h.SignUpSubmit)
-	pages.Get("/login", h.LoginPage)
-	pages.Post("/login", h.LoginSubmit)
-	pages.Post("/logout", h.Logout)
-
-	// Pages for signed-in people; requireSignIn is per route so it never leaks onto 404s.
-	for _, r := range []struct {
-		method, path string
-		handler      fiber.Handler
-	}{
-		{"GET", "/holdings", h.HoldingsIndex},
-		{"GET", "/holdings/new", h.HoldingsNew},
-		{"POST", "/holdings", h.HoldingsSave},
-		{"GET", "/holdings/:id/edit", h.HoldingsEdit},
-		{"POST", "/holdings/:id", h.HoldingsSave},
-		{"POST", "/holdings/:id/delete", h.HoldingsDelete},
-		{"GET", "/settings/developer", h.DeveloperPage},
-		{"POST", "/settings/developer/keys", h.DeveloperCreateKey},
-		{"POST", "/settings/developer/keys/:id/revoke", h.DeveloperRevokeKey},
-		{"GET", "/settings/billing", h.BillingPage},
-	} {
-		pages.Add(r.method, r.path, requireSignIn, r.handler)
+	for _, r := range h.PageRoutes() {
+		if r.SignedIn {
+			// Per route, so requireSignIn never leaks onto 404s.
+			pages.Add(r.Method, r.Path, requireSignIn, r.Handler)
+		} else {
+			pages.Add(r.Method, r.Path, r.Handler)
+		}
 	}
 
 	pages.Use(func(c *fiber.Ctx) error { return fiber.ErrNotFound })

@@ -12,10 +12,15 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/db/dbtest"
 	"github.com/ouncehq/ounce/handlers"
+	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/prices"
 	"github.com/ouncehq/ounce/web"
 )
 
@@ -181,4 +186,27 @@ func (e *env) live() string {
 func clientFrom(ip string) *http.Client {
 	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}
 	return &http.Client{Transport: &http.Transport{DialContext: d.DialContext, DisableKeepAlives: true}}
+}
+
+// withMarket gives the app a real price service over its store: offline, seeded from the
+// embedded history, so tests see genuine closes and stale last-known prices.
+func withMarket(t *testing.T) func(*web.Options) {
+	return func(o *web.Options) {
+		svc, err := prices.NewService(context.Background(), o.Store, prices.ServiceConfig{Offline: true, Now: o.Now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.Market = svc
+	}
+}
+
+// setPrices publishes live prices through the feed, the way a follower applies the leader's tick.
+func setPrices(svc *prices.Service, at time.Time, quotes map[metals.Metal][2]string) {
+	snap := prices.Snapshot{AsOf: at, MarketsOpen: prices.MarketsOpen(at), Prices: map[metals.Metal]prices.Spot{}}
+	for m, q := range quotes {
+		p, prev := decimal.RequireFromString(q[0]), decimal.RequireFromString(q[1])
+		snap.Prices[m] = prices.Spot{Metal: m, Symbol: m.Symbol(), Price: p, PrevClose: prev, Change: p.Sub(prev),
+			ChangePct: metals.Percent(metals.PctChange(prev, p)), AsOf: at, Source: "test-feed", Sources: []string{"test-feed"}}
+	}
+	svc.Feed().Apply(snap)
 }

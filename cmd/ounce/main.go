@@ -70,6 +70,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return cmdUser(ctx, args[1:], stdin, stdout)
 	case "apikey":
 		return cmdAPIKey(ctx, args[1:], stdout)
+	case "prices":
+		return cmdPrices(ctx, args[1:], stdout, stderr)
+	case "vault":
+		return cmdVault(ctx, args[1:], stdout)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "ounce "+version)
 		return nil

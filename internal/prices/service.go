@@ -1,0 +1,503 @@
+package prices
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/lib/pq"
+	"github.com/shopspring/decimal"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/metals"
+)
+
+// embeddedSource names the series a metal's embedded daily closes come from.
+var embeddedSource = map[metals.Metal]string{
+	metals.Gold:      "LBMA Gold Price PM (embedded history)",
+	metals.Silver:    "LBMA Silver Price (embedded history)",
+	metals.Platinum:  "LPPM/LBMA Platinum PM; NYMEX PL=F after 2020-08-25 (embedded history)",
+	metals.Palladium: "LPPM/LBMA Palladium PM; NYMEX PA=F after 2020-08-25 (embedded history)",
+}
+
+// ServiceConfig configures the price service.
+type ServiceConfig struct {
+	// Providers in failover order (OUNCE_PRICE_PROVIDERS); empty means none (offline).
+	Providers []Provider
+	// History is a provider able to backfill daily closes, if one is configured.
+	History  HistoryProvider
+	Interval time.Duration
+	Offline  bool
+	Logger   *slog.Logger
+	Now      func() time.Time
+}
+
+// Service is the market data of the whole app: the live feed, stored closes and their
+// precomputed history series. Handlers read it; only the leader instance polls.
+type Service struct {
+	store *db.Store
+	cfg   ServiceConfig
+	feed  *Feed
+	log   *slog.Logger
+	now   func() time.Time
+
+	mu      sync.RWMutex
+	daily   map[metals.Metal][]Close
+	monthly map[metals.Metal][]Close
+	// cache holds downsampled series per metal and range at the default size, keyed by day.
+	cache map[cacheKey]HistoryResult
+	day   time.Time
+
+	leader bool
+}
+
+type cacheKey struct {
+	m metals.Metal
+	r Range
+}
+
+// DefaultMaxPoints is the history size served when the request names none.
+const DefaultMaxPoints = 1000
+
+// NewService loads history (embedding it into the database on first start) and seeds the
+// feed with the last stored prices, which are stale until a live tick replaces them.
+func NewService(ctx context.Context, store *db.Store, cfg ServiceConfig) (*Service, error) {
+	if cfg.Interval <= 0 {
+		cfg.Interval = time.Minute
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	s := &Service{store: store, cfg: cfg, log: cfg.Logger, now: cfg.Now, cache: map[cacheKey]HistoryResult{}}
+	if _, err := s.EnsureHistory(ctx); err != nil {
+		return nil, err
+	}
+	if err := s.reload(ctx); err != nil {
+		return nil, err
+	}
+	var src Source = noSource{}
+	if len(cfg.Providers) > 0 && !cfg.Offline {
+		src = NewMulti(cfg.Providers...)
+	}
+	s.feed = NewFeed(src, FeedOptions{Interval: cfg.Interval, Clock: cfg.Now, OnTick: s.onTick, Logger: cfg.Logger})
+	if err := s.seed(ctx); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+type noSource struct{}
+
+func (noSource) Latest(context.Context) (map[metals.Metal]Agg, error) {
+	return nil, errors.New("no price provider configured")
+}
+
+// EnsureHistory writes the embedded history into an empty database in one transaction and
+// reports how many closes it wrote.
+func (s *Service) EnsureHistory(ctx context.Context) (int, error) {
+	n, err := s.store.CountCloses(ctx)
+	if err != nil || n > 0 {
+		return 0, err
+	}
+	var rows []db.PriceClose
+	for _, m := range metals.All {
+		daily, monthly, err := Embedded(m)
+		if err != nil {
+			return 0, err
+		}
+		for _, c := range daily {
+			rows = append(rows, db.PriceClose{Metal: string(m), Granularity: db.Daily, Day: db.NewDate(c.Date), Price: c.Price, Source: embeddedSource[m]})
+		}
+		for _, c := range monthly {
+			rows = append(rows, db.PriceClose{Metal: string(m), Granularity: db.Monthly, Day: db.NewDate(c.Date), Price: c.Price, Source: "monthly average (embedded history)"})
+		}
+	}
+	if err := s.store.UpsertCloses(ctx, rows); err != nil {
+		return 0, err
+	}
+	return len(rows), nil
+}
+
+// reload reads every stored close into memory and drops the precomputed series.
+func (s *Service) reload(ctx context.Context) error {
+	daily, err := s.store.Closes(ctx, db.Daily)
+	if err != nil {
+		return err
+	}
+	monthly, err := s.store.Closes(ctx, db.Monthly)
+	if err != nil {
+		return err
+	}
+	group := func(rows []db.PriceClose) map[metals.Metal][]Close {
+		out := map[metals.Metal][]Close{}
+		for _, r := range rows {
+			out[metals.Metal(r.Metal)] = append(out[metals.Metal(r.Metal)], Close{Date: r.Day.Time, Price: r.Price})
+		}
+		return out
+	}
+	s.mu.Lock()
+	s.daily, s.monthly = group(daily), group(monthly)
+	s.cache = map[cacheKey]HistoryResult{}
+	s.mu.Unlock()
+	return nil
+}
+
+// Reload rereads closes after an import.
+func (s *Service) Reload(ctx context.Context) error { return s.reload(ctx) }
+
+// seed starts the feed from the last live quotes, or else from the last stored closes.
+func (s *Service) seed(ctx context.Context) error {
+	latest, err := s.store.Latest(ctx)
+	if err != nil {
+		return err
+	}
+	last := map[metals.Metal]Quote{}
+	prev := map[metals.Metal]decimal.Decimal{}
+	for _, q := range latest {
+		m := metals.Metal(q.Metal)
+		last[m] = Quote{Metal: m, Price: q.Price, AsOf: q.AsOf, Source: q.Source}
+		prev[m] = q.PrevClose
+	}
+	s.mu.RLock()
+	for _, m := range metals.All {
+		if _, ok := last[m]; ok {
+			continue
+		}
+		d := s.daily[m]
+		if len(d) == 0 {
+			continue
+		}
+		c := d[len(d)-1]
+		last[m] = Quote{Metal: m, Price: c.Price, AsOf: c.Date, Source: embeddedSource[m]}
+		if len(d) > 1 {
+			prev[m] = d[len(d)-2].Price
+		}
+	}
+	s.mu.RUnlock()
+	s.feed.Seed(last, prev)
+	return nil
+}
+
+// Snapshot is the current price board.
+func (s *Service) Snapshot() Snapshot { return s.feed.Snapshot() }
+
+// Subscribe follows price updates (for SSE).
+func (s *Service) Subscribe() (<-chan Snapshot, func()) { return s.feed.Subscribe() }
+
+// Feed exposes the live feed (tests apply snapshots through it, as a follower would).
+func (s *Service) Feed() *Feed { return s.feed }
+
+// Interval is the poll interval, which bounds how long clients may cache prices.
+func (s *Service) Interval() time.Duration { return s.cfg.Interval }
+
+// onTick persists a fresh snapshot, rolls it into the day's closes and tells other instances.
+func (s *Service) onTick(snap Snapshot) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	session := db.NewDate(SessionDate(s.now()))
+	var quotes []db.LatestQuote
+	for _, m := range metals.All {
+		sp, ok := snap.Prices[m]
+		if !ok || sp.Stale {
+			continue
+		}
+		quotes = append(quotes, db.LatestQuote{Metal: string(m), Price: sp.Price, PrevClose: sp.PrevClose, AsOf: sp.AsOf, Source: sp.Source})
+	}
+	if len(quotes) == 0 {
+		return
+	}
+	if err := s.store.SaveLatest(ctx, quotes, session); err != nil {
+		s.log.Error("saving prices", "err", err)
+	}
+	s.mu.Lock()
+	for _, q := range quotes {
+		s.daily[metals.Metal(q.Metal)] = upsertClose(s.daily[metals.Metal(q.Metal)], Close{Date: session.Time, Price: q.Price})
+	}
+	s.cache = map[cacheKey]HistoryResult{}
+	s.mu.Unlock()
+	if s.store.Engine == db.Postgres {
+		if b, err := json.Marshal(snap); err == nil {
+			if _, err := s.store.DB.ExecContext(ctx, `SELECT pg_notify('ounce_prices', $1)`, string(b)); err != nil {
+				s.log.Warn("notifying followers", "err", err)
+			}
+		}
+	}
+}
+
+// upsertClose sets the close of c.Date in an ascending series.
+func upsertClose(series []Close, c Close) []Close {
+	i := sort.Search(len(series), func(i int) bool { return !series[i].Date.Before(c.Date) })
+	if i < len(series) && series[i].Date.Equal(c.Date) {
+		out := append([]Close(nil), series...)
+		out[i] = c
+		return out
+	}
+	out := make([]Close, 0, len(series)+1)
+	out = append(out, series[:i]...)
+	out = append(out, c)
+	return append(out, series[i:]...)
+}
+
+// Run polls providers (on the leader only, when instances share PostgreSQL) or follows the
+// leader's ticks, until ctx ends. Offline, it does nothing: the seeded prices stay, stale.
+func (s *Service) Run(ctx context.Context) {
+	if s.cfg.Offline || len(s.cfg.Providers) == 0 {
+		<-ctx.Done()
+		return
+	}
+	if s.store.Engine != db.Postgres {
+		s.backfill(ctx)
+		s.feed.Run(ctx)
+		return
+	}
+	go s.follow(ctx)
+	for ctx.Err() == nil {
+		s.leadWhilePossible(ctx)
+		select {
+		case <-ctx.Done():
+		case <-time.After(15 * time.Second):
+		}
+	}
+}
+
+// leaderLockKey identifies the price poller's advisory lock.
+const leaderLockKey = 7302002
+
+// leadWhilePossible holds the advisory lock on a dedicated connection and polls while it
+// holds it; losing the connection loses the lock, and another instance takes over.
+func (s *Service) leadWhilePossible(ctx context.Context) {
+	conn, err := s.store.DB.Conn(ctx)
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	var got bool
+	if err := conn.QueryRowContext(ctx, `SELECT pg_try_advisory_lock($1)`, leaderLockKey).Scan(&got); err != nil || !got {
+		return
+	}
+	s.setLeader(true)
+	defer s.setLeader(false)
+	s.log.Info("price feed: this instance is the leader")
+	lctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		t := time.NewTicker(10 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-lctx.Done():
+				return
+			case <-t.C:
+				if err := conn.PingContext(lctx); err != nil {
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	s.backfill(lctx)
+	s.feed.Run(lctx)
+	_, _ = conn.ExecContext(context.Background(), `SELECT pg_advisory_unlock($1)`, leaderLockKey)
+}
+
+func (s *Service) setLeader(v bool) {
+	s.mu.Lock()
+	s.leader = v
+	s.mu.Unlock()
+}
+
+// IsLeader reports whether this instance polls providers.
+func (s *Service) IsLeader() bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.leader
+}
+
+// follow applies the leader's ticks received over LISTEN/NOTIFY.
+func (s *Service) follow(ctx context.Context) {
+	l := pq.NewListener(s.store.URL, time.Second, time.Minute, func(ev pq.ListenerEventType, err error) {
+		if err != nil {
+			s.log.Warn("price listener", "err", err)
+		}
+	})
+	defer l.Close()
+	if err := l.Listen("ounce_prices"); err != nil {
+		s.log.Error("LISTEN ounce_prices", "err", err)
+		return
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case n := <-l.Notify:
+			if n == nil || s.IsLeader() {
+				continue
+			}
+			var snap Snapshot
+			if err := json.Unmarshal([]byte(n.Extra), &snap); err != nil {
+				s.log.Warn("bad price notification", "err", err)
+				continue
+			}
+			s.feed.Apply(snap)
+			s.mu.Lock()
+			session := SessionDate(s.now())
+			for m, sp := range snap.Prices {
+				s.daily[m] = upsertClose(s.daily[m], Close{Date: session, Price: sp.Price})
+			}
+			s.cache = map[cacheKey]HistoryResult{}
+			s.mu.Unlock()
+		case <-time.After(90 * time.Second):
+			go func() { _ = l.Ping() }()
+		}
+	}
+}
+
+// backfill asks the history provider for the daily closes between the last stored one and
+// today, so a server that was off for a while has no hole in its charts.
+func (s *Service) backfill(ctx context.Context) {
+	if s.cfg.History == nil {
+		return
+	}
+	today := s.now().UTC().Truncate(24 * time.Hour)
+	for _, m := range metals.All {
+		s.mu.RLock()
+		d := s.daily[m]
+		s.mu.RUnlock()
+		from := today.AddDate(-1, 0, 0)
+		if len(d) > 0 && d[len(d)-1].Date.After(from) {
+			from = d[len(d)-1].Date.AddDate(0, 0, 1)
+		}
+		if !from.Before(today) {
+			continue
+		}
+		closes, err := s.cfg.History.Timeseries(ctx, m, from, today.AddDate(0, 0, -1))
+		if err != nil {
+			s.log.Warn("backfilling history", "metal", m, "err", err)
+			continue
+		}
+		rows := make([]db.PriceClose, 0, len(closes))
+		for _, c := range closes {
+			rows = append(rows, db.PriceClose{Metal: string(m), Granularity: db.Daily, Day: db.NewDate(c.Date), Price: c.Price, Source: s.cfg.History.Name()})
+		}
+		if err := s.store.UpsertCloses(ctx, rows); err != nil {
+			s.log.Warn("storing backfill", "metal", m, "err", err)
+			continue
+		}
+		s.log.Info("backfilled history", "metal", m, "closes", len(rows))
+	}
+	if err := s.reload(ctx); err != nil {
+		s.log.Warn("reloading history", "err", err)
+	}
+}
+
+// HistoryResult is one metal's series over a range.
+type HistoryResult struct {
+	Metal       metals.Metal
+	Range       Range
+	From, To    time.Time
+	Granularity string // "daily", or "monthly+daily" when ALL reaches back before daily data
+	Points      []Close
+}
+
+// History returns the metal's closes over the range ending now, downsampled to maxPoints
+// with LTTB. The default size is precomputed and reused until the day or the data changes.
+func (s *Service) History(m metals.Metal, r Range, maxPoints int) HistoryResult {
+	if maxPoints <= 0 {
+		maxPoints = DefaultMaxPoints
+	}
+	today := s.now().UTC().Truncate(24 * time.Hour)
+	key := cacheKey{m, r}
+	s.mu.RLock()
+	if maxPoints == DefaultMaxPoints && s.day.Equal(today) {
+		if res, ok := s.cache[key]; ok {
+			s.mu.RUnlock()
+			return res
+		}
+	}
+	daily, monthly := s.daily[m], s.monthly[m]
+	s.mu.RUnlock()
+
+	res := HistoryResult{Metal: m, Range: r, Granularity: "daily"}
+	var series []Close
+	if r == RangeAll {
+		series = MergeSeries(daily, monthly)
+		if len(monthly) > 0 && (len(daily) == 0 || monthly[0].Date.Before(daily[0].Date)) {
+			res.Granularity = "monthly+daily"
+		}
+	} else {
+		series = Since(daily, r.Start(today))
+	}
+	if len(series) > 0 {
+		res.From, res.To = series[0].Date, series[len(series)-1].Date
+	}
+	res.Points = LTTB(series, maxPoints)
+	if maxPoints == DefaultMaxPoints {
+		s.mu.Lock()
+		if !s.day.Equal(today) {
+			s.cache = map[cacheKey]HistoryResult{}
+			s.day = today
+		}
+		s.cache[key] = res
+		s.mu.Unlock()
+	}
+	return res
+}
+
+// CloseOn returns the metal's last daily close on or before day (monthly average before
+// daily data begins), for valuing a purchase on its date.
+func (s *Service) CloseOn(m metals.Metal, day time.Time) (decimal.Decimal, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	find := func(series []Close) (decimal.Decimal, bool) {
+		i := sort.Search(len(series), func(i int) bool { return series[i].Date.After(day) })
+		if i == 0 {
+			return decimal.Zero, false
+		}
+		return series[i-1].Price, true
+	}
+	d := s.daily[m]
+	if len(d) > 0 && !day.Before(d[0].Date) {
+		return find(d)
+	}
+	return find(s.monthly[m])
+}
+
+// DailyCloses returns a copy of the metal's daily closes in [from, to].
+func (s *Service) DailyCloses(m metals.Metal, from, to time.Time) []Close {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []Close
+	for _, c := range Since(s.daily[m], from) {
+		if c.Date.After(to) {
+			break
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// ProvidersFromNames builds providers in order from their names.
+func ProvidersFromNames(names []string, keys Keys, client *http.Client) ([]Provider, HistoryProvider, error) {
+	var out []Provider
+	var hist HistoryProvider
+	for _, n := range names {
+		p, err := New(n, keys, client)
+		if err != nil {
+			return nil, nil, fmt.Errorf("OUNCE_PRICE_PROVIDERS: %w", err)
+		}
+		out = append(out, p)
+		if h, ok := p.(HistoryProvider); ok && hist == nil {
+			hist = h
+		}
+	}
+	return out, hist, nil
+}

@@ -1,0 +1,73 @@
+package prices_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/db/dbtest"
+	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/prices"
+)
+
+func TestServiceFirstStartLoadsHistoryAndSeedsStalePrices(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, s *db.Store) {
+		ctx := context.Background()
+		now := func() time.Time { return time.Date(2026, 11, 22, 15, 0, 0, 0, time.UTC) }
+		start := time.Now()
+		svc, err := prices.NewService(ctx, s, prices.ServiceConfig{Offline: true, Now: now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("first start with history load: %v", time.Since(start))
+		n, _ := s.CountCloses(ctx)
+		if n < 50000 {
+			t.Fatalf("only %d closes loaded", n)
+		}
+		snap := svc.Snapshot()
+		g, ok := snap.Prices[metals.Gold]
+		if !ok || !g.Stale {
+			t.Fatalf("gold seed = %+v", g)
+		}
+		if g.AsOf.Format("2006-01-02") != "2026-08-17" || g.PrevClose.IsZero() {
+			t.Fatalf("gold seeded from the last embedded close: %+v", g)
+		}
+		// A second start loads nothing again.
+		if _, err := prices.NewService(ctx, s, prices.ServiceConfig{Offline: true, Now: now}); err != nil {
+			t.Fatal(err)
+		}
+		if n2, _ := s.CountCloses(ctx); n2 != n {
+			t.Fatalf("history loaded twice: %d → %d", n, n2)
+		}
+		// ALL reaches back to 1950 for gold through monthly averages.
+		all := svc.History(metals.Gold, prices.RangeAll, 1000)
+		if all.From.Year() != 1950 || all.Granularity != "monthly+daily" || len(all.Points) != 1000 {
+			t.Fatalf("ALL: from %v gran %s n %d", all.From, all.Granularity, len(all.Points))
+		}
+		y := svc.History(metals.Silver, prices.Range5Y, 50)
+		if len(y.Points) != 50 || y.From.Before(time.Date(2021, 11, 22, 0, 0, 0, 0, time.UTC)) {
+			t.Fatalf("5Y: %v %d", y.From, len(y.Points))
+		}
+		// The 1980 peak survives downsampling of the whole gold series.
+		peak := decimal.RequireFromString("850")
+		found := false
+		for _, p := range all.Points {
+			if p.Date.Year() == 1980 && p.Price.GreaterThanOrEqual(peak) {
+				found = true
+			}
+		}
+		if !found {
+			t.Fatal("gold's 1980 peak of $850 lost in downsampling")
+		}
+		c, ok := svc.CloseOn(metals.Gold, time.Date(1980, 1, 21, 0, 0, 0, 0, time.UTC))
+		if !ok || !c.Equal(peak) {
+			t.Fatalf("close on 1980-01-21 = %s", c)
+		}
+		if c, ok := svc.CloseOn(metals.Gold, time.Date(1955, 6, 15, 0, 0, 0, 0, time.UTC)); !ok || c.IsZero() {
+			t.Fatal("no monthly close for 1955")
+		}
+	})
+}
