@@ -172,4 +172,3 @@ func (h *Handlers) BillingPage(c *fiber.Ctx) error {
 	u, _ := UserFrom(c)
 	return render(c, http.StatusOK, pages.Billing(h.meta(c, "Membership", "billing"), pages.BillingView{Tier: u.Tier}))
 }
-
