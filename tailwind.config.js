@@ -2,6 +2,8 @@
 module.exports = {
   content: ["./views/**/*.templ", "./handlers/**/*.go", "./static/js/app.js"],
   darkMode: "media",
+  // Classes built from data (metal-gold, …) that the scanner cannot see in templates.
+  safelist: ["metal-gold", "metal-silver", "metal-platinum", "metal-palladium"],
   theme: {
     extend: {
       fontFamily: {

@@ -22,6 +22,9 @@ type Config struct {
 	NewUsersGold bool
 	Offline      bool
 	Version      string
+	// ContactEmail and LegalURL appear in the AI plugin manifest (OUNCE_CONTACT_EMAIL, OUNCE_LEGAL_URL).
+	ContactEmail string
+	LegalURL     string
 	// PaymentsEnabled is true when a payment provider is configured.
 	PaymentsEnabled bool
 	// Market intelligence (issue areas news, Stack Signal, Vault Watch).
@@ -46,6 +49,8 @@ type Deps struct {
 	Limiter Limiter
 	// Market is the price service; nil only in tests that need no prices.
 	Market *prices.Service
+	// Done closes when the server shuts down, ending long-lived streams.
+	Done <-chan struct{}
 }
 
 // Handlers is the one value every route hangs off.
@@ -58,6 +63,8 @@ type Handlers struct {
 	keyUsed  func(int64, time.Time)
 	limiter  Limiter
 	market   *prices.Service
+	cache    bodyCache
+	done     <-chan struct{}
 }
 
 // New builds the handlers.
@@ -71,7 +78,7 @@ func New(d Deps) *Handlers {
 	if d.OnKeyUsed == nil {
 		d.OnKeyUsed = func(int64, time.Time) {}
 	}
-	return &Handlers{store: d.Store, sessions: d.Sessions, cfg: d.Config, log: d.Logger, now: d.Now, keyUsed: d.OnKeyUsed, limiter: d.Limiter, market: d.Market}
+	return &Handlers{store: d.Store, sessions: d.Sessions, cfg: d.Config, log: d.Logger, now: d.Now, keyUsed: d.OnKeyUsed, limiter: d.Limiter, market: d.Market, done: d.Done}
 }
 
 // Locals keys shared with the web middleware.
@@ -125,3 +132,6 @@ type Limiter interface {
 	// how long until the window resets.
 	Allow(ctx context.Context, bucket string, limit int, window time.Duration) (bool, time.Duration, error)
 }
+
+// Market returns the price service (tests publish prices through it).
+func (h *Handlers) Market() *prices.Service { return h.market }

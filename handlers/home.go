@@ -13,5 +13,10 @@ func (h *Handlers) Home(c *fiber.Ctx) error {
 	if handled, err := h.dashboard(c); handled || err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, pages.Home(h.meta(c, "", "home")))
+	_, signedIn := UserFrom(c)
+	v, err := h.marketsView(c, !signedIn)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, pages.Markets(h.meta(c, "", "markets"), v))
 }

@@ -99,6 +99,8 @@ func (h *Handlers) PageRoutes() []PageRoute {
 		{"POST", "/settings/developer/keys", h.DeveloperCreateKey, true},
 		{"POST", "/settings/developer/keys/:id/revoke", h.DeveloperRevokeKey, true},
 		{"GET", "/settings/billing", h.BillingPage, true},
+		{"GET", "/docs/api", h.APIDocsPage, false},
+		{"GET", "/legal", h.LegalPage, false},
 	}
 	out = append(out, h.pricePages()...)
 	out = append(out, h.portfolioPages()...)

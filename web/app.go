@@ -18,6 +18,7 @@ import (
 	"github.com/alexedwards/scs/sqlite3store"
 	"github.com/alexedwards/scs/v2"
 	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/adaptor"
 	"github.com/gofiber/fiber/v2/middleware/cors"
 	"github.com/gofiber/fiber/v2/middleware/filesystem"
 	"github.com/gofiber/fiber/v2/middleware/recover"
@@ -45,6 +46,8 @@ type Options struct {
 	Now             func() time.Time
 	// Market is the price service (feed, history); nil serves no prices.
 	Market *prices.Service
+	// ContactEmail and LegalURL are published in the AI plugin manifest.
+	ContactEmail, LegalURL string
 	// Intel carries the market-intelligence settings through to the handlers.
 	Intel IntelOptions
 }
@@ -72,6 +75,8 @@ type server struct {
 	metrics  *metrics
 	cancel   context.CancelFunc
 	wg       sync.WaitGroup
+	done     chan struct{}
+	doneOnce sync.Once
 }
 
 // New builds the application.
@@ -104,11 +109,11 @@ func New(opts Options) (*Server, error) {
 		limiter = NewMemoryLimiter(opts.Now)
 	}
 
-	s := &server{opts: opts, sessions: sm, limiter: limiter, keyUse: newKeyUseRecorder(opts.Store, opts.Logger), metrics: newMetrics(opts.Store)}
+	s := &server{opts: opts, sessions: sm, limiter: limiter, keyUse: newKeyUseRecorder(opts.Store, opts.Logger), metrics: newMetrics(opts.Store), done: make(chan struct{})}
 	s.h = handlers.New(handlers.Deps{
-		Store: opts.Store, Sessions: sm, Logger: opts.Logger, Now: opts.Now, OnKeyUsed: s.keyUse.Record, Limiter: limiter, Market: opts.Market,
+		Store: opts.Store, Sessions: sm, Logger: opts.Logger, Now: opts.Now, OnKeyUsed: s.keyUse.Record, Limiter: limiter, Market: opts.Market, Done: s.done,
 		Config: handlers.Config{BaseURL: opts.BaseURL, NewUsersGold: opts.NewUsersGold, Offline: opts.Offline, Version: opts.Version,
-			PaymentsEnabled: opts.PaymentsEnabled, NewsFeeds: opts.Intel.NewsFeeds, IntelInterval: opts.Intel.Interval,
+			PaymentsEnabled: opts.PaymentsEnabled, ContactEmail: opts.ContactEmail, LegalURL: opts.LegalURL, NewsFeeds: opts.Intel.NewsFeeds, IntelInterval: opts.Intel.Interval,
 			LLMBaseURL: opts.Intel.LLMBaseURL, LLMModel: opts.Intel.LLMModel, LLMAPIKey: opts.Intel.LLMAPIKey, CMEBaseURL: opts.Intel.CMEBaseURL},
 	})
 
@@ -149,6 +154,8 @@ func (srv *Server) Start() {
 
 // Shutdown stops accepting requests, lets in-flight ones finish, and stops background work.
 func (srv *Server) Shutdown(ctx context.Context) error {
+	// End event streams first: they would otherwise hold their connections open until ctx expires.
+	srv.s.doneOnce.Do(func() { close(srv.s.done) })
 	err := srv.App.ShutdownWithContext(ctx)
 	if srv.s.cancel != nil {
 		srv.s.cancel()
@@ -230,6 +237,15 @@ func (s *server) routes(app *fiber.App) {
 		c.Set(fiber.HeaderCacheControl, "public, max-age=3600")
 		return c.Next()
 	}, filesystem.New(filesystem.Config{Root: http.FS(sub)}))
+
+	// Machine-readable descriptions, generated from the route table.
+	app.Get("/openapi.json", h.OpenAPIJSON)
+	app.Get("/llms.txt", h.LLMsTxt)
+	app.Get("/.well-known/ai-plugin.json", h.AIPluginJSON)
+	app.Get("/.well-known/mcp.json", h.MCPManifestJSON)
+	// The MCP server: limited like /v1 (per key, or per address without one), then the SDK's handler.
+	mcpLimit := s.apiAuth(handlers.APIRoute{Auth: handlers.AuthNone})
+	app.All("/mcp", mcpLimit, adaptor.HTTPHandler(h.MCPHandler()))
 
 	// The JSON API: CORS from the allow-list, then per-route auth and rate limits.
 	api := app.Group("/v1")

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ouncehq/ounce/internal/prices"
 )
 
 // config is every setting of the service, read once from the environment (flags override).
@@ -27,6 +29,36 @@ type config struct {
 	Metrics           bool
 	LogLevel          string
 	ShutdownTimeout   time.Duration
+
+	PriceProviders []string
+	PriceInterval  time.Duration
+	PriceKeys      prices.Keys
+
+	NewsFeeds     string
+	IntelInterval time.Duration
+	LLMBaseURL    string
+	LLMModel      string
+	LLMAPIKey     string
+	CMEBaseURL    string
+	ContactEmail  string
+	LegalURL      string
+}
+
+func envDuration(name string, def time.Duration) (time.Duration, error) {
+	v := strings.TrimSpace(os.Getenv(name))
+	if v == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		if n, err2 := strconv.Atoi(v); err2 == nil {
+			d, err = time.Duration(n)*time.Second, nil
+		}
+	}
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%s must be a duration like 60s or 5m, got %q", name, v)
+	}
+	return d, nil
 }
 
 func envBool(name string) (bool, error) {
@@ -98,6 +130,34 @@ func loadConfig(fs *flag.FlagSet, args []string) (config, error) {
 	c.TrustedProxies = envList("OUNCE_TRUSTED_PROXIES")
 	c.CORSOrigins = envList("OUNCE_CORS_ORIGINS")
 	c.ShutdownTimeout = 20 * time.Second
+	c.PriceProviders = envList("OUNCE_PRICE_PROVIDERS")
+	if len(c.PriceProviders) == 0 {
+		c.PriceProviders = []string{"gold-api"}
+	}
+	if c.PriceInterval, err = envDuration("OUNCE_PRICE_INTERVAL", time.Minute); err != nil {
+		return c, err
+	}
+	if c.PriceInterval < 10*time.Second {
+		return c, fmt.Errorf("OUNCE_PRICE_INTERVAL must be at least 10s, got %s", c.PriceInterval)
+	}
+	c.PriceKeys = prices.Keys{MetalsDev: os.Getenv("OUNCE_METALSDEV_KEY"), MetalpriceAPI: os.Getenv("OUNCE_METALPRICEAPI_KEY"), GoldAPI: os.Getenv("OUNCE_GOLDAPI_KEY"), BaseURLs: map[string]string{}}
+	for _, kv := range envList("OUNCE_PRICE_BASE_URLS") {
+		name, u, ok := strings.Cut(kv, "=")
+		if !ok || !strings.HasPrefix(u, "http") {
+			return c, fmt.Errorf("OUNCE_PRICE_BASE_URLS wants provider=http://host entries, got %q", kv)
+		}
+		c.PriceKeys.BaseURLs[strings.TrimSpace(name)] = strings.TrimSpace(u)
+	}
+	c.NewsFeeds = os.Getenv("OUNCE_NEWS_FEEDS")
+	if c.IntelInterval, err = envDuration("OUNCE_INTEL_INTERVAL", time.Hour); err != nil {
+		return c, err
+	}
+	c.LLMBaseURL, c.LLMModel, c.LLMAPIKey = os.Getenv("OUNCE_LLM_BASE_URL"), os.Getenv("OUNCE_LLM_MODEL"), os.Getenv("OUNCE_LLM_API_KEY")
+	if (c.LLMBaseURL == "") != (c.LLMModel == "") {
+		return c, fmt.Errorf("OUNCE_LLM_BASE_URL and OUNCE_LLM_MODEL go together")
+	}
+	c.CMEBaseURL = os.Getenv("OUNCE_CME_BASE_URL")
+	c.ContactEmail, c.LegalURL = os.Getenv("OUNCE_CONTACT_EMAIL"), os.Getenv("OUNCE_LEGAL_URL")
 
 	if fs != nil {
 		fs.StringVar(&c.Addr, "addr", c.Addr, "listen address (OUNCE_ADDR)")

@@ -126,7 +126,14 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer stop()
 
 	return openStore(ctx, cfg, func(s *db.Store) error {
+		market, err := newMarket(ctx, cfg, s, log)
+		if err != nil {
+			return err
+		}
 		srv, err := web.New(web.Options{
+			Market: market, ContactEmail: cfg.ContactEmail, LegalURL: cfg.LegalURL,
+			Intel: web.IntelOptions{NewsFeeds: cfg.NewsFeeds, Interval: cfg.IntelInterval, LLMBaseURL: cfg.LLMBaseURL, LLMModel: cfg.LLMModel,
+				LLMAPIKey: cfg.LLMAPIKey, CMEBaseURL: cfg.CMEBaseURL},
 			Store: s, Logger: log, BaseURL: cfg.BaseURL, Version: version, Offline: cfg.Offline,
 			NewUsersGold: cfg.newUsersGold(), PaymentsEnabled: cfg.StripeConfigured,
 			RateLimitPerKey: cfg.RateLimitPerKey, RateLimitPerIP: cfg.RateLimitPerIP,

@@ -2,10 +2,139 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
+	"fmt"
 	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/prices"
 )
 
-// cmdPrices handles `ounce prices import`.
+// newMarket builds the price service: providers from OUNCE_PRICE_PROVIDERS unless offline.
+func newMarket(ctx context.Context, cfg config, s *db.Store, log *slog.Logger) (*prices.Service, error) {
+	sc := prices.ServiceConfig{Interval: cfg.PriceInterval, Offline: cfg.Offline, Logger: log}
+	if !cfg.Offline {
+		client := &http.Client{Timeout: 15 * time.Second}
+		ps, hist, err := prices.ProvidersFromNames(cfg.PriceProviders, cfg.PriceKeys, client)
+		if err != nil {
+			return nil, err
+		}
+		sc.Providers, sc.History = ps, hist
+	}
+	start := time.Now()
+	svc, err := prices.NewService(ctx, s, sc)
+	if err != nil {
+		return nil, fmt.Errorf("price service: %w", err)
+	}
+	log.Info("price service ready", "offline", cfg.Offline, "providers", cfg.PriceProviders, "startup_ms", time.Since(start).Milliseconds())
+	return svc, nil
+}
+
+// cmdPrices handles `ounce prices import --metal M FILE.csv`.
 func cmdPrices(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return usageError{"prices: not available yet"}
+	if len(args) == 0 || args[0] != "import" {
+		return usageError{"prices needs the subcommand import: ounce prices import --metal M FILE.csv"}
+	}
+	fs := flag.NewFlagSet("prices import", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	metal := fs.String("metal", "", "gold, silver, platinum or palladium")
+	gran := fs.String("granularity", db.Daily, "daily or monthly")
+	if err := fs.Parse(args[1:]); err != nil {
+		return usageError{err.Error()}
+	}
+	m, err := metals.Parse(*metal)
+	if err != nil {
+		return usageError{"--metal: " + err.Error()}
+	}
+	if *gran != db.Daily && *gran != db.Monthly {
+		return usageError{"--granularity must be daily or monthly"}
+	}
+	if fs.NArg() != 1 {
+		return usageError{"give exactly one CSV file (header date,usd_per_oz)"}
+	}
+	f, err := os.Open(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	closes, err := prices.ParseCSV(f)
+	if err != nil {
+		return fmt.Errorf("%s: %w", fs.Arg(0), err)
+	}
+	if len(closes) == 0 {
+		return errors.New("the file has no rows")
+	}
+	for _, c := range closes {
+		if err := prices.CheckPrice(m, c.Price); err != nil {
+			return fmt.Errorf("%s on %s: %w", m, c.Date.Format("2006-01-02"), err)
+		}
+	}
+	cfg, err := loadConfig(nil, nil)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	return openStore(ctx, cfg, func(s *db.Store) error {
+		rows := make([]db.PriceClose, len(closes))
+		for i, c := range closes {
+			rows[i] = db.PriceClose{Metal: string(m), Granularity: *gran, Day: db.NewDate(c.Date), Price: c.Price, Source: "import:" + fs.Arg(0)}
+		}
+		bar := newProgress(stderr, len(rows))
+		const chunk = 2000
+		for i := 0; i < len(rows); i += chunk {
+			end := min(i+chunk, len(rows))
+			if err := s.UpsertCloses(ctx, rows[i:end]); err != nil {
+				return err
+			}
+			bar.set(end)
+		}
+		bar.done()
+		fmt.Fprintf(stdout, "imported %d %s %s closes (%s to %s)\n", len(rows), m, *gran, closes[0].Date.Format("2006-01-02"), closes[len(closes)-1].Date.Format("2006-01-02"))
+		return nil
+	})
+}
+
+// progress draws a bar on a terminal and stays silent when output is redirected.
+type progress struct {
+	w     io.Writer
+	total int
+	tty   bool
+}
+
+func newProgress(w io.Writer, total int) *progress {
+	tty := false
+	if f, ok := w.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			tty = true
+		}
+	}
+	return &progress{w: w, total: total, tty: tty}
+}
+
+func (p *progress) set(n int) {
+	if !p.tty || p.total == 0 {
+		return
+	}
+	const width = 30
+	filled := n * width / p.total
+	bar := make([]byte, width)
+	for i := range bar {
+		if i < filled {
+			bar[i] = '#'
+		} else {
+			bar[i] = '.'
+		}
+	}
+	fmt.Fprintf(p.w, "\r[%s] %d/%d", bar, n, p.total)
+}
+
+func (p *progress) done() {
+	if p.tty {
+		fmt.Fprintln(p.w)
+	}
 }

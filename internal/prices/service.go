@@ -55,6 +55,8 @@ type Service struct {
 	day   time.Time
 
 	leader bool
+	// gen changes whenever stored closes change, so callers can cache what they derive.
+	gen uint64
 }
 
 type cacheKey struct {
@@ -147,6 +149,7 @@ func (s *Service) reload(ctx context.Context) error {
 	s.mu.Lock()
 	s.daily, s.monthly = group(daily), group(monthly)
 	s.cache = map[cacheKey]HistoryResult{}
+	s.gen++
 	s.mu.Unlock()
 	return nil
 }
@@ -223,6 +226,7 @@ func (s *Service) onTick(snap Snapshot) {
 		s.daily[metals.Metal(q.Metal)] = upsertClose(s.daily[metals.Metal(q.Metal)], Close{Date: session.Time, Price: q.Price})
 	}
 	s.cache = map[cacheKey]HistoryResult{}
+	s.gen++
 	s.mu.Unlock()
 	if s.store.Engine == db.Postgres {
 		if b, err := json.Marshal(snap); err == nil {
@@ -354,6 +358,7 @@ func (s *Service) follow(ctx context.Context) {
 				s.daily[m] = upsertClose(s.daily[m], Close{Date: session, Price: sp.Price})
 			}
 			s.cache = map[cacheKey]HistoryResult{}
+			s.gen++
 			s.mu.Unlock()
 		case <-time.After(90 * time.Second):
 			go func() { _ = l.Ping() }()
@@ -444,6 +449,7 @@ func (s *Service) History(m metals.Metal, r Range, maxPoints int) HistoryResult 
 		s.mu.Lock()
 		if !s.day.Equal(today) {
 			s.cache = map[cacheKey]HistoryResult{}
+			s.gen++
 			s.day = today
 		}
 		s.cache[key] = res
@@ -500,4 +506,12 @@ func ProvidersFromNames(names []string, keys Keys, client *http.Client) ([]Provi
 		}
 	}
 	return out, hist, nil
+}
+
+// Generation identifies the current state of the stored closes: it changes whenever a
+// close is added or corrected, so derived caches know when to rebuild.
+func (s *Service) Generation() uint64 {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.gen
 }

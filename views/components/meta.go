@@ -1,6 +1,8 @@
 // Package components holds the small building blocks every page shares.
 package components
 
+import "strconv"
+
 // Meta is what the layout needs to know about the request.
 type Meta struct {
 	Title     string
@@ -21,8 +23,12 @@ type NavItem struct {
 
 // NavItems lists the areas of the app in order.
 var NavItems = []NavItem{
-	{Key: "home", Label: "Dashboard", Href: "/"},
+	{Key: "home", Label: "Dashboard", Href: "/", SignedInOnly: true},
+	{Key: "markets", Label: "Markets", Href: "/markets"},
+	{Key: "calculators", Label: "Calculators", Href: "/calculators/junk-silver"},
 	{Key: "holdings", Label: "Holdings", Href: "/holdings", SignedInOnly: true},
 	{Key: "developer", Label: "Developer", Href: "/settings/developer", SignedInOnly: true},
 	{Key: "billing", Label: "Membership", Href: "/settings/billing", SignedInOnly: true},
 }
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,100 @@
+package handlers
+
+import (
+	"fmt"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ouncehq/ounce/views/pages"
+)
+
+// docsView turns the OpenAPI document into the reference page's model, so the page shows
+// exactly what the document says.
+func (h *Handlers) docsView(keyPrefix string, signedIn bool) pages.DocsView {
+	doc := h.OpenAPI()
+	v := pages.DocsView{BaseURL: h.cfg.BaseURL, KeyPrefix: keyPrefix, SignedIn: signedIn}
+	groups := map[string]*pages.DocGroup{}
+	var order []string
+	for _, r := range h.APIRoutes() {
+		op := doc["paths"].(Schema)[OpenAPIPath(r.Path)].(Schema)[strings.ToLower(r.Method)].(Schema)
+		d := pages.DocOp{ID: r.OperationID, Method: r.Method, Path: OpenAPIPath(r.Path), Summary: r.Summary, Description: r.Description}
+		switch r.Auth {
+		case AuthNone:
+			d.Auth = "public"
+		case AuthKey:
+			d.Auth = "API key"
+		case AuthGold:
+			d.Auth = "Gold member"
+		case AuthAdmin:
+			d.Auth = "administrator"
+		}
+		for _, p := range r.Params {
+			dp := pages.DocParam{Name: p.Name, In: p.In, Required: p.Required || p.In == "path", Description: p.Description}
+			dp.Type, _ = p.Schema["type"].(string)
+			var cons []string
+			if e, ok := p.Schema["enum"].([]string); ok {
+				cons = append(cons, "one of "+strings.Join(e, ", "))
+			}
+			for _, k := range []string{"minimum", "maximum", "default"} {
+				if x, ok := p.Schema[k]; ok {
+					cons = append(cons, fmt.Sprintf("%s %v", k, x))
+				}
+			}
+			dp.Constraints = strings.Join(cons, "; ")
+			d.Params = append(d.Params, dp)
+		}
+		if r.Example != "" {
+			d.Curl = exampleCurl(h.cfg.BaseURL, r)
+			if keyPrefix != "" {
+				// Show which of the reader's keys goes there, never the secret itself.
+				d.Curl = strings.ReplaceAll(d.Curl, "$OUNCE_KEY", keyPrefix+"…")
+			}
+		}
+		codes := []int{}
+		for c := range op["responses"].(Schema) {
+			n, _ := strconv.Atoi(c)
+			codes = append(codes, n)
+		}
+		sort.Ints(codes)
+		for _, c := range codes {
+			d.Statuses = append(d.Statuses, strconv.Itoa(c))
+		}
+		g, ok := groups[r.Tag]
+		if !ok {
+			g = &pages.DocGroup{Tag: r.Tag}
+			groups[r.Tag] = g
+			order = append(order, r.Tag)
+		}
+		g.Ops = append(g.Ops, d)
+	}
+	for _, t := range order {
+		v.Groups = append(v.Groups, *groups[t])
+	}
+	return v
+}
+
+// APIDocsPage is /docs/api.
+func (h *Handlers) APIDocsPage(c *fiber.Ctx) error {
+	prefix := ""
+	u, signedIn := UserFrom(c)
+	if signedIn {
+		if keys, err := h.store.APIKeysByUser(h.ctx(c), u.ID); err == nil {
+			for _, k := range keys {
+				if k.RevokedAt == nil {
+					prefix = k.Prefix
+					break
+				}
+			}
+		}
+	}
+	return render(c, http.StatusOK, pages.APIDocs(h.meta(c, "API", ""), h.docsView(prefix, signedIn)))
+}
+
+// LegalPage is /legal.
+func (h *Handlers) LegalPage(c *fiber.Ctx) error {
+	return render(c, http.StatusOK, pages.Legal(h.meta(c, "Terms and privacy", "")))
+}

@@ -1,0 +1,215 @@
+package handlers
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/metals"
+)
+
+// MCPTool is one tool of the MCP server, described once for the server and the manifest.
+// Its arguments are the query parameters (or body fields) of its REST twin, and it calls the
+// same use case, so the two cannot disagree.
+type MCPTool struct {
+	Name        string
+	Description string
+	Method      string
+	Path        string
+	// Gold tools are listed and callable only with a Gold member's key.
+	Gold bool
+	// Schema overrides the input schema derived from the REST route (for body tools).
+	Schema Schema
+	Call   func(ctx context.Context, args map[string]string, raw json.RawMessage, u *db.User) (any, error)
+}
+
+// MCPTools lists every tool; the public six first.
+func (h *Handlers) MCPTools() []MCPTool {
+	tools := []MCPTool{
+		{Name: "get_spot_prices", Description: "Current spot prices of gold, silver, platinum and palladium in USD per troy ounce, with the previous session's close, the day's change and whether each price is live or last-known (stale).",
+			Method: "GET", Path: "/v1/prices",
+			Call: func(ctx context.Context, _ map[string]string, _ json.RawMessage, _ *db.User) (any, error) {
+				return h.SpotPrices(ctx)
+			}},
+		{Name: "get_price_history", Description: "Historical closes of one metal over 1M, 3M, 6M, 1Y, 5Y or ALL (gold back to 1950), downsampled to max_points so peaks survive.",
+			Method: "GET", Path: "/v1/prices/history",
+			Call: func(ctx context.Context, a map[string]string, _ json.RawMessage, _ *db.User) (any, error) {
+				return h.PriceHistory(ctx, a["metal"], a["range"], a["max_points"])
+			}},
+		{Name: "get_junk_silver", Description: "Melt value of pre-1965 US silver coins (dimes, quarters, half dollars, 40% Kennedy halves, Morgan/Peace dollars, war nickels) at the current silver price.",
+			Method: "GET", Path: "/v1/junk-silver",
+			Call: func(ctx context.Context, a map[string]string, _ json.RawMessage, _ *db.User) (any, error) {
+				return h.JunkSilver(ctx, a, a["basis"])
+			}},
+		{Name: "get_speculation", Description: "What-if projection at target prices per metal (missing targets default to today's price), with preset bull, moon and hyper scenarios; with a key, your own holdings are projected too.",
+			Method: "GET", Path: "/v1/speculation",
+			Call: func(ctx context.Context, a map[string]string, _ json.RawMessage, u *db.User) (any, error) {
+				return h.Speculation(ctx, a, u)
+			}},
+	}
+	tools = append(tools, h.mcpAreaTools()...)
+	order := map[string]int{"get_spot_prices": 0, "get_price_history": 1, "get_stack_signal": 2, "get_vault_watch": 3, "get_junk_silver": 4, "get_speculation": 5}
+	sort.SliceStable(tools, func(i, j int) bool {
+		oi, ok1 := order[tools[i].Name]
+		oj, ok2 := order[tools[j].Name]
+		if !ok1 {
+			oi = 100
+		}
+		if !ok2 {
+			oj = 100
+		}
+		return oi < oj
+	})
+	return tools
+}
+
+// InputSchema is the tool's JSON Schema: its REST route's parameters as properties.
+func (h *Handlers) toolInputSchema(t MCPTool) Schema {
+	if t.Schema != nil {
+		return t.Schema
+	}
+	props := Schema{}
+	var required []string
+	for _, r := range h.APIRoutes() {
+		if r.Method != t.Method || r.Path != t.Path {
+			continue
+		}
+		for _, p := range r.Params {
+			s := Schema{}
+			for k, v := range p.Schema {
+				if k == "exclusiveMinimum" {
+					continue // an OpenAPI 3.0 boolean; JSON Schema wants a number
+				}
+				s[k] = v
+			}
+			if p.Description != "" {
+				s["description"] = p.Description
+			}
+			props[p.Name] = s
+			if p.Required {
+				required = append(required, p.Name)
+			}
+		}
+	}
+	out := Schema{"type": "object", "properties": props, "additionalProperties": false}
+	if len(required) > 0 {
+		out["required"] = required
+	}
+	return out
+}
+
+// toolArgs flattens JSON arguments into the strings the query-based use cases take.
+func toolArgs(raw json.RawMessage, allowed Schema) (map[string]string, error) {
+	out := map[string]string{}
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		return out, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return nil, Invalid("arguments", "must be a JSON object")
+	}
+	props, _ := allowed["properties"].(Schema)
+	for k, v := range m {
+		if _, ok := props[k]; !ok && props != nil {
+			return nil, Invalid(k, "unknown argument")
+		}
+		switch x := v.(type) {
+		case nil:
+		case string:
+			out[k] = x
+		case json.Number:
+			out[k] = x.String()
+		case bool:
+			out[k] = fmt.Sprint(x)
+		default:
+			return nil, Invalid(k, "must be a string or a number")
+		}
+	}
+	return out, nil
+}
+
+// MCPServer builds the MCP server for one request: the public tools always, the Gold tools
+// only for a Gold member.
+func (h *Handlers) MCPServer(u *db.User) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "ounce", Title: "Ounce", Version: "1.0.0"}, &mcp.ServerOptions{
+		Instructions: "Precious-metals prices, history, Stack Signal articles, COMEX vault data and calculators. Prices are USD per troy ounce; stale=true marks last-known values.",
+	})
+	for _, t := range h.MCPTools() {
+		if t.Gold && (u == nil || !u.IsGold()) {
+			continue
+		}
+		tool := t
+		schema := h.toolInputSchema(tool)
+		s.AddTool(&mcp.Tool{Name: tool.Name, Description: tool.Description, InputSchema: schema}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			raw := req.Params.Arguments
+			args, err := toolArgs(raw, schema)
+			var res any
+			if err == nil {
+				res, err = tool.Call(ctx, args, raw, u)
+			}
+			if err != nil {
+				p := AsProblem(err)
+				msg := fmt.Sprintf("%d %s: %s", p.Status, strings.TrimPrefix(p.Type, "/problems/"), p.Detail)
+				if p.Status >= 500 {
+					h.log.Error("mcp tool failed", "tool", tool.Name, "err", err)
+				}
+				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
+			}
+			b, err := json.Marshal(res)
+			if err != nil {
+				return nil, err
+			}
+			var structured map[string]any
+			_ = json.Unmarshal(b, &structured)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}, StructuredContent: structured}, nil
+		})
+	}
+	return s
+}
+
+// MCPHandler is the Streamable HTTP endpoint at /mcp, stateless with JSON responses so it
+// sits behind any proxy. The bearer key (checked again here, after the web layer's limits)
+// decides which tools exist.
+func (h *Handlers) MCPHandler() http.Handler {
+	return mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
+		var up *db.User
+		if secret, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
+			if ko, err := h.AuthenticateKey(r.Context(), strings.TrimSpace(secret)); err == nil {
+				u := ko.User
+				up = &u
+			}
+		}
+		return h.MCPServer(up)
+	}, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: h.log})
+}
+
+// MCPManifest is GET /.well-known/mcp.json: the public tools and how to reach them.
+func (h *Handlers) MCPManifest() Schema {
+	var tools []Schema
+	for _, t := range h.MCPTools() {
+		if t.Gold {
+			continue
+		}
+		tools = append(tools, Schema{"name": t.Name, "description": t.Description, "input_schema": h.toolInputSchema(t), "endpoint": Schema{"method": t.Method, "path": t.Path}})
+	}
+	return Schema{
+		"schema_version": "1.0",
+		"name":           "ounce",
+		"description":    "Ounce: live precious-metals prices, 75 years of history, Stack Signal market intelligence, COMEX vault inventory and stacking calculators. Gold members' keys also unlock get_portfolio, get_analytics and add_holding.",
+		"url":            h.cfg.BaseURL + "/mcp",
+		"transport":      "streamable-http",
+		"auth":           Schema{"type": "none"},
+		"tools":          tools,
+	}
+}
+
+var _ = metals.All

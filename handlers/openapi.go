@@ -1,0 +1,183 @@
+package handlers
+
+import (
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+)
+
+var fiberParam = regexp.MustCompile(`:([A-Za-z_][A-Za-z0-9_]*)`)
+
+// OpenAPIPath turns a Fiber route path into an OpenAPI one (/v1/holdings/:id → /v1/holdings/{id}).
+func OpenAPIPath(p string) string { return fiberParam.ReplaceAllString(p, "{$1}") }
+
+func problemSchema() Schema {
+	return Schema{"type": "object", "required": []string{"type", "title", "status"}, "properties": Schema{
+		"type":   Schema{"type": "string", "description": "/problems/<slug>: invalid-parameter, unauthorized, membership-required, forbidden, not-found, conflict, rate-limited, unavailable, internal"},
+		"title":  Schema{"type": "string"},
+		"status": Schema{"type": "integer"},
+		"detail": Schema{"type": "string"},
+		"errors": Schema{"type": "array", "items": Schema{"type": "object", "required": []string{"message"}, "properties": Schema{
+			"field": Schema{"type": "string"}, "row": Schema{"type": "integer"}, "message": Schema{"type": "string"}}}},
+	}, "additionalProperties": true}
+}
+
+func holdingSchemas() map[string]Schema {
+	num := Schema{"type": "number"}
+	fields := Schema{
+		"metal":          Schema{"type": "string", "enum": []string{"gold", "silver", "platinum", "palladium"}},
+		"product_name":   Schema{"type": "string", "maxLength": 200},
+		"quantity":       Schema{"type": "integer", "minimum": 1, "maximum": 1000000, "description": "Number of units."},
+		"weight_oz":      Schema{"type": "number", "exclusiveMinimum": true, "minimum": 0, "maximum": 100000, "description": "Fine troy ounces per unit (up to 8 decimals)."},
+		"purchase_price": Schema{"type": "number", "minimum": 0, "maximum": 100000000, "description": "Price per unit in USD (cents)."},
+		"fees":           Schema{"type": "number", "minimum": 0, "maximum": 100000000, "description": "Tax and shipping for the whole line, USD."},
+		"dealer":         Schema{"type": "string", "maxLength": 120},
+		"purchase_date":  Schema{"type": "string", "format": "date", "nullable": true, "description": "YYYY-MM-DD, not in the future."},
+		"notes":          Schema{"type": "string", "maxLength": 2000},
+	}
+	create := Schema{"type": "object", "additionalProperties": false, "required": []string{"metal", "quantity", "weight_oz", "purchase_price"}, "properties": fields}
+	patch := Schema{"type": "object", "additionalProperties": false, "minProperties": 1, "properties": fields}
+	holding := Schema{"type": "object", "required": []string{"id", "metal", "product_name", "quantity", "weight_oz", "total_oz", "purchase_price", "fees", "total_cost", "dealer", "purchase_date", "notes", "created_at", "updated_at"},
+		"properties": Schema{
+			"id": Schema{"type": "string"}, "metal": fields["metal"], "product_name": Schema{"type": "string"}, "quantity": Schema{"type": "integer"},
+			"weight_oz": num, "total_oz": num, "purchase_price": num, "fees": num, "total_cost": num, "dealer": Schema{"type": "string"},
+			"purchase_date": Schema{"type": "string", "format": "date", "nullable": true}, "notes": Schema{"type": "string"},
+			"created_at": Schema{"type": "string", "format": "date-time"}, "updated_at": Schema{"type": "string", "format": "date-time"},
+		}}
+	return map[string]Schema{"Holding": holding, "HoldingCreate": create, "HoldingPatch": patch}
+}
+
+// componentSchemas gathers every named schema the routes refer to.
+func (h *Handlers) componentSchemas() map[string]Schema {
+	out := map[string]Schema{"Problem": problemSchema()}
+	for _, group := range []map[string]Schema{holdingSchemas(), h.areaSchemas()} {
+		for k, v := range group {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func problemResponse(desc string) Schema {
+	return Schema{"description": desc, "content": Schema{"application/problem+json": Schema{"schema": Schema{"$ref": "#/components/schemas/Problem"}}}}
+}
+
+// OpenAPI builds the OpenAPI 3.0.3 document from the route table.
+func (h *Handlers) OpenAPI() Schema {
+	paths := Schema{}
+	tags := map[string]bool{}
+	for _, r := range h.APIRoutes() {
+		p := OpenAPIPath(r.Path)
+		item, _ := paths[p].(Schema)
+		if item == nil {
+			item = Schema{}
+			paths[p] = item
+		}
+		op := Schema{"operationId": r.OperationID, "summary": r.Summary, "tags": []string{r.Tag}}
+		if r.Description != "" {
+			op["description"] = r.Description
+		}
+		tags[r.Tag] = true
+		var params []Schema
+		for _, prm := range r.Params {
+			ps := Schema{"name": prm.Name, "in": prm.In, "required": prm.Required || prm.In == "path", "schema": prm.Schema}
+			if prm.Description != "" {
+				ps["description"] = prm.Description
+			}
+			params = append(params, ps)
+		}
+		if len(params) > 0 {
+			op["parameters"] = params
+		}
+		if r.Body != nil {
+			types := r.BodyTypes
+			if len(types) == 0 {
+				types = []string{"application/json"}
+			}
+			content := Schema{}
+			for _, t := range types {
+				content[t] = Schema{"schema": r.Body}
+			}
+			op["requestBody"] = Schema{"required": true, "content": content}
+		}
+		responses := Schema{}
+		for _, resp := range r.Responses {
+			rs := Schema{"description": resp.Description}
+			if resp.Schema != nil {
+				ct := resp.ContentType
+				if ct == "" {
+					ct = "application/json"
+				}
+				rs["content"] = Schema{ct: Schema{"schema": resp.Schema}}
+			} else if resp.Status >= 400 {
+				rs = problemResponse(resp.Description)
+			}
+			responses[strconv.Itoa(resp.Status)] = rs
+		}
+		add := func(code int, desc string) {
+			if _, ok := responses[strconv.Itoa(code)]; !ok {
+				responses[strconv.Itoa(code)] = problemResponse(desc)
+			}
+		}
+		if len(r.Params) > 0 || r.Body != nil {
+			add(400, "A parameter or field is invalid; errors names it.")
+		}
+		add(401, "The API key is missing (where required), malformed, unknown or revoked.")
+		switch r.Auth {
+		case AuthGold:
+			add(403, "The key's account needs Gold membership (type /problems/membership-required; detail links the upgrade page).")
+			op["security"] = []Schema{{"bearerAuth": []string{}}}
+		case AuthAdmin:
+			add(403, "The key's account is not an administrator.")
+			op["security"] = []Schema{{"bearerAuth": []string{}}}
+		case AuthKey:
+			op["security"] = []Schema{{"bearerAuth": []string{}}}
+		default:
+			op["security"] = []Schema{{}, {"bearerAuth": []string{}}}
+		}
+		if strings.Contains(r.Path, ":") {
+			add(404, "Not found.")
+		}
+		add(429, "Rate limit exceeded; Retry-After says when to try again.")
+		add(500, "Unexpected server error; the X-Request-Id header identifies it.")
+		op["responses"] = responses
+		item[strings.ToLower(r.Method)] = op
+	}
+	var tagList []Schema
+	names := make([]string, 0, len(tags))
+	for t := range tags {
+		names = append(names, t)
+	}
+	sort.Strings(names)
+	for _, t := range names {
+		tagList = append(tagList, Schema{"name": t})
+	}
+	return Schema{
+		"openapi": "3.0.3",
+		"info": Schema{
+			"title":       "Ounce API",
+			"version":     "1.0.0",
+			"description": "Precious-metals prices, history, market intelligence, COMEX vault data and calculators, plus your own holdings and portfolio (Gold membership). Send `Authorization: Bearer <API key>`; create keys under Settings → Developer Access. Errors are RFC 9457 problem+json.",
+			"contact":     Schema{"name": "Ounce", "url": h.cfg.BaseURL},
+			"license":     Schema{"name": "Proprietary"},
+		},
+		"servers":    []Schema{{"url": h.cfg.BaseURL}},
+		"tags":       tagList,
+		"paths":      paths,
+		"components": Schema{"schemas": h.componentSchemas(), "securitySchemes": Schema{"bearerAuth": Schema{"type": "http", "scheme": "bearer", "bearerFormat": "ounce_<64 hex>", "description": "An API key from Settings → Developer Access."}}},
+	}
+}
+
+// OpenAPIJSON serves GET /openapi.json.
+func (h *Handlers) OpenAPIJSON(c *fiber.Ctx) error {
+	body, etag, err := h.cache.get("openapi", "v", func() (any, error) { return h.OpenAPI(), nil })
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderAccessControlAllowOrigin, "*")
+	return sendCached(c, body, etag, 5*time.Minute)
+}

@@ -1,0 +1,7 @@
+package handlers
+
+// areaSchemas merges the named schemas each area contributes to the OpenAPI components.
+func (h *Handlers) areaSchemas() map[string]Schema {
+	out := map[string]Schema{}
+	return out
+}

@@ -1,0 +1,157 @@
+package components
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// ChartPoint is one labelled value. Y is used only for drawing; Label carries the exact text.
+type ChartPoint struct {
+	X     string // date label, e.g. 2026-08-17
+	Y     float64
+	Label string // the value as shown, e.g. $3,350.20
+}
+
+// ChartSeries is a line to draw.
+type ChartSeries struct {
+	Name   string
+	Class  string // stroke colour class
+	Points []ChartPoint
+}
+
+// Chart is everything a server-rendered line chart needs.
+type Chart struct {
+	ID          string
+	Title       string
+	Description string
+	Series      []ChartSeries
+	Width       int
+	Height      int
+	// YFormat formats axis ticks, e.g. "$%s".
+	YPrefix string
+}
+
+// Geometry is the chart laid out in SVG coordinates.
+type Geometry struct {
+	W, H                   int
+	Left, Right, Top, Bot  float64
+	Paths                  []GeoPath
+	YTicks                 []Tick
+	XTicks                 []Tick
+	Hover                  []HoverBand
+	Empty                  bool
+}
+
+// GeoPath is a series as an SVG path.
+type GeoPath struct {
+	D, Class, Name string
+}
+
+// Tick is an axis tick at a position with a label.
+type Tick struct {
+	Pos   float64
+	Label string
+}
+
+// HoverBand is an invisible column whose <title> shows the values at that x.
+type HoverBand struct {
+	X, W  float64
+	Title string
+}
+
+// Layout computes the geometry of c.
+func (c Chart) Layout() Geometry {
+	g := Geometry{W: c.Width, H: c.Height, Left: 64, Right: float64(c.Width) - 12, Top: 12, Bot: float64(c.Height) - 28}
+	if g.W == 0 {
+		g.W, g.Right = 720, 708
+	}
+	if g.H == 0 {
+		g.H, g.Bot = 280, 252
+	}
+	n := 0
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, s := range c.Series {
+		n = max(n, len(s.Points))
+		for _, p := range s.Points {
+			lo, hi = math.Min(lo, p.Y), math.Max(hi, p.Y)
+		}
+	}
+	if n < 2 {
+		g.Empty = true
+		return g
+	}
+	if hi == lo {
+		hi, lo = hi+1, lo-1
+	}
+	pad := (hi - lo) * 0.05
+	lo, hi = math.Max(0, lo-pad), hi+pad
+	x := func(i int) float64 { return g.Left + (g.Right-g.Left)*float64(i)/float64(n-1) }
+	y := func(v float64) float64 { return g.Bot - (g.Bot-g.Top)*(v-lo)/(hi-lo) }
+	for _, s := range c.Series {
+		var b strings.Builder
+		for i, p := range s.Points {
+			cmd := "L"
+			if i == 0 {
+				cmd = "M"
+			}
+			fmt.Fprintf(&b, "%s%.1f %.1f", cmd, x(i), y(p.Y))
+		}
+		g.Paths = append(g.Paths, GeoPath{D: b.String(), Class: s.Class, Name: s.Name})
+	}
+	step := niceStep((hi - lo) / 4)
+	for v := math.Ceil(lo/step) * step; v <= hi; v += step {
+		g.YTicks = append(g.YTicks, Tick{Pos: y(v), Label: c.YPrefix + shortNumber(v)})
+	}
+	first := c.Series[0].Points
+	for _, i := range []int{0, (n - 1) / 3, 2 * (n - 1) / 3, n - 1} {
+		if i < len(first) {
+			g.XTicks = append(g.XTicks, Tick{Pos: x(i), Label: first[i].X})
+		}
+	}
+	w := (g.Right - g.Left) / float64(n-1)
+	for i := 0; i < n; i++ {
+		var parts []string
+		for _, s := range c.Series {
+			if i < len(s.Points) {
+				label := s.Points[i].Label
+				if len(c.Series) > 1 {
+					label = s.Name + " " + label
+				}
+				parts = append(parts, label)
+			}
+		}
+		g.Hover = append(g.Hover, HoverBand{X: x(i) - w/2, W: w, Title: first[min(i, len(first)-1)].X + ": " + strings.Join(parts, ", ")})
+	}
+	return g
+}
+
+func niceStep(raw float64) float64 {
+	if raw <= 0 {
+		return 1
+	}
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if raw <= m*mag {
+			return m * mag
+		}
+	}
+	return 10 * mag
+}
+
+func shortNumber(v float64) string {
+	switch {
+	case math.Abs(v) >= 1e9:
+		return strconv.FormatFloat(v/1e9, 'f', 1, 64) + "B"
+	case math.Abs(v) >= 1e6:
+		return strconv.FormatFloat(v/1e6, 'f', 1, 64) + "M"
+	case math.Abs(v) >= 1e4:
+		return strconv.FormatFloat(v/1e3, 'f', 0, 64) + "k"
+	case math.Abs(v) >= 100:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 2, 64)
+}
+
+func f1(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
