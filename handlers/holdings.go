@@ -57,11 +57,9 @@ type HoldingsPage struct {
 // ListHoldings is the use case behind the holdings list, for both transports.
 func (h *Handlers) ListHoldings(ctx context.Context, u db.User, metal string, limit, offset int) (HoldingsPage, error) {
 	if metal != "" {
-		m, err := metals.Parse(metal)
-		if err != nil {
+		if !metals.Metal(metal).Valid() {
 			return HoldingsPage{}, Invalid("metal", "must be one of gold, silver, platinum, palladium")
 		}
-		metal = string(m)
 	}
 	list, total, err := h.store.HoldingsByUser(ctx, u.ID, db.HoldingFilter{Metal: metal, Limit: limit, Offset: offset})
 	if err != nil {

@@ -117,14 +117,15 @@ func (in HoldingInput) Apply(h *db.Holding, create bool, now time.Time) []FieldE
 	isStr := func(f string) bool { return !in.json || !in.numeric[f] }
 
 	if v, ok := get("metal"); ok || create {
-		m, err := metals.Parse(v)
+		// Exactly the documented identifiers: the API promises an enum, so it takes nothing looser.
+		m := metals.Metal(v)
 		switch {
 		case !isStr("metal"):
 			bad("metal", "must be a string")
 		case strings.TrimSpace(v) == "":
 			bad("metal", "is required: one of gold, silver, platinum, palladium")
-		case err != nil:
-			bad("metal", "must be one of gold, silver, platinum, palladium")
+		case !m.Valid():
+			bad("metal", "must be one of gold, silver, platinum, palladium (lowercase)")
 		default:
 			h.Metal = string(m)
 		}

@@ -54,7 +54,7 @@ func FuzzParseHoldingJSON(f *testing.F) {
 }
 
 func TestHoldingFormInputKeepsTextAndValidates(t *testing.T) {
-	form := map[string]string{"metal": "Gold", "quantity": "2", "weight_oz": "0.5", "purchase_price": "1,000", "purchase_date": ""}
+	form := map[string]string{"metal": "gold", "quantity": "2", "weight_oz": "0.5", "purchase_price": "1,000", "purchase_date": ""}
 	in := HoldingInputFromForm(func(k string) string { return form[k] })
 	var h db.Holding
 	errs := in.Apply(&h, true, time.Now())

@@ -173,8 +173,8 @@ func historyParams(metal, rng, maxPoints string) (metals.Metal, prices.Range, in
 	if metal == "" {
 		return "", "", 0, Invalid("metal", "is required: one of gold, silver, platinum, palladium")
 	}
-	m, err := metals.Parse(metal)
-	if err != nil {
+	m := metals.Metal(metal)
+	if !m.Valid() {
 		return "", "", 0, Invalid("metal", "must be one of gold, silver, platinum, palladium")
 	}
 	r, err := prices.ParseRange(rng)

@@ -26,9 +26,10 @@ import (
 
 // env is one assembled app over one store.
 type env struct {
-	t     *testing.T
-	srv   *web.Server
-	store *db.Store
+	t        *testing.T
+	srv      *web.Server
+	store    *db.Store
+	contract contract
 }
 
 func newEnv(t *testing.T, s *db.Store, mod func(*web.Options)) *env {
@@ -69,13 +70,20 @@ func (e *env) do(req *http.Request) resp {
 	if req.RemoteAddr == "" {
 		req.RemoteAddr = "127.0.0.1:5555"
 	}
+	var reqBody []byte
+	if req.Body != nil {
+		reqBody, _ = io.ReadAll(req.Body)
+		req.Body = io.NopCloser(bytes.NewReader(reqBody))
+	}
 	res, err := e.srv.App.Test(req, -1)
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	defer res.Body.Close()
 	b, _ := io.ReadAll(res.Body)
-	return resp{Status: res.StatusCode, Header: res.Header, Body: b}
+	r := resp{Status: res.StatusCode, Header: res.Header, Body: b}
+	e.checkContract(req, reqBody, r)
+	return r
 }
 
 // api calls /v1 with an optional bearer key and JSON body.
@@ -178,7 +186,11 @@ func (e *env) live() string {
 		e.t.Fatal(err)
 	}
 	go func() { _ = e.srv.App.Listener(ln) }()
-	e.t.Cleanup(func() { _ = e.srv.App.Shutdown() })
+	e.t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = e.srv.Shutdown(ctx) // also ends event streams
+	})
 	return "http://" + ln.Addr().String()
 }
 

@@ -32,6 +32,7 @@ func TestHoldingsCreateValidation(t *testing.T) {
 		}{
 			{"missing metal", with("metal", nil), "metal"},
 			{"unknown metal", with("metal", "copper"), "metal"},
+			{"symbol for metal", with("metal", "XAG"), "metal"},
 			{"metal wrong type", with("metal", 3), "metal"},
 			{"missing quantity", with("quantity", nil), "quantity"},
 			{"zero quantity", with("quantity", 0), "quantity"},
@@ -132,11 +133,11 @@ func TestHoldingsLifecycle(t *testing.T) {
 		if len(last) != 1 || last[0].(map[string]any)["purchase_date"] != nil {
 			t.Fatalf("undated last: %v", last)
 		}
-		gold := e.api("GET", "/v1/holdings?metal=GOLD", key, nil).JSON(t)
+		gold := e.api("GET", "/v1/holdings?metal=gold", key, nil).JSON(t)
 		if gold["total"] != 1.0 {
 			t.Fatalf("metal filter: %v", gold)
 		}
-		for _, q := range []string{"limit=0", "limit=201", "limit=x", "offset=-1", "metal=tin"} {
+		for _, q := range []string{"limit=0", "limit=201", "limit=x", "offset=-1", "metal=tin", "metal=GOLD"} {
 			if r := e.api("GET", "/v1/holdings?"+q, key, nil); r.Status != 400 {
 				t.Errorf("%s: %d", q, r.Status)
 			}
