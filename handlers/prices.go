@@ -116,22 +116,18 @@ func sendCached(c *fiber.Ctx, body []byte, etag string, maxAge time.Duration) er
 	return c.Send(body)
 }
 
-// snapshotKey changes whenever anything shown by /v1/prices changes.
+// snapshotKey changes whenever anything shown by /v1/prices changes: the board's sequence
+// number and whether COMEX is open.
 func (h *Handlers) snapshotKey() string {
 	if h.market == nil {
 		return "none"
 	}
 	snap := h.market.Snapshot()
-	k := make([]byte, 0, 64)
-	k = strconv.AppendInt(k, snap.AsOf.UnixNano(), 36)
-	k = strconv.AppendBool(k, snap.MarketsOpen)
-	for _, m := range metals.All {
-		sp := snap.Prices[m]
-		k = append(k, sp.Price.String()...)
-		k = strconv.AppendBool(k, sp.Stale)
-		k = strconv.AppendInt(k, sp.AsOf.UnixNano(), 36)
+	k := strconv.FormatUint(snap.Seq, 36)
+	if snap.MarketsOpen {
+		return k + "o"
 	}
-	return string(k)
+	return k + "c"
 }
 
 func (h *Handlers) maxAge() time.Duration {

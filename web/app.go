@@ -10,8 +10,10 @@ import (
 	"log/slog"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/alexedwards/scs/postgresstore"
@@ -188,15 +190,24 @@ func (s *server) pruneLoop(ctx context.Context) {
 
 var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 
+// Request ids are a random per-process prefix and a counter: unique, and cheap enough to mint
+// for every request.
+var (
+	ridPrefix  = func() string { var b [4]byte; _, _ = rand.Read(b[:]); return hex.EncodeToString(b[:]) }()
+	ridCounter atomic.Uint64
+)
+
+func nextRequestID() string {
+	return ridPrefix + "-" + strconv.FormatUint(ridCounter.Add(1), 36)
+}
+
 // requestContext gives each request an id (echoed in X-Request-Id and every log line),
 // measures it, and logs it once at the end.
 func (s *server) requestContext(c *fiber.Ctx) error {
 	start := time.Now()
 	rid := c.Get("X-Request-Id")
-	if !requestIDPattern.MatchString(rid) {
-		var b [8]byte
-		_, _ = rand.Read(b[:])
-		rid = hex.EncodeToString(b[:])
+	if rid == "" || !requestIDPattern.MatchString(rid) {
+		rid = nextRequestID()
 	}
 	handlers.SetRequestID(c, rid)
 	c.Set("X-Request-Id", rid)
@@ -215,8 +226,15 @@ func (s *server) requestContext(c *fiber.Ctx) error {
 	if s.opts.Metrics {
 		s.metrics.observe(c.Method(), route, status, d)
 	}
-	if !strings.HasPrefix(c.Path(), "/static/") {
-		s.opts.Logger.Info("request", "request_id", rid, "method", c.Method(), "path", c.Path(), "route", route, "status", status, "duration_ms", d.Milliseconds())
+	// Every request is a debug line; errors and slow requests are info, so a busy server's
+	// log shows what needs attention (OUNCE_LOG_LEVEL=debug for a full access log).
+	level := slog.LevelDebug
+	if status >= 400 || d > 500*time.Millisecond {
+		level = slog.LevelInfo
+	}
+	if !strings.HasPrefix(c.Path(), "/static/") && s.opts.Logger.Enabled(c.UserContext(), level) {
+		s.opts.Logger.LogAttrs(c.UserContext(), level, "request", slog.String("request_id", rid), slog.String("method", c.Method()),
+			slog.String("path", c.Path()), slog.String("route", route), slog.Int("status", status), slog.Int64("duration_us", d.Microseconds()))
 	}
 	return nil
 }

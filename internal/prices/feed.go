@@ -72,6 +72,9 @@ type Snapshot struct {
 	// Prices holds the metals Ounce has a price for; a metal never priced is
 	// absent rather than zero.
 	Prices map[metals.Metal]Spot
+	// Seq changes whenever a price, a stale flag or the set of metals changes, so a
+	// reader can cache what it derives from a board (MarketsOpen aside).
+	Seq uint64 `json:"-"`
 }
 
 // Feed keeps the live prices in memory: it polls a Source, filters spikes,
@@ -379,9 +382,13 @@ func (f *Feed) publishLocked(now time.Time) Snapshot {
 		}
 	}
 	v.snap.MarketsOpen = MarketsOpen(now)
+	v.snap.Seq = viewSeq.Add(1)
 	f.cur.Store(v)
 	return v.snap
 }
+
+// viewSeq numbers boards so readers can tell in O(1) whether anything visible changed.
+var viewSeq atomic.Uint64
 
 // Snapshot returns the current board. It is cheap: it reads the published view
 // and only copies it when a price has aged into staleness since it was built.
@@ -407,6 +414,7 @@ func (f *Feed) Snapshot() Snapshot {
 // aged is v with every price older than limit marked stale.
 func (v *view) aged(now time.Time, limit time.Duration) *view {
 	nv := &view{snap: v.snap, received: v.received}
+	nv.snap.Seq = viewSeq.Add(1)
 	nv.snap.Prices = maps.Clone(v.snap.Prices)
 	for m, sp := range nv.snap.Prices {
 		if sp.Stale {
