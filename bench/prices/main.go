@@ -30,9 +30,9 @@ import (
 )
 
 type result struct {
-	rps                float64
-	p50, p99           time.Duration
-	errors             string
+	rps      float64
+	p50, p99 time.Duration
+	errors   string
 }
 
 func main() {
