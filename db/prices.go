@@ -32,9 +32,26 @@ func (s *Store) CountCloses(ctx context.Context) (int, error) {
 	return n, err
 }
 
+// CountClosesFrom counts stored closes whose source ends with suffix.
+func (s *Store) CountClosesFrom(ctx context.Context, suffix string) (int, error) {
+	var n int
+	err := s.DB.GetContext(ctx, &n, s.rebind(`SELECT count(*) FROM price_closes WHERE source LIKE ?`), "%"+suffix)
+	return n, err
+}
+
 // UpsertCloses adds or corrects closes in one transaction, in multi-row batches so a
 // first start can load 75 years of history quickly.
 func (s *Store) UpsertCloses(ctx context.Context, closes []PriceClose) error {
+	return s.writeCloses(ctx, closes, true)
+}
+
+// InsertMissingCloses adds closes for days not stored yet and leaves existing ones (say, an
+// imported correction) as they are.
+func (s *Store) InsertMissingCloses(ctx context.Context, closes []PriceClose) error {
+	return s.writeCloses(ctx, closes, false)
+}
+
+func (s *Store) writeCloses(ctx context.Context, closes []PriceClose, overwrite bool) error {
 	if len(closes) == 0 {
 		return nil
 	}
@@ -53,7 +70,11 @@ func (s *Store) UpsertCloses(ctx context.Context, closes []PriceClose) error {
 				sb.WriteString("(?, ?, ?, ?, ?, ?)")
 				args = append(args, c.Metal, c.Granularity, c.Day, c.Price.String(), c.Source, now)
 			}
-			sb.WriteString(` ON CONFLICT (metal, granularity, day) DO UPDATE SET price = excluded.price, source = excluded.source, updated_at = excluded.updated_at`)
+			if overwrite {
+				sb.WriteString(` ON CONFLICT (metal, granularity, day) DO UPDATE SET price = excluded.price, source = excluded.source, updated_at = excluded.updated_at`)
+			} else {
+				sb.WriteString(` ON CONFLICT (metal, granularity, day) DO NOTHING`)
+			}
 			if _, err := tx.ExecContext(ctx, tx.Rebind(sb.String()), args...); err != nil {
 				return fmt.Errorf("upsert closes: %w", err)
 			}

@@ -15,6 +15,15 @@ var fiberParam = regexp.MustCompile(`:([A-Za-z_][A-Za-z0-9_]*)`)
 // OpenAPIPath turns a Fiber route path into an OpenAPI one (/v1/holdings/:id → /v1/holdings/{id}).
 func OpenAPIPath(p string) string { return fiberParam.ReplaceAllString(p, "{$1}") }
 
+// tagDescriptions explain the groups of the API reference.
+var tagDescriptions = map[string]string{
+	"Market data":         "Spot prices and their history. Public.",
+	"Calculators":         "Junk-silver melt values and what-if projections. Public; a key adds your own holdings.",
+	"Portfolio":           "Your holdings, sales, valuation and analytics. Gold members' keys.",
+	"Market intelligence": "Stack Signal articles, market news with analysis, and generation. Public, except generation (administrators).",
+	"Vault Watch":         "COMEX warehouse inventory: registered, eligible, drains and the oversubscribed ratio. Public.",
+}
+
 func problemSchema() Schema {
 	return Schema{"type": "object", "required": []string{"type", "title", "status"}, "properties": Schema{
 		"type":   Schema{"type": "string", "description": "/problems/<slug>: invalid-parameter, unauthorized, membership-required, forbidden, not-found, conflict, rate-limited, unavailable, internal"},
@@ -154,7 +163,7 @@ func (h *Handlers) OpenAPI() Schema {
 	}
 	sort.Strings(names)
 	for _, t := range names {
-		tagList = append(tagList, Schema{"name": t})
+		tagList = append(tagList, Schema{"name": t, "description": tagDescriptions[t]})
 	}
 	return Schema{
 		"openapi": "3.0.3",
@@ -163,7 +172,7 @@ func (h *Handlers) OpenAPI() Schema {
 			"version":     "1.0.0",
 			"description": "Precious-metals prices, history, market intelligence, COMEX vault data and calculators, plus your own holdings and portfolio (Gold membership). Send `Authorization: Bearer <API key>`; create keys under Settings → Developer Access. Errors are RFC 9457 problem+json.",
 			"contact":     Schema{"name": "Ounce", "url": h.cfg.BaseURL},
-			"license":     Schema{"name": "Proprietary"},
+			"license":     Schema{"name": "Proprietary", "url": h.cfg.BaseURL + "/legal"},
 		},
 		"servers":    []Schema{{"url": h.cfg.BaseURL}},
 		"tags":       tagList,

@@ -103,10 +103,15 @@ func (noSource) Latest(context.Context) (map[metals.Metal]Agg, error) {
 	return nil, errors.New("no price provider configured")
 }
 
-// EnsureHistory writes the embedded history into an empty database in one transaction and
-// reports how many closes it wrote.
+// embeddedMark ends the source of every embedded close, so a start can tell whether the
+// embedded history is already stored.
+const embeddedMark = "(embedded history)"
+
+// EnsureHistory writes the embedded history in one transaction when it is not stored yet,
+// and reports how many closes it offered. Days already stored (imports, corrections, live
+// closes) are kept as they are.
 func (s *Service) EnsureHistory(ctx context.Context) (int, error) {
-	n, err := s.store.CountCloses(ctx)
+	n, err := s.store.CountClosesFrom(ctx, embeddedMark)
 	if err != nil || n > 0 {
 		return 0, err
 	}
@@ -120,10 +125,10 @@ func (s *Service) EnsureHistory(ctx context.Context) (int, error) {
 			rows = append(rows, db.PriceClose{Metal: string(m), Granularity: db.Daily, Day: db.NewDate(c.Date), Price: c.Price, Source: embeddedSource[m]})
 		}
 		for _, c := range monthly {
-			rows = append(rows, db.PriceClose{Metal: string(m), Granularity: db.Monthly, Day: db.NewDate(c.Date), Price: c.Price, Source: "monthly average (embedded history)"})
+			rows = append(rows, db.PriceClose{Metal: string(m), Granularity: db.Monthly, Day: db.NewDate(c.Date), Price: c.Price, Source: "monthly average " + embeddedMark})
 		}
 	}
-	if err := s.store.UpsertCloses(ctx, rows); err != nil {
+	if err := s.store.InsertMissingCloses(ctx, rows); err != nil {
 		return 0, err
 	}
 	return len(rows), nil
