@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ouncehq/ounce/db/dbtest"
+	"github.com/ouncehq/ounce/internal/prices"
 	"github.com/ouncehq/ounce/web"
 )
 
@@ -31,7 +32,12 @@ func TestBrowserJourney(t *testing.T) {
 		}
 		t.Skip(msg)
 	}
-	srv, err := web.New(web.Options{Store: dbtest.SQLite(t), BaseURL: "http://127.0.0.1", Version: "e2e", NewUsersGold: true, RateLimitPerKey: 1000, RateLimitPerIP: 1000})
+	store := dbtest.SQLite(t)
+	market, err := prices.NewService(context.Background(), store, prices.ServiceConfig{Offline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := web.New(web.Options{Store: store, Market: market, BaseURL: "http://127.0.0.1", Version: "e2e", NewUsersGold: true, RateLimitPerKey: 1000, RateLimitPerIP: 1000, Offline: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +46,11 @@ func TestBrowserJourney(t *testing.T) {
 		t.Fatal(err)
 	}
 	go func() { _ = srv.App.Listener(ln) }()
-	defer srv.App.Shutdown()
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx) // ends the pages' event streams too
+	}()
 
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()

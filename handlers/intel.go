@@ -3,13 +3,112 @@ package handlers
 import "context"
 
 // intelRoutes are the /v1 market-intel, Stack Signal and generation routes.
-func (h *Handlers) intelRoutes() []APIRoute { return nil }
+func (h *Handlers) intelRoutes() []APIRoute {
+	limit := Param{Name: "limit", In: "query", Description: "Page size, 1 to 50.", Schema: Schema{"type": "integer", "minimum": 1, "maximum": 50, "default": 20}, Example: "10"}
+	listOf := func(name string, item Schema, extra Schema) Schema {
+		props := Schema{name: Schema{"type": "array", "items": item}, "limit": intelInt(), "total": intelInt()}
+		for k, v := range extra {
+			props[k] = v
+		}
+		return intelObject(props)
+	}
+	article := intelObject(Schema{"article": h.intelRef("StackSignalArticle")})
+	return []APIRoute{
+		{Method: "GET", Path: "/v1/market-intel", Auth: AuthNone, Handler: h.APIMarketIntel, OperationID: "getMarketIntel", Tag: "Market intelligence",
+			Summary:     "News headlines with analysis and category tags, newest first",
+			Description: "Headlines from precious-metals news feeds, each tagged with one category, the metals it concerns, a relevance score and a short analysis. Before any feed has been fetched the list holds sample items marked demo; once real news exists, demo items are left out.",
+			Params: []Param{
+				limit,
+				{Name: "category", In: "query", Description: "Only this category (any letter case).", Schema: Schema{"type": "string", "enum": newsCategoryNames()}, Example: "CENTRAL_BANK"},
+				{Name: "metal", In: "query", Description: "Only items about this metal.", Schema: metalSchema(), Example: "silver"},
+			},
+			Responses: []Response{
+				{Status: 200, Description: "A page of headlines.", Schema: listOf("items", h.intelRef("MarketIntelItem"), nil)},
+				{Status: 400, Description: "A parameter is out of range or not one of its values."},
+			},
+			Example: "GET /v1/market-intel?limit=10&category=CENTRAL_BANK"},
+		{Method: "GET", Path: "/v1/stack-signal", Auth: AuthNone, Handler: h.APIStackSignal, OperationID: "getStackSignal", Tag: "Market intelligence",
+			Summary:     "Stack Signal editorial articles with commentary and sources, newest first",
+			Description: "Articles written from clusters of related recent headlines, plus one daily synthesis (category SYNTHESIS) tying together price moves, COMEX warehouse changes and the top stories. Articles written from sample stories are marked demo.",
+			Params: []Param{
+				limit,
+				{Name: "offset", In: "query", Description: "Articles to skip.", Schema: Schema{"type": "integer", "minimum": 0, "maximum": maxOffset, "default": 0}, Example: "20"},
+				{Name: "category", In: "query", Description: "Only this category (any letter case); SYNTHESIS selects the daily syntheses.", Schema: Schema{"type": "string", "enum": signalCategoryNames()}, Example: "SYNTHESIS"},
+			},
+			Responses: []Response{
+				{Status: 200, Description: "A page of articles.", Schema: listOf("articles", h.intelRef("StackSignalArticle"), Schema{"offset": intelInt()})},
+				{Status: 400, Description: "A parameter is out of range or not one of its values."},
+			},
+			Example: "GET /v1/stack-signal?limit=5"},
+		// Registered before /{slug} so "latest" is never taken for a slug.
+		{Method: "GET", Path: "/v1/stack-signal/latest", Auth: AuthNone, Handler: h.APIStackSignalLatest, OperationID: "getLatestSynthesis", Tag: "Market intelligence",
+			Summary: "The most recent daily synthesis article",
+			Responses: []Response{
+				{Status: 200, Description: "The newest synthesis (a real one whenever one exists).", Schema: article},
+				{Status: 404, Description: "No synthesis has been written yet."},
+			},
+			Example: "GET /v1/stack-signal/latest"},
+		{Method: "GET", Path: "/v1/stack-signal/:slug", Auth: AuthNone, Handler: h.APIStackSignalArticle, OperationID: "getStackSignalArticle", Tag: "Market intelligence",
+			Summary: "One Stack Signal article by its slug",
+			Params:  []Param{{Name: "slug", In: "path", Required: true, Description: "The article's slug, as listed.", Schema: Schema{"type": "string", "maxLength": 200}, Example: "2026-11-22-daily-synthesis"}},
+			Responses: []Response{
+				{Status: 200, Description: "The article.", Schema: article},
+				{Status: 404, Description: "No article with that slug."},
+			},
+			Example: "GET /v1/stack-signal/2026-11-22-daily-synthesis"},
+		{Method: "POST", Path: "/v1/intelligence/generate", Auth: AuthAdmin, Handler: h.APIIntelGenerate, OperationID: "generateIntelligence", Tag: "Market intelligence",
+			Summary:     "Run news ingestion, classification and article writing now (administrators)",
+			Description: "Polls the news feeds and the CME warehouse reports (unless the server is offline), stores new headlines, writes articles for new story clusters and the day's synthesis if it is missing, and returns what this run produced. Running it again the same day writes no duplicates. Needs the API key of an administrator.",
+			Responses: []Response{
+				{Status: 200, Description: "What the run did.", Schema: intelObject(Schema{
+					"offline":     intelBool(),
+					"demo_seeded": Schema{"type": "boolean", "description": "True when this run stored the sample items of a first start."},
+					"ingested":    Schema{"type": "integer", "minimum": 0, "description": "New headlines stored."},
+					"articles":    Schema{"type": "array", "items": h.intelRef("StackSignalArticle"), "description": "Articles stored by this run."},
+					"synthesis":   Schema{"allOf": []Schema{h.intelRef("StackSignalArticle")}, "nullable": true, "description": "The synthesis stored by this run; null when the day's was already written or there was nothing to write."},
+					"skipped":     Schema{"type": "integer", "minimum": 0, "description": "Articles already stored, left as they were."},
+					"writer":      intelStr(),
+					"feeds":       Schema{"type": "array", "items": h.intelRef("FeedHealth")},
+					"vault":       Schema{"type": "array", "items": h.intelRef("VaultFetch")},
+				})},
+				{Status: 401, Description: "No valid API key."},
+				{Status: 403, Description: "The key's account is not an administrator."},
+				{Status: 503, Description: "The configured news feed list is unusable."},
+			},
+			Example: "POST /v1/intelligence/generate"},
+	}
+}
 
 // vaultRoutes are the /v1 Vault Watch routes.
-func (h *Handlers) vaultRoutes() []APIRoute { return nil }
+func (h *Handlers) vaultRoutes() []APIRoute {
+	return []APIRoute{
+		{Method: "GET", Path: "/v1/vault-watch", Auth: AuthNone, Handler: h.APIVaultWatch, OperationID: "getVaultWatch", Tag: "Market intelligence",
+			Summary:     "COMEX warehouse inventory: registered and eligible ounces, daily drains, oversubscription",
+			Description: "Figures from the CME daily metal stocks reports. Changes compare each report with the previous one. days_to_zero and oversubscribed_ratio are null when unknown, never 0. stale is true when the newest report is older than a normal publishing gap; the history still counts back from it.",
+			Params: []Param{
+				{Name: "metal", In: "query", Description: "The metal.", Schema: Schema{"type": "string", "enum": []string{"gold", "silver", "platinum", "palladium"}, "default": "silver"}, Example: "silver"},
+				{Name: "days", In: "query", Description: "Calendar days of history, counted back from the newest report.", Schema: Schema{"type": "integer", "minimum": 1, "maximum": 365, "default": 30}, Example: "90"},
+			},
+			Responses: []Response{
+				{Status: 200, Description: "The metal's warehouse figures and history.", Schema: h.intelRef("VaultWatch")},
+				{Status: 400, Description: "A parameter is out of range or not one of its values."},
+				{Status: 404, Description: "No report is stored for the metal."},
+			},
+			Example: "GET /v1/vault-watch?metal=silver&days=90"},
+	}
+}
 
 // intelPages are the Stack Signal, market-intel and Vault Watch pages.
-func (h *Handlers) intelPages() []PageRoute { return nil }
+func (h *Handlers) intelPages() []PageRoute {
+	return []PageRoute{
+		{"GET", "/signal", h.SignalIndex, false},
+		{"GET", "/signal/:slug", h.SignalArticle, false},
+		{"GET", "/intel", h.IntelIndex, false},
+		{"GET", "/vault", h.VaultPage, false},
+	}
+}
 
 // intelJobs are the ingestion and writing schedulers.
-func (h *Handlers) intelJobs() []func(ctx context.Context) { return nil }
+func (h *Handlers) intelJobs() []func(ctx context.Context) {
+	return []func(ctx context.Context){h.intelLoop}
+}

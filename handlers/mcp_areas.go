@@ -12,6 +12,16 @@ import (
 func (h *Handlers) mcpAreaTools() []MCPTool {
 	create := holdingSchemas()["HoldingCreate"]
 	return []MCPTool{
+		{Name: "get_stack_signal", Description: "Stack Signal: editorial articles on precious metals with commentary, the prices at publication and their source links; filter by category (the eight news categories or SYNTHESIS for the daily synthesis).",
+			Method: "GET", Path: "/v1/stack-signal",
+			Call: func(ctx context.Context, a map[string]string, _ json.RawMessage, _ *db.User) (any, error) {
+				return h.StackSignal(ctx, a["limit"], a["offset"], a["category"])
+			}},
+		{Name: "get_vault_watch", Description: "COMEX warehouse inventory for a metal: registered and eligible ounces, daily changes (the drain), registered share, days to zero at the recent outflow, the oversubscribed ratio when open interest is known, depositories and history.",
+			Method: "GET", Path: "/v1/vault-watch",
+			Call: func(ctx context.Context, a map[string]string, _ json.RawMessage, _ *db.User) (any, error) {
+				return h.VaultWatch(ctx, a["metal"], a["days"])
+			}},
 		{Name: "add_holding", Description: "Record a purchase in your holdings (Gold members): metal, quantity, fine weight per unit in troy ounces, price per unit in USD, and optionally product_name, fees, dealer, purchase_date, notes.",
 			Method: "POST", Path: "/v1/holdings", Gold: true, Schema: create,
 			Call: func(ctx context.Context, _ map[string]string, raw json.RawMessage, u *db.User) (any, error) {

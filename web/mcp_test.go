@@ -74,7 +74,7 @@ func TestMCPServerPublicAndGoldTools(t *testing.T) {
 
 	public := mcpSession(t, base, "")
 	names := toolNames(t, public)
-	for _, want := range []string{"get_junk_silver", "get_price_history", "get_speculation", "get_spot_prices"} {
+	for _, want := range []string{"get_junk_silver", "get_price_history", "get_speculation", "get_spot_prices", "get_stack_signal", "get_vault_watch"} {
 		if !contains(names, want) {
 			t.Fatalf("public tools %v lack %s", names, want)
 		}
@@ -99,6 +99,20 @@ func TestMCPServerPublicAndGoldTools(t *testing.T) {
 	_, hist := callTool(t, public, "get_price_history", map[string]any{"metal": "gold", "range": "ALL", "max_points": 50})
 	if hist["count"] != 50.0 || hist["from"] != "1950-01-01" {
 		t.Fatalf("get_price_history: %v %v", hist["count"], hist["from"])
+	}
+	if err := e.srv.Handlers().EnsureIntelSeed(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	_, signal := callTool(t, public, "get_stack_signal", map[string]any{"limit": 5, "category": "SYNTHESIS"})
+	if !jsonEqual(signal, e.api("GET", "/v1/stack-signal?limit=5&category=SYNTHESIS", "", nil).JSON(t)) || signal["limit"] != 5.0 {
+		t.Fatalf("get_stack_signal: %v", signal)
+	}
+	_, vault := callTool(t, public, "get_vault_watch", map[string]any{"metal": "gold", "days": 10})
+	if !jsonEqual(vault, e.api("GET", "/v1/vault-watch?metal=gold&days=10", "", nil).JSON(t)) || vault["metal"] != "gold" {
+		t.Fatalf("get_vault_watch: %v", vault)
+	}
+	if res, _ := callTool(t, public, "get_vault_watch", map[string]any{"days": 400}); !res.IsError {
+		t.Fatal("days=400 accepted")
 	}
 	_, spec := callTool(t, public, "get_speculation", map[string]any{"silver": 62.4})
 	if spec["multipliers"].(map[string]any)["silver"] != 2.0 || spec["portfolio"] != nil {
@@ -160,10 +174,14 @@ func TestManifestsAndLLMsText(t *testing.T) {
 		if tm["input_schema"].(map[string]any)["type"] != "object" || tm["endpoint"].(map[string]any)["path"] == "" || tm["description"] == "" {
 			t.Fatalf("tool entry: %v", tm)
 		}
-		// Each tool's REST twin really exists.
+		// Each tool's REST twin really is a route of the API.
 		ep := tm["endpoint"].(map[string]any)
-		if r := e.do(mustReq(ep["method"].(string), ep["path"].(string))); r.Status == 404 {
-			t.Fatalf("%s: endpoint %v is not served", tm["name"], ep)
+		found := false
+		for _, r := range e.srv.Handlers().APIRoutes() {
+			found = found || (r.Method == ep["method"] && r.Path == ep["path"])
+		}
+		if !found {
+			t.Fatalf("%s: endpoint %v is not an API route", tm["name"], ep)
 		}
 	}
 	p := e.do(mustReq("GET", "/.well-known/ai-plugin.json")).JSON(t)

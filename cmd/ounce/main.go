@@ -31,6 +31,9 @@ Usage:
                                                create an account (password from stdin or file)
   ounce user set-tier --email E --tier free|gold
   ounce apikey new --email E [--name N]        print a new API key once
+  ounce prices import --metal M FILE.csv       add or correct daily closes (date,usd_per_oz)
+  ounce vault import FILE.xls                  import a CME depository report
+  ounce vault open-interest --metal M --contracts N [--date D]
   ounce version
 
 Configuration comes from the environment (see README); serve flags override it.
@@ -141,6 +144,11 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		})
 		if err != nil {
 			return err
+		}
+		// Demo news and articles, classified against current prices, and the vault seed:
+		// pages are useful from the first request, even offline.
+		if err := srv.Handlers().EnsureIntelSeed(ctx); err != nil {
+			log.Warn("seeding market intelligence", "err", err)
 		}
 		srv.Start()
 		errc := make(chan error, 1)
