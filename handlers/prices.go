@@ -108,12 +108,23 @@ func (bc *bodyCache) get(slot, key string, build func() (any, error)) ([]byte, s
 // sendCached writes a cached JSON body with validators, answering 304 when the client has it.
 func sendCached(c *fiber.Ctx, body []byte, etag string, maxAge time.Duration) error {
 	c.Set(fiber.HeaderETag, etag)
-	c.Set(fiber.HeaderCacheControl, "public, max-age="+strconv.Itoa(int(maxAge.Seconds())))
+	c.Set(fiber.HeaderCacheControl, cacheControl(maxAge))
 	if c.Get(fiber.HeaderIfNoneMatch) == etag {
 		return c.SendStatus(http.StatusNotModified)
 	}
 	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
 	return c.Send(body)
+}
+
+var cacheControls sync.Map // time.Duration → header value
+
+func cacheControl(maxAge time.Duration) string {
+	if v, ok := cacheControls.Load(maxAge); ok {
+		return v.(string)
+	}
+	v := "public, max-age=" + strconv.Itoa(int(maxAge.Seconds()))
+	cacheControls.Store(maxAge, v)
+	return v
 }
 
 // snapshotKey changes whenever anything shown by /v1/prices changes: the board's sequence
