@@ -80,13 +80,17 @@ func (h *Handlers) VaultPage(c *fiber.Ctx) error {
 	}
 	v.Stats = append(v.Stats, dz, oi, ratio)
 
-	chart := components.VaultChart{ID: "vault-chart",
-		Title: m.Title() + " in COMEX warehouses: registered and eligible troy ounces",
-		Desc:  "Line chart of " + strconv.Itoa(len(w.History)) + " reports from " + firstDate(w.History) + " to " + w.AsOf + ". Registered " + wholeOz(w.RegisteredOz.D) + " oz and eligible " + wholeOz(w.EligibleOz.D) + " oz on the latest report."}
+	chart := components.Chart{ID: "vault-chart",
+		Title:       m.Title() + " in COMEX warehouses: registered and eligible troy ounces",
+		Description: "Line chart of " + strconv.Itoa(len(w.History)) + " reports from " + firstDate(w.History) + " to " + w.AsOf + ". Registered " + wholeOz(w.RegisteredOz.D) + " oz and eligible " + wholeOz(w.EligibleOz.D) + " oz on the latest report."}
+	reg := components.ChartSeries{Name: "registered", Legend: "Registered (available for delivery)", Class: "stroke-amber-600 dark:stroke-amber-400", Swatch: "bg-amber-600 dark:bg-amber-400"}
+	elig := components.ChartSeries{Name: "eligible", Legend: "Eligible (stored, not on warrant)", Class: "stroke-sky-600 dark:stroke-sky-400", Swatch: "bg-sky-600 dark:bg-sky-400"}
 	for _, d := range w.History {
-		chart.Points = append(chart.Points, components.VaultChartPoint{Date: d.Date, Registered: d.RegisteredOz.D.InexactFloat64(), Eligible: d.EligibleOz.D.InexactFloat64(),
-			RegisteredLabel: wholeOz(d.RegisteredOz.D) + " oz", EligibleLabel: wholeOz(d.EligibleOz.D) + " oz"})
+		// Floats only place the lines; the labels keep the exact figures.
+		reg.Points = append(reg.Points, components.ChartPoint{X: d.Date, Y: d.RegisteredOz.D.InexactFloat64(), Label: wholeOz(d.RegisteredOz.D) + " oz"})
+		elig.Points = append(elig.Points, components.ChartPoint{X: d.Date, Y: d.EligibleOz.D.InexactFloat64(), Label: wholeOz(d.EligibleOz.D) + " oz"})
 	}
+	chart.Series = []components.ChartSeries{reg, elig}
 	v.Chart = chart
 	for i := len(w.History) - 1; i >= 0; i-- {
 		d := w.History[i]

@@ -16,8 +16,10 @@ type ChartPoint struct {
 
 // ChartSeries is a line to draw.
 type ChartSeries struct {
-	Name   string
-	Class  string // stroke colour class
+	Name   string // short name, used in hover text ("registered")
+	Legend string // legend text when a chart has several series
+	Class  string // stroke colour class of the line
+	Swatch string // background colour class of its legend swatch
 	Points []ChartPoint
 }
 
@@ -29,19 +31,19 @@ type Chart struct {
 	Series      []ChartSeries
 	Width       int
 	Height      int
-	// YFormat formats axis ticks, e.g. "$%s".
-	YPrefix string
+	// YPrefix and YSuffix wrap axis tick labels, e.g. "$" or " oz".
+	YPrefix, YSuffix string
 }
 
 // Geometry is the chart laid out in SVG coordinates.
 type Geometry struct {
-	W, H                   int
-	Left, Right, Top, Bot  float64
-	Paths                  []GeoPath
-	YTicks                 []Tick
-	XTicks                 []Tick
-	Hover                  []HoverBand
-	Empty                  bool
+	W, H                  int
+	Left, Right, Top, Bot float64
+	Paths                 []GeoPath
+	YTicks                []Tick
+	XTicks                []Tick
+	Hover                 []HoverBand
+	Empty                 bool
 }
 
 // GeoPath is a series as an SVG path.
@@ -87,8 +89,17 @@ func (c Chart) Layout() Geometry {
 	}
 	pad := (hi - lo) * 0.05
 	lo, hi = math.Max(0, lo-pad), hi+pad
-	x := func(i int) float64 { return g.Left + (g.Right-g.Left)*float64(i)/float64(n-1) }
 	y := func(v float64) float64 { return g.Bot - (g.Bot-g.Top)*(v-lo)/(hi-lo) }
+	step := niceStep((hi - lo) / 4)
+	widest := 0
+	for v := math.Ceil(lo/step) * step; v <= hi; v += step {
+		t := Tick{Pos: y(v), Label: c.YPrefix + shortNumber(v) + c.YSuffix}
+		widest = max(widest, len(t.Label))
+		g.YTicks = append(g.YTicks, t)
+	}
+	// Room for the widest tick label at the phone font size (about 15 units a character).
+	g.Left = math.Max(g.Left, float64(widest*15+12))
+	x := func(i int) float64 { return g.Left + (g.Right-g.Left)*float64(i)/float64(n-1) }
 	for _, s := range c.Series {
 		var b strings.Builder
 		for i, p := range s.Points {
@@ -99,10 +110,6 @@ func (c Chart) Layout() Geometry {
 			fmt.Fprintf(&b, "%s%.1f %.1f", cmd, x(i), y(p.Y))
 		}
 		g.Paths = append(g.Paths, GeoPath{D: b.String(), Class: s.Class, Name: s.Name})
-	}
-	step := niceStep((hi - lo) / 4)
-	for v := math.Ceil(lo/step) * step; v <= hi; v += step {
-		g.YTicks = append(g.YTicks, Tick{Pos: y(v), Label: c.YPrefix + shortNumber(v)})
 	}
 	first := c.Series[0].Points
 	for _, i := range []int{0, (n - 1) / 3, 2 * (n - 1) / 3, n - 1} {
@@ -144,6 +151,8 @@ func shortNumber(v float64) string {
 	switch {
 	case math.Abs(v) >= 1e9:
 		return strconv.FormatFloat(v/1e9, 'f', 1, 64) + "B"
+	case math.Abs(v) >= 1e7:
+		return strconv.FormatFloat(v/1e6, 'f', 0, 64) + "M"
 	case math.Abs(v) >= 1e6:
 		return strconv.FormatFloat(v/1e6, 'f', 1, 64) + "M"
 	case math.Abs(v) >= 1e4:

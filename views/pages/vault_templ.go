@@ -52,7 +52,7 @@ type VaultView struct {
 	Source      string
 	Stale       bool
 	Stats       []VaultStat
-	Chart       components.VaultChart
+	Chart       components.Chart
 	Deps        []VaultDepRow
 	DepsAsOf    string
 	ShowPledged bool
@@ -267,7 +267,7 @@ func Vault(m components.Meta, v VaultView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = components.VaultChartSVG(v.Chart).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = components.LineChart(v.Chart).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
