@@ -4,10 +4,12 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base32"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/jmoiron/sqlx"
 	"github.com/shopspring/decimal"
 )
 
@@ -24,9 +26,14 @@ type Holding struct {
 	Dealer        string          `db:"dealer"`
 	PurchaseDate  Date            `db:"purchase_date"`
 	Notes         string          `db:"notes"`
-	CreatedAt     time.Time       `db:"created_at"`
-	UpdatedAt     time.Time       `db:"updated_at"`
+	// SoldQuantity is how many of the units have been sold (see InsertSale).
+	SoldQuantity int64     `db:"sold_quantity"`
+	CreatedAt    time.Time `db:"created_at"`
+	UpdatedAt    time.Time `db:"updated_at"`
 }
+
+// Remaining is how many units are still held after sales.
+func (h Holding) Remaining() int64 { return h.Quantity - h.SoldQuantity }
 
 // TotalOz is quantity × weight per unit.
 func (h Holding) TotalOz() decimal.Decimal { return h.WeightOz.Mul(decimal.NewFromInt(h.Quantity)) }
@@ -36,7 +43,22 @@ func (h Holding) TotalCost() decimal.Decimal {
 	return h.PurchasePrice.Mul(decimal.NewFromInt(h.Quantity)).Add(h.Fees)
 }
 
-const holdingCols = `id, user_id, metal, product_name, quantity, weight_oz, purchase_price, fees, dealer, purchase_date, notes, created_at, updated_at`
+const holdingCols = `id, user_id, metal, product_name, quantity, weight_oz, purchase_price, fees, dealer, purchase_date, notes, sold_quantity, created_at, updated_at`
+
+// holdingInsertCols are the columns a new holding is written with: its fields and the exact
+// integer totals the portfolio aggregates (see lotTotals).
+const holdingInsertCols = `id, user_id, metal, product_name, quantity, weight_oz, purchase_price, fees, dealer, purchase_date, notes, created_at, updated_at,
+	oz_int, oz_e8, cost_int, cost_c, fees_c, held_oz_int, held_oz_e8, held_cost_int, held_cost_c`
+
+const holdingInsertPlaceholders = `?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?`
+
+// holdingInsertArgs are the values for holdingInsertCols.
+func holdingInsertArgs(h Holding) []any {
+	t := lotTotalsOf(h)
+	return []any{h.ID, h.UserID, h.Metal, h.ProductName, h.Quantity, h.WeightOz.String(), h.PurchasePrice.String(), h.Fees.String(),
+		h.Dealer, h.PurchaseDate, h.Notes, h.CreatedAt, h.UpdatedAt,
+		t.OzInt, t.OzE8, t.CostInt, t.CostC, t.FeesC, t.HeldOzInt, t.HeldOzE8, t.HeldCostInt, t.HeldCostC}
+}
 
 // newID returns an opaque, unguessable identifier with a readable prefix.
 func newID(prefix string) string {
@@ -56,9 +78,8 @@ func insertHolding(ctx context.Context, s *Store, q Q, h Holding) (Holding, erro
 	now := s.now()
 	h.ID = newID("h_")
 	h.CreatedAt, h.UpdatedAt = now, now
-	_, err := q.ExecContext(ctx, q.Rebind(`INSERT INTO holdings (`+holdingCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-		h.ID, h.UserID, h.Metal, h.ProductName, h.Quantity, h.WeightOz.String(), h.PurchasePrice.String(), h.Fees.String(),
-		h.Dealer, h.PurchaseDate, h.Notes, h.CreatedAt, h.UpdatedAt)
+	h.SoldQuantity = 0
+	_, err := q.ExecContext(ctx, q.Rebind(`INSERT INTO holdings (`+holdingInsertCols+`) VALUES (`+holdingInsertPlaceholders+`)`), holdingInsertArgs(h)...)
 	if err != nil {
 		return Holding{}, fmt.Errorf("insert holding: %w", err)
 	}
@@ -100,30 +121,84 @@ func (s *Store) HoldingsByUser(ctx context.Context, userID int64, f HoldingFilte
 	return out, total, err
 }
 
-// UpdateHolding overwrites the editable fields of the user's holding.
+// UpdateHolding overwrites the editable fields of the user's holding. Once units of it have
+// been sold, its economics (metal, quantity, weight, price, fees) are fixed, because recorded
+// sales took their cost basis from them; changing them then, or dating the purchase after its
+// first sale, is ErrConflict.
 func (s *Store) UpdateHolding(ctx context.Context, h Holding) (Holding, error) {
 	h.UpdatedAt = s.now()
-	res, err := s.DB.ExecContext(ctx, s.rebind(`UPDATE holdings SET metal = ?, product_name = ?, quantity = ?, weight_oz = ?, purchase_price = ?,
-		fees = ?, dealer = ?, purchase_date = ?, notes = ?, updated_at = ? WHERE id = ? AND user_id = ?`),
-		h.Metal, h.ProductName, h.Quantity, h.WeightOz.String(), h.PurchasePrice.String(), h.Fees.String(), h.Dealer, h.PurchaseDate, h.Notes,
-		h.UpdatedAt, h.ID, h.UserID)
+	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
+		var cur Holding
+		if err := tx.GetContext(ctx, &cur, tx.Rebind(`SELECT `+holdingCols+` FROM holdings WHERE id = ? AND user_id = ?`+s.forUpdate()), h.ID, h.UserID); err != nil {
+			return notFound(err)
+		}
+		if cur.SoldQuantity > 0 {
+			if cur.Metal != h.Metal || cur.Quantity != h.Quantity || !cur.WeightOz.Equal(h.WeightOz) || !cur.PurchasePrice.Equal(h.PurchasePrice) || !cur.Fees.Equal(h.Fees) {
+				return fmt.Errorf("units of this holding have been sold, so its metal, quantity, weight, price and fees can no longer change: %w", ErrConflict)
+			}
+			var first Date
+			if err := tx.GetContext(ctx, &first, tx.Rebind(`SELECT MIN(sold_on) FROM sales WHERE holding_id = ?`), h.ID); err != nil {
+				return err
+			}
+			if !h.PurchaseDate.IsZero() && !first.IsZero() && h.PurchaseDate.After(first.Time) {
+				return fmt.Errorf("the purchase date cannot be after the first sale of this holding (%s): %w", first, ErrConflict)
+			}
+			_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE holdings SET product_name = ?, dealer = ?, purchase_date = ?, notes = ?, updated_at = ? WHERE id = ? AND user_id = ?`),
+				h.ProductName, h.Dealer, h.PurchaseDate, h.Notes, h.UpdatedAt, h.ID, h.UserID)
+			return err
+		}
+		t := lotTotalsOf(h)
+		_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE holdings SET metal = ?, product_name = ?, quantity = ?, weight_oz = ?, purchase_price = ?,
+			fees = ?, dealer = ?, purchase_date = ?, notes = ?, updated_at = ?,
+			oz_int = ?, oz_e8 = ?, cost_int = ?, cost_c = ?, fees_c = ?, held_oz_int = ?, held_oz_e8 = ?, held_cost_int = ?, held_cost_c = ?
+			WHERE id = ? AND user_id = ? AND sold_quantity = 0`),
+			h.Metal, h.ProductName, h.Quantity, h.WeightOz.String(), h.PurchasePrice.String(), h.Fees.String(), h.Dealer, h.PurchaseDate, h.Notes,
+			h.UpdatedAt, t.OzInt, t.OzE8, t.CostInt, t.CostC, t.FeesC, t.HeldOzInt, t.HeldOzE8, t.HeldCostInt, t.HeldCostC, h.ID, h.UserID)
+		return err
+	})
 	if err != nil {
+		if errors.Is(err, ErrNotFound) || errors.Is(err, ErrConflict) {
+			return Holding{}, err
+		}
 		return Holding{}, fmt.Errorf("update holding: %w", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return Holding{}, ErrNotFound
 	}
 	return s.HoldingByID(ctx, h.UserID, h.ID)
 }
 
-// DeleteHolding removes the user's holding.
+// DeleteHolding removes the user's holding. A holding with recorded sales is kept, because
+// the sales (and their realized profit) refer to it: that is ErrConflict.
 func (s *Store) DeleteHolding(ctx context.Context, userID int64, id string) error {
-	res, err := s.DB.ExecContext(ctx, s.rebind(`DELETE FROM holdings WHERE id = ? AND user_id = ?`), id, userID)
+	res, err := s.DB.ExecContext(ctx, s.rebind(`DELETE FROM holdings WHERE id = ? AND user_id = ?
+		AND NOT EXISTS (SELECT 1 FROM sales WHERE sales.holding_id = holdings.id)`), id, userID)
 	if err != nil {
+		if isForeignKeyViolation(err) {
+			// A sale was recorded between the check and the delete.
+			return errHoldingHasSales
+		}
 		return err
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
+	if n, _ := res.RowsAffected(); n > 0 {
+		return nil
 	}
-	return nil
+	if _, err := s.HoldingByID(ctx, userID, id); err != nil {
+		return err
+	}
+	return errHoldingHasSales
+}
+
+var errHoldingHasSales = fmt.Errorf("this holding has recorded sales and cannot be deleted: %w", ErrConflict)
+
+// forUpdate locks selected rows until the transaction ends on PostgreSQL; SQLite transactions
+// here take the write lock up front (_txlock=immediate), which serialises them already.
+func (s *Store) forUpdate() string {
+	if s.Engine == Postgres {
+		return ` FOR UPDATE`
+	}
+	return ``
+}
+
+// isForeignKeyViolation recognises a foreign-key failure on either engine.
+func isForeignKeyViolation(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "FOREIGN KEY constraint failed") || strings.Contains(msg, "violates foreign key constraint") || strings.Contains(msg, "23503")
 }

@@ -217,9 +217,14 @@ func (h *Handlers) Speculation(ctx context.Context, targets map[string]string, u
 		out.Scenarios[sc.Name] = row
 	}
 	if u != nil {
-		oz, err := h.store.FineOuncesByMetal(ctx, u.ID)
+		// What is still held: sold units are gone from the stack.
+		totals, err := h.store.PortfolioTotals(ctx, u.ID, db.NewDate(h.now()), db.HeldOnly)
 		if err != nil {
 			return SpeculationJSON{}, err
+		}
+		oz := map[string]decimal.Decimal{}
+		for _, t := range totals {
+			oz[string(t.Metal)] = t.HeldOz
 		}
 		p := &SpeculationPortfolio{Metals: map[string]SpeculationPortfolioLine{}}
 		var curV, projV decimal.Decimal

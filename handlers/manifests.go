@@ -83,7 +83,11 @@ func exampleCurl(base string, r APIRoute) string {
 	if r.Auth != AuthNone {
 		b.WriteString(` -H "Authorization: Bearer $OUNCE_KEY"`)
 	}
-	if body != "" {
+	switch {
+	case strings.HasPrefix(body, "@"):
+		// A file upload: the example names the file.
+		b.WriteString(` -H "Content-Type: text/csv" --data-binary ` + body)
+	case body != "":
 		b.WriteString(` -H "Content-Type: application/json" -d '` + body + `'`)
 	}
 	b.WriteString(" '" + base + path + "'")

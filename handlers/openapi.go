@@ -102,7 +102,13 @@ func (h *Handlers) OpenAPI() Schema {
 		if len(params) > 0 {
 			op["parameters"] = params
 		}
-		if r.Body != nil {
+		if r.BodyByType != nil {
+			content := Schema{}
+			for t, sc := range r.BodyByType {
+				content[t] = Schema{"schema": sc}
+			}
+			op["requestBody"] = Schema{"required": true, "content": content}
+		} else if r.Body != nil {
 			types := r.BodyTypes
 			if len(types) == 0 {
 				types = []string{"application/json"}
@@ -116,7 +122,13 @@ func (h *Handlers) OpenAPI() Schema {
 		responses := Schema{}
 		for _, resp := range r.Responses {
 			rs := Schema{"description": resp.Description}
-			if resp.Schema != nil {
+			if resp.Contents != nil {
+				content := Schema{}
+				for t, sc := range resp.Contents {
+					content[t] = Schema{"schema": sc}
+				}
+				rs["content"] = content
+			} else if resp.Schema != nil {
 				ct := resp.ContentType
 				if ct == "" {
 					ct = "application/json"
@@ -132,7 +144,7 @@ func (h *Handlers) OpenAPI() Schema {
 				responses[strconv.Itoa(code)] = problemResponse(desc)
 			}
 		}
-		if len(r.Params) > 0 || r.Body != nil {
+		if len(r.Params) > 0 || r.Body != nil || r.BodyByType != nil {
 			add(400, "A parameter or field is invalid; errors names it.")
 		}
 		add(401, "The API key is missing (where required), malformed, unknown or revoked.")

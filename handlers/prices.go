@@ -184,9 +184,9 @@ func historyParams(metal, rng, maxPoints string) (metals.Metal, prices.Range, in
 	if !m.Valid() {
 		return "", "", 0, Invalid("metal", "must be one of gold, silver, platinum, palladium")
 	}
-	r, err := prices.ParseRange(rng)
+	r, err := parseRangeParam(rng)
 	if err != nil {
-		return "", "", 0, Invalid("range", "must be one of 1M, 3M, 6M, 1Y, 5Y, ALL")
+		return "", "", 0, err
 	}
 	n := prices.DefaultMaxPoints
 	if maxPoints != "" {
@@ -286,4 +286,18 @@ func (h *Handlers) pricesRoutes() []APIRoute {
 			}}}},
 			Example: "GET /v1/prices/history?metal=gold&range=5Y&max_points=200"},
 	}
+}
+
+// parseRangeParam reads a history range exactly as documented (1M 3M 6M 1Y 5Y ALL; empty is
+// the default), the way every /v1 enum is read.
+func parseRangeParam(rng string) (prices.Range, error) {
+	if rng == "" {
+		return prices.DefaultRange, nil
+	}
+	for _, r := range prices.Ranges {
+		if string(r) == rng {
+			return r, nil
+		}
+	}
+	return "", Invalid("range", "must be one of 1M, 3M, 6M, 1Y, 5Y, ALL")
 }

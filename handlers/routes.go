@@ -40,6 +40,9 @@ type Response struct {
 	Description string
 	Schema      Schema // nil for no body
 	ContentType string // default application/json
+	// Contents documents a response served in several media types (media type → schema);
+	// it replaces Schema and ContentType when set.
+	Contents map[string]Schema
 }
 
 // APIRoute is one /v1 route with everything needed to serve and document it.
@@ -55,8 +58,11 @@ type APIRoute struct {
 	Params      []Param
 	Body        Schema
 	BodyTypes   []string // request content types; default application/json when Body is set
-	Responses   []Response
-	Example     string // an example request line for llms.txt and docs, e.g. "GET /v1/prices"
+	// BodyByType documents a request body accepted in several shapes (media type → schema);
+	// it replaces Body and BodyTypes when set.
+	BodyByType map[string]Schema
+	Responses  []Response
+	Example    string // an example request line for llms.txt and docs, e.g. "GET /v1/prices"
 }
 
 // APIRoutes is the table of every /v1 route. The web layer registers exactly these, and the
@@ -65,8 +71,10 @@ func (h *Handlers) APIRoutes() []APIRoute {
 	var out []APIRoute
 	out = append(out, h.pricesRoutes()...)
 	out = append(out, h.calculatorRoutes()...)
-	out = append(out, h.holdingsRoutes()...)
+	// Portfolio first: its fixed paths (/v1/holdings/export, /import) must match before
+	// the /v1/holdings/:id pattern does.
 	out = append(out, h.portfolioRoutes()...)
+	out = append(out, h.holdingsRoutes()...)
 	out = append(out, h.intelRoutes()...)
 	out = append(out, h.vaultRoutes()...)
 	return out
@@ -143,11 +151,12 @@ func (h *Handlers) holdingsRoutes() []APIRoute {
 			Example:   "GET /v1/holdings/h_abc123"},
 		{Method: "PATCH", Path: "/v1/holdings/:id", Auth: AuthGold, Handler: h.APIHoldingsUpdate, OperationID: "updateHolding", Tag: "Portfolio",
 			Summary: "Change fields of a holding", Params: []Param{idParam}, Body: Schema{"$ref": "#/components/schemas/HoldingPatch"},
-			Responses: []Response{{Status: 200, Description: "The updated holding.", Schema: Schema{"$ref": "#/components/schemas/Holding"}}, {Status: 404, Description: "No such holding of yours."}, {Status: 413, Description: "Body over 64 KiB."}},
-			Example:   `PATCH /v1/holdings/h_abc123 {"quantity":25}`},
+			Responses: []Response{{Status: 200, Description: "The updated holding.", Schema: Schema{"$ref": "#/components/schemas/Holding"}}, {Status: 404, Description: "No such holding of yours."},
+				{Status: 409, Description: "The holding has sales: its metal, quantity, weight, price and fees are fixed, and it cannot be dated after its first sale."}, {Status: 413, Description: "Body over 64 KiB."}},
+			Example: `PATCH /v1/holdings/h_abc123 {"quantity":25}`},
 		{Method: "DELETE", Path: "/v1/holdings/:id", Auth: AuthGold, Handler: h.APIHoldingsDelete, OperationID: "deleteHolding", Tag: "Portfolio",
 			Summary: "Delete a holding", Params: []Param{idParam},
-			Responses: []Response{{Status: 204, Description: "Deleted."}, {Status: 404, Description: "No such holding of yours."}},
+			Responses: []Response{{Status: 204, Description: "Deleted."}, {Status: 404, Description: "No such holding of yours."}, {Status: 409, Description: "The holding has recorded sales; it is kept so realized profit stays explained."}},
 			Example:   "DELETE /v1/holdings/h_abc123"},
 	}
 }

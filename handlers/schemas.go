@@ -3,8 +3,10 @@ package handlers
 // areaSchemas merges the named schemas each area contributes to the OpenAPI components.
 func (h *Handlers) areaSchemas() map[string]Schema {
 	out := map[string]Schema{}
-	for k, v := range h.intelSchemas() {
-		out[k] = v
+	for _, group := range []map[string]Schema{h.intelSchemas(), h.portfolioSchemas()} {
+		for k, v := range group {
+			out[k] = v
+		}
 	}
 	return out
 }

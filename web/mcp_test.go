@@ -156,6 +156,14 @@ func TestMCPServerPublicAndGoldTools(t *testing.T) {
 	if list := e.api("GET", "/v1/holdings", goldKey, nil).JSON(t); list["total"] != 1.0 {
 		t.Fatalf("holdings after MCP add: %v", list["total"])
 	}
+	_, pf := callTool(t, gold, "get_portfolio", nil)
+	if !jsonEqual(pf, e.api("GET", "/v1/portfolio", goldKey, nil).JSON(t)) || pf["holdings_count"] != 1.0 {
+		t.Fatalf("get_portfolio: %v", pf)
+	}
+	_, an := callTool(t, gold, "get_analytics", nil)
+	if !jsonEqual(an, e.api("GET", "/v1/analytics", goldKey, nil).JSON(t)) {
+		t.Fatalf("get_analytics differs from /v1/analytics: %v", an)
+	}
 	_, specGold := callTool(t, gold, "get_speculation", map[string]any{"silver": 62.4})
 	if specGold["portfolio"].(map[string]any)["projected_value"] != 624.0 {
 		t.Fatalf("speculation with key: %v", specGold["portfolio"])
@@ -238,4 +246,4 @@ func jsonEqual(a, b any) bool {
 }
 
 // goldToolNames are the tools only a Gold member's key lists.
-var goldToolNames = []string{"add_holding"}
+var goldToolNames = []string{"get_portfolio", "get_analytics", "add_holding"}

@@ -1,0 +1,94 @@
+package db
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// ImportResult says what an import did: how many rows it stored, and which rows (0-based
+// indexes into the input) it skipped as exact duplicates.
+type ImportResult struct {
+	Imported   int
+	Duplicates []int
+}
+
+// DuplicateKey identifies a purchase for duplicate detection: the same metal, product,
+// quantity, weight, price, fees, dealer and date. Decimals are compared by value (1.50 = 1.5).
+func DuplicateKey(h Holding) string {
+	return strings.Join([]string{h.Metal, h.ProductName, strconv.FormatInt(h.Quantity, 10), h.WeightOz.String(),
+		h.PurchasePrice.String(), h.Fees.String(), h.Dealer, h.PurchaseDate.String()}, "\x1f")
+}
+
+// ImportHoldings stores validated holdings for the user in one transaction, all or nothing,
+// skipping rows that exactly duplicate one of the user's existing holdings or an earlier row
+// of the same import. Concurrent imports of one user are serialised, so they cannot both
+// insert the same purchase.
+func (s *Store) ImportHoldings(ctx context.Context, userID int64, rows []Holding) (ImportResult, error) {
+	res := ImportResult{Duplicates: []int{}}
+	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
+		if s.Engine == Postgres {
+			// Lock the account row: a second import of this user waits for the first.
+			if _, err := tx.ExecContext(ctx, `SELECT id FROM users WHERE id = $1 FOR UPDATE`, userID); err != nil {
+				return err
+			}
+		}
+		var existing []Holding
+		if err := tx.SelectContext(ctx, &existing, tx.Rebind(`SELECT `+holdingCols+` FROM holdings WHERE user_id = ?`), userID); err != nil {
+			return fmt.Errorf("existing holdings: %w", err)
+		}
+		seen := make(map[string]bool, len(existing)+len(rows))
+		for _, h := range existing {
+			seen[DuplicateKey(h)] = true
+		}
+		now := s.now()
+		fresh := make([]Holding, 0, len(rows))
+		for i, h := range rows {
+			k := DuplicateKey(h)
+			if seen[k] {
+				res.Duplicates = append(res.Duplicates, i)
+				continue
+			}
+			seen[k] = true
+			h.ID, h.UserID, h.SoldQuantity = newID("h_"), userID, 0
+			h.CreatedAt, h.UpdatedAt = now, now
+			fresh = append(fresh, h)
+		}
+		// Multi-row inserts: 10,000 rows in a few dozen statements.
+		const batch = 200
+		for start := 0; start < len(fresh); start += batch {
+			end := min(start+batch, len(fresh))
+			var sb strings.Builder
+			sb.WriteString(`INSERT INTO holdings (` + holdingInsertCols + `) VALUES `)
+			args := make([]any, 0, (end-start)*22)
+			for i, h := range fresh[start:end] {
+				if i > 0 {
+					sb.WriteString(",")
+				}
+				sb.WriteString("(" + holdingInsertPlaceholders + ")")
+				args = append(args, holdingInsertArgs(h)...)
+			}
+			if _, err := tx.ExecContext(ctx, tx.Rebind(sb.String()), args...); err != nil {
+				return fmt.Errorf("insert imported holdings: %w", err)
+			}
+		}
+		res.Imported = len(fresh)
+		return nil
+	})
+	if err != nil {
+		return ImportResult{}, err
+	}
+	return res, nil
+}
+
+// AllHoldings returns every holding of the user in purchase order (oldest first, undated
+// last), for export.
+func (s *Store) AllHoldings(ctx context.Context, userID int64) ([]Holding, error) {
+	out := []Holding{}
+	err := s.DB.SelectContext(ctx, &out, s.rebind(`SELECT `+holdingCols+` FROM holdings WHERE user_id = ?
+		ORDER BY purchase_date ASC NULLS LAST, created_at ASC, id ASC`), userID)
+	return out, err
+}

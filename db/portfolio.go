@@ -1,0 +1,351 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sort"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/ouncehq/ounce/internal/metals"
+)
+
+// Scales of the exact integer columns: fine ounces to 1e-8, money to cents.
+const (
+	ozPlaces    = 8
+	moneyPlaces = 2
+)
+
+// split returns floor(d) and the rest scaled by 10^places. Callers pass values with at most
+// places decimals (weights have 8, money 2), so nothing is lost.
+func split(d decimal.Decimal, places int32) (whole, frac int64) {
+	w := d.Floor()
+	return w.IntPart(), d.Sub(w).Shift(places).Floor().IntPart()
+}
+
+// join is the inverse of split over sums: whole + frac/10^places, exact.
+func join(whole, frac decimal.Decimal, places int32) decimal.Decimal {
+	return whole.Add(frac.Shift(-places))
+}
+
+// lotTotals are the integer columns the store keeps beside each holding.
+type lotTotals struct {
+	OzInt, OzE8, CostInt, CostC, FeesC          int64
+	HeldOzInt, HeldOzE8, HeldCostInt, HeldCostC int64
+}
+
+// lotTotalsOf computes the totals of a holding with nothing sold yet.
+func lotTotalsOf(h Holding) lotTotals {
+	var t lotTotals
+	t.OzInt, t.OzE8 = split(h.TotalOz(), ozPlaces)
+	t.CostInt, t.CostC = split(h.TotalCost(), moneyPlaces)
+	t.FeesC = h.Fees.Shift(moneyPlaces).Floor().IntPart()
+	t.HeldOzInt, t.HeldOzE8, t.HeldCostInt, t.HeldCostC = t.OzInt, t.OzE8, t.CostInt, t.CostC
+	return t
+}
+
+// MetalTotals are one metal's exact sums over a user's holdings and sales.
+type MetalTotals struct {
+	Metal metals.Metal
+	// Lots counts holdings with units still held; Purchases counts every holding.
+	Lots, Purchases int64
+	// HeldOz and HeldCost are the fine ounces still held and their remaining cost basis.
+	HeldOz, HeldCost decimal.Decimal
+	// HeldOzBefore is the part of HeldOz bought before the day given to PortfolioTotals
+	// (undated holdings count when they were recorded before it).
+	HeldOzBefore decimal.Decimal
+	// Realized is the realized profit or loss of the metal's sales; Sales counts them.
+	Realized decimal.Decimal
+	Sales    int64
+
+	// The rest is filled only WithPurchases.
+
+	// BoughtOz and BoughtCost are over every purchase, sold units included; BoughtFees is
+	// the part of BoughtCost that was fees.
+	BoughtOz, BoughtCost, BoughtFees decimal.Decimal
+	// FirstPurchase and LastPurchase are the earliest and latest purchase dates (zero when
+	// no holding of the metal is dated).
+	FirstPurchase, LastPurchase Date
+	// LastChange is the latest update of any of the metal's holdings (a sale updates its
+	// holding too): with the sums it tells whether anything derived from them is stale.
+	LastChange string
+}
+
+// TotalsDetail chooses how much PortfolioTotals computes.
+type TotalsDetail int
+
+// Details of PortfolioTotals.
+const (
+	// HeldOnly sums what is still held and what was realized: enough to value the stack.
+	HeldOnly TotalsDetail = iota
+	// WithPurchases adds the sums over every purchase, the first and last purchase dates and
+	// LastChange.
+	WithPurchases
+)
+
+type metalSums struct {
+	Metal       string
+	Purchases   int64
+	Lots        int64
+	HeldOzInt   decimal.Decimal
+	HeldOzE8    decimal.Decimal
+	HeldCostInt decimal.Decimal
+	HeldCostC   decimal.Decimal
+	NewOzInt    decimal.Decimal
+	NewOzE8     decimal.Decimal
+	OzInt       decimal.Decimal
+	OzE8        decimal.Decimal
+	CostInt     decimal.Decimal
+	CostC       decimal.Decimal
+	FeesC       decimal.Decimal
+	First, Last Date
+	LastChange  sql.NullString
+}
+
+// PortfolioTotals aggregates the user's holdings and sales per metal in SQL (an index holds
+// every column it reads), so its cost does not grow with the number of holdings beyond the
+// queries themselves. It always returns the four metals, in metals.All order, with zeros for
+// metals the user has never held. before is the day "held before today" is measured against,
+// for the day's change.
+func (s *Store) PortfolioTotals(ctx context.Context, userID int64, before Date, detail TotalsDetail) ([]MetalTotals, error) {
+	// PostgreSQL returns SUM(bigint) as NUMERIC, so sums are scanned as decimals on both
+	// engines. Ounces bought on or after the day (undated: recorded on or after it) are few,
+	// so they are summed and subtracted rather than the many bought before.
+	q := `SELECT metal, COUNT(*), COUNT(*) FILTER (WHERE sold_quantity < quantity),
+			COALESCE(SUM(held_oz_int), 0), COALESCE(SUM(held_oz_e8), 0), COALESCE(SUM(held_cost_int), 0), COALESCE(SUM(held_cost_c), 0),
+			COALESCE(SUM(held_oz_int) FILTER (WHERE purchase_date >= ? OR (purchase_date IS NULL AND created_at >= ?)), 0),
+			COALESCE(SUM(held_oz_e8) FILTER (WHERE purchase_date >= ? OR (purchase_date IS NULL AND created_at >= ?)), 0)`
+	if detail == WithPurchases {
+		q += `, COALESCE(SUM(oz_int), 0), COALESCE(SUM(oz_e8), 0), COALESCE(SUM(cost_int), 0), COALESCE(SUM(cost_c), 0), COALESCE(SUM(fees_c), 0),
+			MIN(purchase_date), MAX(purchase_date), MAX(updated_at)`
+	}
+	q += ` FROM holdings WHERE user_id = ? GROUP BY metal`
+	rows, err := s.DB.QueryContext(ctx, s.rebind(q), before, before.Time, before, before.Time, userID)
+	if err != nil {
+		return nil, fmt.Errorf("portfolio totals: %w", err)
+	}
+	defer rows.Close()
+	var sums []metalSums
+	for rows.Next() {
+		var r metalSums
+		dest := []any{&r.Metal, &r.Purchases, &r.Lots, &r.HeldOzInt, &r.HeldOzE8, &r.HeldCostInt, &r.HeldCostC, &r.NewOzInt, &r.NewOzE8}
+		if detail == WithPurchases {
+			dest = append(dest, &r.OzInt, &r.OzE8, &r.CostInt, &r.CostC, &r.FeesC, &r.First, &r.Last, &r.LastChange)
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return nil, fmt.Errorf("portfolio totals: %w", err)
+		}
+		sums = append(sums, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	var sales []saleSums
+	err = s.DB.SelectContext(ctx, &sales, s.rebind(`SELECT metal, COUNT(*) AS sales,
+			COALESCE(SUM(pl_int), 0) AS pl_int, COALESCE(SUM(pl_c), 0) AS pl_c
+		FROM sales WHERE user_id = ? GROUP BY metal`), userID)
+	if err != nil {
+		return nil, fmt.Errorf("realized totals: %w", err)
+	}
+	out := make([]MetalTotals, len(metals.All))
+	idx := map[string]int{}
+	for i, m := range metals.All {
+		out[i] = MetalTotals{Metal: m, HeldOz: decimal.Zero, HeldCost: decimal.Zero, HeldOzBefore: decimal.Zero,
+			BoughtOz: decimal.Zero, BoughtCost: decimal.Zero, BoughtFees: decimal.Zero, Realized: decimal.Zero}
+		idx[string(m)] = i
+	}
+	for _, r := range sums {
+		i, ok := idx[r.Metal]
+		if !ok {
+			continue
+		}
+		t := &out[i]
+		t.Purchases, t.Lots = r.Purchases, r.Lots
+		t.HeldOz = join(r.HeldOzInt, r.HeldOzE8, ozPlaces)
+		t.HeldCost = join(r.HeldCostInt, r.HeldCostC, moneyPlaces)
+		t.HeldOzBefore = t.HeldOz.Sub(join(r.NewOzInt, r.NewOzE8, ozPlaces))
+		if detail == WithPurchases {
+			t.BoughtOz = join(r.OzInt, r.OzE8, ozPlaces)
+			t.BoughtCost = join(r.CostInt, r.CostC, moneyPlaces)
+			t.BoughtFees = r.FeesC.Shift(-moneyPlaces)
+			t.FirstPurchase, t.LastPurchase, t.LastChange = r.First, r.Last, r.LastChange.String
+		}
+	}
+	for _, r := range sales {
+		if i, ok := idx[r.Metal]; ok {
+			out[i].Sales = r.Sales
+			out[i].Realized = join(r.PLInt, r.PLC, moneyPlaces)
+		}
+	}
+	return out, nil
+}
+
+type saleSums struct {
+	Metal string          `db:"metal"`
+	Sales int64           `db:"sales"`
+	PLInt decimal.Decimal `db:"pl_int"`
+	PLC   decimal.Decimal `db:"pl_c"`
+}
+
+// PositionChange is how a user's holdings of one metal changed on one day: fine ounces and
+// cost basis bought (positive) or sold (negative), and for purchases the part of the cost that
+// was paid per unit (fees excluded) and the ounces bought at a price above zero.
+type PositionChange struct {
+	Metal metals.Metal
+	Day   Date
+	Oz    decimal.Decimal
+	Cost  decimal.Decimal
+	// Paid and PricedOz are for purchases only (zero on sales): quantity × price, and the
+	// ounces of the lots that had a price (gifts excluded), for premium over spot.
+	Paid     decimal.Decimal
+	PricedOz decimal.Decimal
+	// Dated is false for holdings without a purchase date, placed on the day they were recorded.
+	Dated bool
+}
+
+// PositionChanges returns the user's purchases and sales summed per metal and day, oldest
+// first (purchases before sales on the same day). Dated purchases and sales are grouped in
+// SQL; undated holdings come one by one, on the day they were recorded.
+func (s *Store) PositionChanges(ctx context.Context, userID int64) ([]PositionChange, error) {
+	// A lot "had a price" when its cost is more than its fees: quantity × price > 0.
+	const priced = `CASE WHEN cost_int * 100 + cost_c > fees_c THEN %s ELSE 0 END`
+	pricedInt, pricedE8 := fmt.Sprintf(priced, "oz_int"), fmt.Sprintf(priced, "oz_e8")
+	var out []PositionChange
+	scan := func(label, q string, sale bool, args ...any) error {
+		rows, err := s.DB.QueryContext(ctx, s.rebind(q), args...)
+		if err != nil {
+			return fmt.Errorf("%s: %w", label, err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			// Integers scan far faster than decimals; PostgreSQL's NUMERIC sums parse into them.
+			var metal string
+			var day Date
+			var created sql.NullTime
+			var ozInt, ozE8, costInt, costC, feesC, pInt, pE8 int64
+			dest := []any{&metal, &day, &ozInt, &ozE8, &costInt, &costC, &feesC, &pInt, &pE8}
+			if label == "undated purchases" {
+				dest[1] = &created
+			}
+			if err := rows.Scan(dest...); err != nil {
+				return fmt.Errorf("%s: %w", label, err)
+			}
+			ch := PositionChange{Metal: metals.Metal(metal), Day: day, Dated: label != "undated purchases",
+				Oz: joinInts(ozInt, ozE8, ozPlaces), Cost: joinInts(costInt, costC, moneyPlaces), Paid: decimal.Zero, PricedOz: decimal.Zero}
+			if created.Valid {
+				ch.Day = NewDate(created.Time)
+			}
+			if sale {
+				ch.Oz, ch.Cost = ch.Oz.Neg(), ch.Cost.Neg()
+			} else {
+				ch.Paid = ch.Cost.Sub(decimal.New(feesC, -moneyPlaces))
+				ch.PricedOz = joinInts(pInt, pE8, ozPlaces)
+			}
+			out = append(out, ch)
+		}
+		return rows.Err()
+	}
+	if err := scan("purchases by day", `SELECT metal, purchase_date, SUM(oz_int), SUM(oz_e8), SUM(cost_int), SUM(cost_c), SUM(fees_c),
+			SUM(`+pricedInt+`), SUM(`+pricedE8+`)
+		FROM holdings WHERE user_id = ? AND purchase_date IS NOT NULL GROUP BY metal, purchase_date`, false, userID); err != nil {
+		return nil, err
+	}
+	if err := scan("undated purchases", `SELECT metal, created_at, oz_int, oz_e8, cost_int, cost_c, fees_c, `+pricedInt+`, `+pricedE8+`
+		FROM holdings WHERE user_id = ? AND purchase_date IS NULL`, false, userID); err != nil {
+		return nil, err
+	}
+	if err := scan("sales by day", `SELECT metal, sold_on, SUM(oz_int), SUM(oz_e8), SUM(cost_int), SUM(cost_c), 0, 0, 0
+		FROM sales WHERE user_id = ? GROUP BY metal, sold_on`, true, userID); err != nil {
+		return nil, err
+	}
+	// Stable: on one day, purchases (read first) stay before sales.
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Day.Before(out[j].Day.Time) })
+	return out, nil
+}
+
+// joinInts is join over int64 parts.
+func joinInts(whole, frac int64, places int32) decimal.Decimal {
+	return decimal.NewFromInt(whole).Add(decimal.New(frac, -places))
+}
+
+// HeldLot is a holding with units still held, with the fine ounces and cost basis left.
+type HeldLot struct {
+	Holding
+	HeldOz   decimal.Decimal
+	HeldCost decimal.Decimal
+}
+
+// Orders HeldLots accepts.
+const (
+	LotsByValue   = "value"
+	LotsByPL      = "pl"
+	LotsByCost    = "cost"
+	LotsByOz      = "oz"
+	LotsByDate    = "date"
+	LotsByProduct = "product"
+	LotsByMetal   = "metal"
+)
+
+// HeldLots returns up to limit of the user's holdings that still hold units, sorted in SQL by
+// order (one of the LotsBy constants), with the count of all of them. Ordering by value or
+// profit uses spot (per metal; a missing metal counts as zero) in floating point: it only
+// chooses the order, and every amount returned is exact.
+func (s *Store) HeldLots(ctx context.Context, userID int64, order string, desc bool, spot map[metals.Metal]float64, limit int) ([]HeldLot, int, error) {
+	dir := ` ASC`
+	if desc {
+		dir = ` DESC`
+	}
+	ozF := `(CAST(held_oz_int AS DOUBLE PRECISION) + CAST(held_oz_e8 AS DOUBLE PRECISION) / 100000000)`
+	costF := `(CAST(held_cost_int AS DOUBLE PRECISION) + CAST(held_cost_c AS DOUBLE PRECISION) / 100)`
+	price := `(CASE metal WHEN 'gold' THEN CAST(? AS DOUBLE PRECISION) WHEN 'silver' THEN CAST(? AS DOUBLE PRECISION)
+		WHEN 'platinum' THEN CAST(? AS DOUBLE PRECISION) ELSE CAST(? AS DOUBLE PRECISION) END)`
+	var args []any
+	var by string
+	switch order {
+	case LotsByValue, LotsByPL:
+		args = append(args, spot[metals.Gold], spot[metals.Silver], spot[metals.Platinum], spot[metals.Palladium])
+		by = ozF + ` * ` + price
+		if order == LotsByPL {
+			by += ` - ` + costF
+		}
+		by += dir
+	case LotsByCost:
+		by = `held_cost_int` + dir + `, held_cost_c` + dir
+	case LotsByOz:
+		by = `held_oz_int` + dir + `, held_oz_e8` + dir
+	case LotsByDate:
+		by = `purchase_date` + dir + ` NULLS LAST`
+	case LotsByProduct:
+		by = `lower(product_name)` + dir
+	case LotsByMetal:
+		by = `metal` + dir
+	default:
+		return nil, 0, fmt.Errorf("unknown order %q", order)
+	}
+	var total int
+	if err := s.DB.GetContext(ctx, &total, s.rebind(`SELECT count(*) FROM holdings WHERE user_id = ? AND sold_quantity < quantity`), userID); err != nil {
+		return nil, 0, err
+	}
+	var rows []struct {
+		Holding
+		HeldOzInt   int64 `db:"held_oz_int"`
+		HeldOzE8    int64 `db:"held_oz_e8"`
+		HeldCostInt int64 `db:"held_cost_int"`
+		HeldCostC   int64 `db:"held_cost_c"`
+	}
+	args = append([]any{userID}, args...)
+	// The ORDER BY placeholders come after the WHERE one.
+	q := `SELECT ` + holdingCols + `, held_oz_int, held_oz_e8, held_cost_int, held_cost_c FROM holdings
+		WHERE user_id = ? AND sold_quantity < quantity ORDER BY ` + by + `, created_at DESC, id DESC LIMIT ?`
+	if err := s.DB.SelectContext(ctx, &rows, s.rebind(q), append(args, limit)...); err != nil {
+		return nil, 0, fmt.Errorf("held lots: %w", err)
+	}
+	out := make([]HeldLot, len(rows))
+	for i, r := range rows {
+		out[i] = HeldLot{Holding: r.Holding,
+			HeldOz:   join(decimal.NewFromInt(r.HeldOzInt), decimal.NewFromInt(r.HeldOzE8), ozPlaces),
+			HeldCost: join(decimal.NewFromInt(r.HeldCostInt), decimal.NewFromInt(r.HeldCostC), moneyPlaces)}
+	}
+	return out, total, nil
+}
