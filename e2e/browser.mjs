@@ -45,7 +45,7 @@ try {
 
   let key = "";
   await step("create an API key on the developer page", async () => {
-    await page.getByRole("link", { name: "Developer" }).click();
+    await page.getByRole("link", { name: "Settings" }).click();
     await page.getByLabel("Key name").fill("browser test");
     await page.getByRole("button", { name: "Create key" }).click();
     const input = page.locator("#new-key");

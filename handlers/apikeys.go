@@ -102,7 +102,7 @@ func (h *Handlers) DeveloperPage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, pages.Developer(h.meta(c, "Developer access", "developer"), v))
+	return render(c, http.StatusOK, pages.Developer(h.meta(c, "Developer access", "settings"), v))
 }
 
 // DeveloperCreateKey creates a key and shows it once.
@@ -128,7 +128,7 @@ func (h *Handlers) DeveloperCreateKey(c *fiber.Ctx) error {
 	}
 	v.NewKey, v.NewName, v.Error = secret, k.Name, formErr
 	c.Set(fiber.HeaderCacheControl, "no-store")
-	m := h.meta(c, "Developer access", "developer")
+	m := h.meta(c, "Developer access", "settings")
 	return page(c, status, pages.Developer(m, v), pages.DeveloperKeys(m, v))
 }
 
@@ -152,7 +152,7 @@ func (h *Handlers) DeveloperRevokeKey(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, pages.DeveloperKeys(h.meta(c, "", "developer"), v))
+	return render(c, http.StatusOK, pages.DeveloperKeys(h.meta(c, "", "settings"), v))
 }
 
 // humanAgo renders a past time relative to now.

@@ -170,5 +170,5 @@ func (h *Handlers) HoldingsDelete(c *fiber.Ctx) error {
 // BillingPage shows the membership tier.
 func (h *Handlers) BillingPage(c *fiber.Ctx) error {
 	u, _ := UserFrom(c)
-	return render(c, http.StatusOK, pages.Billing(h.meta(c, "Membership", "billing"), pages.BillingView{Tier: u.Tier}))
+	return render(c, http.StatusOK, pages.Billing(h.meta(c, "Membership", "settings"), pages.BillingView{Tier: u.Tier}))
 }

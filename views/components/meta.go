@@ -30,8 +30,7 @@ var NavItems = []NavItem{
 	{Key: "intel", Label: "Intel", Href: "/intel"},
 	{Key: "vault", Label: "Vault Watch", Href: "/vault"},
 	{Key: "holdings", Label: "Holdings", Href: "/holdings", SignedInOnly: true},
-	{Key: "developer", Label: "Developer", Href: "/settings/developer", SignedInOnly: true},
-	{Key: "billing", Label: "Membership", Href: "/settings/billing", SignedInOnly: true},
+	{Key: "settings", Label: "Settings", Href: "/settings/developer", SignedInOnly: true},
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
