@@ -107,14 +107,21 @@ func (bc *bodyCache) get(slot, key string, build func() (any, error)) ([]byte, s
 
 // sendCached writes a cached JSON body with validators, answering 304 when the client has it.
 func sendCached(c *fiber.Ctx, body []byte, etag string, maxAge time.Duration) error {
-	c.Set(fiber.HeaderETag, etag)
-	c.Set(fiber.HeaderCacheControl, cacheControl(maxAge))
+	rh := &c.Response().Header
+	rh.SetCanonical(hdrETag, []byte(etag))
+	rh.SetCanonical(hdrCacheControl, []byte(cacheControl(maxAge)))
 	if c.Get(fiber.HeaderIfNoneMatch) == etag {
 		return c.SendStatus(http.StatusNotModified)
 	}
-	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
+	rh.SetContentTypeBytes(mimeJSON)
 	return c.Send(body)
 }
+
+var (
+	hdrETag         = []byte(fiber.HeaderETag)
+	hdrCacheControl = []byte(fiber.HeaderCacheControl)
+	mimeJSON        = []byte(fiber.MIMEApplicationJSONCharsetUTF8)
+)
 
 var cacheControls sync.Map // time.Duration → header value
 

@@ -16,21 +16,22 @@ import (
 func (s *server) apiAuth(r handlers.APIRoute) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		authz := c.Get(fiber.HeaderAuthorization)
-		bucket := ""
+		var bucket func(*fiber.Ctx) string
 		if authz != "" || r.Auth != handlers.AuthNone {
 			secret, ok := bearer(authz)
 			if !ok {
-				return s.rateLimitThen(c, "ip:"+c.IP(), s.opts.RateLimitPerIP, func() error {
+				return s.rateLimitThen(c, ipBucket, s.opts.RateLimitPerIP, func() error {
 					return handlers.NewProblem(http.StatusUnauthorized, handlers.ProbUnauthorized, "send Authorization: Bearer <API key>; create keys under Settings → Developer Access")
 				})
 			}
 			ko, err := s.h.AuthenticateKey(c.UserContext(), secret)
 			if err != nil {
 				// Failed guesses count against the client's address.
-				return s.rateLimitThen(c, "ip:"+c.IP(), s.opts.RateLimitPerIP, func() error { return err })
+				return s.rateLimitThen(c, ipBucket, s.opts.RateLimitPerIP, func() error { return err })
 			}
 			handlers.SetUser(c, ko.User)
-			bucket = "key:" + strconv.FormatInt(ko.KeyID, 10)
+			keyID := ko.KeyID
+			bucket = func(*fiber.Ctx) string { return "key:" + strconv.FormatInt(keyID, 10) }
 			switch {
 			case r.Auth == handlers.AuthGold && !ko.User.IsGold():
 				return handlers.NewProblem(http.StatusForbidden, handlers.ProbMembership,
@@ -40,14 +41,18 @@ func (s *server) apiAuth(r handlers.APIRoute) fiber.Handler {
 			}
 			return s.rateLimitThen(c, bucket, s.opts.RateLimitPerKey, c.Next)
 		}
-		return s.rateLimitThen(c, "ip:"+c.IP(), s.opts.RateLimitPerIP, c.Next)
+		return s.rateLimitThen(c, ipBucket, s.opts.RateLimitPerIP, c.Next)
 	}
 }
 
-// rateLimitThen counts one hit on bucket and runs next when within limit (limit ≤ 0: no limit).
-func (s *server) rateLimitThen(c *fiber.Ctx, bucket string, limit int, next func() error) error {
+// ipBucket names the rate-limit bucket of the client's address.
+func ipBucket(c *fiber.Ctx) string { return "ip:" + c.IP() }
+
+// rateLimitThen counts one hit on the bucket and runs next when within limit (limit ≤ 0: no
+// limit, and the bucket name is never built).
+func (s *server) rateLimitThen(c *fiber.Ctx, bucket func(*fiber.Ctx) string, limit int, next func() error) error {
 	if limit > 0 {
-		ok, retry, err := s.limiter.Allow(c.UserContext(), "api:"+bucket, limit, time.Minute)
+		ok, retry, err := s.limiter.Allow(c.UserContext(), "api:"+bucket(c), limit, time.Minute)
 		if err != nil {
 			return err
 		}

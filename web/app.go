@@ -281,7 +281,7 @@ func (s *server) routes(app *fiber.App) {
 	}
 	api.Use(func(c *fiber.Ctx) error {
 		// Unknown routes count against the caller's budget too, so probing is not free.
-		return s.rateLimitThen(c, "ip:"+c.IP(), s.opts.RateLimitPerIP, func() error {
+		return s.rateLimitThen(c, ipBucket, s.opts.RateLimitPerIP, func() error {
 			return handlers.NewProblem(http.StatusNotFound, handlers.ProbNotFound, "no API route "+c.Method()+" "+c.Path())
 		})
 	})

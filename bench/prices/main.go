@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -38,6 +39,7 @@ type result struct {
 func main() {
 	duration := flag.Duration("duration", 10*time.Second, "wrk duration per target")
 	conns := flag.Int("connections", 32, "wrk connections")
+	rounds := flag.Int("rounds", 3, "alternating Ounce/baseline rounds per endpoint; medians are reported")
 	flag.Parse()
 	if _, err := exec.LookPath("wrk"); err != nil {
 		fmt.Fprintln(os.Stderr, "wrk is needed: apt-get install wrk")
@@ -69,32 +71,57 @@ func main() {
 	targets := []struct{ name, path string }{{"/v1/prices", "/v1/prices"}, {"/v1/prices/history?metal=gold&range=5Y", "/v1/prices/history?metal=gold&range=5Y"}}
 	fmt.Println("## Prices (issue: market prices)")
 	fmt.Println()
-	fmt.Printf("Measured %s with `go run ./bench/prices` on %d cores (%s/%s), wrk %s × %d connections × 2 threads per target, all on loopback in one run. ",
-		time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, *duration, *conns)
-	fmt.Println("The baseline is a bare Fiber app whose handler writes the same bytes our endpoint returned, so the ratio is the cost of Ounce's middleware (request id, security headers, rate-limit check, auth check, metrics off) and handler.")
+	fmt.Printf("Measured %s with `go run ./bench/prices` on %d cores (%s/%s): wrk %s × %d connections × 2 threads, Ounce and baseline alternating for %d rounds per endpoint, all on loopback in one run; the table shows medians and, for the ratio, the range over rounds. ",
+		time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, *duration, *conns, *rounds)
+	fmt.Println("The baseline is a bare Fiber app, with the same server timeouts as Ounce (they cost a deadline syscall per request either way), whose only handler writes the bytes our endpoint returned; so the ratio is the cost of Ounce's middleware (request id, security headers, rate-limit and auth checks; metrics off; access log at the production level) and handler.")
 	fmt.Println()
-	fmt.Println("| endpoint | Ounce req/s | baseline req/s | throughput ratio | Ounce p50 / p99 | baseline p50 / p99 |")
+	fmt.Println("| endpoint | Ounce req/s | baseline req/s | throughput ratio (min–max) | Ounce p50 / p99 | baseline p50 / p99 |")
 	fmt.Println("|---|---|---|---|---|---|")
 	for _, t := range targets {
 		body, ct := fetch(ounceURL + t.path)
-		bare := fiber.New(fiber.Config{DisableStartupMessage: true})
+		bare := fiber.New(fiber.Config{DisableStartupMessage: true, ReadTimeout: 30 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second})
 		bare.Get(strings.SplitN(t.path, "?", 2)[0], func(c *fiber.Ctx) error {
 			c.Set(fiber.HeaderContentType, ct)
 			return c.Send(body)
 		})
 		bareURL := serve(bare)
-		o := wrk(ounceURL+t.path, *duration, *conns)
-		b := wrk(bareURL+t.path, *duration, *conns)
-		_ = bare.Shutdown()
-		fmt.Printf("| `GET %s` (%d bytes) | %.0f | %.0f | **%.2f** | %s / %s | %s / %s |\n", t.name, len(body), o.rps, b.rps, o.rps/b.rps, o.p50, o.p99, b.p50, b.p99)
-		if o.errors != "" || b.errors != "" {
-			fmt.Printf("\nwrk reported errors: ounce %q, baseline %q\n", o.errors, b.errors)
+		var os_, bs []result
+		var ratios []float64
+		for i := 0; i < *rounds; i++ {
+			o := wrk(ounceURL+t.path, *duration, *conns)
+			b := wrk(bareURL+t.path, *duration, *conns)
+			os_, bs = append(os_, o), append(bs, b)
+			ratios = append(ratios, o.rps/b.rps)
+			if o.errors != "" || b.errors != "" {
+				fmt.Fprintf(os.Stderr, "wrk reported errors: ounce %q, baseline %q\n", o.errors, b.errors)
+			}
 		}
+		_ = bare.Shutdown()
+		o, b := median(os_), median(bs)
+		sort.Float64s(ratios)
+		fmt.Printf("| `GET %s` (%d bytes) | %.0f | %.0f | **%.2f** (%.2f–%.2f) | %s / %s | %s / %s |\n", t.name, len(body), o.rps, b.rps, ratios[len(ratios)/2], ratios[0], ratios[len(ratios)-1], o.p50, o.p99, b.p50, b.p99)
 	}
 	fmt.Println()
 	fmt.Printf("First start on SQLite (open, migrate, load %s closes of embedded history in one transaction, seed the feed): **%s**. A second start with the history already stored: %s.\n",
 		countCloses(ctx, store), firstStart.Round(time.Millisecond), warmStart.Round(time.Millisecond))
 	_ = srv.App.Shutdown()
+}
+
+// median takes the median of each figure separately.
+func median(rs []result) result {
+	pick := func(f func(result) float64) float64 {
+		v := make([]float64, len(rs))
+		for i, r := range rs {
+			v[i] = f(r)
+		}
+		sort.Float64s(v)
+		return v[len(v)/2]
+	}
+	return result{
+		rps: pick(func(r result) float64 { return r.rps }),
+		p50: time.Duration(pick(func(r result) float64 { return float64(r.p50) })),
+		p99: time.Duration(pick(func(r result) float64 { return float64(r.p99) })),
+	}
 }
 
 func countCloses(ctx context.Context, s *db.Store) string {

@@ -1,6 +1,7 @@
 package prices
 
 import (
+	"sync/atomic"
 	"time"
 	_ "time/tzdata" // the schedule is defined in New York time, whatever the host has installed
 )
@@ -117,6 +118,25 @@ func fullHoliday(day time.Time) bool {
 
 // MarketsOpen reports whether metals trade at t.
 func MarketsOpen(t time.Time) bool {
+	// Sessions open and close on whole minutes, so one answer serves a whole minute; the
+	// price endpoints ask on every request.
+	minute := t.Unix() / 60
+	if c := openCache.Load(); c != nil && c.minute == minute {
+		return c.open
+	}
+	open := marketsOpen(t)
+	openCache.Store(&openMinute{minute: minute, open: open})
+	return open
+}
+
+type openMinute struct {
+	minute int64
+	open   bool
+}
+
+var openCache atomic.Pointer[openMinute]
+
+func marketsOpen(t time.Time) bool {
 	local := t.In(newYork)
 	switch h := local.Hour(); {
 	case h >= sessionOpenHour:
