@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"sort"
 	"strings"
 	"time"
 	"unicode"
@@ -47,51 +48,56 @@ type HoldingInput struct {
 // ParseHoldingJSON reads a JSON object strictly: unknown fields, wrong JSON types and
 // trailing data are field errors, never a 500.
 func ParseHoldingJSON(body []byte) (HoldingInput, error) {
-	in := HoldingInput{fields: map[string]string{}, numeric: map[string]bool{}, json: true}
+	fields, numeric, err := strictJSONFields(body, holdingFields)
+	return HoldingInput{fields: fields, numeric: numeric, json: true}, err
+}
+
+// strictJSONFields reads a body that must be one JSON object whose members are all among
+// allowed, keeping each value's raw text (numbers stay text until validation, so a float
+// never touches money) and whether it was a JSON number. Null reads as "".
+func strictJSONFields(body []byte, allowed []string) (map[string]string, map[string]bool, error) {
+	fields, numeric := map[string]string{}, map[string]bool{}
 	if len(body) > MaxHoldingBody {
-		return in, NewProblem(http.StatusRequestEntityTooLarge, ProbTooLarge, fmt.Sprintf("body larger than %d bytes", MaxHoldingBody))
+		return fields, numeric, NewProblem(http.StatusRequestEntityTooLarge, ProbTooLarge, fmt.Sprintf("body larger than %d bytes", MaxHoldingBody))
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	var raw map[string]json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
-		return in, Invalid("body", "must be a JSON object")
+	if err := dec.Decode(&raw); err != nil || raw == nil {
+		return fields, numeric, Invalid("body", "must be a JSON object")
 	}
 	if dec.More() {
-		return in, Invalid("body", "must hold exactly one JSON object")
-	}
-	if raw == nil {
-		return in, Invalid("body", "must be a JSON object")
+		return fields, numeric, Invalid("body", "must hold exactly one JSON object")
 	}
 	var errs []FieldError
 	for k, v := range raw {
-		if !contains(holdingFields, k) {
+		if !contains(allowed, k) {
 			errs = append(errs, FieldError{k, "unknown field"})
 			continue
 		}
 		v = bytes.TrimSpace(v)
 		switch {
 		case bytes.Equal(v, []byte("null")):
-			in.fields[k] = ""
+			fields[k] = ""
 		case len(v) > 0 && v[0] == '"':
-			var s string
-			if err := json.Unmarshal(v, &s); err != nil {
+			var str string
+			if err := json.Unmarshal(v, &str); err != nil {
 				errs = append(errs, FieldError{k, "is not a valid string"})
 				continue
 			}
-			in.fields[k] = s
+			fields[k] = str
 		case len(v) > 0 && (v[0] == '-' || (v[0] >= '0' && v[0] <= '9')):
-			in.fields[k] = string(v)
-			in.numeric[k] = true
+			fields[k] = string(v)
+			numeric[k] = true
 		default:
 			errs = append(errs, FieldError{k, "has the wrong type"})
 		}
 	}
 	if len(errs) > 0 {
-		sortFieldErrors(errs)
-		return in, InvalidFields(errs)
+		sortByFieldOrder(errs, allowed)
+		return fields, numeric, InvalidFields(errs)
 	}
-	return in, nil
+	return fields, numeric, nil
 }
 
 // HoldingInputFromForm takes the text fields of a browser form; blank optional fields count
@@ -273,21 +279,26 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// sortFieldErrors orders errors by form order so messages are stable.
-func sortFieldErrors(errs []FieldError) {
+// sortFieldErrors orders holding errors by form order so messages are stable.
+func sortFieldErrors(errs []FieldError) { sortByFieldOrder(errs, holdingFields) }
+
+// sortByFieldOrder orders errors by their field's place in order (unknown fields last, by name).
+func sortByFieldOrder(errs []FieldError, order []string) {
 	idx := func(f string) int {
-		for i, x := range holdingFields {
+		for i, x := range order {
 			if x == f {
 				return i
 			}
 		}
-		return len(holdingFields)
+		return len(order)
 	}
-	for i := 1; i < len(errs); i++ {
-		for j := i; j > 0 && (idx(errs[j].Field) < idx(errs[j-1].Field) || (idx(errs[j].Field) == idx(errs[j-1].Field) && errs[j].Field < errs[j-1].Field)); j-- {
-			errs[j], errs[j-1] = errs[j-1], errs[j]
+	sort.SliceStable(errs, func(i, j int) bool {
+		a, b := idx(errs[i].Field), idx(errs[j].Field)
+		if a != b {
+			return a < b
 		}
-	}
+		return errs[i].Field < errs[j].Field
+	})
 }
 
 // parseBoundedDecimal parses a decimal (exponent form allowed, as JSON allows it) but refuses

@@ -1,9 +1,7 @@
 package handlers
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -30,48 +28,8 @@ type SaleInput struct {
 // ParseSaleJSON reads a sale body strictly: unknown fields, wrong JSON types and trailing
 // data are field errors, never a 500.
 func ParseSaleJSON(body []byte) (SaleInput, error) {
-	in := SaleInput{fields: map[string]string{}, numeric: map[string]bool{}, json: true}
-	if len(body) > MaxHoldingBody {
-		return in, NewProblem(http.StatusRequestEntityTooLarge, ProbTooLarge, fmt.Sprintf("body larger than %d bytes", MaxHoldingBody))
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	var raw map[string]json.RawMessage
-	if err := dec.Decode(&raw); err != nil || raw == nil {
-		return in, Invalid("body", "must be a JSON object")
-	}
-	if dec.More() {
-		return in, Invalid("body", "must hold exactly one JSON object")
-	}
-	var errs []FieldError
-	for k, v := range raw {
-		if !contains(pfSaleFields, k) {
-			errs = append(errs, FieldError{k, "unknown field"})
-			continue
-		}
-		v = bytes.TrimSpace(v)
-		switch {
-		case bytes.Equal(v, []byte("null")):
-			in.fields[k] = ""
-		case len(v) > 0 && v[0] == '"':
-			var s string
-			if err := json.Unmarshal(v, &s); err != nil {
-				errs = append(errs, FieldError{k, "is not a valid string"})
-				continue
-			}
-			in.fields[k] = s
-		case len(v) > 0 && (v[0] == '-' || (v[0] >= '0' && v[0] <= '9')):
-			in.fields[k] = string(v)
-			in.numeric[k] = true
-		default:
-			errs = append(errs, FieldError{k, "has the wrong type"})
-		}
-	}
-	if len(errs) > 0 {
-		pfSortSaleErrors(errs)
-		return in, InvalidFields(errs)
-	}
-	return in, nil
+	fields, numeric, err := strictJSONFields(body, pfSaleFields)
+	return SaleInput{fields: fields, numeric: numeric, json: true}, err
 }
 
 // SaleInputFromForm takes the text fields of the browser's sale form.
@@ -149,21 +107,7 @@ func (in SaleInput) validate(hold db.Holding, now time.Time) (db.Sale, []FieldEr
 	return out, errs
 }
 
-func pfSortSaleErrors(errs []FieldError) {
-	idx := func(f string) int {
-		for i, x := range pfSaleFields {
-			if x == f {
-				return i
-			}
-		}
-		return len(pfSaleFields)
-	}
-	for i := 1; i < len(errs); i++ {
-		for j := i; j > 0 && (idx(errs[j].Field) < idx(errs[j-1].Field) || (idx(errs[j].Field) == idx(errs[j-1].Field) && errs[j].Field < errs[j-1].Field)); j-- {
-			errs[j], errs[j-1] = errs[j-1], errs[j]
-		}
-	}
-}
+func pfSortSaleErrors(errs []FieldError) { sortByFieldOrder(errs, pfSaleFields) }
 
 // SaleJSON is the wire form of a sale.
 type SaleJSON struct {
