@@ -65,7 +65,7 @@ func (h *Handlers) intelRoutes() []APIRoute {
 					"demo_seeded": Schema{"type": "boolean", "description": "True when this run stored the sample items of a first start."},
 					"ingested":    Schema{"type": "integer", "minimum": 0, "description": "New headlines stored."},
 					"articles":    Schema{"type": "array", "items": h.intelRef("StackSignalArticle"), "description": "Articles stored by this run."},
-					"synthesis":   Schema{"allOf": []Schema{h.intelRef("StackSignalArticle")}, "nullable": true, "description": "The synthesis stored by this run; null when the day's was already written or there was nothing to write."},
+					"synthesis":   Schema{"type": "object", "allOf": []Schema{h.intelRef("StackSignalArticle")}, "nullable": true, "description": "The synthesis stored by this run; null when the day's was already written or there was nothing to write."},
 					"skipped":     Schema{"type": "integer", "minimum": 0, "description": "Articles already stored, left as they were."},
 					"writer":      intelStr(),
 					"feeds":       Schema{"type": "array", "items": h.intelRef("FeedHealth")},

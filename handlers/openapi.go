@@ -189,7 +189,7 @@ func (h *Handlers) OpenAPI() Schema {
 		"servers":    []Schema{{"url": h.cfg.BaseURL}},
 		"tags":       tagList,
 		"paths":      paths,
-		"components": Schema{"schemas": h.componentSchemas(), "securitySchemes": Schema{"bearerAuth": Schema{"type": "http", "scheme": "bearer", "bearerFormat": "ounce_<64 hex>", "description": "An API key from Settings → Developer Access."}}},
+		"components": Schema{"schemas": usedSchemas(paths, h.componentSchemas()), "securitySchemes": Schema{"bearerAuth": Schema{"type": "http", "scheme": "bearer", "bearerFormat": "ounce_<64 hex>", "description": "An API key from Settings → Developer Access."}}},
 	}
 }
 
@@ -201,4 +201,38 @@ func (h *Handlers) OpenAPIJSON(c *fiber.Ctx) error {
 	}
 	c.Set(fiber.HeaderAccessControlAllowOrigin, "*")
 	return sendCached(c, body, etag, 5*time.Minute)
+}
+
+// usedSchemas keeps the named schemas the paths refer to, directly or through other named
+// schemas, so the document carries no unused components.
+func usedSchemas(paths Schema, all map[string]Schema) map[string]Schema {
+	used := map[string]Schema{}
+	var visit func(v any)
+	visit = func(v any) {
+		switch x := v.(type) {
+		case Schema:
+			if ref, ok := x["$ref"].(string); ok {
+				name := strings.TrimPrefix(ref, "#/components/schemas/")
+				if _, seen := used[name]; !seen {
+					if sc, ok := all[name]; ok {
+						used[name] = sc
+						visit(sc)
+					}
+				}
+			}
+			for _, child := range x {
+				visit(child)
+			}
+		case []Schema:
+			for _, child := range x {
+				visit(child)
+			}
+		case []any:
+			for _, child := range x {
+				visit(child)
+			}
+		}
+	}
+	visit(paths)
+	return used
 }
