@@ -64,6 +64,7 @@ type Handlers struct {
 	limiter  Limiter
 	market   *prices.Service
 	cache    bodyCache
+	premiums pfPremiumCache
 	done     <-chan struct{}
 }
 

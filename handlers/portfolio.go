@@ -471,22 +471,14 @@ type pfPremium struct {
 	paid, ref   map[metals.Metal]decimal.Decimal
 }
 
-type pfPremiumKey struct {
-	store *db.Store
-	user  int64
-}
-
 // pfPremiumCache keeps each member's premium sums until their holdings or the price history
 // change: they depend on every purchase (one historical close per purchase day), but not on
 // live prices. Entries are validated against a fingerprint read with the portfolio totals on
 // every request, so several instances stay correct; the cache is bounded by random eviction.
-//
-// It is package state only because Handlers has no field for it yet; it is keyed by store, so
-// separate apps in one process never share entries.
-var pfPremiumCache = struct {
+type pfPremiumCache struct {
 	sync.Mutex
-	m map[pfPremiumKey]pfPremium
-}{m: map[pfPremiumKey]pfPremium{}}
+	m map[int64]pfPremium
+}
 
 const pfPremiumCacheSize = 4096
 
@@ -504,10 +496,11 @@ func (h *Handlers) pfPremiumSums(ctx context.Context, u db.User, v pfValuation) 
 		t := mv.t
 		fmt.Fprintf(&fp, "|%d,%s,%s,%s,%s,%s,%s", t.Purchases, t.BoughtOz, t.BoughtCost, t.BoughtFees, t.FirstPurchase, t.LastPurchase, t.LastChange)
 	}
-	key := pfPremiumKey{h.store, u.ID}
-	pfPremiumCache.Lock()
-	hit, ok := pfPremiumCache.m[key]
-	pfPremiumCache.Unlock()
+	key := u.ID
+	cache := &h.premiums
+	cache.Lock()
+	hit, ok := cache.m[key]
+	cache.Unlock()
 	if ok && hit.fingerprint == fp.String() {
 		return hit.paid, hit.ref, nil
 	}
@@ -528,15 +521,18 @@ func (h *Handlers) pfPremiumSums(ctx context.Context, u db.User, v pfValuation) 
 		paid[ch.Metal] = paid[ch.Metal].Add(ch.Paid)
 		ref[ch.Metal] = ref[ch.Metal].Add(ch.PricedOz.Mul(spot))
 	}
-	pfPremiumCache.Lock()
-	if len(pfPremiumCache.m) >= pfPremiumCacheSize {
-		for k := range pfPremiumCache.m {
-			delete(pfPremiumCache.m, k)
+	cache.Lock()
+	if cache.m == nil {
+		cache.m = map[int64]pfPremium{}
+	}
+	if len(cache.m) >= pfPremiumCacheSize {
+		for k := range cache.m {
+			delete(cache.m, k)
 			break
 		}
 	}
-	pfPremiumCache.m[key] = pfPremium{fingerprint: fp.String(), paid: paid, ref: ref}
-	pfPremiumCache.Unlock()
+	cache.m[key] = pfPremium{fingerprint: fp.String(), paid: paid, ref: ref}
+	cache.Unlock()
 	return paid, ref, nil
 }
 
