@@ -299,51 +299,10 @@ const defaultIntelInterval = time.Hour
 // intelLoop runs ingestion and writing at start and then every interval until ctx ends; with
 // PostgreSQL only on the instance holding the advisory lock.
 func (h *Handlers) intelLoop(ctx context.Context) {
-	if h.store.Engine != db.Postgres {
+	h.store.RunAsLeader(ctx, intelLockKey, intelFollowerRetry, func(ctx context.Context) {
+		h.log.Info("market intelligence: this instance runs ingestion")
 		h.runIntelEvery(ctx)
-		return
-	}
-	for ctx.Err() == nil {
-		h.leadIntelWhilePossible(ctx)
-		select {
-		case <-ctx.Done():
-		case <-time.After(intelFollowerRetry):
-		}
-	}
-}
-
-// leadIntelWhilePossible holds the advisory lock on a dedicated connection and runs the
-// schedule while it holds it; losing the connection loses the lock to another instance.
-func (h *Handlers) leadIntelWhilePossible(ctx context.Context) {
-	conn, err := h.store.DB.Conn(ctx)
-	if err != nil {
-		return
-	}
-	defer conn.Close()
-	var got bool
-	if err := conn.QueryRowContext(ctx, `SELECT pg_try_advisory_lock($1)`, intelLockKey).Scan(&got); err != nil || !got {
-		return
-	}
-	h.log.Info("market intelligence: this instance runs ingestion")
-	lctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	go func() {
-		t := time.NewTicker(15 * time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-lctx.Done():
-				return
-			case <-t.C:
-				if err := conn.PingContext(lctx); err != nil {
-					cancel()
-					return
-				}
-			}
-		}
-	}()
-	h.runIntelEvery(lctx)
-	_, _ = conn.ExecContext(context.Background(), `SELECT pg_advisory_unlock($1)`, intelLockKey)
+	})
 }
 
 // runIntelEvery runs once at once and then every interval until ctx ends.

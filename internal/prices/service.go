@@ -263,60 +263,20 @@ func (s *Service) Run(ctx context.Context) {
 		<-ctx.Done()
 		return
 	}
-	if s.store.Engine != db.Postgres {
+	if s.store.Engine == db.Postgres {
+		go s.follow(ctx)
+	}
+	s.store.RunAsLeader(ctx, leaderLockKey, 15*time.Second, func(ctx context.Context) {
+		s.setLeader(true)
+		defer s.setLeader(false)
+		s.log.Info("price feed: this instance polls the providers")
 		s.backfill(ctx)
 		s.feed.Run(ctx)
-		return
-	}
-	go s.follow(ctx)
-	for ctx.Err() == nil {
-		s.leadWhilePossible(ctx)
-		select {
-		case <-ctx.Done():
-		case <-time.After(15 * time.Second):
-		}
-	}
+	})
 }
 
 // leaderLockKey identifies the price poller's advisory lock.
 const leaderLockKey = 7302002
-
-// leadWhilePossible holds the advisory lock on a dedicated connection and polls while it
-// holds it; losing the connection loses the lock, and another instance takes over.
-func (s *Service) leadWhilePossible(ctx context.Context) {
-	conn, err := s.store.DB.Conn(ctx)
-	if err != nil {
-		return
-	}
-	defer conn.Close()
-	var got bool
-	if err := conn.QueryRowContext(ctx, `SELECT pg_try_advisory_lock($1)`, leaderLockKey).Scan(&got); err != nil || !got {
-		return
-	}
-	s.setLeader(true)
-	defer s.setLeader(false)
-	s.log.Info("price feed: this instance is the leader")
-	lctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	go func() {
-		t := time.NewTicker(10 * time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-lctx.Done():
-				return
-			case <-t.C:
-				if err := conn.PingContext(lctx); err != nil {
-					cancel()
-					return
-				}
-			}
-		}
-	}()
-	s.backfill(lctx)
-	s.feed.Run(lctx)
-	_, _ = conn.ExecContext(context.Background(), `SELECT pg_advisory_unlock($1)`, leaderLockKey)
-}
 
 func (s *Service) setLeader(v bool) {
 	s.mu.Lock()
