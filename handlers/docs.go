@@ -25,7 +25,7 @@ func (h *Handlers) docsView(keyPrefix string, signedIn bool) pages.DocsView {
 		switch r.Auth {
 		case AuthNone:
 			d.Auth = "public"
-		case AuthKey:
+		case AuthMember:
 			d.Auth = "API key"
 		case AuthGold:
 			d.Auth = "Gold member"

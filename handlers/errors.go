@@ -46,11 +46,11 @@ func (h *Handlers) ErrorHandler(c *fiber.Ctx, err error) error {
 		c.Set("HX-Reswap", "beforeend")
 		return render(c, p.Status, components.Toast("error", capitalize(p.Detail)))
 	}
-	detail := p.Detail
+	detail := capitalize(p.Detail)
 	if p.Status == http.StatusNotFound {
 		detail = "There is nothing at this address."
 	}
-	return render(c, p.Status, pages.ErrorPage(h.meta(c, p.Title, ""), p.Status, p.Title, detail, rid))
+	return render(c, p.Status, pages.ErrorPage(h.meta(c, p.Title, ""), p.Status, p.Title, detail, rid, p.Type == "/problems/"+ProbMembership))
 }
 
 // WriteProblem writes a problem+json body.

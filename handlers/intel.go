@@ -101,10 +101,10 @@ func (h *Handlers) vaultRoutes() []APIRoute {
 // intelPages are the Stack Signal, market-intel and Vault Watch pages.
 func (h *Handlers) intelPages() []PageRoute {
 	return []PageRoute{
-		{"GET", "/signal", h.SignalIndex, false},
-		{"GET", "/signal/:slug", h.SignalArticle, false},
-		{"GET", "/intel", h.IntelIndex, false},
-		{"GET", "/vault", h.VaultPage, false},
+		{"GET", "/signal", h.SignalIndex, AuthNone},
+		{"GET", "/signal/:slug", h.SignalArticle, AuthNone},
+		{"GET", "/intel", h.IntelIndex, AuthNone},
+		{"GET", "/vault", h.VaultPage, AuthNone},
 	}
 }
 

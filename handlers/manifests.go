@@ -30,7 +30,7 @@ func (h *Handlers) LLMsText() string {
 	for _, r := range h.APIRoutes() {
 		auth := "public"
 		switch r.Auth {
-		case AuthKey:
+		case AuthMember:
 			auth = "API key"
 		case AuthGold:
 			auth = "Gold member's API key"

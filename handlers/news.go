@@ -2,9 +2,7 @@ package handlers
 
 import (
 	"context"
-	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -44,23 +42,6 @@ type MarketIntelPage struct {
 	Items []NewsItemJSON `json:"items"`
 	Limit int            `json:"limit"`
 	Total int            `json:"total"`
-}
-
-// intParam reads an integer parameter as it came in the query string: def when empty, a 400
-// naming the field when it is not a whole number or lies outside [lo, hi].
-func parseIntParam(name, raw string, def, lo, hi int) (int, error) {
-	raw = strings.TrimSpace(raw)
-	if raw == "" {
-		return def, nil
-	}
-	v, err := strconv.Atoi(raw)
-	if err != nil {
-		return 0, Invalid(name, "must be an integer")
-	}
-	if v < lo || v > hi {
-		return 0, Invalid(name, fmt.Sprintf("must be between %d and %d", lo, hi))
-	}
-	return v, nil
 }
 
 // metalParam reads an optional metal; def applies when raw is empty.

@@ -155,7 +155,7 @@ func (h *Handlers) OpenAPI() Schema {
 		case AuthAdmin:
 			add(403, "The key's account is not an administrator.")
 			op["security"] = []Schema{{"bearerAuth": []string{}}}
-		case AuthKey:
+		case AuthMember:
 			op["security"] = []Schema{{"bearerAuth": []string{}}}
 		default:
 			op["security"] = []Schema{{}, {"bearerAuth": []string{}}}

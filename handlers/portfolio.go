@@ -86,15 +86,15 @@ func (h *Handlers) portfolioRoutes() []APIRoute {
 // portfolioPages are the dashboard's own browser routes (import page and fragments).
 func (h *Handlers) portfolioPages() []PageRoute {
 	return []PageRoute{
-		{"GET", "/dashboard/summary", h.DashboardSummary, true},
-		{"GET", "/dashboard/holdings", h.DashboardHoldings, true},
-		{"GET", "/dashboard/chart", h.DashboardChart, true},
-		{"GET", "/holdings/:id/sell", h.SaleForm, true},
-		{"POST", "/holdings/:id/sell", h.SaleSubmit, true},
-		{"GET", "/portfolio/import", h.ImportPage, true},
-		{"POST", "/portfolio/import/preview", h.ImportPreviewSubmit, true},
-		{"POST", "/portfolio/import", h.ImportCommit, true},
-		{"GET", "/portfolio/export", h.ExportDownload, true},
+		{"GET", "/dashboard/summary", h.DashboardSummary, AuthMember},
+		{"GET", "/dashboard/holdings", h.DashboardHoldings, AuthMember},
+		{"GET", "/dashboard/chart", h.DashboardChart, AuthMember},
+		{"GET", "/holdings/:id/sell", h.SaleForm, AuthMember},
+		{"POST", "/holdings/:id/sell", h.SaleSubmit, AuthMember},
+		{"GET", "/portfolio/import", h.ImportPage, AuthMember},
+		{"POST", "/portfolio/import/preview", h.ImportPreviewSubmit, AuthMember},
+		{"POST", "/portfolio/import", h.ImportCommit, AuthMember},
+		{"GET", "/portfolio/export", h.ExportDownload, AuthMember},
 	}
 }
 

@@ -22,13 +22,13 @@ import (
 // pricePages are the markets and calculator pages.
 func (h *Handlers) pricePages() []PageRoute {
 	return []PageRoute{
-		{"GET", "/markets", h.MarketsPage, false},
-		{"GET", "/markets/chart", h.MarketsChart, false},
-		{"GET", "/events/prices", h.PriceEvents, false},
-		{"GET", "/calculators/junk-silver", h.JunkSilverPage, false},
-		{"GET", "/calculators/junk-silver/result", h.JunkSilverResult, false},
-		{"GET", "/calculators/what-if", h.WhatIfPage, false},
-		{"GET", "/calculators/what-if/result", h.WhatIfResult, false},
+		{"GET", "/markets", h.MarketsPage, AuthNone},
+		{"GET", "/markets/chart", h.MarketsChart, AuthNone},
+		{"GET", "/events/prices", h.PriceEvents, AuthNone},
+		{"GET", "/calculators/junk-silver", h.JunkSilverPage, AuthNone},
+		{"GET", "/calculators/junk-silver/result", h.JunkSilverResult, AuthNone},
+		{"GET", "/calculators/what-if", h.WhatIfPage, AuthNone},
+		{"GET", "/calculators/what-if/result", h.WhatIfResult, AuthNone},
 	}
 }
 

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/apperr"
 )
 
 // FieldError names one bad input field.
@@ -84,18 +86,56 @@ func NotFound(what string) *Problem {
 	return NewProblem(http.StatusNotFound, ProbNotFound, what+" not found")
 }
 
-// AsProblem maps any error to the problem a client sees; internals never leak.
+// AsProblem maps any error to the problem a client sees; internals never leak. It is the one
+// place a domain error (internal/apperr) becomes a status code.
 func AsProblem(err error) *Problem {
 	var p *Problem
-	switch {
-	case errors.As(err, &p):
+	if errors.As(err, &p) {
 		return p
+	}
+	if e, ok := apperr.As(err); ok && e.Kind != apperr.Internal {
+		return domainProblem(e)
+	}
+	switch {
 	case errors.Is(err, db.ErrNotFound):
 		return NotFound("resource")
 	case errors.Is(err, db.ErrConflict):
 		return NewProblem(http.StatusConflict, ProbConflict, conflictDetail(err))
 	}
 	return NewProblem(http.StatusInternalServerError, ProbInternal, "something went wrong on our side; the request id identifies it in our logs")
+}
+
+// domainStatus is the status and problem slug of each domain error kind.
+var domainStatus = map[apperr.Kind]struct {
+	status int
+	slug   string
+}{
+	apperr.NotFound:           {http.StatusNotFound, ProbNotFound},
+	apperr.Invalid:            {http.StatusBadRequest, ProbInvalid},
+	apperr.Unprocessable:      {http.StatusUnprocessableEntity, ProbUnprocessable},
+	apperr.Conflict:           {http.StatusConflict, ProbConflict},
+	apperr.Unauthorized:       {http.StatusUnauthorized, ProbUnauthorized},
+	apperr.Forbidden:          {http.StatusForbidden, ProbForbidden},
+	apperr.MembershipRequired: {http.StatusForbidden, ProbMembership},
+	apperr.RateLimited:        {http.StatusTooManyRequests, ProbRateLimited},
+	apperr.TooLarge:           {http.StatusRequestEntityTooLarge, ProbTooLarge},
+	apperr.Unavailable:        {http.StatusServiceUnavailable, ProbUnavailable},
+}
+
+func domainProblem(e *apperr.Error) *Problem {
+	st := domainStatus[e.Kind]
+	var fields []FieldError
+	for _, f := range e.Fields {
+		fields = append(fields, FieldError{Field: f.Field, Message: f.Message})
+	}
+	p := NewProblem(st.status, st.slug, e.Msg, fields...)
+	if e.RetryAfter > 0 {
+		p.RetryAfter = int((e.RetryAfter + time.Second - 1) / time.Second)
+	}
+	if len(e.Details) > 0 {
+		p.Extra = e.Details
+	}
+	return p
 }
 
 func conflictDetail(err error) string {

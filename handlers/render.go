@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"encoding/json"
-	"strconv"
 
 	"github.com/a-h/templ"
 	"github.com/gofiber/fiber/v2"
@@ -62,20 +61,4 @@ func optMoney(d *decimal.Decimal) *Num {
 	}
 	n := money(*d)
 	return &n
-}
-
-// queryInt reads an integer query parameter within [lo, hi], def when absent.
-func queryInt(c *fiber.Ctx, name string, def, lo, hi int) (int, error) {
-	raw := c.Query(name)
-	if raw == "" {
-		return def, nil
-	}
-	v, err := strconv.Atoi(raw)
-	if err != nil {
-		return 0, Invalid(name, "must be an integer")
-	}
-	if v < lo || v > hi {
-		return 0, Invalid(name, "must be between "+strconv.Itoa(lo)+" and "+strconv.Itoa(hi))
-	}
-	return v, nil
 }

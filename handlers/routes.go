@@ -6,18 +6,19 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// Auth is what a /v1 route demands of the caller.
+// Auth is what a route demands of the caller. The same levels guard both trees: /v1 routes
+// authenticate by bearer key, pages by session; web enforces the level before the handler runs.
 type Auth int
 
-// Authentication levels of API routes.
+// Authentication levels of routes.
 const (
-	// AuthNone routes are public; a valid key, when sent, is still recognised.
+	// AuthNone routes are public; a valid key or session, when present, is still recognised.
 	AuthNone Auth = iota
-	// AuthKey routes need any valid API key.
-	AuthKey
-	// AuthGold routes need a key of a gold member.
+	// AuthMember routes need any signed-in member (a valid API key, or a session on pages).
+	AuthMember
+	// AuthGold routes need a gold member.
 	AuthGold
-	// AuthAdmin routes need a key of an administrator.
+	// AuthAdmin routes need an administrator.
 	AuthAdmin
 )
 
@@ -80,35 +81,36 @@ func (h *Handlers) APIRoutes() []APIRoute {
 	return out
 }
 
-// PageRoute is one browser route. SignedIn routes send visitors to the sign-in page.
+// PageRoute is one browser route. Routes above AuthNone send visitors to the sign-in page;
+// AuthGold routes show free members the way to membership; AuthAdmin routes are 404 to others.
 type PageRoute struct {
-	Method   string
-	Path     string
-	Handler  fiber.Handler
-	SignedIn bool
+	Method  string
+	Path    string
+	Handler fiber.Handler
+	Auth    Auth
 }
 
 // PageRoutes is the table of every browser page and form endpoint, registered by web.
 func (h *Handlers) PageRoutes() []PageRoute {
 	out := []PageRoute{
-		{"GET", "/", h.Home, false},
-		{"GET", "/signup", h.SignUpPage, false},
-		{"POST", "/signup", h.SignUpSubmit, false},
-		{"GET", "/login", h.LoginPage, false},
-		{"POST", "/login", h.LoginSubmit, false},
-		{"POST", "/logout", h.Logout, false},
-		{"GET", "/holdings", h.HoldingsIndex, true},
-		{"GET", "/holdings/new", h.HoldingsNew, true},
-		{"POST", "/holdings", h.HoldingsSave, true},
-		{"GET", "/holdings/:id/edit", h.HoldingsEdit, true},
-		{"POST", "/holdings/:id", h.HoldingsSave, true},
-		{"POST", "/holdings/:id/delete", h.HoldingsDelete, true},
-		{"GET", "/settings/developer", h.DeveloperPage, true},
-		{"POST", "/settings/developer/keys", h.DeveloperCreateKey, true},
-		{"POST", "/settings/developer/keys/:id/revoke", h.DeveloperRevokeKey, true},
-		{"GET", "/settings/billing", h.BillingPage, true},
-		{"GET", "/docs/api", h.APIDocsPage, false},
-		{"GET", "/legal", h.LegalPage, false},
+		{"GET", "/", h.Home, AuthNone},
+		{"GET", "/signup", h.SignUpPage, AuthNone},
+		{"POST", "/signup", h.SignUpSubmit, AuthNone},
+		{"GET", "/login", h.LoginPage, AuthNone},
+		{"POST", "/login", h.LoginSubmit, AuthNone},
+		{"POST", "/logout", h.Logout, AuthNone},
+		{"GET", "/holdings", h.HoldingsIndex, AuthMember},
+		{"GET", "/holdings/new", h.HoldingsNew, AuthMember},
+		{"POST", "/holdings", h.HoldingsSave, AuthMember},
+		{"GET", "/holdings/:id/edit", h.HoldingsEdit, AuthMember},
+		{"POST", "/holdings/:id", h.HoldingsSave, AuthMember},
+		{"POST", "/holdings/:id/delete", h.HoldingsDelete, AuthMember},
+		{"GET", "/settings/developer", h.DeveloperPage, AuthMember},
+		{"POST", "/settings/developer/keys", h.DeveloperCreateKey, AuthMember},
+		{"POST", "/settings/developer/keys/:id/revoke", h.DeveloperRevokeKey, AuthMember},
+		{"GET", "/settings/billing", h.BillingPage, AuthMember},
+		{"GET", "/docs/api", h.APIDocsPage, AuthNone},
+		{"GET", "/legal", h.LegalPage, AuthNone},
 	}
 	out = append(out, h.pricePages()...)
 	out = append(out, h.portfolioPages()...)

@@ -27,6 +27,7 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/handlers"
+	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/prices"
 	"github.com/ouncehq/ounce/static"
 )
@@ -289,11 +290,11 @@ func (s *server) routes(app *fiber.App) {
 	// Browser pages: session, CSRF, the signed-in user.
 	pages := app.Group("", sessionMiddleware(s.sessions), csrfMiddleware(s.sessions), s.loadSessionUser)
 	for _, r := range h.PageRoutes() {
-		if r.SignedIn {
-			// Per route, so requireSignIn never leaks onto 404s.
-			pages.Add(r.Method, r.Path, requireSignIn, r.Handler)
-		} else {
+		if r.Auth == handlers.AuthNone {
 			pages.Add(r.Method, r.Path, r.Handler)
+		} else {
+			// Per route, so the guard never leaks onto 404s.
+			pages.Add(r.Method, r.Path, requirePageAuth(r.Auth), r.Handler)
 		}
 	}
 
@@ -307,18 +308,29 @@ func (s *server) loadSessionUser(c *fiber.Ctx) error {
 	return c.Next()
 }
 
-// requireSignIn sends visitors without a session to the sign-in page.
-func requireSignIn(c *fiber.Ctx) error {
-	if _, ok := handlers.UserFrom(c); ok {
+// requirePageAuth enforces a page route's level before its handler runs: visitors without a
+// session go to the sign-in page, free members meet the membership page (403), and pages for
+// administrators do not exist for anyone else (404).
+func requirePageAuth(level handlers.Auth) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		u, ok := handlers.UserFrom(c)
+		if !ok {
+			to := "/login?next=" + c.OriginalURL()
+			if c.Method() != http.MethodGet {
+				to = "/login"
+			}
+			if c.Get("HX-Request") == "true" {
+				c.Set("HX-Redirect", to)
+				return c.SendStatus(http.StatusNoContent)
+			}
+			return c.Redirect(to, http.StatusSeeOther)
+		}
+		switch {
+		case level == handlers.AuthGold && !u.IsGold():
+			return apperr.Membership("this page")
+		case level == handlers.AuthAdmin && !u.IsAdmin:
+			return apperr.NotFoundf("page")
+		}
 		return c.Next()
 	}
-	to := "/login?next=" + c.OriginalURL()
-	if c.Method() != http.MethodGet {
-		to = "/login"
-	}
-	if c.Get("HX-Request") == "true" {
-		c.Set("HX-Redirect", to)
-		return c.SendStatus(http.StatusNoContent)
-	}
-	return c.Redirect(to, http.StatusSeeOther)
 }

@@ -294,7 +294,7 @@ func Login(m components.Meta, f AuthForm) templ.Component {
 }
 
 // ErrorPage is the full-page error for browsers.
-func ErrorPage(m components.Meta, status int, title, detail, requestID string) templ.Component {
+func ErrorPage(m components.Meta, status int, title, detail, requestID string, needsGold bool) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -389,7 +389,18 @@ func ErrorPage(m components.Meta, status int, title, detail, requestID string) t
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "<a href=\"/\" class=\"mt-6 inline-block font-medium text-amber-700 underline dark:text-amber-400\">Back to the dashboard</a></div>")
+			if needsGold {
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "<a href=\"/settings/billing\" class=\"mt-6 inline-block rounded-md bg-amber-600 px-4 py-2 font-semibold text-white hover:bg-amber-700\">See Gold membership</a>")
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+			} else {
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "<a href=\"/\" class=\"mt-6 inline-block font-medium text-amber-700 underline dark:text-amber-400\">Back to the dashboard</a>")
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "</div>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -1,0 +1,38 @@
+package handlers
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ouncehq/ounce/internal/apperr"
+)
+
+// The one strict reader of numeric query parameters. Every route reads integers through it,
+// so " 5 ", "1.5", "abc", "+5" and values past int range answer the same way everywhere:
+// surrounding spaces are trimmed, anything but an optional minus and digits is "must be an
+// integer", and a value outside [lo, hi] (overflow included) is "must be between lo and hi".
+
+// parseIntParam reads raw as an integer in [lo, hi]; def when raw is empty or blank.
+func parseIntParam(name, raw string, def, lo, hi int) (int, error) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return def, nil
+	}
+	digits := strings.TrimPrefix(raw, "-")
+	if digits == "" || strings.TrimLeft(digits, "0123456789") != "" {
+		return 0, apperr.InvalidField(name, "must be an integer")
+	}
+	v, err := strconv.Atoi(raw)
+	if err != nil || v < lo || v > hi {
+		// Only overflow fails here once the characters are digits: it is out of range too.
+		return 0, apperr.InvalidField(name, "must be between "+strconv.Itoa(lo)+" and "+strconv.Itoa(hi))
+	}
+	return v, nil
+}
+
+// queryInt reads an integer query parameter within [lo, hi], def when absent.
+func queryInt(c *fiber.Ctx, name string, def, lo, hi int) (int, error) {
+	return parseIntParam(name, c.Query(name), def, lo, hi)
+}

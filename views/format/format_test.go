@@ -1,0 +1,49 @@
+package format
+
+import (
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+
+func TestFormatters(t *testing.T) {
+	cases := []struct{ got, want string }{
+		{USD(d("1234.5")), "$1,234.50"},
+		{USD(d("-12")), "−$12.00"},
+		{USD(d("-0.004")), "$0.00"},
+		{USD(d("1234567.891")), "$1,234,567.89"},
+		{SignedUSD(d("42.525")), "+$42.53"},
+		{SignedUSD(d("-0.18")), "−$0.18"},
+		{SignedUSD(d("0.001")), "$0.00"},
+		{USDPtr(nil), "—"},
+		{Price(d("63.935"), 4), "$63.935"},
+		{Price(d("63.9"), 4), "$63.90"},
+		{Price(d("4100.1234"), 4), "$4,100.1234"},
+		{Price(d("4100"), 2), "$4,100.00"},
+		{Pct(d("-0.6")), "−0.60%"},
+		{SignedPct(d("0.344")), "+0.34%"},
+		{SignedPct(d("-0.004")), "0.00%"},
+		{Oz(d("50.00000")), "50"},
+		{Oz(d("7.15")), "7.15"},
+		{Oz(d("0.03215")), "0.0322"},
+		{Oz(d("12345.5")), "12,345.5"},
+		{WholeOz(d("-3500.4")), "−3,500"},
+		{SignedWholeOz(d("12000")), "+12,000"},
+		{SignedWholeOz(d("0.4")), "0"},
+		{Number(d("1234.56"), 1), "1,234.6"},
+		{Int(1000000), "1,000,000"},
+		{Count(1, "unit", "units"), "1 unit"},
+		{Count(3, "unit", "units"), "3 units"},
+		{Date(time.Date(2026, 11, 23, 23, 0, 0, 0, time.UTC)), "23 Nov 2026"},
+		{DateTime(time.Date(2026, 11, 23, 14, 5, 0, 0, time.UTC)), "23 Nov 2026 14:05 UTC"},
+		{ISODate(time.Date(2026, 11, 3, 0, 0, 0, 0, time.UTC)), "2026-11-03"},
+	}
+	for i, c := range cases {
+		if c.got != c.want {
+			t.Errorf("case %d: got %q, want %q", i, c.got, c.want)
+		}
+	}
+}
