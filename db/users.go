@@ -24,7 +24,8 @@ type User struct {
 	UpdatedAt    time.Time `db:"updated_at"`
 }
 
-// IsGold reports whether the user has the paid tier.
+// IsGold reports whether the user has the paid tier. Services ask account.IsGold, which owns
+// the membership rules; this stays for code not yet moved behind a service.
 func (u User) IsGold() bool { return u.Tier == TierGold }
 
 // NormalizeEmail is the one form of an address that is stored and compared.

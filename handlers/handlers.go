@@ -11,6 +11,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/prices"
 	"github.com/ouncehq/ounce/views/components"
 )
@@ -63,6 +64,7 @@ type Handlers struct {
 	keyUsed  func(int64, time.Time)
 	limiter  Limiter
 	market   *prices.Service
+	account  *account.Service
 	cache    bodyCache
 	premiums pfPremiumCache
 	done     <-chan struct{}
@@ -79,7 +81,8 @@ func New(d Deps) *Handlers {
 	if d.OnKeyUsed == nil {
 		d.OnKeyUsed = func(int64, time.Time) {}
 	}
-	return &Handlers{store: d.Store, sessions: d.Sessions, cfg: d.Config, log: d.Logger, now: d.Now, keyUsed: d.OnKeyUsed, limiter: d.Limiter, market: d.Market, done: d.Done}
+	return &Handlers{store: d.Store, sessions: d.Sessions, cfg: d.Config, log: d.Logger, now: d.Now, keyUsed: d.OnKeyUsed, limiter: d.Limiter, market: d.Market, done: d.Done,
+		account: newAccount(d)}
 }
 
 // Locals keys shared with the web middleware.

@@ -70,17 +70,3 @@ func TestHoldingFormInputKeepsTextAndValidates(t *testing.T) {
 		t.Fatalf("valid form: %v %+v", errs, h)
 	}
 }
-
-func TestPasswordHashing(t *testing.T) {
-	h, err := HashPassword("correct horse battery")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !CheckPassword(h, "correct horse battery") || CheckPassword(h, "correct horse batterx") || CheckPassword("garbage", "x") {
-		t.Fatal("password check wrong")
-	}
-	h2, _ := HashPassword("correct horse battery")
-	if h == h2 {
-		t.Fatal("salt not random")
-	}
-}

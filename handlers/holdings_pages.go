@@ -166,9 +166,3 @@ func (h *Handlers) HoldingsDelete(c *fiber.Ctx) error {
 	}
 	return render(c, http.StatusOK, pages.HoldingsTable(h.meta(c, "", "holdings"), v))
 }
-
-// BillingPage shows the membership tier.
-func (h *Handlers) BillingPage(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
-	return render(c, http.StatusOK, pages.Billing(h.meta(c, "Membership", "settings"), pages.BillingView{Tier: u.Tier}))
-}

@@ -94,24 +94,16 @@ type PageRoute struct {
 func (h *Handlers) PageRoutes() []PageRoute {
 	out := []PageRoute{
 		{"GET", "/", h.Home, AuthNone},
-		{"GET", "/signup", h.SignUpPage, AuthNone},
-		{"POST", "/signup", h.SignUpSubmit, AuthNone},
-		{"GET", "/login", h.LoginPage, AuthNone},
-		{"POST", "/login", h.LoginSubmit, AuthNone},
-		{"POST", "/logout", h.Logout, AuthNone},
 		{"GET", "/holdings", h.HoldingsIndex, AuthMember},
 		{"GET", "/holdings/new", h.HoldingsNew, AuthMember},
 		{"POST", "/holdings", h.HoldingsSave, AuthMember},
 		{"GET", "/holdings/:id/edit", h.HoldingsEdit, AuthMember},
 		{"POST", "/holdings/:id", h.HoldingsSave, AuthMember},
 		{"POST", "/holdings/:id/delete", h.HoldingsDelete, AuthMember},
-		{"GET", "/settings/developer", h.DeveloperPage, AuthMember},
-		{"POST", "/settings/developer/keys", h.DeveloperCreateKey, AuthMember},
-		{"POST", "/settings/developer/keys/:id/revoke", h.DeveloperRevokeKey, AuthMember},
-		{"GET", "/settings/billing", h.BillingPage, AuthMember},
 		{"GET", "/docs/api", h.APIDocsPage, AuthNone},
 		{"GET", "/legal", h.LegalPage, AuthNone},
 	}
+	out = append(out, h.accountPages()...)
 	out = append(out, h.pricePages()...)
 	out = append(out, h.portfolioPages()...)
 	out = append(out, h.intelPages()...)

@@ -9,6 +9,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/handlers"
+	"github.com/ouncehq/ounce/internal/account"
 )
 
 // apiAuth authenticates the bearer key (when sent, or when the route needs one), enforces the
@@ -24,7 +25,7 @@ func (s *server) apiAuth(r handlers.APIRoute) fiber.Handler {
 					return handlers.NewProblem(http.StatusUnauthorized, handlers.ProbUnauthorized, "send Authorization: Bearer <API key>; create keys under Settings → Developer Access")
 				})
 			}
-			ko, err := s.h.AuthenticateKey(c.UserContext(), secret)
+			ko, err := s.h.Account().AuthenticateKey(c.UserContext(), secret)
 			if err != nil {
 				// Failed guesses count against the client's address.
 				return s.rateLimitThen(c, ipBucket, s.opts.RateLimitPerIP, func() error { return err })
@@ -33,10 +34,10 @@ func (s *server) apiAuth(r handlers.APIRoute) fiber.Handler {
 			keyID := ko.KeyID
 			bucket = func(*fiber.Ctx) string { return "key:" + strconv.FormatInt(keyID, 10) }
 			switch {
-			case r.Auth == handlers.AuthGold && !ko.User.IsGold():
+			case r.Auth == handlers.AuthGold && !account.IsGold(ko.User):
 				return handlers.NewProblem(http.StatusForbidden, handlers.ProbMembership,
 					"this endpoint needs Gold membership; upgrade at "+s.opts.BaseURL+"/settings/billing")
-			case r.Auth == handlers.AuthAdmin && !ko.User.IsAdmin:
+			case r.Auth == handlers.AuthAdmin && !account.IsAdmin(ko.User):
 				return handlers.NewProblem(http.StatusForbidden, handlers.ProbForbidden, "this endpoint is for administrators")
 			}
 			return s.rateLimitThen(c, bucket, s.opts.RateLimitPerKey, c.Next)

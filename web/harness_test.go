@@ -18,7 +18,7 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/db/dbtest"
-	"github.com/ouncehq/ounce/handlers"
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/prices"
 	"github.com/ouncehq/ounce/web"
@@ -114,12 +114,12 @@ func (e *env) api(method, path, key string, body any) resp {
 func (e *env) user(email, tier string) (db.User, string) {
 	e.t.Helper()
 	ctx := context.Background()
-	hash, _ := handlers.HashPassword("correct horse battery")
+	hash, _ := account.HashPassword("correct horse battery")
 	u, err := e.store.InsertUser(ctx, email, hash, tier, false)
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	secret, _, err := e.srv.Handlers().CreateAPIKey(ctx, u, "test")
+	secret, _, err := e.srv.Handlers().Account().CreateAPIKey(ctx, u, "test")
 	if err != nil {
 		e.t.Fatal(err)
 	}

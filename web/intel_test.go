@@ -18,6 +18,7 @@ import (
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/db/dbtest"
 	"github.com/ouncehq/ounce/handlers"
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/comex"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/web"
@@ -29,12 +30,12 @@ import (
 func (e *env) admin(email string) string {
 	e.t.Helper()
 	ctx := context.Background()
-	hash, _ := handlers.HashPassword("correct horse battery")
+	hash, _ := account.HashPassword("correct horse battery")
 	u, err := e.store.InsertUser(ctx, email, hash, db.TierGold, true)
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	secret, _, err := e.srv.Handlers().CreateAPIKey(ctx, u, "admin")
+	secret, _, err := e.srv.Handlers().Account().CreateAPIKey(ctx, u, "admin")
 	if err != nil {
 		e.t.Fatal(err)
 	}

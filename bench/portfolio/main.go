@@ -99,7 +99,7 @@ func run(ctx context.Context, name string, s *db.Store, holdings, requests int) 
 	must(err)
 	u, err := s.InsertUser(ctx, "bench@example.com", "x", db.TierGold, false)
 	must(err)
-	key, _, err := srv.Handlers().CreateAPIKey(ctx, u, "bench")
+	key, _, err := srv.Handlers().Account().CreateAPIKey(ctx, u, "bench")
 	must(err)
 
 	seedStart := time.Now()

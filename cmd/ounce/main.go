@@ -15,7 +15,8 @@ import (
 	"syscall"
 
 	"github.com/ouncehq/ounce/db"
-	"github.com/ouncehq/ounce/handlers"
+	"github.com/ouncehq/ounce/internal/account"
+	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/web"
 )
 
@@ -206,41 +207,31 @@ func cmdUser(ctx context.Context, args []string, stdin io.Reader, stdout io.Writ
 	if *email == "" {
 		return usageError{"--email is required"}
 	}
-	if *tier != "" && *tier != db.TierFree && *tier != db.TierGold {
+	if *tier != "" && !account.ValidTier(*tier) {
 		return usageError{"--tier must be free or gold"}
 	}
 	cfg, err := loadConfig(nil, nil)
 	if err != nil {
 		return usageError{err.Error()}
 	}
+	addr := db.NormalizeEmail(*email)
 	switch args[0] {
 	case "add":
 		pw, err := readPassword(stdin, *pwFile)
 		if err != nil {
 			return err
 		}
-		addr, errs := handlers.ValidateSignup(*email, pw)
-		if len(errs) > 0 {
+		// Checked before the database is opened, so a typo creates nothing.
+		if _, errs := account.ValidateSignup(*email, pw); len(errs) > 0 {
 			return usageError{errs[0].Field + " " + errs[0].Message}
 		}
-		t := *tier
-		if t == "" {
-			t = db.TierFree
-			if cfg.newUsersGold() {
-				t = db.TierGold
-			}
-		}
-		hash, err := handlers.HashPassword(pw)
-		if err != nil {
-			return err
-		}
-		return openStore(ctx, cfg, func(s *db.Store) error {
-			u, err := s.InsertUser(ctx, addr, hash, t, *admin)
-			if errors.Is(err, db.ErrConflict) {
+		return withAccounts(ctx, cfg, func(acct *account.Service) error {
+			u, err := acct.CreateUser(ctx, account.NewUser{Credentials: account.Credentials{Email: *email, Password: pw}, Tier: *tier, Admin: *admin})
+			if apperr.KindOf(err) == apperr.Conflict {
 				return fmt.Errorf("an account with email %s already exists", addr)
 			}
 			if err != nil {
-				return err
+				return cliError(err)
 			}
 			fmt.Fprintf(stdout, "created %s (tier %s%s)\n", u.Email, u.Tier, map[bool]string{true: ", admin"}[u.IsAdmin])
 			return nil
@@ -249,13 +240,13 @@ func cmdUser(ctx context.Context, args []string, stdin io.Reader, stdout io.Writ
 		if *tier == "" {
 			return usageError{"--tier is required"}
 		}
-		return openStore(ctx, cfg, func(s *db.Store) error {
-			if err := s.SetUserTier(ctx, *email, *tier); errors.Is(err, db.ErrNotFound) {
-				return fmt.Errorf("no account with email %s", db.NormalizeEmail(*email))
+		return withAccounts(ctx, cfg, func(acct *account.Service) error {
+			if err := acct.SetTier(ctx, *email, *tier); apperr.KindOf(err) == apperr.NotFound {
+				return fmt.Errorf("no account with email %s", addr)
 			} else if err != nil {
-				return err
+				return cliError(err)
 			}
-			fmt.Fprintf(stdout, "%s is now %s\n", db.NormalizeEmail(*email), *tier)
+			fmt.Fprintf(stdout, "%s is now %s\n", addr, *tier)
 			return nil
 		})
 	}
@@ -280,20 +271,35 @@ func cmdAPIKey(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return usageError{err.Error()}
 	}
-	return openStore(ctx, cfg, func(s *db.Store) error {
-		u, err := s.UserByEmail(ctx, *email)
-		if errors.Is(err, db.ErrNotFound) {
+	return withAccounts(ctx, cfg, func(acct *account.Service) error {
+		u, err := acct.UserByEmail(ctx, *email)
+		if apperr.KindOf(err) == apperr.NotFound {
 			return fmt.Errorf("no account with email %s", db.NormalizeEmail(*email))
 		}
 		if err != nil {
 			return err
 		}
-		h := handlers.New(handlers.Deps{Store: s})
-		secret, _, err := h.CreateAPIKey(ctx, u, *name)
+		secret, _, err := acct.CreateAPIKey(ctx, u, *name)
 		if err != nil {
-			return errors.New(handlers.AsProblem(err).Detail)
+			return cliError(err)
 		}
 		fmt.Fprintln(stdout, secret)
 		return nil
 	})
+}
+
+// withAccounts opens the configured database and runs fn with the account service over it.
+func withAccounts(ctx context.Context, cfg config, fn func(*account.Service) error) error {
+	return openStore(ctx, cfg, func(s *db.Store) error {
+		return fn(account.New(account.Deps{Store: s, Config: account.Config{NewUsersGold: cfg.newUsersGold()}}))
+	})
+}
+
+// cliError is how a command reports a service error: a domain error in its own words,
+// anything else (an outage, a bug) as it is.
+func cliError(err error) error {
+	if e, ok := apperr.As(err); ok && e.Kind != apperr.Internal {
+		return errors.New(e.Msg)
+	}
+	return err
 }

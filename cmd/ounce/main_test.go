@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/ouncehq/ounce/db"
-	"github.com/ouncehq/ounce/handlers"
+	"github.com/ouncehq/ounce/internal/account"
 )
 
 func runCLI(t *testing.T, stdin string, args ...string) (string, error) {
@@ -52,7 +52,7 @@ func TestUserAndAPIKeyCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	ko, err := s.ActiveAPIKeyByHash(context.Background(), handlers.HashAPIKey(strings.TrimSpace(out)))
+	ko, err := s.ActiveAPIKeyByHash(context.Background(), account.HashAPIKey(strings.TrimSpace(out)))
 	if err != nil || ko.Email != "ann@example.com" || !ko.IsGold() {
 		t.Fatalf("stored key: %+v %v", ko, err)
 	}

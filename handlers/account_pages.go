@@ -1,0 +1,216 @@
+package handlers
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/account"
+	"github.com/ouncehq/ounce/views/format"
+	"github.com/ouncehq/ounce/views/pages"
+)
+
+// startSession signs u in on this browser with a fresh token (no session fixation).
+func (h *Handlers) startSession(c *fiber.Ctx, u db.User) error {
+	ctx := c.UserContext()
+	if err := h.sessions.RenewToken(ctx); err != nil {
+		return err
+	}
+	h.sessions.Put(ctx, sessUserID, u.ID)
+	return nil
+}
+
+// SignUpPage shows the sign-up form.
+func (h *Handlers) SignUpPage(c *fiber.Ctx) error {
+	return render(c, http.StatusOK, pages.SignUp(h.meta(c, "Create account", ""), pages.AuthForm{}))
+}
+
+// SignUpSubmit creates the account and signs it in.
+func (h *Handlers) SignUpSubmit(c *fiber.Ctx) error {
+	email := c.FormValue("email")
+	u, err := h.account.SignUp(h.ctx(c), account.Credentials{Email: email, Password: c.FormValue("password")})
+	if err != nil {
+		p := AsProblem(err)
+		if p.Status >= 500 {
+			return err
+		}
+		f := pages.AuthForm{Email: email, Fields: map[string]string{}}
+		for _, fe := range p.Errors {
+			f.Fields[fe.Field] = fe.Message
+		}
+		if len(p.Errors) == 0 {
+			// A taken address gets the same answer as any other refusal to keep accounts private.
+			f.Error = "We could not create an account with that email. If it is yours, sign in instead."
+		}
+		return render(c, http.StatusUnprocessableEntity, pages.SignUp(h.meta(c, "Create account", ""), f))
+	}
+	if err := h.startSession(c, u); err != nil {
+		return err
+	}
+	return redirect(c, "/")
+}
+
+// LoginPage shows the sign-in form.
+func (h *Handlers) LoginPage(c *fiber.Ctx) error {
+	return render(c, http.StatusOK, pages.Login(h.meta(c, "Sign in", ""), pages.AuthForm{NextPath: safeNext(c.Query("next"))}))
+}
+
+// LoginSubmit checks credentials and signs the browser in.
+func (h *Handlers) LoginSubmit(c *fiber.Ctx) error {
+	email := c.FormValue("email")
+	next := safeNext(c.FormValue("next"))
+	u, err := h.account.Authenticate(h.ctx(c), c.IP(), account.Credentials{Email: email, Password: c.FormValue("password")})
+	if err != nil {
+		p := AsProblem(err)
+		if p.Status >= 500 {
+			return err
+		}
+		if p.RetryAfter > 0 {
+			c.Set(fiber.HeaderRetryAfter, fmt.Sprint(p.RetryAfter))
+		}
+		return render(c, p.Status, pages.Login(h.meta(c, "Sign in", ""), pages.AuthForm{Email: email, Error: capitalize(p.Detail) + ".", NextPath: next}))
+	}
+	if err := h.startSession(c, u); err != nil {
+		return err
+	}
+	return redirect(c, next)
+}
+
+// Logout ends the browser session.
+func (h *Handlers) Logout(c *fiber.Ctx) error {
+	ctx := c.UserContext()
+	if err := h.sessions.RenewToken(ctx); err != nil {
+		return err
+	}
+	if err := h.sessions.Destroy(ctx); err != nil {
+		return err
+	}
+	return redirect(c, "/")
+}
+
+// developerView is the developer page's view of u's keys.
+func (h *Handlers) developerView(c *fiber.Ctx, u db.User) (pages.DeveloperView, error) {
+	keys, err := h.account.APIKeys(h.ctx(c), u)
+	if err != nil {
+		return pages.DeveloperView{}, err
+	}
+	v := pages.DeveloperView{Max: account.MaxActiveAPIKeys, BaseURL: h.cfg.BaseURL, IsGold: account.IsGold(u)}
+	for _, k := range keys {
+		row := pages.APIKeyRow{ID: strconv.FormatInt(k.ID, 10), Name: k.Name, Prefix: k.Prefix, Created: format.Date(k.CreatedAt), LastUsed: "never", Revoked: k.RevokedAt != nil}
+		if k.LastUsedAt != nil {
+			row.LastUsed = humanAgo(h.now(), *k.LastUsedAt)
+		}
+		if !row.Revoked {
+			v.Active++
+		}
+		v.Keys = append(v.Keys, row)
+	}
+	return v, nil
+}
+
+// DeveloperPage is Settings → Developer Access.
+func (h *Handlers) DeveloperPage(c *fiber.Ctx) error {
+	u, _ := UserFrom(c)
+	v, err := h.developerView(c, u)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, pages.Developer(h.meta(c, "Developer access", "settings"), v))
+}
+
+// DeveloperCreateKey creates a key and shows it once.
+func (h *Handlers) DeveloperCreateKey(c *fiber.Ctx) error {
+	u, _ := UserFrom(c)
+	secret, k, err := h.account.CreateAPIKey(h.ctx(c), u, c.FormValue("name"))
+	status := http.StatusOK
+	var formErr string
+	if err != nil {
+		p := AsProblem(err)
+		if p.Status >= 500 {
+			return err
+		}
+		status = http.StatusUnprocessableEntity
+		formErr = p.Detail
+		if len(p.Errors) > 0 {
+			formErr = "Name " + p.Errors[0].Message + "."
+		}
+	}
+	v, verr := h.developerView(c, u)
+	if verr != nil {
+		return verr
+	}
+	v.NewKey, v.NewName, v.Error = secret, k.Name, formErr
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	m := h.meta(c, "Developer access", "settings")
+	return page(c, status, pages.Developer(m, v), pages.DeveloperKeys(m, v))
+}
+
+// DeveloperRevokeKey revokes one of the member's keys.
+func (h *Handlers) DeveloperRevokeKey(c *fiber.Ctx) error {
+	u, _ := UserFrom(c)
+	id, err := strconv.ParseInt(c.Params("id"), 10, 64)
+	if err != nil {
+		return NotFound("API key")
+	}
+	if err := h.account.RevokeAPIKey(h.ctx(c), u, id); err != nil {
+		return err
+	}
+	if !isHTMX(c) {
+		return redirect(c, "/settings/developer")
+	}
+	v, err := h.developerView(c, u)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, pages.DeveloperKeys(h.meta(c, "", "settings"), v))
+}
+
+// BillingPage shows the membership tier.
+func (h *Handlers) BillingPage(c *fiber.Ctx) error {
+	u, _ := UserFrom(c)
+	return render(c, http.StatusOK, pages.Billing(h.meta(c, "Membership", "settings"), pages.BillingView{Tier: u.Tier}))
+}
+
+// humanAgo renders a past time relative to now.
+func humanAgo(now, t time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return strconv.Itoa(int(d.Minutes())) + " min ago"
+	case d < 48*time.Hour:
+		return strconv.Itoa(int(d.Hours())) + " h ago"
+	}
+	return format.Date(t)
+}
+
+// redirect sends the browser elsewhere: HX-Redirect for HTMX, 303 otherwise.
+func redirect(c *fiber.Ctx, to string) error {
+	if isHTMX(c) {
+		c.Set("HX-Redirect", to)
+		return c.SendStatus(http.StatusNoContent)
+	}
+	return c.Redirect(to, http.StatusSeeOther)
+}
+
+// safeNext keeps post-login redirects on this site.
+func safeNext(p string) string {
+	if p == "" || !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.Contains(p, "\\") {
+		return "/"
+	}
+	return p
+}
+
+// capitalize upper-cases the first letter of a message shown on its own.
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

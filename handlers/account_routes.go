@@ -1,0 +1,49 @@
+package handlers
+
+import (
+	"context"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/account"
+)
+
+// accountPages are the browser routes of the account area: sign-up, sign-in, sign-out and
+// the settings pages for API keys and membership. The account area has no /v1 routes.
+func (h *Handlers) accountPages() []PageRoute {
+	return []PageRoute{
+		{"GET", "/signup", h.SignUpPage, AuthNone},
+		{"POST", "/signup", h.SignUpSubmit, AuthNone},
+		{"GET", "/login", h.LoginPage, AuthNone},
+		{"POST", "/login", h.LoginSubmit, AuthNone},
+		{"POST", "/logout", h.Logout, AuthNone},
+		{"GET", "/settings/developer", h.DeveloperPage, AuthMember},
+		{"POST", "/settings/developer/keys", h.DeveloperCreateKey, AuthMember},
+		{"POST", "/settings/developer/keys/:id/revoke", h.DeveloperRevokeKey, AuthMember},
+		{"GET", "/settings/billing", h.BillingPage, AuthMember},
+	}
+}
+
+// newAccount builds the account service from the handlers' dependencies.
+func newAccount(d Deps) *account.Service {
+	return account.New(account.Deps{Store: d.Store, Limiter: d.Limiter, Now: d.Now, Logger: d.Logger, OnKeyUsed: d.OnKeyUsed,
+		Config: account.Config{NewUsersGold: d.Config.NewUsersGold}})
+}
+
+// Account returns the account service, for the web layer's bearer check and for tests and
+// tools that create members and keys.
+func (h *Handlers) Account() *account.Service { return h.account }
+
+// sessUserID is the session key holding the signed-in member's id.
+const sessUserID = "user_id"
+
+// SessionUser loads the signed-in member of a browser request, if any: the session names an
+// id, the account service says whether that account still exists.
+func (h *Handlers) SessionUser(ctx context.Context) (db.User, bool) {
+	return h.account.SessionUser(ctx, h.sessions.GetInt64(ctx, sessUserID))
+}
+
+// AuthenticateKey resolves a bearer secret to its key and member (the MCP endpoint checks
+// keys itself, after the web layer's limits).
+func (h *Handlers) AuthenticateKey(ctx context.Context, secret string) (db.KeyOwner, error) {
+	return h.account.AuthenticateKey(ctx, secret)
+}

@@ -1,0 +1,167 @@
+package account
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/mail"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/apperr"
+)
+
+// Credentials are an email and password as a person typed them.
+type Credentials struct {
+	Email    string
+	Password string
+}
+
+// NewUser is an account an operator creates (ounce user add): credentials, and a tier and
+// admin flag a sign-up cannot choose.
+type NewUser struct {
+	Credentials
+	// Tier is TierFree or TierGold; empty means the tier sign-ups get on this server.
+	Tier  string
+	Admin bool
+}
+
+// Sign-in limits: per client address (someone trying many accounts) and per account (many
+// addresses trying one account), each over a 15-minute window.
+const (
+	signInWindow     = 15 * time.Minute
+	signInPerIP      = 30
+	signInPerAccount = 10
+)
+
+// errBadLogin is the one answer for every failed sign-in, so nobody learns which emails exist.
+var errBadLogin = apperr.New(apperr.Unauthorized, "email or password is incorrect")
+
+// ValidateSignup checks an email and password pair, returning the normalised email and the
+// bad fields (none when both are acceptable).
+func ValidateSignup(email, password string) (string, []apperr.FieldError) {
+	var errs []apperr.FieldError
+	email = db.NormalizeEmail(email)
+	if a, err := mail.ParseAddress(email); err != nil || a.Address != email || len(email) > 254 || !strings.Contains(email[strings.LastIndex(email, "@")+1:], ".") {
+		errs = append(errs, apperr.FieldError{Field: "email", Message: "enter a valid email address"})
+	}
+	switch n := utf8.RuneCountInString(password); {
+	case n < MinPasswordLen:
+		errs = append(errs, apperr.FieldError{Field: "password", Message: fmt.Sprintf("must be at least %d characters", MinPasswordLen)})
+	case n > MaxPasswordLen:
+		errs = append(errs, apperr.FieldError{Field: "password", Message: fmt.Sprintf("must be at most %d characters", MaxPasswordLen)})
+	}
+	return email, errs
+}
+
+// SignUp creates an account with the tier new accounts get on this server. A taken email is
+// a Conflict whose message the sign-up page does not repeat, to keep accounts private.
+func (s *Service) SignUp(ctx context.Context, c Credentials) (db.User, error) {
+	return s.CreateUser(ctx, NewUser{Credentials: c})
+}
+
+// CreateUser creates an account after the sign-up checks; the operator may choose its tier
+// and make it an administrator.
+func (s *Service) CreateUser(ctx context.Context, in NewUser) (db.User, error) {
+	email, errs := ValidateSignup(in.Email, in.Password)
+	if in.Tier != "" && !ValidTier(in.Tier) {
+		errs = append(errs, apperr.FieldError{Field: "tier", Message: "must be free or gold"})
+	}
+	if err := apperr.InvalidFields(errs); err != nil {
+		return db.User{}, err
+	}
+	tier := in.Tier
+	if tier == "" {
+		tier = s.newUserTier()
+	}
+	hash, err := HashPassword(in.Password)
+	if err != nil {
+		return db.User{}, err
+	}
+	u, err := s.store.InsertUser(ctx, email, hash, tier, in.Admin)
+	if errors.Is(err, db.ErrConflict) {
+		return db.User{}, apperr.Wrap(apperr.Conflict, err, "email already registered")
+	}
+	return u, err
+}
+
+// newUserTier is the tier of a sign-up on this server.
+func (s *Service) newUserTier() string {
+	if s.cfg.NewUsersGold {
+		return db.TierGold
+	}
+	return db.TierFree
+}
+
+// Authenticate checks credentials, rate-limited per client address and per account. Every
+// failure is the same Unauthorized error, and an unknown email costs a password check too.
+func (s *Service) Authenticate(ctx context.Context, ip string, c Credentials) (db.User, error) {
+	email := db.NormalizeEmail(c.Email)
+	if s.limiter != nil {
+		for _, b := range []struct {
+			bucket string
+			limit  int
+		}{{"login-ip:" + ip, signInPerIP}, {"login-acct:" + email, signInPerAccount}} {
+			ok, retry, err := s.limiter.Allow(ctx, b.bucket, b.limit, signInWindow)
+			if err != nil {
+				return db.User{}, err
+			}
+			if !ok {
+				// Whole seconds, plus one so a client that waits exactly that long is in the
+				// next window.
+				return db.User{}, apperr.Limited(time.Duration(int(retry.Seconds())+1)*time.Second, "too many sign-in attempts; try again later")
+			}
+		}
+	}
+	u, err := s.store.UserByEmail(ctx, email)
+	if errors.Is(err, db.ErrNotFound) {
+		CheckPassword(dummy.get(), c.Password)
+		return db.User{}, errBadLogin
+	}
+	if err != nil {
+		return db.User{}, err
+	}
+	if !CheckPassword(u.PasswordHash, c.Password) {
+		return db.User{}, errBadLogin
+	}
+	return u, nil
+}
+
+// SessionUser is the account a browser session names, if it still exists. A session whose
+// account is gone, or a database hiccup, reads as signed out rather than failing the page.
+func (s *Service) SessionUser(ctx context.Context, userID int64) (db.User, bool) {
+	if userID == 0 {
+		return db.User{}, false
+	}
+	u, err := s.store.UserByID(ctx, userID)
+	if err != nil {
+		if !errors.Is(err, db.ErrNotFound) {
+			s.log.WarnContext(ctx, "loading the session's account", "err", err)
+		}
+		return db.User{}, false
+	}
+	return u, true
+}
+
+// UserByEmail finds an account by address (any case, surrounding space ignored).
+func (s *Service) UserByEmail(ctx context.Context, email string) (db.User, error) {
+	u, err := s.store.UserByEmail(ctx, email)
+	if errors.Is(err, db.ErrNotFound) {
+		return db.User{}, apperr.Wrap(apperr.NotFound, err, "account not found")
+	}
+	return u, err
+}
+
+// SetTier changes the membership tier of the account with that email.
+func (s *Service) SetTier(ctx context.Context, email, tier string) error {
+	if !ValidTier(tier) {
+		return apperr.InvalidField("tier", "must be free or gold")
+	}
+	err := s.store.SetUserTier(ctx, email, tier)
+	if errors.Is(err, db.ErrNotFound) {
+		return apperr.Wrap(apperr.NotFound, err, "account not found")
+	}
+	return err
+}
