@@ -55,7 +55,7 @@ func (s *Store) InsertAPIKey(ctx context.Context, userID int64, name, prefix, ha
 // APIKeysByUser lists a user's keys, newest first, revoked ones included.
 func (s *Store) APIKeysByUser(ctx context.Context, userID int64) ([]APIKey, error) {
 	keys := []APIKey{}
-	err := s.DB.SelectContext(ctx, &keys, s.rebind(`SELECT id, user_id, name, prefix, key_hash, created_at, last_used_at, revoked_at
+	err := s.db.SelectContext(ctx, &keys, s.rebind(`SELECT id, user_id, name, prefix, key_hash, created_at, last_used_at, revoked_at
 		FROM api_keys WHERE user_id = ? ORDER BY created_at DESC, id DESC`), userID)
 	return keys, err
 }
@@ -71,14 +71,14 @@ type KeyOwner struct {
 // hash, so its timing says nothing about how close a guess came to a real key.
 func (s *Store) ActiveAPIKeyByHash(ctx context.Context, hash string) (KeyOwner, error) {
 	var ko KeyOwner
-	err := s.DB.GetContext(ctx, &ko, s.rebind(`SELECT k.id AS key_id, k.last_used_at, u.id, u.email, u.password_hash, u.tier, u.is_admin, u.created_at, u.updated_at
+	err := s.db.GetContext(ctx, &ko, s.rebind(`SELECT k.id AS key_id, k.last_used_at, u.id, u.email, u.password_hash, u.tier, u.is_admin, u.created_at, u.updated_at
 		FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ? AND k.revoked_at IS NULL`), hash)
 	return ko, notFound(err)
 }
 
 // RevokeAPIKey revokes one of the user's keys; someone else's key is ErrNotFound.
 func (s *Store) RevokeAPIKey(ctx context.Context, userID, keyID int64) error {
-	res, err := s.DB.ExecContext(ctx, s.rebind(`UPDATE api_keys SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL`), s.now(), keyID, userID)
+	res, err := s.db.ExecContext(ctx, s.rebind(`UPDATE api_keys SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL`), s.now(), keyID, userID)
 	if err != nil {
 		return err
 	}

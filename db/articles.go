@@ -98,7 +98,7 @@ func (s *Store) InsertArticle(ctx context.Context, a Article) (out Article, inse
 		return d
 	}
 	a.PriceGold, a.PriceSilver, a.PricePlatinum, a.PricePalladium = round(a.PriceGold), round(a.PriceSilver), round(a.PricePlatinum), round(a.PricePalladium)
-	res, err := s.DB.ExecContext(ctx, s.rebind(`INSERT INTO articles (`+articleCols+`)
+	res, err := s.db.ExecContext(ctx, s.rebind(`INSERT INTO articles (`+articleCols+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
 		a.ID, a.Slug, a.Title, a.Summary, a.Commentary, a.Category, a.Metals, a.Sources,
 		a.PriceGold, a.PriceSilver, a.PricePlatinum, a.PricePalladium,
@@ -115,21 +115,21 @@ func (s *Store) InsertArticle(ctx context.Context, a Article) (out Article, inse
 // ArticleBySlug returns the article with that slug.
 func (s *Store) ArticleBySlug(ctx context.Context, slug string) (Article, error) {
 	var a Article
-	err := s.DB.GetContext(ctx, &a, s.rebind(`SELECT `+articleCols+` FROM articles WHERE slug = ?`), slug)
+	err := s.db.GetContext(ctx, &a, s.rebind(`SELECT `+articleCols+` FROM articles WHERE slug = ?`), slug)
 	return a, notFound(err)
 }
 
 // ArticleByID returns the article with that id.
 func (s *Store) ArticleByID(ctx context.Context, id string) (Article, error) {
 	var a Article
-	err := s.DB.GetContext(ctx, &a, s.rebind(`SELECT `+articleCols+` FROM articles WHERE id = ?`), id)
+	err := s.db.GetContext(ctx, &a, s.rebind(`SELECT `+articleCols+` FROM articles WHERE id = ?`), id)
 	return a, notFound(err)
 }
 
 // ArticleExists reports whether an article with that slug is stored.
 func (s *Store) ArticleExists(ctx context.Context, slug string) (bool, error) {
 	var n int
-	err := s.DB.GetContext(ctx, &n, s.rebind(`SELECT count(*) FROM articles WHERE slug = ?`), slug)
+	err := s.db.GetContext(ctx, &n, s.rebind(`SELECT count(*) FROM articles WHERE slug = ?`), slug)
 	return n > 0, err
 }
 
@@ -137,7 +137,7 @@ func (s *Store) ArticleExists(ctx context.Context, slug string) (bool, error) {
 // synthesis or the real one).
 func (s *Store) SynthesisExists(ctx context.Context, day Date, demo bool) (bool, error) {
 	var n int
-	err := s.DB.GetContext(ctx, &n, s.rebind(`SELECT count(*) FROM articles WHERE is_synthesis = TRUE AND published_day = ? AND demo = ?`), day, demo)
+	err := s.db.GetContext(ctx, &n, s.rebind(`SELECT count(*) FROM articles WHERE is_synthesis = TRUE AND published_day = ? AND demo = ?`), day, demo)
 	return n > 0, err
 }
 
@@ -160,14 +160,14 @@ func (s *Store) Articles(ctx context.Context, f ArticleFilter) ([]Article, int, 
 	}
 	w := ` WHERE ` + strings.Join(where, ` AND `)
 	var total int
-	if err := s.DB.GetContext(ctx, &total, s.rebind(`SELECT count(*) FROM articles`+w), args...); err != nil {
+	if err := s.db.GetContext(ctx, &total, s.rebind(`SELECT count(*) FROM articles`+w), args...); err != nil {
 		return nil, 0, err
 	}
 	if f.Limit <= 0 {
 		f.Limit = 20
 	}
 	out := []Article{}
-	err := s.DB.SelectContext(ctx, &out, s.rebind(`SELECT `+articleCols+` FROM articles`+w+`
+	err := s.db.SelectContext(ctx, &out, s.rebind(`SELECT `+articleCols+` FROM articles`+w+`
 		ORDER BY published_at DESC, is_synthesis DESC, id DESC LIMIT ? OFFSET ?`), append(args, f.Limit, f.Offset)...)
 	return out, total, err
 }
@@ -176,7 +176,7 @@ func (s *Store) Articles(ctx context.Context, f ArticleFilter) ([]Article, int, 
 // real one exists.
 func (s *Store) LatestSynthesis(ctx context.Context) (Article, error) {
 	var a Article
-	err := s.DB.GetContext(ctx, &a, `SELECT `+articleCols+` FROM articles WHERE is_synthesis = TRUE
+	err := s.db.GetContext(ctx, &a, `SELECT `+articleCols+` FROM articles WHERE is_synthesis = TRUE
 		ORDER BY demo ASC, published_at DESC, id DESC LIMIT 1`)
 	return a, notFound(err)
 }
@@ -184,6 +184,6 @@ func (s *Store) LatestSynthesis(ctx context.Context) (Article, error) {
 // CountArticles reports how many articles are stored.
 func (s *Store) CountArticles(ctx context.Context) (int, error) {
 	var n int
-	err := s.DB.GetContext(ctx, &n, `SELECT count(*) FROM articles`)
+	err := s.db.GetContext(ctx, &n, `SELECT count(*) FROM articles`)
 	return n, err
 }

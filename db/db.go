@@ -40,12 +40,17 @@ var (
 //go:embed migrations
 var migrationsFS embed.FS
 
-// Store is the one storage handle of the service.
+// Store is the one storage handle of the service. The pool stays inside the package so every
+// query lives beside a method here; what other packages need of the connection (notifications,
+// sessions, pool statistics) is a method too.
 type Store struct {
-	DB     *sqlx.DB
+	db     *sqlx.DB
 	Engine Engine
-	// URL is the PostgreSQL connection string (empty for SQLite), for LISTEN connections.
-	URL string
+	// url is the PostgreSQL connection string (empty for SQLite), for LISTEN connections.
+	url string
+	// local fans notifications out within this process on SQLite, where one process owns the
+	// database and there is no server to relay them.
+	local *localBus
 	// Now is the clock; tests replace it.
 	Now func() time.Time
 }
@@ -61,7 +66,7 @@ func Open(ctx context.Context, url, sqlitePath string) (*Store, error) {
 		x.SetMaxOpenConns(20)
 		x.SetMaxIdleConns(10)
 		x.SetConnMaxIdleTime(5 * time.Minute)
-		return &Store{DB: x, Engine: Postgres, URL: url, Now: time.Now}, nil
+		return &Store{db: x, Engine: Postgres, url: url, Now: time.Now}, nil
 	}
 	if url != "" {
 		return nil, fmt.Errorf("DATABASE_URL must start with postgres:// (got scheme of %q)", strings.SplitN(url, ":", 2)[0])
@@ -87,14 +92,17 @@ func Open(ctx context.Context, url, sqlitePath string) (*Store, error) {
 	}
 	x.SetMaxOpenConns(4)
 	x.SetMaxIdleConns(4)
-	return &Store{DB: x, Engine: SQLite, Now: time.Now}, nil
+	return &Store{db: x, Engine: SQLite, local: newLocalBus(), Now: time.Now}, nil
 }
 
 // Close releases the connection pool.
-func (s *Store) Close() error { return s.DB.Close() }
+func (s *Store) Close() error { return s.db.Close() }
 
 // Ping checks the database answers, for /readyz.
-func (s *Store) Ping(ctx context.Context) error { return s.DB.PingContext(ctx) }
+func (s *Store) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }
+
+// Stats reports the connection pool's state, for metrics.
+func (s *Store) Stats() sql.DBStats { return s.db.Stats() }
 
 // Q is the query surface shared by *sqlx.DB and *sqlx.Tx.
 type Q interface {
@@ -105,7 +113,7 @@ type Q interface {
 
 // WithTx runs fn in one transaction, committing when it returns nil.
 func (s *Store) WithTx(ctx context.Context, fn func(tx *sqlx.Tx) error) (err error) {
-	tx, err := s.DB.BeginTxx(ctx, nil)
+	tx, err := s.db.BeginTxx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
@@ -125,14 +133,14 @@ func (s *Store) WithTx(ctx context.Context, fn func(tx *sqlx.Tx) error) (err err
 }
 
 // rebind turns ? placeholders into the engine's own.
-func (s *Store) rebind(q string) string { return s.DB.Rebind(q) }
+func (s *Store) rebind(q string) string { return s.db.Rebind(q) }
 
 func (s *Store) now() time.Time { return s.Now().UTC().Truncate(time.Microsecond) }
 
 // Migrate applies every embedded migration of the engine not yet applied, each in its own
 // transaction, and returns how many ran.
 func (s *Store) Migrate(ctx context.Context) (int, error) {
-	if _, err := s.DB.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
+	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`); err != nil {
 		return 0, fmt.Errorf("migrations table: %w", err)
 	}
 	dir := "migrations/" + string(s.Engine)
@@ -148,7 +156,7 @@ func (s *Store) Migrate(ctx context.Context) (int, error) {
 	}
 	sort.Strings(names)
 	var applied []string
-	if err := s.DB.SelectContext(ctx, &applied, `SELECT version FROM schema_migrations`); err != nil {
+	if err := s.db.SelectContext(ctx, &applied, `SELECT version FROM schema_migrations`); err != nil {
 		return 0, err
 	}
 	done := map[string]bool{}

@@ -71,7 +71,7 @@ func newID(prefix string) string {
 
 // InsertHolding stores a new holding for h.UserID, filling ID and timestamps.
 func (s *Store) InsertHolding(ctx context.Context, h Holding) (Holding, error) {
-	return insertHolding(ctx, s, s.DB, h)
+	return insertHolding(ctx, s, s.db, h)
 }
 
 func insertHolding(ctx context.Context, s *Store, q Q, h Holding) (Holding, error) {
@@ -89,7 +89,7 @@ func insertHolding(ctx context.Context, s *Store, q Q, h Holding) (Holding, erro
 // HoldingByID returns the user's holding; another user's id is ErrNotFound.
 func (s *Store) HoldingByID(ctx context.Context, userID int64, id string) (Holding, error) {
 	var h Holding
-	err := s.DB.GetContext(ctx, &h, s.rebind(`SELECT `+holdingCols+` FROM holdings WHERE id = ? AND user_id = ?`), id, userID)
+	err := s.db.GetContext(ctx, &h, s.rebind(`SELECT `+holdingCols+` FROM holdings WHERE id = ? AND user_id = ?`), id, userID)
 	return h, notFound(err)
 }
 
@@ -109,14 +109,14 @@ func (s *Store) HoldingsByUser(ctx context.Context, userID int64, f HoldingFilte
 		args = append(args, f.Metal)
 	}
 	var total int
-	if err := s.DB.GetContext(ctx, &total, s.rebind(`SELECT count(*) FROM holdings `+where), args...); err != nil {
+	if err := s.db.GetContext(ctx, &total, s.rebind(`SELECT count(*) FROM holdings `+where), args...); err != nil {
 		return nil, 0, err
 	}
 	if f.Limit <= 0 {
 		f.Limit = 50
 	}
 	out := []Holding{}
-	err := s.DB.SelectContext(ctx, &out, s.rebind(`SELECT `+holdingCols+` FROM holdings `+where+`
+	err := s.db.SelectContext(ctx, &out, s.rebind(`SELECT `+holdingCols+` FROM holdings `+where+`
 		ORDER BY purchase_date DESC NULLS LAST, created_at DESC, id DESC LIMIT ? OFFSET ?`), append(args, f.Limit, f.Offset)...)
 	return out, total, err
 }
@@ -168,7 +168,7 @@ func (s *Store) UpdateHolding(ctx context.Context, h Holding) (Holding, error) {
 // DeleteHolding removes the user's holding. A holding with recorded sales is kept, because
 // the sales (and their realized profit) refer to it: that is ErrConflict.
 func (s *Store) DeleteHolding(ctx context.Context, userID int64, id string) error {
-	res, err := s.DB.ExecContext(ctx, s.rebind(`DELETE FROM holdings WHERE id = ? AND user_id = ?
+	res, err := s.db.ExecContext(ctx, s.rebind(`DELETE FROM holdings WHERE id = ? AND user_id = ?
 		AND NOT EXISTS (SELECT 1 FROM sales WHERE sales.holding_id = holdings.id)`), id, userID)
 	if err != nil {
 		if isForeignKeyViolation(err) {

@@ -88,7 +88,7 @@ func (s *Store) ImportHoldings(ctx context.Context, userID int64, rows []Holding
 // last), for export.
 func (s *Store) AllHoldings(ctx context.Context, userID int64) ([]Holding, error) {
 	out := []Holding{}
-	err := s.DB.SelectContext(ctx, &out, s.rebind(`SELECT `+holdingCols+` FROM holdings WHERE user_id = ?
+	err := s.db.SelectContext(ctx, &out, s.rebind(`SELECT `+holdingCols+` FROM holdings WHERE user_id = ?
 		ORDER BY purchase_date ASC NULLS LAST, created_at ASC, id ASC`), userID)
 	return out, err
 }

@@ -25,7 +25,7 @@ func (s *Store) RunAsLeader(ctx context.Context, key int64, retry time.Duration,
 }
 
 func (s *Store) leadOnce(ctx context.Context, key int64, lead func(ctx context.Context)) {
-	conn, err := s.DB.Conn(ctx)
+	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return
 	}

@@ -97,14 +97,14 @@ func (s *Store) NewsItems(ctx context.Context, f NewsFilter) ([]NewsItem, int, e
 	}
 	w := ` WHERE ` + strings.Join(where, ` AND `)
 	var total int
-	if err := s.DB.GetContext(ctx, &total, s.rebind(`SELECT count(*) FROM news_items`+w), args...); err != nil {
+	if err := s.db.GetContext(ctx, &total, s.rebind(`SELECT count(*) FROM news_items`+w), args...); err != nil {
 		return nil, 0, err
 	}
 	if f.Limit <= 0 {
 		f.Limit = 20
 	}
 	out := []NewsItem{}
-	err := s.DB.SelectContext(ctx, &out, s.rebind(`SELECT `+newsCols+` FROM news_items`+w+`
+	err := s.db.SelectContext(ctx, &out, s.rebind(`SELECT `+newsCols+` FROM news_items`+w+`
 		ORDER BY published_at DESC, id DESC LIMIT ? OFFSET ?`), append(args, f.Limit, f.Offset)...)
 	return out, total, err
 }
@@ -122,7 +122,7 @@ func (s *Store) CountNews(ctx context.Context) (all, real int, err error) {
 		All  int `db:"all_items"`
 		Real int `db:"real_items"`
 	}
-	err = s.DB.GetContext(ctx, &row, `SELECT count(*) AS all_items, COALESCE(SUM(CASE WHEN demo THEN 0 ELSE 1 END), 0) AS real_items FROM news_items`)
+	err = s.db.GetContext(ctx, &row, `SELECT count(*) AS all_items, COALESCE(SUM(CASE WHEN demo THEN 0 ELSE 1 END), 0) AS real_items FROM news_items`)
 	return row.All, row.Real, err
 }
 
@@ -141,7 +141,7 @@ type FeedHealth struct {
 // FeedHealthByURL returns the stored state of a feed; a feed never polled is ErrNotFound.
 func (s *Store) FeedHealthByURL(ctx context.Context, url string) (FeedHealth, error) {
 	var f FeedHealth
-	err := s.DB.GetContext(ctx, &f, s.rebind(`SELECT url, name, etag, last_modified, last_ok, last_attempt, last_error FROM news_feeds WHERE url = ?`), url)
+	err := s.db.GetContext(ctx, &f, s.rebind(`SELECT url, name, etag, last_modified, last_ok, last_attempt, last_error FROM news_feeds WHERE url = ?`), url)
 	return f, notFound(err)
 }
 
@@ -154,7 +154,7 @@ func (s *Store) SaveFeedHealth(ctx context.Context, f FeedHealth) error {
 		u := t.UTC().Truncate(time.Microsecond)
 		return &u
 	}
-	_, err := s.DB.ExecContext(ctx, s.rebind(`INSERT INTO news_feeds (url, name, etag, last_modified, last_ok, last_attempt, last_error)
+	_, err := s.db.ExecContext(ctx, s.rebind(`INSERT INTO news_feeds (url, name, etag, last_modified, last_ok, last_attempt, last_error)
 		VALUES (?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (url) DO UPDATE SET name = excluded.name, etag = excluded.etag, last_modified = excluded.last_modified,
 			last_ok = excluded.last_ok, last_attempt = excluded.last_attempt, last_error = excluded.last_error`),
@@ -168,7 +168,7 @@ func (s *Store) SaveFeedHealth(ctx context.Context, f FeedHealth) error {
 // FeedHealths lists every polled feed by URL.
 func (s *Store) FeedHealths(ctx context.Context) ([]FeedHealth, error) {
 	out := []FeedHealth{}
-	err := s.DB.SelectContext(ctx, &out, `SELECT url, name, etag, last_modified, last_ok, last_attempt, last_error FROM news_feeds ORDER BY url`)
+	err := s.db.SelectContext(ctx, &out, `SELECT url, name, etag, last_modified, last_ok, last_attempt, last_error FROM news_feeds ORDER BY url`)
 	return out, err
 }
 

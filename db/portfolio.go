@@ -121,7 +121,7 @@ func (s *Store) PortfolioTotals(ctx context.Context, userID int64, before Date, 
 			MIN(purchase_date), MAX(purchase_date), MAX(updated_at)`
 	}
 	q += ` FROM holdings WHERE user_id = ? GROUP BY metal`
-	rows, err := s.DB.QueryContext(ctx, s.rebind(q), before, before.Time, before, before.Time, userID)
+	rows, err := s.db.QueryContext(ctx, s.rebind(q), before, before.Time, before, before.Time, userID)
 	if err != nil {
 		return nil, fmt.Errorf("portfolio totals: %w", err)
 	}
@@ -142,7 +142,7 @@ func (s *Store) PortfolioTotals(ctx context.Context, userID int64, before Date, 
 		return nil, err
 	}
 	var sales []saleSums
-	err = s.DB.SelectContext(ctx, &sales, s.rebind(`SELECT metal, COUNT(*) AS sales,
+	err = s.db.SelectContext(ctx, &sales, s.rebind(`SELECT metal, COUNT(*) AS sales,
 			COALESCE(SUM(pl_int), 0) AS pl_int, COALESCE(SUM(pl_c), 0) AS pl_c
 		FROM sales WHERE user_id = ? GROUP BY metal`), userID)
 	if err != nil {
@@ -213,7 +213,7 @@ func (s *Store) PositionChanges(ctx context.Context, userID int64) ([]PositionCh
 	pricedInt, pricedE8 := fmt.Sprintf(priced, "oz_int"), fmt.Sprintf(priced, "oz_e8")
 	var out []PositionChange
 	scan := func(label, q string, sale bool, args ...any) error {
-		rows, err := s.DB.QueryContext(ctx, s.rebind(q), args...)
+		rows, err := s.db.QueryContext(ctx, s.rebind(q), args...)
 		if err != nil {
 			return fmt.Errorf("%s: %w", label, err)
 		}
@@ -324,7 +324,7 @@ func (s *Store) HeldLots(ctx context.Context, userID int64, order string, desc b
 		return nil, 0, fmt.Errorf("unknown order %q", order)
 	}
 	var total int
-	if err := s.DB.GetContext(ctx, &total, s.rebind(`SELECT count(*) FROM holdings WHERE user_id = ? AND sold_quantity < quantity`), userID); err != nil {
+	if err := s.db.GetContext(ctx, &total, s.rebind(`SELECT count(*) FROM holdings WHERE user_id = ? AND sold_quantity < quantity`), userID); err != nil {
 		return nil, 0, err
 	}
 	var rows []struct {
@@ -338,7 +338,7 @@ func (s *Store) HeldLots(ctx context.Context, userID int64, order string, desc b
 	// The ORDER BY placeholders come after the WHERE one.
 	q := `SELECT ` + holdingCols + `, held_oz_int, held_oz_e8, held_cost_int, held_cost_c FROM holdings
 		WHERE user_id = ? AND sold_quantity < quantity ORDER BY ` + by + `, created_at DESC, id DESC LIMIT ?`
-	if err := s.DB.SelectContext(ctx, &rows, s.rebind(q), append(args, limit)...); err != nil {
+	if err := s.db.SelectContext(ctx, &rows, s.rebind(q), append(args, limit)...); err != nil {
 		return nil, 0, fmt.Errorf("held lots: %w", err)
 	}
 	out := make([]HeldLot, len(rows))

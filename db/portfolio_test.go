@@ -254,15 +254,15 @@ func TestMigrationBackfillIsExact(t *testing.T) {
 		}
 		want := map[string][2]decimal.Decimal{}
 		for i, h := range legacy {
-			_, err := s.DB.ExecContext(ctx, s.DB.Rebind(`INSERT INTO holdings (id, user_id, metal, product_name, quantity, weight_oz, purchase_price, fees, dealer, purchase_date, notes, created_at, updated_at)
-				VALUES (?, ?, ?, '', ?, ?, ?, ?, '', ?, '', ?, ?)`), "h_legacy"+string(rune('a'+i)), u.ID, h.Metal, h.Quantity, h.WeightOz.String(), h.PurchasePrice.String(), h.Fees.String(), h.PurchaseDate, time.Now().UTC(), time.Now().UTC())
+			_, err := s.ExecForTest(ctx, `INSERT INTO holdings (id, user_id, metal, product_name, quantity, weight_oz, purchase_price, fees, dealer, purchase_date, notes, created_at, updated_at)
+				VALUES (?, ?, ?, '', ?, ?, ?, ?, '', ?, '', ?, ?)`, "h_legacy"+string(rune('a'+i)), u.ID, h.Metal, h.Quantity, h.WeightOz.String(), h.PurchasePrice.String(), h.Fees.String(), h.PurchaseDate, time.Now().UTC(), time.Now().UTC())
 			if err != nil {
 				t.Fatal(err)
 			}
 			w := want[h.Metal]
 			want[h.Metal] = [2]decimal.Decimal{w[0].Add(h.TotalOz()), w[1].Add(h.TotalCost())}
 		}
-		if _, err := s.DB.ExecContext(ctx, backfill); err != nil {
+		if _, err := s.ExecForTest(ctx, backfill); err != nil {
 			t.Fatalf("backfill: %v", err)
 		}
 		for m, x := range pfTotals(t, s, u.ID, "2026-11-20") {

@@ -28,14 +28,14 @@ type PriceClose struct {
 // CountCloses returns how many closes are stored.
 func (s *Store) CountCloses(ctx context.Context) (int, error) {
 	var n int
-	err := s.DB.GetContext(ctx, &n, `SELECT count(*) FROM price_closes`)
+	err := s.db.GetContext(ctx, &n, `SELECT count(*) FROM price_closes`)
 	return n, err
 }
 
 // CountClosesFrom counts stored closes whose source ends with suffix.
 func (s *Store) CountClosesFrom(ctx context.Context, suffix string) (int, error) {
 	var n int
-	err := s.DB.GetContext(ctx, &n, s.rebind(`SELECT count(*) FROM price_closes WHERE source LIKE ?`), "%"+suffix)
+	err := s.db.GetContext(ctx, &n, s.rebind(`SELECT count(*) FROM price_closes WHERE source LIKE ?`), "%"+suffix)
 	return n, err
 }
 
@@ -86,7 +86,7 @@ func (s *Store) writeCloses(ctx context.Context, closes []PriceClose, overwrite 
 // Closes returns every close of one granularity, per metal, ascending by day.
 func (s *Store) Closes(ctx context.Context, granularity string) ([]PriceClose, error) {
 	out := []PriceClose{}
-	err := s.DB.SelectContext(ctx, &out, s.rebind(`SELECT metal, granularity, day, price, source FROM price_closes WHERE granularity = ? ORDER BY metal, day`), granularity)
+	err := s.db.SelectContext(ctx, &out, s.rebind(`SELECT metal, granularity, day, price, source FROM price_closes WHERE granularity = ? ORDER BY metal, day`), granularity)
 	return out, err
 }
 
@@ -122,6 +122,6 @@ func (s *Store) SaveLatest(ctx context.Context, quotes []LatestQuote, session Da
 // Latest returns the stored last quotes.
 func (s *Store) Latest(ctx context.Context) ([]LatestQuote, error) {
 	out := []LatestQuote{}
-	err := s.DB.SelectContext(ctx, &out, `SELECT metal, price, prev_close, as_of, source FROM price_latest ORDER BY metal`)
+	err := s.db.SelectContext(ctx, &out, `SELECT metal, price, prev_close, as_of, source FROM price_latest ORDER BY metal`)
 	return out, err
 }

@@ -159,14 +159,14 @@ func (s *Store) SalesByUser(ctx context.Context, userID int64, f SaleFilter) (Sa
 		PLInt decimal.Decimal `db:"pl_int"`
 		PLC   decimal.Decimal `db:"pl_c"`
 	}
-	if err := s.DB.GetContext(ctx, &sum, s.rebind(`SELECT count(*) AS n, COALESCE(SUM(pl_int), 0) AS pl_int, COALESCE(SUM(pl_c), 0) AS pl_c FROM sales `+where), args...); err != nil {
+	if err := s.db.GetContext(ctx, &sum, s.rebind(`SELECT count(*) AS n, COALESCE(SUM(pl_int), 0) AS pl_int, COALESCE(SUM(pl_c), 0) AS pl_c FROM sales `+where), args...); err != nil {
 		return SalesPage{}, err
 	}
 	if f.Limit <= 0 {
 		f.Limit = 50
 	}
 	out := SalesPage{Sales: []Sale{}, Total: sum.N, Realized: join(sum.PLInt, sum.PLC, moneyPlaces)}
-	err := s.DB.SelectContext(ctx, &out.Sales, s.rebind(`SELECT `+saleCols+` FROM sales `+where+`
+	err := s.db.SelectContext(ctx, &out.Sales, s.rebind(`SELECT `+saleCols+` FROM sales `+where+`
 		ORDER BY sold_on DESC, created_at DESC, id DESC LIMIT ? OFFSET ?`), append(args, f.Limit, f.Offset)...)
 	return out, err
 }

@@ -158,7 +158,7 @@ func TestSalesRulesAndIsolation(t *testing.T) {
 			t.Fatal(err)
 		}
 		// Deleting the account removes its holdings and sales together.
-		if _, err := s.DB.ExecContext(ctx, s.DB.Rebind(`DELETE FROM users WHERE id = ?`), ann.ID); err != nil {
+		if _, err := s.ExecForTest(ctx, `DELETE FROM users WHERE id = ?`, ann.ID); err != nil {
 			t.Fatalf("deleting a user with sales: %v", err)
 		}
 	})

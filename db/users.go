@@ -37,7 +37,7 @@ const userCols = `id, email, password_hash, tier, is_admin, created_at, updated_
 func (s *Store) InsertUser(ctx context.Context, email, passwordHash, tier string, admin bool) (User, error) {
 	now := s.now()
 	u := User{Email: NormalizeEmail(email), PasswordHash: passwordHash, Tier: tier, IsAdmin: admin, CreatedAt: now, UpdatedAt: now}
-	err := s.DB.GetContext(ctx, &u.ID, s.rebind(`INSERT INTO users (email, password_hash, tier, is_admin, created_at, updated_at)
+	err := s.db.GetContext(ctx, &u.ID, s.rebind(`INSERT INTO users (email, password_hash, tier, is_admin, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`), u.Email, u.PasswordHash, u.Tier, u.IsAdmin, now, now)
 	if isUniqueViolation(err) {
 		return User{}, fmt.Errorf("email already registered: %w", ErrConflict)
@@ -51,20 +51,20 @@ func (s *Store) InsertUser(ctx context.Context, email, passwordHash, tier string
 // UserByEmail finds an account by address (case-insensitive).
 func (s *Store) UserByEmail(ctx context.Context, email string) (User, error) {
 	var u User
-	err := s.DB.GetContext(ctx, &u, s.rebind(`SELECT `+userCols+` FROM users WHERE lower(email) = ?`), NormalizeEmail(email))
+	err := s.db.GetContext(ctx, &u, s.rebind(`SELECT `+userCols+` FROM users WHERE lower(email) = ?`), NormalizeEmail(email))
 	return u, notFound(err)
 }
 
 // UserByID finds an account by id.
 func (s *Store) UserByID(ctx context.Context, id int64) (User, error) {
 	var u User
-	err := s.DB.GetContext(ctx, &u, s.rebind(`SELECT `+userCols+` FROM users WHERE id = ?`), id)
+	err := s.db.GetContext(ctx, &u, s.rebind(`SELECT `+userCols+` FROM users WHERE id = ?`), id)
 	return u, notFound(err)
 }
 
 // SetUserTier changes the membership tier of the account with that email.
 func (s *Store) SetUserTier(ctx context.Context, email, tier string) error {
-	res, err := s.DB.ExecContext(ctx, s.rebind(`UPDATE users SET tier = ?, updated_at = ? WHERE lower(email) = ?`), tier, s.now(), NormalizeEmail(email))
+	res, err := s.db.ExecContext(ctx, s.rebind(`UPDATE users SET tier = ?, updated_at = ? WHERE lower(email) = ?`), tier, s.now(), NormalizeEmail(email))
 	if err != nil {
 		return err
 	}

@@ -93,14 +93,14 @@ func (s *Store) writeVault(ctx context.Context, reports []VaultReport, replace b
 // CountVaultReports reports how many vault reports are stored, all metals.
 func (s *Store) CountVaultReports(ctx context.Context) (int, error) {
 	var n int
-	err := s.DB.GetContext(ctx, &n, `SELECT count(*) FROM vault_reports`)
+	err := s.db.GetContext(ctx, &n, `SELECT count(*) FROM vault_reports`)
 	return n, err
 }
 
 // VaultHistory returns a metal's reports (totals only) in ascending date order.
 func (s *Store) VaultHistory(ctx context.Context, metal string) ([]VaultReport, error) {
 	out := []VaultReport{}
-	err := s.DB.SelectContext(ctx, &out, s.rebind(`SELECT metal, activity_date, report_date, registered, pledged, eligible, source, updated_at
+	err := s.db.SelectContext(ctx, &out, s.rebind(`SELECT metal, activity_date, report_date, registered, pledged, eligible, source, updated_at
 		FROM vault_reports WHERE metal = ? ORDER BY activity_date`), metal)
 	return out, err
 }
@@ -109,12 +109,12 @@ func (s *Store) VaultHistory(ctx context.Context, metal string) ([]VaultReport, 
 // any, with that report's activity date; ErrNotFound when no stored report has them.
 func (s *Store) LatestVaultDepositories(ctx context.Context, metal string) (Date, []VaultDepository, error) {
 	var day Date
-	err := s.DB.GetContext(ctx, &day, s.rebind(`SELECT activity_date FROM vault_depositories WHERE metal = ? ORDER BY activity_date DESC LIMIT 1`), metal)
+	err := s.db.GetContext(ctx, &day, s.rebind(`SELECT activity_date FROM vault_depositories WHERE metal = ? ORDER BY activity_date DESC LIMIT 1`), metal)
 	if err != nil {
 		return Date{}, nil, notFound(err)
 	}
 	out := []VaultDepository{}
-	err = s.DB.SelectContext(ctx, &out, s.rebind(`SELECT name, registered, pledged, eligible, total FROM vault_depositories
+	err = s.db.SelectContext(ctx, &out, s.rebind(`SELECT name, registered, pledged, eligible, total FROM vault_depositories
 		WHERE metal = ? AND activity_date = ? ORDER BY position`), metal, day)
 	return day, out, err
 }
@@ -129,7 +129,7 @@ type OpenInterest struct {
 
 // SetOpenInterest records (or corrects) the open interest of a metal on a day.
 func (s *Store) SetOpenInterest(ctx context.Context, oi OpenInterest) error {
-	_, err := s.DB.ExecContext(ctx, s.rebind(`INSERT INTO vault_open_interest (metal, day, contracts, updated_at) VALUES (?, ?, ?, ?)
+	_, err := s.db.ExecContext(ctx, s.rebind(`INSERT INTO vault_open_interest (metal, day, contracts, updated_at) VALUES (?, ?, ?, ?)
 		ON CONFLICT (metal, day) DO UPDATE SET contracts = excluded.contracts, updated_at = excluded.updated_at`),
 		oi.Metal, oi.Day, oi.Contracts, s.now())
 	if err != nil {
@@ -142,6 +142,6 @@ func (s *Store) SetOpenInterest(ctx context.Context, oi OpenInterest) error {
 // none was ever recorded.
 func (s *Store) LatestOpenInterest(ctx context.Context, metal string) (OpenInterest, error) {
 	var oi OpenInterest
-	err := s.DB.GetContext(ctx, &oi, s.rebind(`SELECT metal, day, contracts, updated_at FROM vault_open_interest WHERE metal = ? ORDER BY day DESC LIMIT 1`), metal)
+	err := s.db.GetContext(ctx, &oi, s.rebind(`SELECT metal, day, contracts, updated_at FROM vault_open_interest WHERE metal = ? ORDER BY day DESC LIMIT 1`), metal)
 	return oi, notFound(err)
 }

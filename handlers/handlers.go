@@ -13,6 +13,7 @@ import (
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/prices"
+	"github.com/ouncehq/ounce/internal/ratelimit"
 	"github.com/ouncehq/ounce/views/components"
 )
 
@@ -130,12 +131,9 @@ func (h *Handlers) meta(c *fiber.Ctx, title, nav string) components.Meta {
 
 func (h *Handlers) ctx(c *fiber.Ctx) context.Context { return c.UserContext() }
 
-// Limiter counts hits in fixed windows; the web layer provides a shared or in-memory one.
-type Limiter interface {
-	// Allow records a hit on bucket and reports whether it is within limit per window, and
-	// how long until the window resets.
-	Allow(ctx context.Context, bucket string, limit int, window time.Duration) (bool, time.Duration, error)
-}
+// Limiter counts hits in fixed windows; the web layer provides a shared or in-memory one
+// (internal/ratelimit).
+type Limiter = ratelimit.Limiter
 
 // Market returns the price service (tests publish prices through it).
 func (h *Handlers) Market() *prices.Service { return h.market }

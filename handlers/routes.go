@@ -110,13 +110,23 @@ func (h *Handlers) PageRoutes() []PageRoute {
 	return out
 }
 
-// Jobs are the background loops the server runs until it stops (price feed, ingestion…).
-func (h *Handlers) Jobs() []func(ctx context.Context) {
-	var out []func(ctx context.Context)
+// Job is a named background loop: Run works until its context ends. The server's one job
+// runner starts each, logs it by Name, and restarts it after a panic.
+type Job struct {
+	Name string
+	Run  func(ctx context.Context)
+}
+
+// Jobs are the background loops of the services that the server runs until it stops (price
+// feed, intelligence scheduler…).
+func (h *Handlers) Jobs() []Job {
+	var out []Job
 	if h.market != nil {
-		out = append(out, h.market.Run)
+		out = append(out, Job{Name: "price feed", Run: h.market.Run})
 	}
-	out = append(out, h.intelJobs()...)
+	for _, run := range h.intelJobs() {
+		out = append(out, Job{Name: "intel scheduler", Run: run})
+	}
 	return out
 }
 

@@ -196,10 +196,21 @@ func TestHealthReadyMetrics(t *testing.T) {
 	m.api("GET", "/v1/holdings", "", nil)
 	r := m.do(httptest.NewRequest("GET", "/metrics", nil))
 	body := string(r.Body)
-	for _, want := range []string{`ounce_http_requests_total{method="GET",route="/healthz",status="200"} 1`, `route="/v1/holdings",status="401"`, "ounce_db_connections{state=\"open\"}", "_bucket{"} {
+	for _, want := range []string{`ounce_http_requests_total{method="GET",route="/healthz",status="200"} 1`, `route="/v1/holdings",status="401"`, "ounce_db_connections{state=\"open\"}", "_bucket{",
+		`ounce_http_request_duration_seconds_bucket{method="GET",route="/healthz",status="200",le="5"} 1`,
+		`ounce_http_request_duration_seconds_bucket{method="GET",route="/healthz",status="200",le="+Inf"} 1`,
+		`ounce_http_request_duration_seconds_count{method="GET",route="/healthz",status="200"} 1`,
+		`ounce_db_connections{state="in_use"}`, `ounce_db_connections{state="idle"}`, "ounce_db_connections_max 4", "ounce_db_wait_total", "ounce_db_wait_seconds_total",
+		// The Go runtime and process collectors.
+		"go_goroutines", "go_memstats_heap_alloc_bytes", "process_resident_memory_bytes", "process_open_fds"} {
 		if !strings.Contains(body, want) {
 			t.Fatalf("metrics lack %q:\n%s", want, body)
 		}
+	}
+	// Each server has a registry of its own: a second one in the same process starts clean.
+	m2 := newEnv(t, s, func(o *web.Options) { o.Metrics = true })
+	if body := string(m2.do(httptest.NewRequest("GET", "/metrics", nil)).Body); strings.Contains(body, `route="/healthz"`) {
+		t.Fatalf("a second server sees the first one's requests:\n%s", body)
 	}
 	// Readiness fails when the database is gone.
 	_ = s.Close()

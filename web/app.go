@@ -16,8 +16,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/alexedwards/scs/postgresstore"
-	"github.com/alexedwards/scs/sqlite3store"
 	"github.com/alexedwards/scs/v2"
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
@@ -29,6 +27,7 @@ import (
 	"github.com/ouncehq/ounce/handlers"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/prices"
+	"github.com/ouncehq/ounce/internal/ratelimit"
 	"github.com/ouncehq/ounce/static"
 )
 
@@ -73,11 +72,12 @@ type server struct {
 	opts     Options
 	h        *handlers.Handlers
 	sessions *scs.SessionManager
-	limiter  handlers.Limiter
+	limiter  ratelimit.Limiter
 	keyUse   *keyUseRecorder
+	// metrics is nil unless Options.Metrics.
 	metrics  *metrics
-	cancel   context.CancelFunc
-	wg       sync.WaitGroup
+	jobs     *jobRunner
+	started  sync.Once
 	done     chan struct{}
 	doneOnce sync.Once
 }
@@ -101,18 +101,15 @@ func New(opts Options) (*Server, error) {
 	sm.Cookie.SameSite = http.SameSiteLaxMode
 	sm.Cookie.Secure = https
 	sm.Cookie.Persist = true
-	var limiter handlers.Limiter
-	switch opts.Store.Engine {
-	case db.Postgres:
-		sm.Store = postgresstore.NewWithCleanupInterval(opts.Store.DB.DB, 10*time.Minute)
-		limiter = StoreLimiter{Store: opts.Store, Now: opts.Now}
-	default:
-		sm.Store = sqlite3store.NewWithCleanupInterval(opts.Store.DB.DB, 10*time.Minute)
-		// One process owns an embedded database, so memory is the shared storage here.
-		limiter = NewMemoryLimiter(opts.Now)
-	}
+	// Sessions live in the database so every instance sees them; expired ones are removed by
+	// the session-cleanup job.
+	sm.Store = opts.Store.SessionStore()
+	limiter := ratelimit.For(opts.Store, opts.Now)
 
-	s := &server{opts: opts, sessions: sm, limiter: limiter, keyUse: newKeyUseRecorder(opts.Store, opts.Logger), metrics: newMetrics(opts.Store), done: make(chan struct{})}
+	s := &server{opts: opts, sessions: sm, limiter: limiter, keyUse: newKeyUseRecorder(opts.Store, opts.Logger), jobs: newJobRunner(opts.Logger), done: make(chan struct{})}
+	if opts.Metrics {
+		s.metrics = newMetrics(opts.Store)
+	}
 	s.h = handlers.New(handlers.Deps{
 		Store: opts.Store, Sessions: sm, Logger: opts.Logger, Now: opts.Now, OnKeyUsed: s.keyUse.Record, Limiter: limiter, Market: opts.Market, Done: s.done,
 		Config: handlers.Config{BaseURL: opts.BaseURL, NewUsersGold: opts.NewUsersGold, Offline: opts.Offline, Version: opts.Version,
@@ -142,28 +139,20 @@ func New(opts Options) (*Server, error) {
 // Handlers exposes the handler set (for tests and tools that call use cases directly).
 func (srv *Server) Handlers() *handlers.Handlers { return srv.s.h }
 
-// Start runs background work until Shutdown.
+// Start runs the background jobs (the services' and the server's own) until Shutdown.
+// Calling it again does nothing.
 func (srv *Server) Start() {
-	ctx, cancel := context.WithCancel(context.Background())
-	srv.s.cancel = cancel
-	srv.s.wg.Add(2)
-	go func() { defer srv.s.wg.Done(); srv.s.keyUse.Run(ctx, 30*time.Second) }()
-	go func() { defer srv.s.wg.Done(); srv.s.pruneLoop(ctx) }()
-	for _, job := range srv.s.h.Jobs() {
-		srv.s.wg.Add(1)
-		go func() { defer srv.s.wg.Done(); job(ctx) }()
-	}
+	srv.s.started.Do(func() { srv.s.jobs.start(append(srv.s.h.Jobs(), srv.s.ownJobs()...)) })
 }
 
-// Shutdown stops accepting requests, lets in-flight ones finish, and stops background work.
+// Shutdown stops accepting requests, lets in-flight ones finish, and stops background work,
+// waiting for every job to return.
 func (srv *Server) Shutdown(ctx context.Context) error {
 	// End event streams first: they would otherwise hold their connections open until ctx expires.
 	srv.s.doneOnce.Do(func() { close(srv.s.done) })
 	err := srv.App.ShutdownWithContext(ctx)
-	if srv.s.cancel != nil {
-		srv.s.cancel()
-	}
-	srv.s.wg.Wait()
+	srv.s.jobs.stop()
+	// Key use recorded by the last requests (or with no jobs started at all) is written now.
 	srv.s.keyUse.Flush(ctx)
 	return err
 }
@@ -171,22 +160,18 @@ func (srv *Server) Shutdown(ctx context.Context) error {
 // FlushKeyUse writes pending API key use now (tests).
 func (srv *Server) FlushKeyUse(ctx context.Context) { srv.s.keyUse.Flush(ctx) }
 
-func (s *server) pruneLoop(ctx context.Context) {
-	if s.opts.Store.Engine != db.Postgres {
-		return
+// ownJobs are the server's housekeeping loops: batched API key last-use writes, pruning of
+// shared rate-limit windows, and removal of expired sessions.
+func (s *server) ownJobs() []Job {
+	jobs := []Job{
+		{Name: "API key use", Run: func(ctx context.Context) { s.keyUse.Run(ctx, 30*time.Second) }},
+		every("session cleanup", 10*time.Minute, s.opts.Logger, s.opts.Store.DeleteExpiredSessions),
 	}
-	t := time.NewTicker(5 * time.Minute)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if err := s.opts.Store.PruneRateLimits(ctx, s.opts.Now().Add(-time.Hour)); err != nil {
-				s.opts.Logger.Warn("pruning rate limits", "err", err)
-			}
-		}
+	if shared, ok := s.limiter.(*ratelimit.Shared); ok {
+		// The in-memory limiter forgets old windows itself; shared ones are rows to delete.
+		jobs = append(jobs, every("rate-limit pruning", 5*time.Minute, s.opts.Logger, shared.Prune))
 	}
+	return jobs
 }
 
 var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
@@ -224,7 +209,7 @@ func (s *server) requestContext(c *fiber.Ctx) error {
 		route = "unmatched"
 	}
 	d := time.Since(start)
-	if s.opts.Metrics {
+	if s.metrics != nil {
 		s.metrics.observe(c.Method(), route, status, d)
 	}
 	// Every request is a debug line; errors and slow requests are info, so a busy server's
@@ -248,7 +233,7 @@ func (s *server) routes(app *fiber.App) {
 
 	app.Get("/healthz", h.Healthz)
 	app.Get("/readyz", h.Readyz)
-	if s.opts.Metrics {
+	if s.metrics != nil {
 		app.Get("/metrics", s.metrics.handler)
 	}
 	sub, _ := fs.Sub(static.FS, ".")

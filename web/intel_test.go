@@ -602,17 +602,22 @@ func TestIntelSchedulerRunsOnTheLeaderOnly(t *testing.T) {
 		if !ok {
 			return
 		}
-		s := dbtest.Postgres(t, url)
+		shared := dbtest.PostgresSchema(t, url)
+		s := dbtest.OpenPostgres(t, shared)
 		ctx := context.Background()
-		// Another instance holds the ingestion lock.
-		other, err := s.DB.Conn(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer other.Close()
-		var got bool
-		if err := other.QueryRowContext(ctx, `SELECT pg_try_advisory_lock(7302003)`).Scan(&got); err != nil || !got {
-			t.Fatalf("lock: %v %v", got, err)
+		// Another instance over the same database holds the ingestion lock until told to let go.
+		other := dbtest.OpenPostgres(t, shared)
+		octx, release := context.WithCancel(ctx)
+		defer release()
+		holding, released := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(released)
+			other.RunAsLeader(octx, 7302003, time.Second, func(lctx context.Context) { close(holding); <-lctx.Done() })
+		}()
+		select {
+		case <-holding:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the other instance never took the lock")
 		}
 		feeds := newsFixture(t)
 		e := newEnv(t, s, onlineIntel(t, feeds, newCMEServer(t).URL, ""))
@@ -622,9 +627,8 @@ func TestIntelSchedulerRunsOnTheLeaderOnly(t *testing.T) {
 		if hits, _ := feeds.counts(); hits != 0 {
 			t.Fatalf("a follower polled feeds %d times", hits)
 		}
-		if _, err := other.ExecContext(ctx, `SELECT pg_advisory_unlock(7302003)`); err != nil {
-			t.Fatal(err)
-		}
+		release()
+		<-released
 		waitFor(t, 15*time.Second, func() bool { _, real, _ := e.store.CountNews(ctx); return real >= 4 })
 	})
 }

@@ -45,6 +45,14 @@ func SQLite(t testing.TB) *db.Store {
 // Postgres returns a migrated store in a schema of its own, dropped when the test ends.
 func Postgres(t testing.TB, base string) *db.Store {
 	t.Helper()
+	return OpenPostgres(t, PostgresSchema(t, base))
+}
+
+// PostgresSchema creates a schema of its own in the database at base, dropped when the test
+// ends, and returns the URL that opens it. Tests of several instances over one database open
+// that URL once per instance with OpenPostgres.
+func PostgresSchema(t testing.TB, base string) string {
+	t.Helper()
 	ctx := context.Background()
 	var b [6]byte
 	_, _ = rand.Read(b[:])
@@ -67,7 +75,15 @@ func Postgres(t testing.TB, base string) *db.Store {
 	q := u.Query()
 	q.Set("search_path", schema)
 	u.RawQuery = q.Encode()
-	s, err := db.Open(ctx, u.String(), "")
+	return u.String()
+}
+
+// OpenPostgres opens and migrates a store at the PostgreSQL URL, closed when the test ends;
+// opening the same URL twice gives two instances sharing one database.
+func OpenPostgres(t testing.TB, u string) *db.Store {
+	t.Helper()
+	ctx := context.Background()
+	s, err := db.Open(ctx, u, "")
 	if err != nil {
 		t.Fatal(err)
 	}

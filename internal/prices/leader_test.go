@@ -44,12 +44,8 @@ func TestOneLeaderPollsAndFollowersHearItsTicks(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	first := dbtest.Postgres(t, url)
-	second, err := db.Open(ctx, first.URL, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer second.Close()
+	shared := dbtest.PostgresSchema(t, url)
+	first, second := dbtest.OpenPostgres(t, shared), dbtest.OpenPostgres(t, shared)
 	start := func(s *db.Store) *prices.Service {
 		svc, err := prices.NewService(ctx, s, prices.ServiceConfig{
 			Providers: []prices.Provider{prices.NewGoldAPICom(provider.URL, provider.Client())},

@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/lib/pq"
 	"github.com/shopspring/decimal"
 
 	"github.com/ouncehq/ounce/db"
@@ -235,12 +234,15 @@ func (s *Service) onTick(snap Snapshot) {
 	s.mu.Unlock()
 	if s.store.Engine == db.Postgres {
 		if b, err := json.Marshal(snap); err == nil {
-			if _, err := s.store.DB.ExecContext(ctx, `SELECT pg_notify('ounce_prices', $1)`, string(b)); err != nil {
+			if err := s.store.Publish(ctx, pricesChannel, string(b)); err != nil {
 				s.log.Warn("notifying followers", "err", err)
 			}
 		}
 	}
 }
+
+// pricesChannel carries the leader's snapshots to the other instances.
+const pricesChannel = "ounce_prices"
 
 // upsertClose sets the close of c.Date in an ascending series.
 func upsertClose(series []Close, c Close) []Close {
@@ -264,7 +266,10 @@ func (s *Service) Run(ctx context.Context) {
 		return
 	}
 	if s.store.Engine == db.Postgres {
-		go s.follow(ctx)
+		// Awaited, so the listener's connection is released before Run returns.
+		followed := make(chan struct{})
+		defer func() { <-followed }()
+		go func() { defer close(followed); s.follow(ctx) }()
 	}
 	s.store.RunAsLeader(ctx, leaderLockKey, 15*time.Second, func(ctx context.Context) {
 		s.setLeader(true)
@@ -291,43 +296,34 @@ func (s *Service) IsLeader() bool {
 	return s.leader
 }
 
-// follow applies the leader's ticks received over LISTEN/NOTIFY.
+// follow applies the leader's ticks received over LISTEN/NOTIFY, until ctx ends.
 func (s *Service) follow(ctx context.Context) {
-	l := pq.NewListener(s.store.URL, time.Second, time.Minute, func(ev pq.ListenerEventType, err error) {
-		if err != nil {
-			s.log.Warn("price listener", "err", err)
+	sub, err := s.store.Subscribe(ctx, pricesChannel, func(err error) { s.log.Warn("price listener", "err", err) })
+	if err != nil {
+		if ctx.Err() == nil {
+			s.log.Error("LISTEN "+pricesChannel, "err", err)
 		}
-	})
-	defer l.Close()
-	if err := l.Listen("ounce_prices"); err != nil {
-		s.log.Error("LISTEN ounce_prices", "err", err)
 		return
 	}
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case n := <-l.Notify:
-			if n == nil || s.IsLeader() {
-				continue
-			}
-			var snap Snapshot
-			if err := json.Unmarshal([]byte(n.Extra), &snap); err != nil {
-				s.log.Warn("bad price notification", "err", err)
-				continue
-			}
-			s.feed.Apply(snap)
-			s.mu.Lock()
-			session := SessionDate(s.now())
-			for m, sp := range snap.Prices {
-				s.daily[m] = upsertClose(s.daily[m], Close{Date: session, Price: sp.Price})
-			}
-			s.cache = map[cacheKey]HistoryResult{}
-			s.gen++
-			s.mu.Unlock()
-		case <-time.After(90 * time.Second):
-			go func() { _ = l.Ping() }()
+	defer sub.Close()
+	for payload := range sub.C {
+		if s.IsLeader() {
+			continue
 		}
+		var snap Snapshot
+		if err := json.Unmarshal([]byte(payload), &snap); err != nil {
+			s.log.Warn("bad price notification", "err", err)
+			continue
+		}
+		s.feed.Apply(snap)
+		s.mu.Lock()
+		session := SessionDate(s.now())
+		for m, sp := range snap.Prices {
+			s.daily[m] = upsertClose(s.daily[m], Close{Date: session, Price: sp.Price})
+		}
+		s.cache = map[cacheKey]HistoryResult{}
+		s.gen++
+		s.mu.Unlock()
 	}
 }
 
