@@ -11,6 +11,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/comex"
+	"github.com/ouncehq/ounce/internal/intel"
 	"github.com/ouncehq/ounce/internal/prices"
 	"github.com/ouncehq/ounce/views/components"
 )
@@ -63,6 +65,8 @@ type Handlers struct {
 	keyUsed  func(int64, time.Time)
 	limiter  Limiter
 	market   *prices.Service
+	intel    *intel.Service
+	vault    *comex.Service
 	cache    bodyCache
 	premiums pfPremiumCache
 	done     <-chan struct{}
@@ -79,7 +83,9 @@ func New(d Deps) *Handlers {
 	if d.OnKeyUsed == nil {
 		d.OnKeyUsed = func(int64, time.Time) {}
 	}
-	return &Handlers{store: d.Store, sessions: d.Sessions, cfg: d.Config, log: d.Logger, now: d.Now, keyUsed: d.OnKeyUsed, limiter: d.Limiter, market: d.Market, done: d.Done}
+	h := &Handlers{store: d.Store, sessions: d.Sessions, cfg: d.Config, log: d.Logger, now: d.Now, keyUsed: d.OnKeyUsed, limiter: d.Limiter, market: d.Market, done: d.Done}
+	h.intel, h.vault = newMarketServices(d)
+	return h
 }
 
 // Locals keys shared with the web middleware.

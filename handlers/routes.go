@@ -124,7 +124,7 @@ func (h *Handlers) Jobs() []func(ctx context.Context) {
 	if h.market != nil {
 		out = append(out, h.market.Run)
 	}
-	out = append(out, h.intelJobs()...)
+	out = append(out, h.intel.Scheduler)
 	return out
 }
 
