@@ -52,7 +52,7 @@ func (h *Handlers) VaultPage(c *fiber.Ctx) error {
 		v.MetalTabs = append(v.MetalTabs, pages.Chip{Label: x.Title(), Href: vaultHref(string(x), q.Days), Active: x == m})
 	}
 	for _, d := range []int{30, 90, 180, 365} {
-		v.DayChips = append(v.DayChips, pages.Chip{Label: strconv.Itoa(d) + " days", Href: vaultHref(string(m), d), Active: d == q.Days})
+		v.DayChips = append(v.DayChips, pages.Chip{Label: format.Count(int64(d), "day", "days"), Href: vaultHref(string(m), d), Active: d == q.Days})
 	}
 	w, err := h.vault.VaultWatch(h.ctx(c), q)
 	if apperr.KindOf(err) == apperr.NotFound {
@@ -75,7 +75,7 @@ func fillVaultView(v *pages.VaultView, w comex.Watch) {
 		{Label: "Combined", Value: oz(w.Combined), Note: format.SignedWholeOz(w.CombinedChange) + since, Tone: vaultTone(w.CombinedChange)},
 		{Label: "Registered share", Value: format.Pct(w.RegisteredSharePct), Note: "of combined stocks can settle futures"},
 	}
-	window := strconv.Itoa(comex.DrainWindow) + " reports"
+	window := format.Count(comex.DrainWindow, "report", "reports")
 	dz := pages.VaultStat{Label: "Days to zero", Value: "Not draining", Note: "registered stocks did not fall over the last " + window}
 	if w.DaysToZero != nil {
 		// The figure the API publishes (tenths), shown whole past a hundred days.
