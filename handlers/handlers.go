@@ -12,6 +12,8 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/account"
+	"github.com/ouncehq/ounce/internal/comex"
+	"github.com/ouncehq/ounce/internal/intel"
 	"github.com/ouncehq/ounce/internal/prices"
 	"github.com/ouncehq/ounce/internal/ratelimit"
 	"github.com/ouncehq/ounce/views/components"
@@ -66,6 +68,8 @@ type Handlers struct {
 	limiter  Limiter
 	market   *prices.Service
 	account  *account.Service
+	intel    *intel.Service
+	vault    *comex.Service
 	cache    bodyCache
 	premiums pfPremiumCache
 	done     <-chan struct{}
@@ -82,8 +86,10 @@ func New(d Deps) *Handlers {
 	if d.OnKeyUsed == nil {
 		d.OnKeyUsed = func(int64, time.Time) {}
 	}
-	return &Handlers{store: d.Store, sessions: d.Sessions, cfg: d.Config, log: d.Logger, now: d.Now, keyUsed: d.OnKeyUsed, limiter: d.Limiter, market: d.Market, done: d.Done,
+	h := &Handlers{store: d.Store, sessions: d.Sessions, cfg: d.Config, log: d.Logger, now: d.Now, keyUsed: d.OnKeyUsed, limiter: d.Limiter, market: d.Market, done: d.Done,
 		account: newAccount(d)}
+	h.intel, h.vault = newMarketServices(d)
+	return h
 }
 
 // Locals keys shared with the web middleware.

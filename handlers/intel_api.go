@@ -1,45 +1,163 @@
 package handlers
 
 import (
+	"context"
 	"net/http"
+	"strings"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/intel"
+	"github.com/ouncehq/ounce/internal/metals"
 )
+
+// NewsItemJSON is the wire form of one market-intel headline.
+type NewsItemJSON struct {
+	ID          string    `json:"id"`
+	Title       string    `json:"title"`
+	URL         string    `json:"url"`
+	Source      string    `json:"source"`
+	PublishedAt time.Time `json:"published_at"`
+	Category    string    `json:"category"`
+	Metals      []string  `json:"metals"`
+	Relevance   int       `json:"relevance"`
+	Analysis    string    `json:"analysis"`
+	// Demo marks bundled sample content, never real news.
+	Demo bool `json:"demo"`
+}
+
+// metalList renders a stored metal list, never as null.
+func metalList(l db.MetalList) []string {
+	if l == nil {
+		return []string{}
+	}
+	return []string(l)
+}
+
+// newsItemJSON renders a stored headline.
+func newsItemJSON(it db.NewsItem) NewsItemJSON {
+	return NewsItemJSON{ID: it.ID, Title: it.Title, URL: it.URL, Source: it.Source, PublishedAt: it.PublishedAt.UTC(),
+		Category: it.Category, Metals: metalList(it.Metals), Relevance: it.Relevance, Analysis: it.Analysis, Demo: it.Demo}
+}
+
+// MarketIntelPage is one page of the market-intel list, newest first.
+type MarketIntelPage struct {
+	Items []NewsItemJSON `json:"items"`
+	Limit int            `json:"limit"`
+	Total int            `json:"total"`
+}
+
+// parseMetalParam reads an optional metal exactly as documented; def applies when raw is blank.
+func parseMetalParam(raw, def string) (string, error) {
+	if strings.TrimSpace(raw) == "" {
+		return def, nil
+	}
+	if m := metals.Metal(raw); m.Valid() {
+		return string(m), nil
+	}
+	return "", apperr.InvalidField("metal", "must be one of gold, silver, platinum, palladium")
+}
+
+// newsQuery reads the market-intel parameters; the category is matched by the service.
+func newsQuery(limit, category, metal string) (intel.NewsQuery, error) {
+	n, err := parseIntParam("limit", limit, intel.DefaultLimit, 1, intel.MaxLimit)
+	if err != nil {
+		return intel.NewsQuery{}, err
+	}
+	m, err := parseMetalParam(metal, "")
+	if err != nil {
+		return intel.NewsQuery{}, err
+	}
+	return intel.NewsQuery{Limit: n, Category: category, Metal: metals.Metal(m)}, nil
+}
+
+// marketIntel parses, asks the service and renders: GET /v1/market-intel.
+func (h *Handlers) marketIntel(ctx context.Context, limit, category, metal string) (MarketIntelPage, error) {
+	q, err := newsQuery(limit, category, metal)
+	if err != nil {
+		return MarketIntelPage{}, err
+	}
+	p, err := h.intel.MarketIntel(ctx, q)
+	if err != nil {
+		return MarketIntelPage{}, err
+	}
+	out := MarketIntelPage{Items: make([]NewsItemJSON, len(p.Items)), Limit: p.Limit, Total: p.Total}
+	for i, it := range p.Items {
+		out.Items[i] = newsItemJSON(it)
+	}
+	return out, nil
+}
 
 // APIMarketIntel answers GET /v1/market-intel.
 func (h *Handlers) APIMarketIntel(c *fiber.Ctx) error {
-	p, err := h.MarketIntel(h.ctx(c), c.Query("limit"), c.Query("category"), c.Query("metal"))
+	p, err := h.marketIntel(h.ctx(c), c.Query("limit"), c.Query("category"), c.Query("metal"))
 	if err != nil {
 		return err
 	}
 	return writeJSON(c, http.StatusOK, p)
 }
 
-// APIStackSignal answers GET /v1/stack-signal.
-func (h *Handlers) APIStackSignal(c *fiber.Ctx) error {
-	p, err := h.StackSignal(h.ctx(c), c.Query("limit"), c.Query("offset"), c.Query("category"))
-	if err != nil {
-		return err
-	}
-	return writeJSON(c, http.StatusOK, p)
+// FeedHealthJSON is the wire form of one feed's health.
+type FeedHealthJSON struct {
+	URL         string     `json:"url"`
+	Name        string     `json:"name"`
+	LastOK      *time.Time `json:"last_ok"`
+	LastAttempt *time.Time `json:"last_attempt"`
+	LastError   *string    `json:"last_error"`
 }
 
-// APIStackSignalLatest answers GET /v1/stack-signal/latest.
-func (h *Handlers) APIStackSignalLatest(c *fiber.Ctx) error {
-	a, err := h.LatestSynthesis(h.ctx(c))
-	if err != nil {
-		return err
+func feedHealthJSON(f db.FeedHealth) FeedHealthJSON {
+	out := FeedHealthJSON{URL: f.URL, Name: f.Name}
+	if f.LastOK != nil {
+		t := f.LastOK.UTC()
+		out.LastOK = &t
 	}
-	return writeJSON(c, http.StatusOK, fiber.Map{"article": a})
+	if f.LastAttempt != nil {
+		t := f.LastAttempt.UTC()
+		out.LastAttempt = &t
+	}
+	if f.LastError != "" {
+		e := f.LastError
+		out.LastError = &e
+	}
+	return out
 }
 
-// APIStackSignalArticle answers GET /v1/stack-signal/{slug}.
-func (h *Handlers) APIStackSignalArticle(c *fiber.Ctx) error {
-	a, err := h.StackSignalArticle(h.ctx(c), c.Params("slug"))
-	if err != nil {
-		return err
+// IntelRunJSON is what one ingestion-and-writing run did. Articles are only those this run
+// stored; a rerun on the same day stores nothing it already has.
+type IntelRunJSON struct {
+	Offline    bool             `json:"offline"`
+	DemoSeeded bool             `json:"demo_seeded"`
+	Ingested   int              `json:"ingested"`
+	Articles   []ArticleJSON    `json:"articles"`
+	Synthesis  *ArticleJSON     `json:"synthesis"`
+	Skipped    int              `json:"skipped"`
+	Writer     string           `json:"writer"`
+	Feeds      []FeedHealthJSON `json:"feeds"`
+	Vault      []VaultFetchJSON `json:"vault"`
+}
+
+// intelRunJSON renders a run.
+func intelRunJSON(r intel.RunResult) IntelRunJSON {
+	out := IntelRunJSON{Offline: r.Offline, DemoSeeded: r.DemoSeeded, Ingested: r.Ingested, Skipped: r.Skipped, Writer: r.Writer,
+		Articles: []ArticleJSON{}, Feeds: []FeedHealthJSON{}, Vault: []VaultFetchJSON{}}
+	for _, a := range r.Articles {
+		out.Articles = append(out.Articles, articleJSON(a))
 	}
-	return writeJSON(c, http.StatusOK, fiber.Map{"article": a})
+	if r.Synthesis != nil {
+		s := articleJSON(*r.Synthesis)
+		out.Synthesis = &s
+	}
+	for _, f := range r.Feeds {
+		out.Feeds = append(out.Feeds, feedHealthJSON(f))
+	}
+	for _, v := range r.Vault {
+		out.Vault = append(out.Vault, vaultFetchJSON(v))
+	}
+	return out
 }
 
 // APIIntelGenerate answers POST /v1/intelligence/generate (administrators only).
@@ -47,18 +165,9 @@ func (h *Handlers) APIIntelGenerate(c *fiber.Ctx) error {
 	if _, err := requireUser(c); err != nil {
 		return err
 	}
-	res, err := h.RunIntel(h.ctx(c), generateLLMBudget)
+	res, err := h.intel.Run(h.ctx(c), intel.GenerateLLMBudget)
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, res)
-}
-
-// APIVaultWatch answers GET /v1/vault-watch.
-func (h *Handlers) APIVaultWatch(c *fiber.Ctx) error {
-	v, err := h.VaultWatch(h.ctx(c), c.Query("metal"), c.Query("days"))
-	if err != nil {
-		return err
-	}
-	return writeJSON(c, http.StatusOK, v)
+	return writeJSON(c, http.StatusOK, intelRunJSON(res))
 }

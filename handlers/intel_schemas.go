@@ -1,6 +1,10 @@
 package handlers
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/ouncehq/ounce/internal/intel"
+)
 
 // Schema helpers for the market-intelligence routes.
 func intelStr() Schema  { return Schema{"type": "string"} }
@@ -41,8 +45,8 @@ func (h *Handlers) intelRef(name string) Schema {
 // intelSchemas are the shared component schemas of the market-intel, Stack Signal, generation
 // and Vault Watch routes. Each is self-contained (no references between them).
 func (h *Handlers) intelSchemas() map[string]Schema {
-	newsCats := newsCategoryNames()
-	articleCats := signalCategoryNames()
+	newsCats := intel.NewsCategoryNames()
+	articleCats := intel.ArticleCategories()
 	source := intelObject(Schema{"name": intelStr(), "title": intelStr(), "url": Schema{"type": "string", "description": "Link to the original; empty when the outlet gave none."}})
 	depository := intelObject(Schema{
 		"name": intelStr(), "registered_oz": intelNum(), "pledged_oz": intelNum(), "eligible_oz": intelNum(), "total_oz": intelNum(),

@@ -12,7 +12,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ouncehq/ounce/db"
-	"github.com/ouncehq/ounce/internal/metals"
 )
 
 // MCPTool is one tool of the MCP server, described once for the server and the manifest.
@@ -36,12 +35,12 @@ func (h *Handlers) MCPTools() []MCPTool {
 		{Name: "get_spot_prices", Description: "Current spot prices of gold, silver, platinum and palladium in USD per troy ounce, with the previous session's close, the day's change and whether each price is live or last-known (stale).",
 			Method: "GET", Path: "/v1/prices",
 			Call: func(ctx context.Context, _ map[string]string, _ json.RawMessage, _ *db.User) (any, error) {
-				return h.SpotPrices(ctx)
+				return pricesJSON(h.board(ctx)), nil
 			}},
 		{Name: "get_price_history", Description: "Historical closes of one metal over 1M, 3M, 6M, 1Y, 5Y or ALL (gold back to 1950), downsampled to max_points so peaks survive.",
 			Method: "GET", Path: "/v1/prices/history",
 			Call: func(ctx context.Context, a map[string]string, _ json.RawMessage, _ *db.User) (any, error) {
-				return h.PriceHistory(ctx, a["metal"], a["range"], a["max_points"])
+				return h.priceHistory(ctx, a["metal"], a["range"], a["max_points"])
 			}},
 		{Name: "get_junk_silver", Description: "Melt value of pre-1965 US silver coins (dimes, quarters, half dollars, 40% Kennedy halves, Morgan/Peace dollars, war nickels) at the current silver price.",
 			Method: "GET", Path: "/v1/junk-silver",
@@ -211,5 +210,3 @@ func (h *Handlers) MCPManifest() Schema {
 		"tools":          tools,
 	}
 }
-
-var _ = metals.All

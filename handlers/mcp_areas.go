@@ -15,12 +15,12 @@ func (h *Handlers) mcpAreaTools() []MCPTool {
 		{Name: "get_stack_signal", Description: "Stack Signal: editorial articles on precious metals with commentary, the prices at publication and their source links; filter by category (the eight news categories or SYNTHESIS for the daily synthesis).",
 			Method: "GET", Path: "/v1/stack-signal",
 			Call: func(ctx context.Context, a map[string]string, _ json.RawMessage, _ *db.User) (any, error) {
-				return h.StackSignal(ctx, a["limit"], a["offset"], a["category"])
+				return h.stackSignal(ctx, a["limit"], a["offset"], a["category"])
 			}},
 		{Name: "get_vault_watch", Description: "COMEX warehouse inventory for a metal: registered and eligible ounces, daily changes (the drain), registered share, days to zero at the recent outflow, the oversubscribed ratio when open interest is known, depositories and history.",
 			Method: "GET", Path: "/v1/vault-watch",
 			Call: func(ctx context.Context, a map[string]string, _ json.RawMessage, _ *db.User) (any, error) {
-				return h.VaultWatch(ctx, a["metal"], a["days"])
+				return h.vaultWatch(ctx, a["metal"], a["days"])
 			}},
 		{Name: "get_portfolio", Description: "Your stack valued at live spot (Gold members): total value, cost basis, unrealized and realized profit/loss, the day's change, and per metal ounces, value, cost and allocation.",
 			Method: "GET", Path: "/v1/portfolio", Gold: true,

@@ -1,21 +1,15 @@
 package handlers
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"net/http"
 	"net/url"
-	"strings"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/shopspring/decimal"
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/metals"
-	"github.com/ouncehq/ounce/internal/prices"
-	"github.com/ouncehq/ounce/views/components"
 	"github.com/ouncehq/ounce/views/pages"
 )
 
@@ -45,154 +39,6 @@ func signedChange(d decimal.Decimal, money bool) string {
 		return "−" + s
 	}
 	return "+" + s
-}
-
-// tickerView formats the live board.
-func (h *Handlers) tickerView() pages.TickerView {
-	v := pages.TickerView{Offline: h.cfg.Offline, MarketsOpen: prices.MarketsOpen(h.now())}
-	var snap prices.Snapshot
-	if h.market != nil {
-		snap = h.market.Snapshot()
-		v.MarketsOpen = snap.MarketsOpen
-	}
-	for _, m := range metals.All {
-		c := pages.PriceCard{Metal: string(m), Title: m.Title(), Symbol: m.Symbol()}
-		if sp, ok := snap.Prices[m]; ok {
-			c.Known, c.Price, c.Stale, c.Source = true, usd(sp.Price), sp.Stale, sp.Source
-			c.AsOf = sp.AsOf.UTC().Format("2 Jan 2006 15:04 MST")
-			if sp.AsOf.UTC().Hour() == 0 && sp.AsOf.Minute() == 0 {
-				c.AsOf = "close of " + sp.AsOf.UTC().Format("2 Jan 2006")
-			}
-			if !sp.PrevClose.IsZero() {
-				c.Change, c.ChangePct = signedChange(sp.Change, true), signedChange(sp.ChangePct, false)
-				c.Up, c.Down = sp.Change.IsPositive(), sp.Change.IsNegative()
-			}
-			v.AnyStale = v.AnyStale || sp.Stale
-		}
-		v.Cards = append(v.Cards, c)
-	}
-	g, okG := snap.Prices[metals.Gold]
-	s, okS := snap.Prices[metals.Silver]
-	if okG && okS && s.Price.IsPositive() {
-		v.Ratio = g.Price.Div(s.Price).StringFixed(2)
-	}
-	v.AsOf = "never"
-	if !snap.AsOf.IsZero() {
-		v.AsOf = snap.AsOf.UTC().Format("2 Jan 2006 15:04 MST")
-	}
-	return v
-}
-
-// chartView builds the history panel for a metal and range.
-func (h *Handlers) chartView(metal, rng string) (pages.ChartView, error) {
-	m, r, _, err := historyParams(metal, rng, "")
-	if err != nil {
-		return pages.ChartView{}, err
-	}
-	v := pages.ChartView{Metal: string(m), Range: string(r), Metals: metals.Names()}
-	for _, x := range prices.Ranges {
-		v.Ranges = append(v.Ranges, string(x))
-	}
-	v.Chart = components.Chart{ID: "chart-" + string(m), Title: m.Title() + " price, " + string(r), YPrefix: "$"}
-	if h.market == nil {
-		return v, nil
-	}
-	res := h.market.History(m, r, 240)
-	series := components.ChartSeries{Name: m.Title(), Class: "stroke-amber-600 dark:stroke-amber-400"}
-	var hi, lo *prices.Close
-	for i := range res.Points {
-		p := res.Points[i]
-		f, _ := p.Price.Float64() // drawing only: the label keeps the exact value
-		series.Points = append(series.Points, components.ChartPoint{X: p.Date.Format("2006-01-02"), Y: f, Label: usd(p.Price)})
-		if hi == nil || p.Price.GreaterThan(hi.Price) {
-			hi = &res.Points[i]
-		}
-		if lo == nil || p.Price.LessThan(lo.Price) {
-			lo = &res.Points[i]
-		}
-	}
-	v.Chart.Series = []components.ChartSeries{series}
-	v.Granularity = res.Granularity
-	if len(res.Points) > 0 {
-		v.From, v.To = res.From.Format("2 Jan 2006"), res.To.Format("2 Jan 2006")
-		v.High, v.HighDate, v.Low, v.LowDate = usd(hi.Price), hi.Date.Format("2006-01-02"), usd(lo.Price), lo.Date.Format("2006-01-02")
-		v.Chart.Description = m.Title() + " in US dollars per troy ounce from " + v.From + " to " + v.To + "; high " + v.High + " on " + v.HighDate + ", low " + v.Low + " on " + v.LowDate + "."
-	}
-	return v, nil
-}
-
-func (h *Handlers) marketsView(c *fiber.Ctx, hero bool) (pages.MarketsView, error) {
-	metal := c.Query("metal", "gold")
-	rng := c.Query("range", "1Y")
-	cv, err := h.chartView(metal, rng)
-	if err != nil {
-		return pages.MarketsView{}, err
-	}
-	return pages.MarketsView{Ticker: h.tickerView(), Chart: cv, Hero: hero}, nil
-}
-
-// MarketsPage is the live price board.
-func (h *Handlers) MarketsPage(c *fiber.Ctx) error {
-	v, err := h.marketsView(c, false)
-	if err != nil {
-		return err
-	}
-	return render(c, http.StatusOK, pages.Markets(h.meta(c, "Markets", "markets"), v))
-}
-
-// MarketsChart is the chart fragment for metal and range buttons.
-func (h *Handlers) MarketsChart(c *fiber.Ctx) error {
-	cv, err := h.chartView(c.Query("metal", "gold"), c.Query("range", "1Y"))
-	if err != nil {
-		return err
-	}
-	return page(c, http.StatusOK, pages.Markets(h.meta(c, "Markets", "markets"), pages.MarketsView{Ticker: h.tickerView(), Chart: cv}), pages.HistoryChart(cv))
-}
-
-// PriceEvents streams the price ticker as server-sent events ("prices"), one per tick,
-// with a comment every 15 s so proxies keep the connection open.
-func (h *Handlers) PriceEvents(c *fiber.Ctx) error {
-	if h.market == nil {
-		return NewProblem(http.StatusServiceUnavailable, ProbUnavailable, "no price feed")
-	}
-	c.Set(fiber.HeaderContentType, "text/event-stream")
-	c.Set(fiber.HeaderCacheControl, "no-cache")
-	c.Set("X-Accel-Buffering", "no")
-	updates, stop := h.market.Subscribe()
-	done := h.done
-	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
-		defer stop()
-		send := func() bool {
-			var buf bytes.Buffer
-			if err := pages.PriceTicker(h.tickerView()).Render(context.Background(), &buf); err != nil {
-				return false
-			}
-			w.WriteString("event: prices\n")
-			for _, line := range strings.Split(buf.String(), "\n") {
-				w.WriteString("data: " + line + "\n")
-			}
-			w.WriteString("\n")
-			return w.Flush() == nil
-		}
-		// Subscribe hands over the current board first, so the stream starts with it.
-		beat := time.NewTicker(15 * time.Second)
-		defer beat.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case _, ok := <-updates:
-				if !ok || !send() {
-					return
-				}
-			case <-beat.C:
-				if _, err := w.WriteString(": keep-alive\n\n"); err != nil || w.Flush() != nil {
-					return
-				}
-			}
-		}
-	})
-	return nil
 }
 
 func (h *Handlers) junkView(q func(string) string) pages.JunkSilverView {

@@ -124,9 +124,7 @@ func (h *Handlers) Jobs() []Job {
 	if h.market != nil {
 		out = append(out, Job{Name: "price feed", Run: h.market.Run})
 	}
-	for _, run := range h.intelJobs() {
-		out = append(out, Job{Name: "intel scheduler", Run: run})
-	}
+	out = append(out, Job{Name: "intel scheduler", Run: h.intel.Scheduler})
 	return out
 }
 

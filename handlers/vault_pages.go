@@ -1,16 +1,17 @@
 package handlers
 
 import (
-	"net/http"
 	"net/url"
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/shopspring/decimal"
 
+	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/comex"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/views/components"
+	"github.com/ouncehq/ounce/views/format"
 	"github.com/ouncehq/ounce/views/pages"
 )
 
@@ -25,92 +26,106 @@ func vaultHref(metal string, days int) string {
 	return "/vault?" + q.Encode()
 }
 
+// vaultTone is "down" for a fall, "up" for a rise, as the page colours them.
+func vaultTone(d decimal.Decimal) string {
+	switch {
+	case d.Round(0).IsNegative():
+		return "down"
+	case d.Round(0).IsPositive():
+		return "up"
+	}
+	return ""
+}
+
+// oz is whole ounces with the unit.
+func oz(d decimal.Decimal) string { return format.WholeOz(d) + " oz" }
+
 // VaultPage is Vault Watch for one metal (?metal=, default silver; ?days=, default 90).
 func (h *Handlers) VaultPage(c *fiber.Ctx) error {
-	metal, err := parseMetalParam(c.Query("metal"), string(metals.Silver))
+	q, err := vaultQuery(c.Query("metal"), c.Query("days"), vaultPageDays[0])
 	if err != nil {
 		return err
 	}
-	days, err := parseIntParam("days", c.Query("days"), vaultPageDays[0], 1, 365)
-	if err != nil {
-		return err
-	}
-	m := metals.Metal(metal)
-	v := pages.VaultView{Metal: metal, MetalTitle: m.Title()}
+	m := q.Metal
+	v := pages.VaultView{Metal: string(m), MetalTitle: m.Title()}
 	for _, x := range metals.All {
-		v.MetalTabs = append(v.MetalTabs, pages.Chip{Label: x.Title(), Href: vaultHref(string(x), days), Active: x == m})
+		v.MetalTabs = append(v.MetalTabs, pages.Chip{Label: x.Title(), Href: vaultHref(string(x), q.Days), Active: x == m})
 	}
 	for _, d := range []int{30, 90, 180, 365} {
-		v.DayChips = append(v.DayChips, pages.Chip{Label: strconv.Itoa(d) + " days", Href: vaultHref(metal, d), Active: d == days})
+		v.DayChips = append(v.DayChips, pages.Chip{Label: format.Count(int64(d), "day", "days"), Href: vaultHref(string(m), d), Active: d == q.Days})
 	}
-	w, err := h.VaultWatch(h.ctx(c), metal, strconv.Itoa(days))
+	w, err := h.vault.VaultWatch(h.ctx(c), q)
+	if apperr.KindOf(err) == apperr.NotFound {
+		return render(c, fiber.StatusOK, pages.Vault(h.meta(c, "Vault Watch", "vault"), v))
+	}
 	if err != nil {
-		if p := AsProblem(err); p.Status != http.StatusNotFound {
-			return err
-		}
-		return render(c, http.StatusOK, pages.Vault(h.meta(c, "Vault Watch", "vault"), v))
+		return err
 	}
-	v.Found, v.AsOf, v.Source, v.Stale = true, w.AsOf, w.Source, w.Stale
+	fillVaultView(&v, w)
+	return render(c, fiber.StatusOK, pages.Vault(h.meta(c, "Vault Watch", "vault"), v))
+}
+
+// fillVaultView formats a metal's figures for the page.
+func fillVaultView(v *pages.VaultView, w comex.Watch) {
+	v.Found, v.AsOf, v.Source, v.Stale = true, format.ISODate(w.AsOf), w.Source, w.Stale
+	since := " oz since the previous report"
 	v.Stats = []pages.VaultStat{
-		{Label: "Registered", Value: wholeOz(w.RegisteredOz.D) + " oz", Note: signedOz(w.RegisteredChangeOz.D) + " oz since the previous report", Tone: vaultTone(w.RegisteredChangeOz.D)},
-		{Label: "Eligible", Value: wholeOz(w.EligibleOz.D) + " oz", Note: signedOz(w.EligibleChangeOz.D) + " oz since the previous report", Tone: vaultTone(w.EligibleChangeOz.D)},
-		{Label: "Combined", Value: wholeOz(w.CombinedOz.D) + " oz", Note: signedOz(w.CombinedChangeOz.D) + " oz since the previous report", Tone: vaultTone(w.CombinedChangeOz.D)},
-		{Label: "Registered share", Value: w.RegisteredSharePct.String() + "%", Note: "of combined stocks can settle futures"},
+		{Label: "Registered", Value: oz(w.Registered), Note: format.SignedWholeOz(w.RegisteredChange) + since, Tone: vaultTone(w.RegisteredChange)},
+		{Label: "Eligible", Value: oz(w.Eligible), Note: format.SignedWholeOz(w.EligibleChange) + since, Tone: vaultTone(w.EligibleChange)},
+		{Label: "Combined", Value: oz(w.Combined), Note: format.SignedWholeOz(w.CombinedChange) + since, Tone: vaultTone(w.CombinedChange)},
+		{Label: "Registered share", Value: format.Pct(w.RegisteredSharePct), Note: "of combined stocks can settle futures"},
 	}
-	dz := pages.VaultStat{Label: "Days to zero", Value: "Not draining", Note: "registered stocks did not fall over the last " + strconv.Itoa(comex.DrainWindow) + " reports"}
+	window := format.Count(comex.DrainWindow, "report", "reports")
+	dz := pages.VaultStat{Label: "Days to zero", Value: "Not draining", Note: "registered stocks did not fall over the last " + window}
 	if w.DaysToZero != nil {
-		days := w.DaysToZero.D
+		// The figure the API publishes (tenths), shown whole past a hundred days.
+		days, places := w.DaysToZero.Round(1), int32(1)
 		if days.GreaterThanOrEqual(decimal.NewFromInt(100)) {
-			dz.Value = digitsGrouped(days.Round(0).StringFixed(0))
-		} else {
-			dz.Value = days.StringFixed(1)
+			places = 0
 		}
-		dz.Value += " trading days"
-		dz.Note = "until registered runs out at the average drain of the last " + strconv.Itoa(comex.DrainWindow) + " reports"
+		dz.Value = format.Number(days, places) + " trading days"
+		dz.Note = "until registered runs out at the average drain of the last " + window
 	}
 	oi := pages.VaultStat{Label: "Open interest", Value: "Not recorded", Note: "set it with: ounce vault open-interest"}
 	if w.OpenInterestOz != nil {
-		oi.Value = wholeOz(w.OpenInterestOz.D) + " oz"
-		oi.Note = "as of " + *w.OpenInterestAsOf
+		oi.Value = oz(*w.OpenInterestOz)
+		oi.Note = "as of " + format.ISODate(w.OpenInterestAsOf)
 	}
 	ratio := pages.VaultStat{Label: "Oversubscribed ratio", Value: "Unknown", Note: "needs open interest"}
 	if w.OversubscribedRatio != nil {
-		ratio.Value = w.OversubscribedRatio.String() + " : 1"
+		ratio.Value = format.Number(*w.OversubscribedRatio, 2) + " : 1"
 		ratio.Note = "ounces claimed per registered ounce"
 	}
 	v.Stats = append(v.Stats, dz, oi, ratio)
 
+	first := ""
+	if len(w.History) > 0 {
+		first = format.ISODate(w.History[0].Date)
+	}
 	chart := components.Chart{ID: "vault-chart",
-		Title:       m.Title() + " in COMEX warehouses: registered and eligible troy ounces",
-		Description: "Line chart of " + strconv.Itoa(len(w.History)) + " reports from " + firstDate(w.History) + " to " + w.AsOf + ". Registered " + wholeOz(w.RegisteredOz.D) + " oz and eligible " + wholeOz(w.EligibleOz.D) + " oz on the latest report."}
+		Title:       w.Metal.Title() + " in COMEX warehouses: registered and eligible troy ounces",
+		Description: "Line chart of " + format.Int(int64(len(w.History))) + " reports from " + first + " to " + v.AsOf + ". Registered " + oz(w.Registered) + " and eligible " + oz(w.Eligible) + " on the latest report."}
 	reg := components.ChartSeries{Name: "registered", Legend: "Registered (available for delivery)", Class: "stroke-amber-600 dark:stroke-amber-400", Swatch: "bg-amber-600 dark:bg-amber-400"}
 	elig := components.ChartSeries{Name: "eligible", Legend: "Eligible (stored, not on warrant)", Class: "stroke-sky-600 dark:stroke-sky-400", Swatch: "bg-sky-600 dark:bg-sky-400"}
 	for _, d := range w.History {
 		// Floats only place the lines; the labels keep the exact figures.
-		reg.Points = append(reg.Points, components.ChartPoint{X: d.Date, Y: d.RegisteredOz.D.InexactFloat64(), Label: wholeOz(d.RegisteredOz.D) + " oz"})
-		elig.Points = append(elig.Points, components.ChartPoint{X: d.Date, Y: d.EligibleOz.D.InexactFloat64(), Label: wholeOz(d.EligibleOz.D) + " oz"})
+		x := format.ISODate(d.Date)
+		reg.Points = append(reg.Points, components.ChartPoint{X: x, Y: d.Registered.InexactFloat64(), Label: oz(d.Registered)})
+		elig.Points = append(elig.Points, components.ChartPoint{X: x, Y: d.Eligible.InexactFloat64(), Label: oz(d.Eligible)})
 	}
 	chart.Series = []components.ChartSeries{reg, elig}
 	v.Chart = chart
 	for i := len(w.History) - 1; i >= 0; i-- {
 		d := w.History[i]
-		v.History = append(v.History, pages.VaultHistRow{Date: d.Date, Registered: wholeOz(d.RegisteredOz.D), Eligible: wholeOz(d.EligibleOz.D),
-			Combined: wholeOz(d.CombinedOz.D), RegChange: signedOz(d.RegisteredChangeOz.D), RegTone: vaultTone(d.RegisteredChangeOz.D)})
+		v.History = append(v.History, pages.VaultHistRow{Date: format.ISODate(d.Date), Registered: format.WholeOz(d.Registered), Eligible: format.WholeOz(d.Eligible),
+			Combined: format.WholeOz(d.Combined), RegChange: format.SignedWholeOz(d.RegisteredChange), RegTone: vaultTone(d.RegisteredChange)})
 	}
-	if w.DepositoriesAsOf != nil {
-		v.DepsAsOf = *w.DepositoriesAsOf
+	if !w.DepositoriesAsOf.IsZero() {
+		v.DepsAsOf = format.ISODate(w.DepositoriesAsOf)
 	}
 	for _, d := range w.Depositories {
-		v.ShowPledged = v.ShowPledged || d.PledgedOz.D.IsPositive()
-		v.Deps = append(v.Deps, pages.VaultDepRow{Name: d.Name, Registered: wholeOz(d.RegisteredOz.D), Pledged: wholeOz(d.PledgedOz.D),
-			Eligible: wholeOz(d.EligibleOz.D), Total: wholeOz(d.TotalOz.D)})
+		v.ShowPledged = v.ShowPledged || d.Pledged.IsPositive()
+		v.Deps = append(v.Deps, pages.VaultDepRow{Name: d.Name, Registered: format.WholeOz(d.Registered), Pledged: format.WholeOz(d.Pledged),
+			Eligible: format.WholeOz(d.Eligible), Total: format.WholeOz(d.Total)})
 	}
-	return render(c, http.StatusOK, pages.Vault(h.meta(c, "Vault Watch", "vault"), v))
-}
-
-func firstDate(h []VaultDayJSON) string {
-	if len(h) == 0 {
-		return ""
-	}
-	return h[0].Date
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/ouncehq/ounce/handlers"
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/comex"
+	"github.com/ouncehq/ounce/internal/intel"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/web"
 )
@@ -45,7 +46,7 @@ func (e *env) admin(email string) string {
 // seed runs the first-start seeding the server does before listening.
 func (e *env) seed() {
 	e.t.Helper()
-	if err := e.srv.Handlers().EnsureIntelSeed(context.Background()); err != nil {
+	if err := e.srv.Handlers().Intel().EnsureSeed(context.Background()); err != nil {
 		e.t.Fatal(err)
 	}
 }
@@ -361,16 +362,16 @@ func TestMarketIntelValidationAndFilters(t *testing.T) {
 		}
 		// Categories are matched in any letter case (checked on the use case: the document
 		// lists the canonical spelling).
-		h := e.srv.Handlers()
-		lower, err := h.MarketIntel(context.Background(), "", "central_bank", "silver")
+		svc := e.srv.Handlers().Intel()
+		lower, err := svc.MarketIntel(context.Background(), intel.NewsQuery{Category: "central_bank", Metal: metals.Silver})
 		if err != nil {
 			t.Fatal(err)
 		}
-		upper, _ := h.MarketIntel(context.Background(), "", "CENTRAL_BANK", "silver")
+		upper, _ := svc.MarketIntel(context.Background(), intel.NewsQuery{Category: "CENTRAL_BANK", Metal: metals.Silver})
 		if lower.Total != upper.Total {
 			t.Fatalf("case matters: %d vs %d", lower.Total, upper.Total)
 		}
-		if _, err := h.MarketIntel(context.Background(), "", "bullion", ""); handlers.AsProblem(err).Status != 400 {
+		if _, err := svc.MarketIntel(context.Background(), intel.NewsQuery{Category: "bullion"}); handlers.AsProblem(err).Status != 400 {
 			t.Fatalf("bad category through the use case: %v", err)
 		}
 	})

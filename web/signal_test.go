@@ -10,6 +10,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/intel"
 )
 
 func TestStackSignalValidationAndPaging(t *testing.T) {
@@ -55,7 +56,7 @@ func TestStackSignalValidationAndPaging(t *testing.T) {
 			}
 		}
 		// Case-insensitive through the use case.
-		p, err := e.srv.Handlers().StackSignal(t.Context(), "", "", "synthesis")
+		p, err := e.srv.Handlers().Intel().StackSignal(t.Context(), intel.SignalQuery{Category: "synthesis"})
 		if err != nil || p.Total != 1 {
 			t.Fatalf("lower-case category: %+v %v", p, err)
 		}

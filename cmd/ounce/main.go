@@ -148,7 +148,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		// Demo news and articles, classified against current prices, and the vault seed:
 		// pages are useful from the first request, even offline.
-		if err := srv.Handlers().EnsureIntelSeed(ctx); err != nil {
+		if err := srv.Handlers().Intel().EnsureSeed(ctx); err != nil {
 			log.Warn("seeding market intelligence", "err", err)
 		}
 		srv.Start()

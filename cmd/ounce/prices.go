@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"os"
 	"time"
 
@@ -20,8 +18,7 @@ import (
 func newMarket(ctx context.Context, cfg config, s *db.Store, log *slog.Logger) (*prices.Service, error) {
 	sc := prices.ServiceConfig{Interval: cfg.PriceInterval, Offline: cfg.Offline, Logger: log}
 	if !cfg.Offline {
-		client := &http.Client{Timeout: 15 * time.Second}
-		ps, hist, err := prices.ProvidersFromNames(cfg.PriceProviders, cfg.PriceKeys, client)
+		ps, hist, err := prices.NewProviders(cfg.PriceProviders, cfg.PriceKeys)
 		if err != nil {
 			return nil, err
 		}
@@ -63,38 +60,21 @@ func cmdPrices(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer f.Close()
-	closes, err := prices.ParseCSV(f)
+	closes, err := prices.ParseImport(f, m)
 	if err != nil {
 		return fmt.Errorf("%s: %w", fs.Arg(0), err)
-	}
-	if len(closes) == 0 {
-		return errors.New("the file has no rows")
-	}
-	for _, c := range closes {
-		if err := prices.CheckPrice(m, c.Price); err != nil {
-			return fmt.Errorf("%s on %s: %w", m, c.Date.Format("2006-01-02"), err)
-		}
 	}
 	cfg, err := loadConfig(nil, nil)
 	if err != nil {
 		return usageError{err.Error()}
 	}
 	return openStore(ctx, cfg, func(s *db.Store) error {
-		rows := make([]db.PriceClose, len(closes))
-		for i, c := range closes {
-			rows[i] = db.PriceClose{Metal: string(m), Granularity: *gran, Day: db.NewDate(c.Date), Price: c.Price, Source: "import:" + fs.Arg(0)}
-		}
-		bar := newProgress(stderr, len(rows))
-		const chunk = 2000
-		for i := 0; i < len(rows); i += chunk {
-			end := min(i+chunk, len(rows))
-			if err := s.UpsertCloses(ctx, rows[i:end]); err != nil {
-				return err
-			}
-			bar.set(end)
+		bar := newProgress(stderr, len(closes))
+		if err := prices.ImportCloses(ctx, s, m, *gran, closes, "import:"+fs.Arg(0), bar.set); err != nil {
+			return err
 		}
 		bar.done()
-		fmt.Fprintf(stdout, "imported %d %s %s closes (%s to %s)\n", len(rows), m, *gran, closes[0].Date.Format("2006-01-02"), closes[len(closes)-1].Date.Format("2006-01-02"))
+		fmt.Fprintf(stdout, "imported %d %s %s closes (%s to %s)\n", len(closes), m, *gran, closes[0].Date.Format(time.DateOnly), closes[len(closes)-1].Date.Format(time.DateOnly))
 		return nil
 	})
 }

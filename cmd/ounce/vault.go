@@ -2,16 +2,19 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/ouncehq/ounce/db"
-	"github.com/ouncehq/ounce/handlers"
+	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/comex"
+	"github.com/ouncehq/ounce/internal/metals"
 )
 
 const vaultUsage = `usage:
@@ -54,19 +57,18 @@ func cmdVaultImport(ctx context.Context, files []string, stdout io.Writer) error
 		return usageError{err.Error()}
 	}
 	return openStore(ctx, cfg, func(s *db.Store) error {
-		h := handlers.New(handlers.Deps{Store: s})
+		vault := comex.New(comex.Deps{Store: s})
 		for i, name := range files {
-			got, err := h.ImportVaultXLS(ctx, data[i], filepath.Base(name))
+			got, err := vault.ImportXLS(ctx, data[i], filepath.Base(name))
 			if err != nil {
-				var p *handlers.Problem
-				if errors.As(err, &p) && p.Status < http.StatusInternalServerError {
-					return fmt.Errorf("%s: %s", name, p.Detail)
+				if e, ok := apperr.As(err); ok && e.Kind != apperr.Internal {
+					return fmt.Errorf("%s: %s", name, e.Msg)
 				}
 				return fmt.Errorf("%s: %w", name, err)
 			}
 			for _, r := range got {
 				fmt.Fprintf(stdout, "%s: %s %s registered %s oz, eligible %s oz, combined %s oz (%d depositories)\n",
-					filepath.Base(name), r.Metal, r.ActivityDate, r.Registered.StringFixed(3), r.Eligible.StringFixed(3), r.Combined.StringFixed(3), r.Depositories)
+					filepath.Base(name), r.Metal, r.ActivityDate.Format(time.DateOnly), r.Registered.StringFixed(3), r.Eligible.StringFixed(3), r.Combined.StringFixed(3), len(r.Depositories))
 			}
 		}
 		return nil
@@ -104,21 +106,43 @@ func cmdVaultOpenInterest(ctx context.Context, args []string, stdout io.Writer) 
 	if *metal == "" || *contracts == "" {
 		return usageError{"--metal and --contracts are required\n" + vaultUsage}
 	}
+	in, err := openInterestInput(*metal, *contracts, *date)
+	if err != nil {
+		return err
+	}
 	cfg, err := loadConfig(nil, nil)
 	if err != nil {
 		return usageError{err.Error()}
 	}
 	return openStore(ctx, cfg, func(s *db.Store) error {
-		h := handlers.New(handlers.Deps{Store: s})
-		oi, err := h.SetOpenInterest(ctx, *metal, *contracts, *date)
+		oi, err := comex.New(comex.Deps{Store: s}).SetOpenInterest(ctx, in)
+		if fields := apperr.FieldsOf(err); len(fields) > 0 {
+			return usageError{"--" + fields[0].Field + " " + fields[0].Message}
+		}
 		if err != nil {
-			var p *handlers.Problem
-			if errors.As(err, &p) && p.Status == http.StatusBadRequest {
-				return usageError{"--" + p.Errors[0].Field + " " + p.Errors[0].Message}
-			}
 			return err
 		}
-		fmt.Fprintf(stdout, "%s open interest on %s: %d contracts\n", oi.Metal, oi.Day, oi.Contracts)
+		fmt.Fprintf(stdout, "%s open interest on %s: %d contracts\n", oi.Metal, oi.Day.Format(time.DateOnly), oi.Contracts)
 		return nil
 	})
+}
+
+// openInterestInput reads the flags as the operator typed them (metal in any letter case);
+// whether the values make sense is the service's call.
+func openInterestInput(metal, contracts, date string) (comex.OpenInterest, error) {
+	m, err := metals.Parse(metal)
+	if err != nil {
+		return comex.OpenInterest{}, usageError{"--metal must be one of gold, silver, platinum, palladium"}
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(contracts), 10, 64)
+	if err != nil {
+		return comex.OpenInterest{}, usageError{"--contracts must be a positive whole number of contracts"}
+	}
+	in := comex.OpenInterest{Metal: m, Contracts: n}
+	if d := strings.TrimSpace(date); d != "" {
+		if in.Day, err = time.Parse(time.DateOnly, d); err != nil {
+			return comex.OpenInterest{}, usageError{"--date must be a date as YYYY-MM-DD"}
+		}
+	}
+	return in, nil
 }

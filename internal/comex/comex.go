@@ -3,8 +3,9 @@
 // history of exchange totals, and turns a metal's history into the figures Vault Watch
 // shows (daily drains, registered share, days to zero, oversubscription).
 //
-// The package does no storage of its own: callers persist Report and Snapshot values
-// however they like and hand histories back to Compute.
+// The parsing and the figures are pure functions over Report and Snapshot values; the
+// Service (service.go) is the one place they meet storage and the network: it stores
+// imported, fetched and seeded reports through db and serves Vault Watch from them.
 package comex
 
 import (

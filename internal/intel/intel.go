@@ -8,8 +8,10 @@
 // writes the prose, the facts around it (slug, sources, metals, prices at publish, demo flag)
 // always come from the input, never from a model.
 //
-// The package deliberately defines its own Story type instead of importing the news package,
-// so the two can change independently; the caller maps between them.
+// The writers deliberately define their own Story type instead of using the news package's,
+// so the two can change independently. The Service (service.go, run.go) is the caller that
+// maps between them: it serves the headline list and the articles, runs ingestion and
+// writing, seeds a first start and schedules the runs.
 package intel
 
 import (

@@ -1,9 +1,10 @@
 // Package news ingests precious-metals market news from RSS and Atom feeds and
 // classifies each headline for Ounce's market-intel list.
 //
-// The package owns no storage: the caller persists Items and FeedStates and hands
-// the previous FeedState back on the next fetch, so conditional GETs and feed
-// health survive restarts without this package knowing about the database.
+// Fetching, deduplication and classification are pure over Items and FeedStates:
+// they take the previous FeedState and return the next, so conditional GETs and
+// feed health survive restarts. The Service (service.go) is the ingestion use case
+// that persists them through db and seeds the demo items on a first start.
 package news
 
 import (

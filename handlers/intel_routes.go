@@ -1,6 +1,6 @@
 package handlers
 
-import "context"
+import "github.com/ouncehq/ounce/internal/intel"
 
 // intelRoutes are the /v1 market-intel, Stack Signal and generation routes.
 func (h *Handlers) intelRoutes() []APIRoute {
@@ -19,7 +19,7 @@ func (h *Handlers) intelRoutes() []APIRoute {
 			Description: "Headlines from precious-metals news feeds, each tagged with one category, the metals it concerns, a relevance score and a short analysis. Before any feed has been fetched the list holds sample items marked demo; once real news exists, demo items are left out.",
 			Params: []Param{
 				limit,
-				{Name: "category", In: "query", Description: "Only this category (any letter case).", Schema: Schema{"type": "string", "enum": newsCategoryNames()}, Example: "CENTRAL_BANK"},
+				{Name: "category", In: "query", Description: "Only this category (any letter case).", Schema: Schema{"type": "string", "enum": intel.NewsCategoryNames()}, Example: "CENTRAL_BANK"},
 				{Name: "metal", In: "query", Description: "Only items about this metal.", Schema: metalSchema(), Example: "silver"},
 			},
 			Responses: []Response{
@@ -32,8 +32,8 @@ func (h *Handlers) intelRoutes() []APIRoute {
 			Description: "Articles written from clusters of related recent headlines, plus one daily synthesis (category SYNTHESIS) tying together price moves, COMEX warehouse changes and the top stories. Articles written from sample stories are marked demo.",
 			Params: []Param{
 				limit,
-				{Name: "offset", In: "query", Description: "Articles to skip.", Schema: Schema{"type": "integer", "minimum": 0, "maximum": maxOffset, "default": 0}, Example: "20"},
-				{Name: "category", In: "query", Description: "Only this category (any letter case); SYNTHESIS selects the daily syntheses.", Schema: Schema{"type": "string", "enum": signalCategoryNames()}, Example: "SYNTHESIS"},
+				{Name: "offset", In: "query", Description: "Articles to skip.", Schema: Schema{"type": "integer", "minimum": 0, "maximum": intel.MaxOffset, "default": 0}, Example: "20"},
+				{Name: "category", In: "query", Description: "Only this category (any letter case); SYNTHESIS selects the daily syntheses.", Schema: Schema{"type": "string", "enum": intel.ArticleCategories()}, Example: "SYNTHESIS"},
 			},
 			Responses: []Response{
 				{Status: 200, Description: "A page of articles.", Schema: listOf("articles", h.intelRef("StackSignalArticle"), Schema{"offset": intelInt()})},
@@ -79,25 +79,6 @@ func (h *Handlers) intelRoutes() []APIRoute {
 	}
 }
 
-// vaultRoutes are the /v1 Vault Watch routes.
-func (h *Handlers) vaultRoutes() []APIRoute {
-	return []APIRoute{
-		{Method: "GET", Path: "/v1/vault-watch", Auth: AuthNone, Handler: h.APIVaultWatch, OperationID: "getVaultWatch", Tag: "Market intelligence",
-			Summary:     "COMEX warehouse inventory: registered and eligible ounces, daily drains, oversubscription",
-			Description: "Figures from the CME daily metal stocks reports. Changes compare each report with the previous one. days_to_zero and oversubscribed_ratio are null when unknown, never 0. stale is true when the newest report is older than a normal publishing gap; the history still counts back from it.",
-			Params: []Param{
-				{Name: "metal", In: "query", Description: "The metal.", Schema: Schema{"type": "string", "enum": []string{"gold", "silver", "platinum", "palladium"}, "default": "silver"}, Example: "silver"},
-				{Name: "days", In: "query", Description: "Calendar days of history, counted back from the newest report.", Schema: Schema{"type": "integer", "minimum": 1, "maximum": 365, "default": 30}, Example: "90"},
-			},
-			Responses: []Response{
-				{Status: 200, Description: "The metal's warehouse figures and history.", Schema: h.intelRef("VaultWatch")},
-				{Status: 400, Description: "A parameter is out of range or not one of its values."},
-				{Status: 404, Description: "No report is stored for the metal."},
-			},
-			Example: "GET /v1/vault-watch?metal=silver&days=90"},
-	}
-}
-
 // intelPages are the Stack Signal, market-intel and Vault Watch pages.
 func (h *Handlers) intelPages() []PageRoute {
 	return []PageRoute{
@@ -106,9 +87,4 @@ func (h *Handlers) intelPages() []PageRoute {
 		{"GET", "/intel", h.IntelIndex, AuthNone},
 		{"GET", "/vault", h.VaultPage, AuthNone},
 	}
-}
-
-// intelJobs are the ingestion and writing schedulers.
-func (h *Handlers) intelJobs() []func(ctx context.Context) {
-	return []func(ctx context.Context){h.intelLoop}
 }

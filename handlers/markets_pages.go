@@ -1,0 +1,162 @@
+package handlers
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/prices"
+	"github.com/ouncehq/ounce/views/components"
+	"github.com/ouncehq/ounce/views/format"
+	"github.com/ouncehq/ounce/views/pages"
+)
+
+// chartPoints is how many points the markets chart draws.
+const chartPoints = 240
+
+// tickerView formats the live board (from memory: it needs no request context).
+func (h *Handlers) tickerView() pages.TickerView {
+	snap := h.board(context.Background())
+	v := pages.TickerView{Offline: h.cfg.Offline, MarketsOpen: snap.MarketsOpen, AnyStale: snap.AnyStale(), AsOf: "never"}
+	for _, m := range metals.All {
+		c := pages.PriceCard{Metal: string(m), Title: m.Title(), Symbol: m.Symbol()}
+		if sp, ok := snap.Prices[m]; ok {
+			c.Known, c.Price, c.Stale, c.Source = true, format.USD(sp.Price), sp.Stale, sp.Source
+			c.AsOf = format.DateTime(sp.AsOf)
+			if at := sp.AsOf.UTC(); at.Hour() == 0 && at.Minute() == 0 {
+				// A close carries a date, not a moment.
+				c.AsOf = "close of " + format.Date(sp.AsOf)
+			}
+			if !sp.PrevClose.IsZero() {
+				c.Change, c.ChangePct = format.SignedUSD(sp.Change), format.SignedPct(sp.ChangePct)
+				c.Up, c.Down = sp.Change.IsPositive(), sp.Change.IsNegative()
+			}
+		}
+		v.Cards = append(v.Cards, c)
+	}
+	if r, ok := snap.GoldSilverRatio(); ok {
+		v.Ratio = format.Number(r, 2)
+	}
+	if !snap.AsOf.IsZero() {
+		v.AsOf = format.DateTime(snap.AsOf)
+	}
+	return v
+}
+
+// chartView builds the history panel for a metal and range.
+func (h *Handlers) chartView(ctx context.Context, metal, rng string) (pages.ChartView, error) {
+	q, err := historyQuery(metal, rng, "")
+	if err != nil {
+		return pages.ChartView{}, err
+	}
+	m, r := q.Metal, q.Range
+	v := pages.ChartView{Metal: string(m), Range: string(r), Metals: metals.Names()}
+	for _, x := range prices.Ranges {
+		v.Ranges = append(v.Ranges, string(x))
+	}
+	v.Chart = components.Chart{ID: "chart-" + string(m), Title: m.Title() + " price, " + string(r), YPrefix: "$"}
+	if h.market == nil {
+		return v, nil
+	}
+	q.MaxPoints = chartPoints
+	res, err := h.market.PriceHistory(ctx, q)
+	if err != nil {
+		return v, err
+	}
+	series := components.ChartSeries{Name: m.Title(), Class: "stroke-amber-600 dark:stroke-amber-400"}
+	for _, p := range res.Points {
+		// Floats only place the line; the label keeps the exact value.
+		series.Points = append(series.Points, components.ChartPoint{X: format.ISODate(p.Date), Y: p.Price.InexactFloat64(), Label: format.USD(p.Price)})
+	}
+	v.Chart.Series = []components.ChartSeries{series}
+	v.Granularity = res.Granularity
+	if hi, lo, ok := res.Extremes(); ok {
+		v.From, v.To = format.Date(res.From), format.Date(res.To)
+		v.High, v.HighDate, v.Low, v.LowDate = format.USD(hi.Price), format.ISODate(hi.Date), format.USD(lo.Price), format.ISODate(lo.Date)
+		v.Chart.Description = m.Title() + " in US dollars per troy ounce from " + v.From + " to " + v.To + "; high " + v.High + " on " + v.HighDate + ", low " + v.Low + " on " + v.LowDate + "."
+	}
+	return v, nil
+}
+
+// marketsView is the markets page for ?metal= (default gold) and ?range= (default 1Y).
+func (h *Handlers) marketsView(c *fiber.Ctx, hero bool) (pages.MarketsView, error) {
+	cv, err := h.chartView(h.ctx(c), c.Query("metal", "gold"), c.Query("range", "1Y"))
+	if err != nil {
+		return pages.MarketsView{}, err
+	}
+	return pages.MarketsView{Ticker: h.tickerView(), Chart: cv, Hero: hero}, nil
+}
+
+// MarketsPage is the live price board.
+func (h *Handlers) MarketsPage(c *fiber.Ctx) error {
+	v, err := h.marketsView(c, false)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, pages.Markets(h.meta(c, "Markets", "markets"), v))
+}
+
+// MarketsChart is the chart fragment for metal and range buttons.
+func (h *Handlers) MarketsChart(c *fiber.Ctx) error {
+	cv, err := h.chartView(h.ctx(c), c.Query("metal", "gold"), c.Query("range", "1Y"))
+	if err != nil {
+		return err
+	}
+	full := pages.Markets(h.meta(c, "Markets", "markets"), pages.MarketsView{Ticker: h.tickerView(), Chart: cv})
+	return page(c, http.StatusOK, full, pages.HistoryChart(cv))
+}
+
+// PriceEvents streams the price ticker as server-sent events ("prices"), one per tick,
+// with a comment every 15 s so proxies keep the connection open.
+func (h *Handlers) PriceEvents(c *fiber.Ctx) error {
+	if h.market == nil {
+		return apperr.UnavailableF("no price feed")
+	}
+	c.Set(fiber.HeaderContentType, "text/event-stream")
+	c.Set(fiber.HeaderCacheControl, "no-cache")
+	c.Set("X-Accel-Buffering", "no")
+	updates, stop := h.market.Subscribe()
+	done := h.done
+	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
+		defer stop()
+		// The stream outlives the request's context, so it renders with its own.
+		ctx := context.Background()
+		send := func() bool {
+			var buf bytes.Buffer
+			if err := pages.PriceTicker(h.tickerView()).Render(ctx, &buf); err != nil {
+				return false
+			}
+			w.WriteString("event: prices\n")
+			for _, line := range strings.Split(buf.String(), "\n") {
+				w.WriteString("data: " + line + "\n")
+			}
+			w.WriteString("\n")
+			return w.Flush() == nil
+		}
+		// Subscribe hands over the current board first, so the stream starts with it.
+		beat := time.NewTicker(15 * time.Second)
+		defer beat.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case _, ok := <-updates:
+				if !ok || !send() {
+					return
+				}
+			case <-beat.C:
+				if _, err := w.WriteString(": keep-alive\n\n"); err != nil || w.Flush() != nil {
+					return
+				}
+			}
+		}
+	})
+	return nil
+}

@@ -1,0 +1,182 @@
+package handlers
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/prices"
+)
+
+// SpotJSON is one metal on the price board.
+type SpotJSON struct {
+	Metal     string    `json:"metal"`
+	Symbol    string    `json:"symbol"`
+	Price     Num       `json:"price"`
+	PrevClose *Num      `json:"prev_close"`
+	Change    *Num      `json:"change"`
+	ChangePct *Num      `json:"change_pct"`
+	AsOf      time.Time `json:"as_of"`
+	Source    string    `json:"source"`
+	Stale     bool      `json:"stale"`
+}
+
+// PricesJSON is the body of GET /v1/prices.
+type PricesJSON struct {
+	AsOf        *time.Time           `json:"as_of"`
+	MarketsOpen bool                 `json:"markets_open"`
+	Prices      map[string]*SpotJSON `json:"prices"`
+}
+
+// board is the live price board; without a price service, an empty one that still says
+// whether COMEX is open.
+func (h *Handlers) board(ctx context.Context) prices.Snapshot {
+	if h.market == nil {
+		return prices.Snapshot{MarketsOpen: prices.MarketsOpen(h.now())}
+	}
+	return h.market.SpotPrices(ctx)
+}
+
+// pricesJSON renders the board: every metal present, null when never priced.
+func pricesJSON(snap prices.Snapshot) PricesJSON {
+	out := PricesJSON{MarketsOpen: snap.MarketsOpen, Prices: map[string]*SpotJSON{}}
+	if !snap.AsOf.IsZero() {
+		t := snap.AsOf.UTC()
+		out.AsOf = &t
+	}
+	for _, m := range metals.All {
+		sp, ok := snap.Prices[m]
+		if !ok {
+			out.Prices[string(m)] = nil
+			continue
+		}
+		j := &SpotJSON{Metal: string(m), Symbol: m.Symbol(), Price: money(sp.Price), AsOf: sp.AsOf.UTC(), Source: sp.Source, Stale: sp.Stale}
+		if !sp.PrevClose.IsZero() {
+			pc, ch, cp := money(sp.PrevClose), money(sp.Change), pct(sp.ChangePct)
+			j.PrevClose, j.Change, j.ChangePct = &pc, &ch, &cp
+		}
+		out.Prices[string(m)] = j
+	}
+	return out
+}
+
+// snapshotKey changes whenever anything shown by /v1/prices changes: the board's sequence
+// number and whether COMEX is open.
+func (h *Handlers) snapshotKey() string {
+	if h.market == nil {
+		return "none"
+	}
+	snap := h.market.Snapshot()
+	k := strconv.FormatUint(snap.Seq, 36)
+	if snap.MarketsOpen {
+		return k + "o"
+	}
+	return k + "c"
+}
+
+// maxAge is how long clients may cache prices: one poll interval.
+func (h *Handlers) maxAge() time.Duration {
+	if h.market == nil {
+		return time.Minute
+	}
+	return h.market.Interval()
+}
+
+// APIPrices answers GET /v1/prices from memory, with an ETag.
+func (h *Handlers) APIPrices(c *fiber.Ctx) error {
+	body, etag, err := h.cache.get("prices", h.snapshotKey(), func() (any, error) { return pricesJSON(h.board(h.ctx(c))), nil })
+	if err != nil {
+		return err
+	}
+	return sendCached(c, body, etag, h.maxAge())
+}
+
+// HistoryJSON is the body of GET /v1/prices/history.
+type HistoryJSON struct {
+	Metal       string      `json:"metal"`
+	Range       string      `json:"range"`
+	Unit        string      `json:"unit"`
+	From        *string     `json:"from"`
+	To          *string     `json:"to"`
+	Granularity string      `json:"granularity"`
+	Count       int         `json:"count"`
+	Points      []PointJSON `json:"points"`
+}
+
+// PointJSON is one dated price.
+type PointJSON struct {
+	Date  string `json:"date"`
+	Price Num    `json:"price"`
+}
+
+// historyJSON renders a series.
+func historyJSON(res prices.HistoryResult) HistoryJSON {
+	out := HistoryJSON{Metal: string(res.Metal), Range: string(res.Range), Unit: "USD/oz", Granularity: res.Granularity, Count: len(res.Points), Points: make([]PointJSON, len(res.Points))}
+	if len(res.Points) > 0 {
+		f, t := res.From.Format(time.DateOnly), res.To.Format(time.DateOnly)
+		out.From, out.To = &f, &t
+	}
+	for i, p := range res.Points {
+		out.Points[i] = PointJSON{Date: p.Date.Format(time.DateOnly), Price: money(p.Price)}
+	}
+	return out
+}
+
+// historyQuery reads the history parameters as typed: metal and range exactly as documented,
+// max_points through the one integer parser.
+func historyQuery(metal, rng, maxPoints string) (prices.HistoryQuery, error) {
+	q, err := prices.HistoryQuery{Metal: metals.Metal(metal), Range: prices.Range(rng)}.Check()
+	if err != nil {
+		return q, err
+	}
+	q.MaxPoints, err = parseIntParam("max_points", maxPoints, prices.DefaultMaxPoints, prices.MinHistoryPoints, prices.MaxHistoryPoints)
+	return q, err
+}
+
+// priceHistory parses, asks the price service and renders: GET /v1/prices/history and the
+// get_price_history tool.
+func (h *Handlers) priceHistory(ctx context.Context, metal, rng, maxPoints string) (HistoryJSON, error) {
+	q, err := historyQuery(metal, rng, maxPoints)
+	if err != nil {
+		return HistoryJSON{}, err
+	}
+	if h.market == nil {
+		return HistoryJSON{}, apperr.UnavailableF("price history is not loaded")
+	}
+	res, err := h.market.PriceHistory(ctx, q)
+	if err != nil {
+		return HistoryJSON{}, err
+	}
+	return historyJSON(res), nil
+}
+
+// APIPriceHistory answers GET /v1/prices/history; the default size is cached per metal and range.
+func (h *Handlers) APIPriceHistory(c *fiber.Ctx) error {
+	q, err := historyQuery(c.Query("metal"), c.Query("range"), c.Query("max_points"))
+	if err != nil {
+		return err
+	}
+	if h.market == nil {
+		return apperr.UnavailableF("price history is not loaded")
+	}
+	m, r, n := string(q.Metal), string(q.Range), strconv.Itoa(q.MaxPoints)
+	key := strconv.FormatUint(h.market.Generation(), 10) + "/" + h.now().UTC().Format(time.DateOnly)
+	slot := "history/" + m + "/" + r + "/" + n
+	if q.MaxPoints != prices.DefaultMaxPoints {
+		slot = "history/custom"
+		key += "/" + m + r + n
+	}
+	body, etag, err := h.cache.get(slot, key, func() (any, error) { return h.priceHistory(h.ctx(c), m, r, n) })
+	if err != nil {
+		return err
+	}
+	return sendCached(c, body, etag, h.maxAge())
+}
+
+// parseRangeParam reads a history range exactly as documented (1M 3M 6M 1Y 5Y ALL; empty is
+// the default), the way every /v1 enum is read.
+func parseRangeParam(rng string) (prices.Range, error) { return prices.ExactRange(rng) }

@@ -1,0 +1,139 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/shopspring/decimal"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/intel"
+)
+
+// ArticleSourceJSON is one outlet an article links to.
+type ArticleSourceJSON struct {
+	Name  string `json:"name"`
+	Title string `json:"title"`
+	URL   string `json:"url"`
+}
+
+// PricesAtPublishJSON holds the prices an article quoted when it was written; null for a
+// metal it did not quote.
+type PricesAtPublishJSON struct {
+	Gold      *Num `json:"gold"`
+	Silver    *Num `json:"silver"`
+	Platinum  *Num `json:"platinum"`
+	Palladium *Num `json:"palladium"`
+}
+
+// ArticleJSON is the wire form of a Stack Signal article.
+type ArticleJSON struct {
+	ID              string              `json:"id"`
+	Slug            string              `json:"slug"`
+	Title           string              `json:"title"`
+	Summary         string              `json:"summary"`
+	Commentary      string              `json:"commentary"`
+	Category        string              `json:"category"`
+	Metals          []string            `json:"metals"`
+	Sources         []ArticleSourceJSON `json:"sources"`
+	PricesAtPublish PricesAtPublishJSON `json:"prices_at_publish"`
+	PublishedAt     time.Time           `json:"published_at"`
+	IsSynthesis     bool                `json:"is_synthesis"`
+	ViewCount       int64               `json:"view_count"`
+	LikeCount       int64               `json:"like_count"`
+	CommentCount    int64               `json:"comment_count"`
+	// Demo marks articles written from the bundled sample stories.
+	Demo bool `json:"demo"`
+	// Writer is "built-in" or "llm:<model>".
+	Writer string `json:"writer"`
+}
+
+func optNullMoney(d decimal.NullDecimal) *Num {
+	if !d.Valid {
+		return nil
+	}
+	return optMoney(&d.Decimal)
+}
+
+// articleJSON renders a stored article.
+func articleJSON(a db.Article) ArticleJSON {
+	src := make([]ArticleSourceJSON, len(a.Sources))
+	for i, s := range a.Sources {
+		src[i] = ArticleSourceJSON{Name: s.Name, Title: s.Title, URL: s.URL}
+	}
+	return ArticleJSON{
+		ID: a.ID, Slug: a.Slug, Title: a.Title, Summary: a.Summary, Commentary: a.Commentary, Category: a.Category,
+		Metals: metalList(a.Metals), Sources: src,
+		PricesAtPublish: PricesAtPublishJSON{Gold: optNullMoney(a.PriceGold), Silver: optNullMoney(a.PriceSilver),
+			Platinum: optNullMoney(a.PricePlatinum), Palladium: optNullMoney(a.PricePalladium)},
+		PublishedAt: a.PublishedAt.UTC(), IsSynthesis: a.IsSynthesis, ViewCount: a.ViewCount, LikeCount: a.LikeCount,
+		CommentCount: a.CommentCount, Demo: a.Demo, Writer: a.Writer,
+	}
+}
+
+// StackSignalPage is one page of Stack Signal articles, newest first.
+type StackSignalPage struct {
+	Articles []ArticleJSON `json:"articles"`
+	Limit    int           `json:"limit"`
+	Offset   int           `json:"offset"`
+	Total    int           `json:"total"`
+}
+
+// signalQuery reads the article-feed parameters; the category is matched by the service.
+func signalQuery(limit, offset, category string) (intel.SignalQuery, error) {
+	n, err := parseIntParam("limit", limit, intel.DefaultLimit, 1, intel.MaxLimit)
+	if err != nil {
+		return intel.SignalQuery{}, err
+	}
+	off, err := parseIntParam("offset", offset, 0, 0, intel.MaxOffset)
+	if err != nil {
+		return intel.SignalQuery{}, err
+	}
+	return intel.SignalQuery{Limit: n, Offset: off, Category: category}, nil
+}
+
+// stackSignal parses, asks the service and renders: GET /v1/stack-signal and get_stack_signal.
+func (h *Handlers) stackSignal(ctx context.Context, limit, offset, category string) (StackSignalPage, error) {
+	q, err := signalQuery(limit, offset, category)
+	if err != nil {
+		return StackSignalPage{}, err
+	}
+	p, err := h.intel.StackSignal(ctx, q)
+	if err != nil {
+		return StackSignalPage{}, err
+	}
+	out := StackSignalPage{Articles: make([]ArticleJSON, len(p.Articles)), Limit: p.Limit, Offset: p.Offset, Total: p.Total}
+	for i, a := range p.Articles {
+		out.Articles[i] = articleJSON(a)
+	}
+	return out, nil
+}
+
+// APIStackSignal answers GET /v1/stack-signal.
+func (h *Handlers) APIStackSignal(c *fiber.Ctx) error {
+	p, err := h.stackSignal(h.ctx(c), c.Query("limit"), c.Query("offset"), c.Query("category"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, p)
+}
+
+// APIStackSignalLatest answers GET /v1/stack-signal/latest.
+func (h *Handlers) APIStackSignalLatest(c *fiber.Ctx) error {
+	a, err := h.intel.LatestSynthesis(h.ctx(c))
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, fiber.Map{"article": articleJSON(a)})
+}
+
+// APIStackSignalArticle answers GET /v1/stack-signal/{slug}.
+func (h *Handlers) APIStackSignalArticle(c *fiber.Ctx) error {
+	a, err := h.intel.Article(h.ctx(c), c.Params("slug"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, fiber.Map{"article": articleJSON(a)})
+}

@@ -1,0 +1,118 @@
+package handlers
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/shopspring/decimal"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/intel"
+	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/views/format"
+	"github.com/ouncehq/ounce/views/pages"
+)
+
+// signalPageSize is how many articles the feed shows per page (and per "load more").
+const signalPageSize = 12
+
+// writerLabel says who wrote an article.
+func writerLabel(w string) string {
+	if model, ok := strings.CutPrefix(w, "llm:"); ok {
+		return "a language model (" + model + ")"
+	}
+	return "Ounce's built-in writer"
+}
+
+func signalCard(a db.Article) pages.SignalCard {
+	return pages.SignalCard{Slug: a.Slug, Title: a.Title, Summary: a.Summary, CategoryLabel: categoryLabel(a.Category),
+		Date: format.Date(a.PublishedAt), DateTime: a.PublishedAt.UTC().Format(time.RFC3339), Metals: a.Metals, Sources: len(a.Sources),
+		Writer: a.Writer, Demo: a.Demo, Synthesis: a.IsSynthesis}
+}
+
+// signalHref is the feed address for a category and offset.
+func signalHref(category string, offset int) string {
+	q := url.Values{}
+	if category != "" {
+		q.Set("category", category)
+	}
+	if offset > 0 {
+		q.Set("offset", strconv.Itoa(offset))
+	}
+	if len(q) == 0 {
+		return "/signal"
+	}
+	return "/signal?" + q.Encode()
+}
+
+// SignalIndex is the Stack Signal feed; an HTMX request gets the next page of cards only.
+func (h *Handlers) SignalIndex(c *fiber.Ctx) error {
+	q, err := signalQuery(strconv.Itoa(signalPageSize), c.Query("offset"), c.Query("category"))
+	if err != nil {
+		return err
+	}
+	p, err := h.intel.StackSignal(h.ctx(c), q)
+	if err != nil {
+		return err
+	}
+	cat, _ := intel.ParseArticleCategory(q.Category)
+	v := pages.SignalView{Total: p.Total, Heading: "All articles"}
+	if cat != "" {
+		v.Heading = categoryLabel(cat) + " articles"
+	}
+	if next := p.Offset + len(p.Articles); next < p.Total {
+		v.MoreURL = signalHref(cat, next)
+	}
+	featuredSlug := ""
+	if !wantsFragment(c) && p.Offset == 0 && cat == "" {
+		if a, err := h.intel.LatestSynthesis(h.ctx(c)); err == nil {
+			fc := signalCard(a)
+			v.Featured, featuredSlug = &fc, a.Slug
+			v.AnyDemo = a.Demo
+		}
+	}
+	for _, a := range p.Articles {
+		v.AnyDemo = v.AnyDemo || a.Demo
+		if a.Slug != featuredSlug {
+			v.Cards = append(v.Cards, signalCard(a))
+		}
+	}
+	if wantsFragment(c) {
+		return render(c, http.StatusOK, pages.SignalMore(v))
+	}
+	v.Chips = append(v.Chips, pages.Chip{Label: "All", Href: "/signal", Active: cat == ""})
+	for _, name := range intel.ArticleCategories() {
+		v.Chips = append(v.Chips, pages.Chip{Label: categoryLabel(name), Href: signalHref(name, 0), Active: cat == name})
+	}
+	return render(c, http.StatusOK, pages.Signal(h.meta(c, "Stack Signal", "signal"), v))
+}
+
+// SignalArticle is one article's page.
+func (h *Handlers) SignalArticle(c *fiber.Ctx) error {
+	a, err := h.intel.Article(h.ctx(c), c.Params("slug"))
+	if err != nil {
+		return err
+	}
+	v := pages.ArticleView{Title: a.Title, Summary: a.Summary, CategoryLabel: categoryLabel(a.Category), Date: format.Date(a.PublishedAt),
+		DateTime: a.PublishedAt.UTC().Format(time.RFC3339), Writer: writerLabel(a.Writer), Metals: a.Metals, Demo: a.Demo, Synthesis: a.IsSynthesis}
+	for _, p := range strings.Split(a.Commentary, "\n\n") {
+		if p = strings.TrimSpace(p); p != "" {
+			v.Paragraphs = append(v.Paragraphs, p)
+		}
+	}
+	quoted := map[metals.Metal]decimal.NullDecimal{metals.Gold: a.PriceGold, metals.Silver: a.PriceSilver,
+		metals.Platinum: a.PricePlatinum, metals.Palladium: a.PricePalladium}
+	for _, m := range metals.All {
+		if p := quoted[m]; p.Valid {
+			v.Prices = append(v.Prices, pages.ArticlePriceView{Metal: string(m), MetalTitle: m.Title(), Price: format.USD(p.Decimal)})
+		}
+	}
+	for _, s := range a.Sources {
+		v.Sources = append(v.Sources, pages.ArticleSourceView{Name: s.Name, Title: s.Title, URL: linkable(s.URL)})
+	}
+	return render(c, http.StatusOK, pages.SignalArticle(h.meta(c, a.Title, "signal"), v))
+}

@@ -1,0 +1,149 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ouncehq/ounce/internal/comex"
+	"github.com/ouncehq/ounce/internal/metals"
+)
+
+// VaultDepositoryJSON is one warehouse line of the newest report that lists them.
+type VaultDepositoryJSON struct {
+	Name         string `json:"name"`
+	RegisteredOz Num    `json:"registered_oz"`
+	PledgedOz    Num    `json:"pledged_oz"`
+	EligibleOz   Num    `json:"eligible_oz"`
+	TotalOz      Num    `json:"total_oz"`
+}
+
+// VaultDayJSON is one report in the history, with its movement since the report before.
+type VaultDayJSON struct {
+	Date               string `json:"date"`
+	RegisteredOz       Num    `json:"registered_oz"`
+	EligibleOz         Num    `json:"eligible_oz"`
+	CombinedOz         Num    `json:"combined_oz"`
+	RegisteredChangeOz Num    `json:"registered_change_oz"`
+	EligibleChangeOz   Num    `json:"eligible_change_oz"`
+	CombinedChangeOz   Num    `json:"combined_change_oz"`
+}
+
+// VaultWatchJSON is the Vault Watch view of one metal. Optional figures are null when unknown,
+// never zero: no open interest recorded, or registered stocks not draining.
+type VaultWatchJSON struct {
+	Metal               string                `json:"metal"`
+	AsOf                string                `json:"as_of"`
+	Stale               bool                  `json:"stale"`
+	Source              string                `json:"source"`
+	RegisteredOz        Num                   `json:"registered_oz"`
+	EligibleOz          Num                   `json:"eligible_oz"`
+	CombinedOz          Num                   `json:"combined_oz"`
+	RegisteredChangeOz  Num                   `json:"registered_change_oz"`
+	EligibleChangeOz    Num                   `json:"eligible_change_oz"`
+	CombinedChangeOz    Num                   `json:"combined_change_oz"`
+	RegisteredSharePct  Num                   `json:"registered_share_pct"`
+	DaysToZero          *Num                  `json:"days_to_zero"`
+	OpenInterestOz      *Num                  `json:"open_interest_oz"`
+	OpenInterestAsOf    *string               `json:"open_interest_as_of"`
+	OversubscribedRatio *Num                  `json:"oversubscribed_ratio"`
+	Depositories        []VaultDepositoryJSON `json:"depositories"`
+	DepositoriesAsOf    *string               `json:"depositories_as_of"`
+	History             []VaultDayJSON        `json:"history"`
+}
+
+// optDate renders a zero time as JSON null and any other as a date.
+func optDate(t time.Time) *string {
+	if t.IsZero() {
+		return nil
+	}
+	s := t.Format(time.DateOnly)
+	return &s
+}
+
+// vaultWatchJSON renders a metal's Vault Watch figures.
+func vaultWatchJSON(w comex.Watch) VaultWatchJSON {
+	out := VaultWatchJSON{
+		Metal: string(w.Metal), AsOf: w.AsOf.Format(time.DateOnly), Stale: w.Stale, Source: w.Source,
+		RegisteredOz: ounces(w.Registered), EligibleOz: ounces(w.Eligible), CombinedOz: ounces(w.Combined),
+		RegisteredChangeOz: ounces(w.RegisteredChange), EligibleChangeOz: ounces(w.EligibleChange), CombinedChangeOz: ounces(w.CombinedChange),
+		RegisteredSharePct: pct(w.RegisteredSharePct),
+		Depositories:       []VaultDepositoryJSON{}, History: []VaultDayJSON{},
+		OpenInterestAsOf: optDate(w.OpenInterestAsOf), DepositoriesAsOf: optDate(w.DepositoriesAsOf),
+	}
+	if w.DaysToZero != nil {
+		out.DaysToZero = &Num{w.DaysToZero.Round(1), 1}
+	}
+	if w.OpenInterestOz != nil {
+		v := ounces(*w.OpenInterestOz)
+		out.OpenInterestOz = &v
+	}
+	if w.OversubscribedRatio != nil {
+		out.OversubscribedRatio = &Num{w.OversubscribedRatio.Round(2), 2}
+	}
+	for _, x := range w.Depositories {
+		out.Depositories = append(out.Depositories, VaultDepositoryJSON{Name: x.Name, RegisteredOz: ounces(x.Registered),
+			PledgedOz: ounces(x.Pledged), EligibleOz: ounces(x.Eligible), TotalOz: ounces(x.Total)})
+	}
+	for _, d := range w.History {
+		out.History = append(out.History, VaultDayJSON{Date: d.Date.Format(time.DateOnly),
+			RegisteredOz: ounces(d.Registered), EligibleOz: ounces(d.Eligible), CombinedOz: ounces(d.Combined),
+			RegisteredChangeOz: ounces(d.RegisteredChange), EligibleChangeOz: ounces(d.EligibleChange), CombinedChangeOz: ounces(d.CombinedChange)})
+	}
+	return out
+}
+
+// vaultQuery reads the Vault Watch parameters: metal (default silver) exactly as documented,
+// days through the one integer parser.
+func vaultQuery(metal, days string, defDays int) (comex.WatchQuery, error) {
+	m, err := parseMetalParam(metal, string(metals.Silver))
+	if err != nil {
+		return comex.WatchQuery{}, err
+	}
+	n, err := parseIntParam("days", days, defDays, 1, comex.MaxDays)
+	if err != nil {
+		return comex.WatchQuery{}, err
+	}
+	return comex.WatchQuery{Metal: metals.Metal(m), Days: n}, nil
+}
+
+// vaultWatch parses, asks the service and renders: GET /v1/vault-watch and get_vault_watch.
+func (h *Handlers) vaultWatch(ctx context.Context, metal, days string) (VaultWatchJSON, error) {
+	q, err := vaultQuery(metal, days, comex.DefaultDays)
+	if err != nil {
+		return VaultWatchJSON{}, err
+	}
+	w, err := h.vault.VaultWatch(ctx, q)
+	if err != nil {
+		return VaultWatchJSON{}, err
+	}
+	return vaultWatchJSON(w), nil
+}
+
+// APIVaultWatch answers GET /v1/vault-watch.
+func (h *Handlers) APIVaultWatch(c *fiber.Ctx) error {
+	v, err := h.vaultWatch(h.ctx(c), c.Query("metal"), c.Query("days"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, v)
+}
+
+// VaultFetchJSON is the outcome of fetching one metal's CME report.
+type VaultFetchJSON struct {
+	Metal string  `json:"metal"`
+	AsOf  *string `json:"as_of"`
+	Error *string `json:"error"`
+}
+
+// vaultFetchJSON renders a fetch outcome.
+func vaultFetchJSON(r comex.FetchResult) VaultFetchJSON {
+	out := VaultFetchJSON{Metal: string(r.Metal), AsOf: optDate(r.AsOf)}
+	if r.Err != nil {
+		msg := r.Err.Error()
+		out.Error = &msg
+	}
+	return out
+}

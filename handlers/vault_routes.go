@@ -1,0 +1,20 @@
+package handlers
+
+// vaultRoutes are the /v1 Vault Watch routes.
+func (h *Handlers) vaultRoutes() []APIRoute {
+	return []APIRoute{
+		{Method: "GET", Path: "/v1/vault-watch", Auth: AuthNone, Handler: h.APIVaultWatch, OperationID: "getVaultWatch", Tag: "Market intelligence",
+			Summary:     "COMEX warehouse inventory: registered and eligible ounces, daily drains, oversubscription",
+			Description: "Figures from the CME daily metal stocks reports. Changes compare each report with the previous one. days_to_zero and oversubscribed_ratio are null when unknown, never 0. stale is true when the newest report is older than a normal publishing gap; the history still counts back from it.",
+			Params: []Param{
+				{Name: "metal", In: "query", Description: "The metal.", Schema: Schema{"type": "string", "enum": []string{"gold", "silver", "platinum", "palladium"}, "default": "silver"}, Example: "silver"},
+				{Name: "days", In: "query", Description: "Calendar days of history, counted back from the newest report.", Schema: Schema{"type": "integer", "minimum": 1, "maximum": 365, "default": 30}, Example: "90"},
+			},
+			Responses: []Response{
+				{Status: 200, Description: "The metal's warehouse figures and history.", Schema: h.intelRef("VaultWatch")},
+				{Status: 400, Description: "A parameter is out of range or not one of its values."},
+				{Status: 404, Description: "No report is stored for the metal."},
+			},
+			Example: "GET /v1/vault-watch?metal=silver&days=90"},
+	}
+}
