@@ -11,6 +11,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/internal/prices"
 	"github.com/ouncehq/ounce/views/components"
 )
@@ -64,8 +65,9 @@ type Handlers struct {
 	limiter  Limiter
 	market   *prices.Service
 	cache    bodyCache
-	premiums pfPremiumCache
-	done     <-chan struct{}
+	// portfolio is the holdings, sales, valuation and import/export service.
+	portfolio *portfolio.Service
+	done      <-chan struct{}
 }
 
 // New builds the handlers.
@@ -79,7 +81,8 @@ func New(d Deps) *Handlers {
 	if d.OnKeyUsed == nil {
 		d.OnKeyUsed = func(int64, time.Time) {}
 	}
-	return &Handlers{store: d.Store, sessions: d.Sessions, cfg: d.Config, log: d.Logger, now: d.Now, keyUsed: d.OnKeyUsed, limiter: d.Limiter, market: d.Market, done: d.Done}
+	return &Handlers{store: d.Store, sessions: d.Sessions, cfg: d.Config, log: d.Logger, now: d.Now, keyUsed: d.OnKeyUsed, limiter: d.Limiter, market: d.Market, done: d.Done,
+		portfolio: portfolio.New(portfolio.Deps{Store: d.Store, Prices: d.Market, Now: d.Now, Logger: d.Logger})}
 }
 
 // Locals keys shared with the web middleware.
