@@ -14,6 +14,7 @@ import (
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/comex"
 	"github.com/ouncehq/ounce/internal/intel"
+	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/internal/prices"
 	"github.com/ouncehq/ounce/internal/ratelimit"
 	"github.com/ouncehq/ounce/views/components"
@@ -71,8 +72,9 @@ type Handlers struct {
 	intel    *intel.Service
 	vault    *comex.Service
 	cache    bodyCache
-	premiums pfPremiumCache
-	done     <-chan struct{}
+	// portfolio is the holdings, sales, valuation and import/export service.
+	portfolio *portfolio.Service
+	done      <-chan struct{}
 }
 
 // New builds the handlers.
@@ -87,7 +89,8 @@ func New(d Deps) *Handlers {
 		d.OnKeyUsed = func(int64, time.Time) {}
 	}
 	h := &Handlers{store: d.Store, sessions: d.Sessions, cfg: d.Config, log: d.Logger, now: d.Now, keyUsed: d.OnKeyUsed, limiter: d.Limiter, market: d.Market, done: d.Done,
-		account: newAccount(d)}
+		account:   newAccount(d),
+		portfolio: portfolio.New(portfolio.Deps{Store: d.Store, Prices: d.Market, Now: d.Now, Logger: d.Logger})}
 	h.intel, h.vault = newMarketServices(d)
 	return h
 }

@@ -2,11 +2,46 @@ package handlers
 
 import (
 	"net/http"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/portfolio"
 )
+
+// HoldingJSON is the wire form of a holding.
+type HoldingJSON struct {
+	ID            string    `json:"id"`
+	Metal         string    `json:"metal"`
+	ProductName   string    `json:"product_name"`
+	Quantity      int64     `json:"quantity"`
+	WeightOz      Num       `json:"weight_oz"`
+	TotalOz       Num       `json:"total_oz"`
+	PurchasePrice Num       `json:"purchase_price"`
+	Fees          Num       `json:"fees"`
+	TotalCost     Num       `json:"total_cost"`
+	Dealer        string    `json:"dealer"`
+	PurchaseDate  *string   `json:"purchase_date"`
+	Notes         string    `json:"notes"`
+	CreatedAt     time.Time `json:"created_at"`
+	UpdatedAt     time.Time `json:"updated_at"`
+}
+
+// HoldingToJSON renders a holding.
+func HoldingToJSON(h portfolio.Holding) HoldingJSON {
+	out := HoldingJSON{
+		ID: h.ID, Metal: string(h.Metal), ProductName: h.ProductName, Quantity: h.Quantity,
+		WeightOz: Num{h.WeightOz.Round(portfolio.MaxWeightDecimals), 5}, TotalOz: ounces(h.TotalOz()),
+		PurchasePrice: money(h.PurchasePrice), Fees: money(h.Fees), TotalCost: money(h.TotalCost()),
+		Dealer: h.Dealer, PurchaseDate: dateOrNull(h.PurchaseDate), Notes: h.Notes, CreatedAt: h.CreatedAt.UTC(), UpdatedAt: h.UpdatedAt.UTC(),
+	}
+	if h.WeightOz.Exponent() < -5 {
+		// More precision was entered than the usual 5 places: show it all rather than round it away.
+		out.WeightOz.Places = -h.WeightOz.Exponent()
+	}
+	return out
+}
 
 // requireUser returns the bearer-authenticated user; the web middleware guarantees one on
 // protected routes, so a missing user is a wiring bug reported as 401.
@@ -18,21 +53,26 @@ func requireUser(c *fiber.Ctx) (u db.User, err error) {
 	return u, nil
 }
 
+// pageParams reads the limit and offset of a list.
+func pageParams(c *fiber.Ctx) (limit, offset int, err error) {
+	if limit, err = queryInt(c, "limit", 50, 1, 200); err != nil {
+		return 0, 0, err
+	}
+	offset, err = queryInt(c, "offset", 0, 0, 1<<31-1)
+	return limit, offset, err
+}
+
 // APIHoldingsList answers GET /v1/holdings.
 func (h *Handlers) APIHoldingsList(c *fiber.Ctx) error {
 	u, err := requireUser(c)
 	if err != nil {
 		return err
 	}
-	limit, err := queryInt(c, "limit", 50, 1, 200)
+	limit, offset, err := pageParams(c)
 	if err != nil {
 		return err
 	}
-	offset, err := queryInt(c, "offset", 0, 0, 1<<31-1)
-	if err != nil {
-		return err
-	}
-	p, err := h.ListHoldings(h.ctx(c), u, c.Query("metal"), limit, offset)
+	p, err := h.portfolio.ListHoldings(h.ctx(c), u, portfolio.HoldingsQuery{Metal: c.Query("metal"), Limit: limit, Offset: offset})
 	if err != nil {
 		return err
 	}
@@ -49,11 +89,11 @@ func (h *Handlers) APIHoldingsCreate(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	in, err := ParseHoldingJSON(c.Body())
+	in, err := portfolio.ParseHoldingJSON(c.Body())
 	if err != nil {
 		return err
 	}
-	hold, err := h.CreateHolding(h.ctx(c), u, in)
+	hold, err := h.portfolio.CreateHolding(h.ctx(c), u, in)
 	if err != nil {
 		return err
 	}
@@ -67,7 +107,7 @@ func (h *Handlers) APIHoldingsGet(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	hold, err := h.GetHolding(h.ctx(c), u, c.Params("id"))
+	hold, err := h.portfolio.GetHolding(h.ctx(c), u, c.Params("id"))
 	if err != nil {
 		return err
 	}
@@ -80,11 +120,11 @@ func (h *Handlers) APIHoldingsUpdate(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	in, err := ParseHoldingJSON(c.Body())
+	in, err := portfolio.ParseHoldingJSON(c.Body())
 	if err != nil {
 		return err
 	}
-	hold, err := h.UpdateHolding(h.ctx(c), u, c.Params("id"), in)
+	hold, err := h.portfolio.UpdateHolding(h.ctx(c), u, c.Params("id"), in)
 	if err != nil {
 		return err
 	}
@@ -97,7 +137,7 @@ func (h *Handlers) APIHoldingsDelete(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := h.DeleteHolding(h.ctx(c), u, c.Params("id")); err != nil {
+	if err := h.portfolio.DeleteHolding(h.ctx(c), u, c.Params("id")); err != nil {
 		return err
 	}
 	return c.SendStatus(http.StatusNoContent)

@@ -8,11 +8,15 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/portfolio"
+	"github.com/ouncehq/ounce/views/format"
 	"github.com/ouncehq/ounce/views/pages"
 )
 
-// usd formats a dollar amount with thousands separators and cents.
+// usd is the older dollar formatter ("-$" for negatives) that pages of other areas still
+// call; the portfolio pages format through views/format.
 func usd(d decimal.Decimal) string {
 	s := d.Round(2).StringFixed(2)
 	neg := false
@@ -33,38 +37,39 @@ func usd(d decimal.Decimal) string {
 	return "$" + string(out) + frac
 }
 
-func holdingRow(x db.Holding) pages.HoldingRow {
-	name := x.ProductName
-	if name == "" {
-		name = metals.Metal(x.Metal).Title() + " (unnamed)"
+// holdingDate is a purchase or sale date in the tables' sortable style, or a dash for none.
+func holdingDate(d db.Date) string {
+	if d.IsZero() {
+		return format.Dash
 	}
-	date := x.PurchaseDate.String()
-	if date == "" {
-		date = "—"
-	}
+	return format.ISODate(d.Time)
+}
+
+// ozText shows fine ounces to the five places the API gives them ("20.00000"), so a page and
+// the API agree on a lot's weight to the last digit.
+func ozText(d decimal.Decimal) string { return format.Number(d, metals.OuncePlaces) }
+
+func holdingRow(x portfolio.Holding) pages.HoldingRow {
 	return pages.HoldingRow{
-		ID: x.ID, Metal: x.Metal, MetalTitle: metals.Metal(x.Metal).Title(), Product: name,
-		Quantity: strconv.FormatInt(x.Quantity, 10), WeightOz: x.WeightOz.String(), TotalOz: ounces(x.TotalOz()).String(),
-		UnitPrice: usd(x.PurchasePrice), Fees: usd(x.Fees), TotalCost: usd(x.TotalCost()), Dealer: x.Dealer, Date: date,
+		ID: x.ID, Metal: string(x.Metal), MetalTitle: x.Metal.Title(), Product: x.Name(),
+		Quantity: format.Int(x.Quantity), WeightOz: ozText(x.WeightOz), TotalOz: ozText(x.TotalOz()),
+		UnitPrice: format.USD(x.PurchasePrice), Fees: format.USD(x.Fees), TotalCost: format.USD(x.TotalCost()), Dealer: x.Dealer, Date: holdingDate(x.PurchaseDate),
 	}
 }
 
 func (h *Handlers) holdingsView(c *fiber.Ctx, u db.User) (pages.HoldingsView, error) {
-	if !u.IsGold() {
-		return pages.HoldingsView{NeedsGold: true}, nil
-	}
-	p, err := h.ListHoldings(h.ctx(c), u, "", 200, 0)
+	p, err := h.portfolio.ListHoldings(h.ctx(c), u, portfolio.HoldingsQuery{Limit: 200})
 	if err != nil {
 		return pages.HoldingsView{}, err
 	}
-	v := pages.HoldingsView{Total: p.Total}
+	v := pages.HoldingsView{Total: format.Int(int64(p.Total))}
 	for _, x := range p.Holdings {
 		v.Rows = append(v.Rows, holdingRow(x))
 	}
 	return v, nil
 }
 
-// HoldingsIndex lists the signed-in user's holdings.
+// HoldingsIndex lists the signed-in member's holdings.
 func (h *Handlers) HoldingsIndex(c *fiber.Ctx) error {
 	u, _ := UserFrom(c)
 	v, err := h.holdingsView(c, u)
@@ -77,43 +82,30 @@ func (h *Handlers) HoldingsIndex(c *fiber.Ctx) error {
 	return render(c, http.StatusOK, pages.Holdings(h.meta(c, "Holdings", "holdings"), v))
 }
 
-func (h *Handlers) formView(id string, in map[string]string, errs []FieldError) pages.HoldingFormView {
-	v := pages.HoldingFormView{ID: id, Values: in, Errors: map[string]string{}, Today: h.now().UTC().Format("2006-01-02")}
+// formView is the add/edit form with the values to show and the errors per field.
+func (h *Handlers) formView(id string, in map[string]string, errs []apperr.FieldError) pages.HoldingFormView {
+	v := pages.HoldingFormView{ID: id, Values: in, Errors: map[string]string{}, Today: format.ISODate(h.now())}
 	for _, e := range errs {
-		v.Errors[e.Field] = capitalize(e.Message) + "."
+		v.Errors[e.Field] = apperr.Sentence(e.Message)
 	}
 	return v
 }
 
-// gate keeps free members out of holdings pages with an explanation instead of an error.
-func (h *Handlers) gate(c *fiber.Ctx) (db.User, bool, error) {
-	u, _ := UserFrom(c)
-	if u.IsGold() {
-		return u, true, nil
-	}
-	return u, false, render(c, http.StatusForbidden, pages.Holdings(h.meta(c, "Holdings", "holdings"), pages.HoldingsView{NeedsGold: true}))
-}
-
 // HoldingsNew shows the add form.
 func (h *Handlers) HoldingsNew(c *fiber.Ctx) error {
-	if _, ok, err := h.gate(c); !ok {
-		return err
-	}
 	return render(c, http.StatusOK, pages.HoldingForm(h.meta(c, "Add holding", "holdings"), h.formView("", map[string]string{"metal": c.Query("metal", "gold"), "quantity": "1"}, nil)))
 }
 
-// HoldingsEdit shows the edit form.
+// HoldingsEdit shows the edit form, filled with the holding's exact values.
 func (h *Handlers) HoldingsEdit(c *fiber.Ctx) error {
-	u, ok, err := h.gate(c)
-	if !ok {
-		return err
-	}
-	x, err := h.GetHolding(h.ctx(c), u, c.Params("id"))
+	u, _ := UserFrom(c)
+	x, err := h.portfolio.GetHolding(h.ctx(c), u, c.Params("id"))
 	if err != nil {
 		return err
 	}
+	// Form inputs take plain numbers (no separators) so they submit back unchanged.
 	vals := map[string]string{
-		"metal": x.Metal, "product_name": x.ProductName, "quantity": strconv.FormatInt(x.Quantity, 10), "weight_oz": x.WeightOz.String(),
+		"metal": string(x.Metal), "product_name": x.ProductName, "quantity": strconv.FormatInt(x.Quantity, 10), "weight_oz": x.WeightOz.String(),
 		"purchase_price": x.PurchasePrice.StringFixed(2), "fees": x.Fees.StringFixed(2), "dealer": x.Dealer, "purchase_date": x.PurchaseDate.String(), "notes": x.Notes,
 	}
 	return render(c, http.StatusOK, pages.HoldingForm(h.meta(c, "Edit holding", "holdings"), h.formView(x.ID, vals, nil)))
@@ -121,27 +113,24 @@ func (h *Handlers) HoldingsEdit(c *fiber.Ctx) error {
 
 // HoldingsSave handles the add and edit forms; bad input re-renders the form with 422.
 func (h *Handlers) HoldingsSave(c *fiber.Ctx) error {
-	u, ok, err := h.gate(c)
-	if !ok {
-		return err
-	}
-	in := HoldingInputFromForm(func(k string) string { return c.FormValue(k) })
+	u, _ := UserFrom(c)
+	in := portfolio.HoldingInputFromForm(func(k string) string { return c.FormValue(k) })
 	id := c.Params("id")
+	var err error
 	if id == "" {
-		_, err = h.CreateHolding(h.ctx(c), u, in)
+		_, err = h.portfolio.CreateHolding(h.ctx(c), u, in)
 	} else {
-		_, err = h.UpdateHolding(h.ctx(c), u, id, in)
+		_, err = h.portfolio.UpdateHolding(h.ctx(c), u, id, in)
 	}
 	if err != nil {
-		p := AsProblem(err)
-		if p.Status != http.StatusBadRequest {
+		if apperr.KindOf(err) != apperr.Invalid {
 			return err
 		}
 		vals := map[string]string{}
-		for _, f := range holdingFields {
+		for _, f := range portfolio.HoldingFields {
 			vals[f] = in.Value(f)
 		}
-		v := h.formView(id, vals, p.Errors)
+		v := h.formView(id, vals, apperr.FieldsOf(err))
 		m := h.meta(c, "Holding", "holdings")
 		return page(c, http.StatusUnprocessableEntity, pages.HoldingForm(m, v), pages.HoldingFormFields(m, v))
 	}
@@ -150,11 +139,8 @@ func (h *Handlers) HoldingsSave(c *fiber.Ctx) error {
 
 // HoldingsDelete deletes a holding after the browser confirmed.
 func (h *Handlers) HoldingsDelete(c *fiber.Ctx) error {
-	u, ok, err := h.gate(c)
-	if !ok {
-		return err
-	}
-	if err := h.DeleteHolding(h.ctx(c), u, c.Params("id")); err != nil {
+	u, _ := UserFrom(c)
+	if err := h.portfolio.DeleteHolding(h.ctx(c), u, c.Params("id")); err != nil {
 		return err
 	}
 	if !isHTMX(c) {

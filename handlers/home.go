@@ -8,12 +8,13 @@ import (
 	"github.com/ouncehq/ounce/views/pages"
 )
 
-// Home is "/": a signed-in member's dashboard, otherwise the public landing page.
+// Home is "/": a Gold member's dashboard, otherwise the public markets page (free members
+// included: the dashboard is a Gold feature, and "/" must answer everyone).
 func (h *Handlers) Home(c *fiber.Ctx) error {
-	if handled, err := h.dashboard(c); handled || err != nil {
-		return err
+	u, signedIn := UserFrom(c)
+	if signedIn && u.IsGold() {
+		return h.DashboardPage(c)
 	}
-	_, signedIn := UserFrom(c)
 	v, err := h.marketsView(c, !signedIn)
 	if err != nil {
 		return err

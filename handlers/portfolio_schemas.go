@@ -1,6 +1,10 @@
 package handlers
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/ouncehq/ounce/internal/portfolio"
+)
 
 // JSON schemas of the portfolio area. Routes inline them (so each route's document stands on
 // its own); portfolioSchemas also publishes the main ones as named components.
@@ -137,7 +141,7 @@ func pfHistorySchema() Schema {
 
 func pfSaleCreateSchema() Schema {
 	return Schema{"type": "object", "additionalProperties": false, "required": []string{"quantity", "price_per_unit"}, "properties": Schema{
-		"quantity":       Schema{"type": "integer", "minimum": 1, "maximum": maxQuantity, "description": "Units sold; at most the units still held."},
+		"quantity":       Schema{"type": "integer", "minimum": 1, "maximum": portfolio.MaxQuantity, "description": "Units sold; at most the units still held."},
 		"price_per_unit": Schema{"type": "number", "minimum": 0, "maximum": 100000000, "description": "Sale price per unit, USD (cents)."},
 		"fees":           Schema{"type": "number", "minimum": 0, "maximum": 100000000, "description": "Fees and shipping paid on the sale, USD."},
 		"sold_on":        Schema{"type": "string", "format": "date", "description": "YYYY-MM-DD; default today; not before the purchase date or in the future."},

@@ -94,12 +94,12 @@ type PageRoute struct {
 func (h *Handlers) PageRoutes() []PageRoute {
 	out := []PageRoute{
 		{"GET", "/", h.Home, AuthNone},
-		{"GET", "/holdings", h.HoldingsIndex, AuthMember},
-		{"GET", "/holdings/new", h.HoldingsNew, AuthMember},
-		{"POST", "/holdings", h.HoldingsSave, AuthMember},
-		{"GET", "/holdings/:id/edit", h.HoldingsEdit, AuthMember},
-		{"POST", "/holdings/:id", h.HoldingsSave, AuthMember},
-		{"POST", "/holdings/:id/delete", h.HoldingsDelete, AuthMember},
+		{"GET", "/holdings", h.HoldingsIndex, AuthGold},
+		{"GET", "/holdings/new", h.HoldingsNew, AuthGold},
+		{"POST", "/holdings", h.HoldingsSave, AuthGold},
+		{"GET", "/holdings/:id/edit", h.HoldingsEdit, AuthGold},
+		{"POST", "/holdings/:id", h.HoldingsSave, AuthGold},
+		{"POST", "/holdings/:id/delete", h.HoldingsDelete, AuthGold},
 		{"GET", "/docs/api", h.APIDocsPage, AuthNone},
 		{"GET", "/legal", h.LegalPage, AuthNone},
 	}

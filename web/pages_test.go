@@ -116,8 +116,13 @@ func TestMembershipDefaultsForNewAccounts(t *testing.T) {
 			b := e.browser()
 			b.signUp("y@example.com")
 			r := b.get("/holdings")
-			if c.want == db.TierFree && !strings.Contains(string(r.Body), "Gold membership required") {
-				t.Fatalf("free member sees holdings page: %s", r.Body)
+			if c.want == db.TierFree {
+				// The membership page, before any holdings code runs: 403 and the way to Gold.
+				if r.Status != 403 || doc(t, r).Find(`a[href="/settings/billing"]`).Length() == 0 || strings.Contains(string(r.Body), "Add holding") {
+					t.Fatalf("free member sees holdings page: %d %s", r.Status, r.Body)
+				}
+			} else if r.Status != 200 {
+				t.Fatalf("gold member's holdings page: %d", r.Status)
 			}
 		})
 	}

@@ -1,0 +1,154 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/portfolio"
+)
+
+// SpotRef is the price a calculation used, with its age.
+type SpotRef struct {
+	Price Num       `json:"price"`
+	AsOf  time.Time `json:"as_of"`
+	Stale bool      `json:"stale"`
+}
+
+// JunkCoinJSON is one coin type in a junk-silver result.
+type JunkCoinJSON struct {
+	Type            string `json:"type"`
+	Quantity        int64  `json:"quantity"`
+	FaceValue       Num    `json:"face_value"`
+	SilverOzPerCoin Num    `json:"silver_oz_per_coin"`
+	SilverOz        Num    `json:"silver_oz"`
+	MeltValue       Num    `json:"melt_value"`
+}
+
+// JunkSilverJSON is the body of GET /v1/junk-silver.
+type JunkSilverJSON struct {
+	Spot              SpotRef        `json:"spot"`
+	Basis             string         `json:"basis"`
+	Coins             []JunkCoinJSON `json:"coins"`
+	TotalFaceValue    Num            `json:"total_face_value"`
+	TotalSilverOz     Num            `json:"total_silver_oz"`
+	TotalMeltValue    Num            `json:"total_melt_value"`
+	MeltPerFaceDollar Num            `json:"melt_per_face_dollar"`
+}
+
+// SpeculationJSON is the body of GET /v1/speculation.
+type SpeculationJSON struct {
+	Current     map[string]Num            `json:"current"`
+	Targets     map[string]Num            `json:"targets"`
+	Multipliers map[string]Num            `json:"multipliers"`
+	Scenarios   map[string]map[string]Num `json:"scenarios"`
+	Stale       bool                      `json:"stale"`
+	Portfolio   *SpeculationPortfolio     `json:"portfolio"`
+}
+
+// SpeculationPortfolio projects a member's stack at the target prices.
+type SpeculationPortfolio struct {
+	CurrentValue   Num                                 `json:"current_value"`
+	ProjectedValue Num                                 `json:"projected_value"`
+	Gain           Num                                 `json:"gain"`
+	GainPct        Num                                 `json:"gain_pct"`
+	Metals         map[string]SpeculationPortfolioLine `json:"metals"`
+}
+
+// SpeculationPortfolioLine is one metal of a projection.
+type SpeculationPortfolioLine struct {
+	Oz             Num `json:"oz"`
+	CurrentValue   Num `json:"current_value"`
+	ProjectedValue Num `json:"projected_value"`
+}
+
+// scenarioMultiples are the what-if presets, for the calculator page's scenario links.
+var scenarioMultiples = portfolio.Scenarios
+
+func junkSilverJSON(r portfolio.JunkSilver) JunkSilverJSON {
+	out := JunkSilverJSON{Spot: SpotRef{Price: money(r.Spot.Price), AsOf: r.Spot.AsOf.UTC(), Stale: r.Spot.Stale}, Basis: r.Basis, Coins: []JunkCoinJSON{},
+		TotalFaceValue: money(r.TotalFaceValue), TotalSilverOz: ounces(r.TotalSilverOz), TotalMeltValue: money(r.TotalMelt), MeltPerFaceDollar: money(r.MeltPerFaceDollar)}
+	for _, c := range r.Coins {
+		out.Coins = append(out.Coins, JunkCoinJSON{Type: c.Type, Quantity: c.Quantity, FaceValue: money(c.FaceValue),
+			SilverOzPerCoin: ounces(c.SilverOzPerCoin), SilverOz: ounces(c.SilverOz), MeltValue: money(c.MeltValue)})
+	}
+	return out
+}
+
+func speculationJSON(s portfolio.Speculation) SpeculationJSON {
+	out := SpeculationJSON{Current: map[string]Num{}, Targets: map[string]Num{}, Multipliers: map[string]Num{}, Scenarios: map[string]map[string]Num{}, Stale: s.Stale}
+	for _, m := range metals.All {
+		out.Current[string(m)], out.Targets[string(m)] = money(s.Current[m]), money(s.Targets[m])
+		out.Multipliers[string(m)] = Num{s.Multipliers[m].Round(4), 4}
+	}
+	for name, row := range s.Scenarios {
+		r := map[string]Num{}
+		for m, p := range row {
+			r[string(m)] = money(p)
+		}
+		out.Scenarios[name] = r
+	}
+	if p := s.Portfolio; p != nil {
+		sp := &SpeculationPortfolio{CurrentValue: money(p.CurrentValue), ProjectedValue: money(p.ProjectedValue), Gain: money(p.Gain),
+			GainPct: pct(p.GainPct), Metals: map[string]SpeculationPortfolioLine{}}
+		for m, l := range p.Metals {
+			sp.Metals[string(m)] = SpeculationPortfolioLine{Oz: ounces(l.Oz), CurrentValue: money(l.CurrentValue), ProjectedValue: money(l.ProjectedValue)}
+		}
+		out.Portfolio = sp
+	}
+	return out
+}
+
+// JunkSilver is GET /v1/junk-silver's use case in its wire form, shared by the MCP tool and
+// the calculator page. counts maps a coin parameter to its raw value ("" when absent).
+func (h *Handlers) JunkSilver(ctx context.Context, counts map[string]string, basis string) (JunkSilverJSON, error) {
+	r, err := h.portfolio.JunkSilver(ctx, counts, basis)
+	if err != nil {
+		return JunkSilverJSON{}, err
+	}
+	return junkSilverJSON(r), nil
+}
+
+// Speculation is GET /v1/speculation's use case in its wire form. targets maps a metal to its
+// raw value ("" when absent); u is the caller when a valid key or session came with it.
+func (h *Handlers) Speculation(ctx context.Context, targets map[string]string, u *db.User) (SpeculationJSON, error) {
+	s, err := h.portfolio.Speculation(ctx, targets, u)
+	if err != nil {
+		return SpeculationJSON{}, err
+	}
+	return speculationJSON(s), nil
+}
+
+// APIJunkSilver answers GET /v1/junk-silver.
+func (h *Handlers) APIJunkSilver(c *fiber.Ctx) error {
+	counts := map[string]string{}
+	for _, coin := range metals.Coins {
+		counts[coin.Param] = c.Query(coin.Param)
+	}
+	res, err := h.JunkSilver(h.ctx(c), counts, c.Query("basis"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, res)
+}
+
+// APISpeculation answers GET /v1/speculation.
+func (h *Handlers) APISpeculation(c *fiber.Ctx) error {
+	targets := map[string]string{}
+	for _, m := range metals.All {
+		targets[string(m)] = c.Query(string(m))
+	}
+	var up *db.User
+	if u, ok := UserFrom(c); ok {
+		up = &u
+	}
+	res, err := h.Speculation(h.ctx(c), targets, up)
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, res)
+}

@@ -1,0 +1,179 @@
+package handlers
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/portfolio"
+)
+
+// ImportRowErrorJSON is one problem of an import in the 422 problem's errors list.
+type ImportRowErrorJSON struct {
+	Row     int    `json:"row"`
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+// ImportResultJSON is the body of a successful import.
+type ImportResultJSON struct {
+	Imported          int `json:"imported"`
+	SkippedDuplicates int `json:"skipped_duplicates"`
+}
+
+// ExportHoldingJSON is one holding of a JSON export.
+type ExportHoldingJSON struct {
+	ID            string    `json:"id"`
+	Metal         string    `json:"metal"`
+	ProductName   string    `json:"product_name"`
+	Quantity      int64     `json:"quantity"`
+	SoldQuantity  int64     `json:"sold_quantity"`
+	WeightOz      Num       `json:"weight_oz"`
+	TotalOz       Num       `json:"total_oz"`
+	PurchasePrice Num       `json:"purchase_price"`
+	Fees          Num       `json:"fees"`
+	TotalCost     Num       `json:"total_cost"`
+	Dealer        string    `json:"dealer"`
+	PurchaseDate  *string   `json:"purchase_date"`
+	Notes         string    `json:"notes"`
+	CreatedAt     time.Time `json:"created_at"`
+}
+
+// ExportJSON is the body of a JSON export.
+type ExportJSON struct {
+	ExportedAt time.Time           `json:"exported_at"`
+	Count      int                 `json:"count"`
+	Holdings   []ExportHoldingJSON `json:"holdings"`
+}
+
+// importWireError gives an import's Unprocessable error its wire shape: the row problems as
+// {row, field, message}, beside error_count.
+func importWireError(err error) error {
+	e, ok := apperr.As(err)
+	if !ok || e.Kind != apperr.Unprocessable {
+		return err
+	}
+	rows, ok := e.Details["errors"].([]portfolio.ImportRowError)
+	if !ok {
+		return err
+	}
+	p := AsProblem(err)
+	wire := make([]ImportRowErrorJSON, len(rows))
+	for i, r := range rows {
+		wire[i] = ImportRowErrorJSON{Row: r.Row, Field: r.Field, Message: r.Message}
+	}
+	p.Extra = map[string]any{"errors": wire, "error_count": e.Details["error_count"]}
+	return p
+}
+
+// importTooLarge is the 413 of an upload over the size limit.
+func importTooLarge() error {
+	return apperr.New(apperr.TooLarge, "the file is larger than %d MiB", portfolio.MaxImportBytes>>20)
+}
+
+// importBody reads the CSV of an import request: the body itself (text/csv) or the
+// multipart field "file".
+func importBody(c *fiber.Ctx) ([]byte, error) {
+	ct := strings.ToLower(c.Get(fiber.HeaderContentType))
+	switch {
+	case strings.HasPrefix(ct, "multipart/form-data"):
+		fh, err := c.FormFile("file")
+		if err != nil {
+			return nil, Invalid("file", "is required: send the CSV in the multipart field file")
+		}
+		if fh.Size > portfolio.MaxImportBytes {
+			return nil, importTooLarge()
+		}
+		f, err := fh.Open()
+		if err != nil {
+			return nil, Invalid("file", "could not be read")
+		}
+		defer f.Close()
+		return io.ReadAll(io.LimitReader(f, portfolio.MaxImportBytes+1))
+	case strings.HasPrefix(ct, "text/csv"), strings.HasPrefix(ct, "application/csv"), strings.HasPrefix(ct, "text/plain"):
+		return c.Body(), nil
+	}
+	return nil, Invalid("Content-Type", "must be text/csv, or multipart/form-data with the CSV in the field file")
+}
+
+// APIHoldingsImport answers POST /v1/holdings/import.
+func (h *Handlers) APIHoldingsImport(c *fiber.Ctx) error {
+	u, err := requireUser(c)
+	if err != nil {
+		return err
+	}
+	data, err := importBody(c)
+	if err != nil {
+		return err
+	}
+	res, err := h.portfolio.ImportHoldings(h.ctx(c), u, data)
+	if err != nil {
+		return importWireError(err)
+	}
+	return writeJSON(c, http.StatusOK, ImportResultJSON{Imported: res.Imported, SkippedDuplicates: res.SkippedDuplicates})
+}
+
+// exactWeight renders a weight with every decimal it has (at least 5), so exports lose nothing.
+func exactWeight(x portfolio.Holding) Num {
+	n := Num{x.WeightOz, 5}
+	if p := -x.WeightOz.Exponent(); p > 5 {
+		n.Places = p
+	}
+	return n
+}
+
+func exportJSON(list []portfolio.Holding, now time.Time) ExportJSON {
+	out := ExportJSON{ExportedAt: now.UTC().Truncate(time.Second), Count: len(list), Holdings: make([]ExportHoldingJSON, len(list))}
+	for i, x := range list {
+		w := exactWeight(x)
+		out.Holdings[i] = ExportHoldingJSON{ID: x.ID, Metal: string(x.Metal), ProductName: x.ProductName, Quantity: x.Quantity, SoldQuantity: x.SoldQuantity,
+			WeightOz: w, TotalOz: Num{x.TotalOz(), w.Places}, PurchasePrice: money(x.PurchasePrice), Fees: money(x.Fees),
+			TotalCost: money(x.TotalCost()), Dealer: x.Dealer, PurchaseDate: dateOrNull(x.PurchaseDate), Notes: x.Notes, CreatedAt: x.CreatedAt.UTC()}
+	}
+	return out
+}
+
+// sendExport writes every holding of u in the requested format (csv by default) as a download.
+func (h *Handlers) sendExport(c *fiber.Ctx, u db.User, format string) error {
+	if format == "" {
+		format = "csv"
+	}
+	format = strings.ToLower(format)
+	if format != "csv" && format != "json" {
+		return Invalid("format", "must be csv or json")
+	}
+	list, err := h.portfolio.ExportHoldings(h.ctx(c), u)
+	if err != nil {
+		return err
+	}
+	now := h.now()
+	name := "ounce-holdings-" + now.UTC().Format(db.DateLayout) + "." + format
+	c.Set(fiber.HeaderContentDisposition, `attachment; filename="`+name+`"`)
+	c.Set(fiber.HeaderCacheControl, "private, no-store")
+	if format == "json" {
+		return writeJSON(c, http.StatusOK, exportJSON(list, now))
+	}
+	var buf bytes.Buffer
+	if err := portfolio.WriteHoldingsCSV(&buf, list); err != nil {
+		return fmt.Errorf("export csv: %w", err)
+	}
+	c.Status(http.StatusOK)
+	c.Set(fiber.HeaderContentType, "text/csv; charset=utf-8")
+	return c.Send(buf.Bytes())
+}
+
+// APIHoldingsExport answers GET /v1/holdings/export.
+func (h *Handlers) APIHoldingsExport(c *fiber.Ctx) error {
+	u, err := requireUser(c)
+	if err != nil {
+		return err
+	}
+	return h.sendExport(c, u, c.Query("format"))
+}

@@ -1,0 +1,72 @@
+package handlers
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ouncehq/ounce/internal/portfolio"
+)
+
+// SaleJSON is the wire form of a sale.
+type SaleJSON struct {
+	ID           string    `json:"id"`
+	HoldingID    string    `json:"holding_id"`
+	Metal        string    `json:"metal"`
+	Quantity     int64     `json:"quantity"`
+	Oz           Num       `json:"oz"`
+	PricePerUnit Num       `json:"price_per_unit"`
+	Fees         Num       `json:"fees"`
+	SoldOn       string    `json:"sold_on"`
+	Proceeds     Num       `json:"proceeds"`
+	CostBasis    Num       `json:"cost_basis"`
+	RealizedPL   Num       `json:"realized_pl"`
+	CreatedAt    time.Time `json:"created_at"`
+}
+
+// SaleToJSON renders a sale.
+func SaleToJSON(s portfolio.Sale) SaleJSON {
+	return SaleJSON{ID: s.ID, HoldingID: s.HoldingID, Metal: string(s.Metal), Quantity: s.Quantity, Oz: ounces(s.Oz),
+		PricePerUnit: money(s.PricePerUnit), Fees: money(s.Fees), SoldOn: s.SoldOn.String(), Proceeds: money(s.Proceeds),
+		CostBasis: money(s.CostBasis), RealizedPL: money(s.RealizedPL), CreatedAt: s.CreatedAt.UTC()}
+}
+
+// APISalesCreate answers POST /v1/holdings/{id}/sales.
+func (h *Handlers) APISalesCreate(c *fiber.Ctx) error {
+	u, err := requireUser(c)
+	if err != nil {
+		return err
+	}
+	in, err := portfolio.ParseSaleJSON(c.Body())
+	if err != nil {
+		return err
+	}
+	sale, err := h.portfolio.RecordSale(h.ctx(c), u, c.Params("id"), in)
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderLocation, "/v1/sales?holding_id="+sale.HoldingID)
+	return writeJSON(c, http.StatusCreated, fiber.Map{"sale": SaleToJSON(sale)})
+}
+
+// APISalesList answers GET /v1/sales.
+func (h *Handlers) APISalesList(c *fiber.Ctx) error {
+	u, err := requireUser(c)
+	if err != nil {
+		return err
+	}
+	limit, offset, err := pageParams(c)
+	if err != nil {
+		return err
+	}
+	p, err := h.portfolio.ListSales(h.ctx(c), u, portfolio.SalesQuery{Metal: c.Query("metal"), HoldingID: c.Query("holding_id"), Limit: limit, Offset: offset})
+	if err != nil {
+		return err
+	}
+	items := make([]SaleJSON, len(p.Sales))
+	for i, s := range p.Sales {
+		items[i] = SaleToJSON(s)
+	}
+	return writeJSON(c, http.StatusOK, fiber.Map{"sales": items, "limit": p.Limit, "offset": p.Offset, "total": p.Total, "realized_pl": money(p.Realized)})
+}

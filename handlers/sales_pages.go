@@ -1,0 +1,66 @@
+package handlers
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/portfolio"
+	"github.com/ouncehq/ounce/views/format"
+	"github.com/ouncehq/ounce/views/pages"
+)
+
+// saleFormView describes the holding being sold and the form state.
+func (h *Handlers) saleFormView(hold portfolio.Holding, vals map[string]string, errs []apperr.FieldError) pages.SaleFormView {
+	v := pages.SaleFormView{ID: hold.ID, Product: hold.Name(), Metal: string(hold.Metal), MetalTitle: hold.Metal.Title(),
+		Remaining: format.Int(hold.Remaining()), Quantity: format.Int(hold.Quantity), MaxUnits: strconv.FormatInt(hold.Remaining(), 10),
+		Bought: hold.PurchaseDate.String(), Values: vals, Errors: map[string]string{}, Today: format.ISODate(h.now())}
+	for _, e := range errs {
+		v.Errors[e.Field] = apperr.Sentence(e.Message)
+	}
+	return v
+}
+
+// SaleForm shows the form to sell units of a holding.
+func (h *Handlers) SaleForm(c *fiber.Ctx) error {
+	u, _ := UserFrom(c)
+	hold, err := h.portfolio.GetHolding(h.ctx(c), u, c.Params("id"))
+	if err != nil {
+		return err
+	}
+	// Form inputs take plain numbers so they submit back unchanged.
+	vals := map[string]string{"quantity": strconv.FormatInt(hold.Remaining(), 10), "sold_on": format.ISODate(h.now())}
+	return render(c, http.StatusOK, pages.SaleForm(h.meta(c, "Record a sale", "holdings"), h.saleFormView(hold, vals, nil)))
+}
+
+// SaleSubmit records a sale from the form; bad input, or more units than are held,
+// re-renders it with 422 and the problem beside its field.
+func (h *Handlers) SaleSubmit(c *fiber.Ctx) error {
+	u, _ := UserFrom(c)
+	in := portfolio.SaleInputFromForm(func(k string) string { return c.FormValue(k) })
+	_, err := h.portfolio.RecordSale(h.ctx(c), u, c.Params("id"), in)
+	if err == nil {
+		return redirect(c, "/?sale=1")
+	}
+	e, ok := apperr.As(err)
+	if !ok || (e.Kind != apperr.Invalid && e.Kind != apperr.Conflict) {
+		return err
+	}
+	hold, gerr := h.portfolio.GetHolding(h.ctx(c), u, c.Params("id"))
+	if gerr != nil {
+		return gerr
+	}
+	vals := map[string]string{}
+	for _, f := range portfolio.SaleFields {
+		vals[f] = in.Value(f)
+	}
+	errs := e.Fields
+	if len(errs) == 0 {
+		errs = []apperr.FieldError{{Field: "quantity", Message: e.Msg}}
+	}
+	v := h.saleFormView(hold, vals, errs)
+	m := h.meta(c, "Record a sale", "holdings")
+	return page(c, http.StatusUnprocessableEntity, pages.SaleForm(m, v), pages.SaleFormFields(m, v))
+}

@@ -1,0 +1,270 @@
+package portfolio
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/metals"
+)
+
+// MaxCoins bounds each junk-silver coin count.
+const MaxCoins = 10_000_000
+
+// MaxTarget bounds a what-if target price, USD per troy ounce.
+var MaxTarget = decimal.NewFromInt(10_000_000)
+
+// Junk-silver bases: the mint's silver content, or the trade convention for worn coins.
+const (
+	BasisUncirculated = "uncirculated"
+	BasisCirculated   = "circulated"
+)
+
+// SpotQuote is the price a calculation used, with its time and whether it is live.
+type SpotQuote struct {
+	Price decimal.Decimal
+	AsOf  time.Time
+	Stale bool
+}
+
+// CoinMelt is one coin type of a junk-silver result.
+type CoinMelt struct {
+	// Type is the coin's parameter name (metals.Coin.Param).
+	Type            string
+	Quantity        int64
+	FaceValue       decimal.Decimal
+	SilverOzPerCoin decimal.Decimal
+	SilverOz        decimal.Decimal
+	MeltValue       decimal.Decimal
+}
+
+// JunkSilver is the melt value of a pile of pre-1965 US silver coins.
+type JunkSilver struct {
+	Spot                                     SpotQuote
+	Basis                                    string
+	Coins                                    []CoinMelt // metals.Coins order, counted coins only
+	TotalFaceValue, TotalSilverOz, TotalMelt decimal.Decimal
+	// MeltPerFaceDollar is zero when there is no face value.
+	MeltPerFaceDollar decimal.Decimal
+}
+
+// quote is the current price of m, or Unavailable when there is none at all.
+func (s *Service) quote(m metals.Metal) (SpotQuote, error) {
+	if sp, ok := s.snapshot().Prices[m]; ok {
+		return SpotQuote{Price: sp.Price, AsOf: sp.AsOf, Stale: sp.Stale}, nil
+	}
+	return SpotQuote{}, apperr.UnavailableF("no %s price is available yet", m)
+}
+
+// ParseCoinCounts reads the coin counts of a junk-silver request (coin parameter → raw text,
+// "" when absent) and its basis ("" is uncirculated).
+func ParseCoinCounts(counts map[string]string, basis string) (map[string]int64, string, error) {
+	basis = strings.ToLower(strings.TrimSpace(basis))
+	if basis == "" {
+		basis = BasisUncirculated
+	}
+	if basis != BasisUncirculated && basis != BasisCirculated {
+		return nil, "", apperr.InvalidField("basis", "must be uncirculated or circulated")
+	}
+	qty := map[string]int64{}
+	var errs []apperr.FieldError
+	for _, c := range metals.Coins {
+		raw := strings.TrimSpace(counts[c.Param])
+		if raw == "" {
+			continue
+		}
+		n, err := strconv.ParseInt(raw, 10, 64)
+		switch {
+		case err != nil:
+			errs = append(errs, apperr.FieldError{Field: c.Param, Message: "must be a whole number of coins"})
+		case n < 0:
+			errs = append(errs, apperr.FieldError{Field: c.Param, Message: "cannot be negative"})
+		case n > MaxCoins:
+			errs = append(errs, apperr.FieldError{Field: c.Param, Message: "must be at most " + strconv.Itoa(MaxCoins)})
+		default:
+			qty[c.Param] = n
+		}
+	}
+	return qty, basis, apperr.InvalidFields(errs)
+}
+
+// Melt is the junk-silver math: each counted coin's face value, silver content and melt value
+// at the silver price, and the totals.
+func Melt(qty map[string]int64, basis string, spot SpotQuote) JunkSilver {
+	out := JunkSilver{Spot: spot, Basis: basis, Coins: []CoinMelt{}}
+	face, oz, melt := decimal.Zero, decimal.Zero, decimal.Zero
+	for _, c := range metals.Coins {
+		n := qty[c.Param]
+		if n == 0 {
+			continue
+		}
+		per := c.OzPerCoin(basis == BasisCirculated)
+		q := decimal.NewFromInt(n)
+		cOz := per.Mul(q)
+		cMelt := cOz.Mul(spot.Price)
+		cFace := c.FaceValue.Mul(q)
+		out.Coins = append(out.Coins, CoinMelt{Type: c.Param, Quantity: n, FaceValue: cFace, SilverOzPerCoin: per, SilverOz: cOz, MeltValue: cMelt})
+		face, oz, melt = face.Add(cFace), oz.Add(cOz), melt.Add(cMelt)
+	}
+	out.TotalFaceValue, out.TotalSilverOz, out.TotalMelt = face, oz, melt
+	out.MeltPerFaceDollar = decimal.Zero
+	if face.IsPositive() {
+		out.MeltPerFaceDollar = melt.Div(face)
+	}
+	return out
+}
+
+// JunkSilver values coins at the current silver price. counts maps a coin parameter to its
+// raw value ("" when absent). It is public: no member is needed.
+func (s *Service) JunkSilver(_ context.Context, counts map[string]string, basis string) (JunkSilver, error) {
+	qty, basis, err := ParseCoinCounts(counts, basis)
+	if err != nil {
+		return JunkSilver{}, err
+	}
+	spot, err := s.quote(metals.Silver)
+	if err != nil {
+		return JunkSilver{}, err
+	}
+	return Melt(qty, basis, spot), nil
+}
+
+// Scenario is a preset of the what-if calculator: every metal at a multiple of today's price.
+type Scenario struct {
+	Name     string
+	Multiple decimal.Decimal
+	Label    string
+}
+
+// Scenarios are the presets, in display order.
+var Scenarios = []Scenario{
+	{"bull", decimal.RequireFromString("1.25"), "Bull: every metal 25% higher"},
+	{"moon", decimal.RequireFromString("2"), "Moon: every metal doubles"},
+	{"hyper", decimal.RequireFromString("5"), "Hyper: every metal five times today's price"},
+}
+
+// ProjectionLine is one metal of a projected stack.
+type ProjectionLine struct {
+	Oz, CurrentValue, ProjectedValue decimal.Decimal
+}
+
+// Projection is a member's stack (what is still held) at today's and at the target prices.
+type Projection struct {
+	CurrentValue, ProjectedValue, Gain, GainPct decimal.Decimal
+	Metals                                      map[metals.Metal]ProjectionLine
+}
+
+// Speculation is the what-if result: today's price, the target and their ratio per metal, the
+// preset scenarios' prices, and with a member their projected stack.
+type Speculation struct {
+	Current, Targets, Multipliers map[metals.Metal]decimal.Decimal
+	// Scenarios maps a Scenario.Name to each metal's price under it.
+	Scenarios map[string]map[metals.Metal]decimal.Decimal
+	Stale     bool
+	// Portfolio is nil without a member.
+	Portfolio *Projection
+}
+
+// ParseTargets reads what-if targets (metal → raw text, "" when absent), in USD per ounce.
+func ParseTargets(targets map[string]string) (map[metals.Metal]decimal.Decimal, error) {
+	tgt := map[metals.Metal]decimal.Decimal{}
+	var errs []apperr.FieldError
+	for _, m := range metals.All {
+		raw := strings.TrimSpace(targets[string(m)])
+		if raw == "" {
+			continue
+		}
+		d, err := parseBoundedDecimal(raw)
+		switch {
+		case err != nil:
+			errs = append(errs, apperr.FieldError{Field: string(m), Message: "must be a number (USD per troy ounce)"})
+		case !d.IsPositive():
+			errs = append(errs, apperr.FieldError{Field: string(m), Message: "must be greater than 0"})
+		case d.GreaterThan(MaxTarget):
+			errs = append(errs, apperr.FieldError{Field: string(m), Message: "must be at most 10000000"})
+		default:
+			tgt[m] = d
+		}
+	}
+	return tgt, apperr.InvalidFields(errs)
+}
+
+// Project is the what-if math: prices today and at the targets (a missing target is today's
+// price), the scenarios, and, given the ounces held per metal, the stack at both.
+func Project(current, targets map[metals.Metal]decimal.Decimal, held map[metals.Metal]decimal.Decimal) Speculation {
+	out := Speculation{Current: map[metals.Metal]decimal.Decimal{}, Targets: map[metals.Metal]decimal.Decimal{},
+		Multipliers: map[metals.Metal]decimal.Decimal{}, Scenarios: map[string]map[metals.Metal]decimal.Decimal{}}
+	for _, m := range metals.All {
+		price := current[m]
+		t, ok := targets[m]
+		if !ok {
+			t = price
+		}
+		out.Current[m], out.Targets[m] = price, t
+		if price.IsPositive() {
+			out.Multipliers[m] = t.Div(price)
+		} else {
+			out.Multipliers[m] = decimal.Zero
+		}
+	}
+	for _, sc := range Scenarios {
+		row := map[metals.Metal]decimal.Decimal{}
+		for _, m := range metals.All {
+			row[m] = out.Current[m].Mul(sc.Multiple)
+		}
+		out.Scenarios[sc.Name] = row
+	}
+	if held != nil {
+		p := &Projection{Metals: map[metals.Metal]ProjectionLine{}}
+		cur, proj := decimal.Zero, decimal.Zero
+		for _, m := range metals.All {
+			o := held[m]
+			cv, pv := o.Mul(out.Current[m]), o.Mul(out.Targets[m])
+			cur, proj = cur.Add(cv), proj.Add(pv)
+			p.Metals[m] = ProjectionLine{Oz: o, CurrentValue: cv, ProjectedValue: pv}
+		}
+		p.CurrentValue, p.ProjectedValue, p.Gain = cur, proj, proj.Sub(cur)
+		p.GainPct = metals.PctChange(cur, proj)
+		out.Portfolio = p
+	}
+	return out
+}
+
+// Speculation projects the market, and the caller's stack when u is not nil, at target prices
+// (metal → raw text). It needs a price for every metal (Unavailable otherwise). The stack
+// projected is what the caller still holds, whatever their tier: the calculator is public and
+// shows a member only their own ounces.
+func (s *Service) Speculation(ctx context.Context, targets map[string]string, u *db.User) (Speculation, error) {
+	tgt, err := ParseTargets(targets)
+	if err != nil {
+		return Speculation{}, err
+	}
+	cur := map[metals.Metal]decimal.Decimal{}
+	stale := false
+	for _, m := range metals.All {
+		q, err := s.quote(m)
+		if err != nil {
+			return Speculation{}, err
+		}
+		cur[m], stale = q.Price, stale || q.Stale
+	}
+	var held map[metals.Metal]decimal.Decimal
+	if u != nil {
+		// What is still held: sold units are gone from the stack.
+		totals, err := s.store.PortfolioTotals(ctx, u.ID, db.NewDate(s.now()), db.HeldOnly)
+		if err != nil {
+			return Speculation{}, err
+		}
+		held = map[metals.Metal]decimal.Decimal{}
+		for _, t := range totals {
+			held[t.Metal] = t.HeldOz
+		}
+	}
+	out := Project(cur, tgt, held)
+	out.Stale = stale
+	return out, nil
+}

@@ -1,0 +1,106 @@
+package portfolio
+
+import (
+	"testing"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/metals"
+)
+
+func TestMeltHandComputed(t *testing.T) {
+	spot := SpotQuote{Price: d("31.25"), AsOf: asOf}
+	// Circulated: 50 dimes and 40 quarters are $15 face at 0.715 oz per $1: 10.725 oz.
+	qty, basis, err := ParseCoinCounts(map[string]string{"dimes": " 50 ", "quarters": "40"}, "Circulated")
+	if err != nil || basis != BasisCirculated {
+		t.Fatalf("parse: %v %q", err, basis)
+	}
+	r := Melt(qty, basis, spot)
+	if len(r.Coins) != 2 || r.Coins[0].Type != "dimes" || !r.Coins[0].SilverOzPerCoin.Equal(d("0.0715")) || !r.Coins[1].SilverOz.Equal(d("7.15")) {
+		t.Fatalf("coins %+v", r.Coins)
+	}
+	eq(t, "face", &r.TotalFaceValue, "15.00")
+	if !r.TotalSilverOz.Equal(d("10.725")) {
+		t.Errorf("silver oz %s", r.TotalSilverOz)
+	}
+	eq(t, "melt", &r.TotalMelt, "335.16")                   // 10.725 × 31.25 = 335.15625
+	eq(t, "per face dollar", &r.MeltPerFaceDollar, "22.34") // 335.15625 / 15
+	// Uncirculated: a Morgan dollar keeps its 0.77344 oz.
+	qty, basis, _ = ParseCoinCounts(map[string]string{"dollars": "2"}, "")
+	r = Melt(qty, basis, spot)
+	eq(t, "dollars melt", &r.TotalMelt, "48.34") // 1.54688 × 31.25 = 48.34
+	// Nothing counted: zeros, not a division by zero.
+	r = Melt(map[string]int64{}, BasisUncirculated, spot)
+	if len(r.Coins) != 0 || !r.MeltPerFaceDollar.IsZero() {
+		t.Fatalf("empty melt %+v", r)
+	}
+}
+
+func TestCoinCountsRefused(t *testing.T) {
+	for _, c := range []struct {
+		counts map[string]string
+		basis  string
+		field  string
+	}{
+		{map[string]string{"dimes": "1.5"}, "", "dimes"},
+		{map[string]string{"quarters": "-1"}, "", "quarters"},
+		{map[string]string{"dollars": "10000001"}, "", "dollars"},
+		{map[string]string{"dimes": "abc"}, "", "dimes"},
+		{nil, "worn", "basis"},
+	} {
+		_, _, err := ParseCoinCounts(c.counts, c.basis)
+		if f := apperr.FieldsOf(err); len(f) == 0 || f[0].Field != c.field {
+			t.Errorf("%v %q: %v", c.counts, c.basis, err)
+		}
+	}
+}
+
+func TestProjectHandComputed(t *testing.T) {
+	cur := map[metals.Metal]decimal.Decimal{metals.Gold: d("2000"), metals.Silver: d("25"), metals.Platinum: d("1000"), metals.Palladium: d("1000")}
+	tgt, err := ParseTargets(map[string]string{"gold": "3000", "silver": " 50 "})
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := map[metals.Metal]decimal.Decimal{metals.Gold: d("2"), metals.Silver: d("100")}
+	s := Project(cur, tgt, held)
+	eq(t, "gold multiplier", ptr(s.Multipliers[metals.Gold]), "1.50")
+	eq(t, "platinum target defaults to today", ptr(s.Targets[metals.Platinum]), "1000.00")
+	eq(t, "moon gold", ptr(s.Scenarios["moon"][metals.Gold]), "4000.00")
+	eq(t, "bull silver", ptr(s.Scenarios["bull"][metals.Silver]), "31.25")
+	p := s.Portfolio
+	// Today 2 × 2,000 + 100 × 25 = 6,500; at the targets 2 × 3,000 + 100 × 50 = 11,000.
+	eq(t, "current", &p.CurrentValue, "6500.00")
+	eq(t, "projected", &p.ProjectedValue, "11000.00")
+	eq(t, "gain", &p.Gain, "4500.00")
+	eq(t, "gain %", &p.GainPct, "69.23")
+	eq(t, "silver line", ptr(p.Metals[metals.Silver].ProjectedValue), "5000.00")
+	if Project(cur, tgt, nil).Portfolio != nil {
+		t.Fatal("a projection without a member")
+	}
+	for _, bad := range []map[string]string{{"gold": "0"}, {"silver": "-3"}, {"platinum": "x"}, {"palladium": "10000000.01"}} {
+		if _, err := ParseTargets(bad); apperr.KindOf(err) != apperr.Invalid {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+}
+
+func TestCalculatorsNeedAPrice(t *testing.T) {
+	s := New(Deps{})
+	if _, err := s.JunkSilver(t.Context(), map[string]string{"dimes": "1"}, ""); apperr.KindOf(err) != apperr.Unavailable {
+		t.Fatalf("junk silver without a price: %v", err)
+	}
+	if _, err := s.Speculation(t.Context(), nil, nil); apperr.KindOf(err) != apperr.Unavailable {
+		t.Fatalf("speculation without prices: %v", err)
+	}
+	s.market = fakeMarket{board: board(handQuotes, true)}
+	r, err := s.JunkSilver(t.Context(), map[string]string{"dimes": "10"}, "")
+	if err != nil || !r.Spot.Stale || !r.Spot.Price.Equal(d("31.25")) {
+		t.Fatalf("junk silver at a stale price: %v %+v", err, r.Spot)
+	}
+	sp, err := s.Speculation(t.Context(), map[string]string{"gold": "5301.80"}, nil)
+	if err != nil || !sp.Stale || sp.Portfolio != nil {
+		t.Fatalf("public speculation: %v %+v", err, sp)
+	}
+	eq(t, "gold multiplier", ptr(sp.Multipliers[metals.Gold]), "2.00")
+}

@@ -1,0 +1,162 @@
+package portfolio
+
+import (
+	"context"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/metals"
+)
+
+// Holding is one purchase: Quantity units of WeightOz fine troy ounces each, bought at
+// PurchasePrice per unit plus Fees for the whole line.
+type Holding struct {
+	ID            string
+	Metal         metals.Metal
+	ProductName   string
+	Quantity      int64
+	WeightOz      decimal.Decimal
+	PurchasePrice decimal.Decimal
+	Fees          decimal.Decimal
+	Dealer        string
+	// PurchaseDate is the zero Date for an undated purchase.
+	PurchaseDate db.Date
+	Notes        string
+	// SoldQuantity is how many of the units have been sold.
+	SoldQuantity int64
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+}
+
+// Remaining is how many units are still held after sales.
+func (h Holding) Remaining() int64 { return h.Quantity - h.SoldQuantity }
+
+// TotalOz is quantity × fine weight per unit.
+func (h Holding) TotalOz() decimal.Decimal { return h.WeightOz.Mul(decimal.NewFromInt(h.Quantity)) }
+
+// TotalCost is quantity × price per unit plus fees: the lot's cost basis.
+func (h Holding) TotalCost() decimal.Decimal {
+	return h.PurchasePrice.Mul(decimal.NewFromInt(h.Quantity)).Add(h.Fees)
+}
+
+// Name is the product name, or what stands in for it when none was given.
+func (h Holding) Name() string {
+	if h.ProductName == "" {
+		return h.Metal.Title() + " (unnamed)"
+	}
+	return h.ProductName
+}
+
+func holdingFromRow(r db.Holding) Holding {
+	return Holding{ID: r.ID, Metal: metals.Metal(r.Metal), ProductName: r.ProductName, Quantity: r.Quantity, WeightOz: r.WeightOz,
+		PurchasePrice: r.PurchasePrice, Fees: r.Fees, Dealer: r.Dealer, PurchaseDate: r.PurchaseDate, Notes: r.Notes,
+		SoldQuantity: r.SoldQuantity, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+}
+
+func (h Holding) row(userID int64) db.Holding {
+	return db.Holding{ID: h.ID, UserID: userID, Metal: string(h.Metal), ProductName: h.ProductName, Quantity: h.Quantity, WeightOz: h.WeightOz,
+		PurchasePrice: h.PurchasePrice, Fees: h.Fees, Dealer: h.Dealer, PurchaseDate: h.PurchaseDate, Notes: h.Notes,
+		SoldQuantity: h.SoldQuantity, CreatedAt: h.CreatedAt, UpdatedAt: h.UpdatedAt}
+}
+
+func holdingsFromRows(rows []db.Holding) []Holding {
+	out := make([]Holding, len(rows))
+	for i, r := range rows {
+		out[i] = holdingFromRow(r)
+	}
+	return out
+}
+
+// HoldingsQuery narrows and pages a holdings list.
+type HoldingsQuery struct {
+	// Metal is "" for every metal, else exactly one of the four identifiers.
+	Metal  string
+	Limit  int
+	Offset int
+}
+
+// HoldingsPage is one page of a member's holdings, newest purchase first.
+type HoldingsPage struct {
+	Holdings []Holding
+	Limit    int
+	Offset   int
+	Total    int
+}
+
+// ListHoldings lists the member's holdings.
+func (s *Service) ListHoldings(ctx context.Context, u db.User, q HoldingsQuery) (HoldingsPage, error) {
+	if err := requireGold(u); err != nil {
+		return HoldingsPage{}, err
+	}
+	if q.Metal != "" && !metals.Metal(q.Metal).Valid() {
+		// Exactly the documented identifiers: the API promises an enum.
+		return HoldingsPage{}, apperr.InvalidField("metal", "must be one of gold, silver, platinum, palladium")
+	}
+	if q.Limit <= 0 {
+		q.Limit = 50
+	}
+	q.Offset = max(q.Offset, 0)
+	rows, total, err := s.store.HoldingsByUser(ctx, u.ID, db.HoldingFilter{Metal: q.Metal, Limit: q.Limit, Offset: q.Offset})
+	if err != nil {
+		return HoldingsPage{}, err
+	}
+	return HoldingsPage{Holdings: holdingsFromRows(rows), Limit: q.Limit, Offset: q.Offset, Total: total}, nil
+}
+
+// GetHolding returns one of the member's holdings; anyone else's is not found.
+func (s *Service) GetHolding(ctx context.Context, u db.User, id string) (Holding, error) {
+	if err := requireGold(u); err != nil {
+		return Holding{}, err
+	}
+	r, err := s.store.HoldingByID(ctx, u.ID, id)
+	if err != nil {
+		return Holding{}, holdingErr(err)
+	}
+	return holdingFromRow(r), nil
+}
+
+// CreateHolding validates and stores a new holding of the member.
+func (s *Service) CreateHolding(ctx context.Context, u db.User, in HoldingInput) (Holding, error) {
+	if err := requireGold(u); err != nil {
+		return Holding{}, err
+	}
+	var h Holding
+	if err := apperr.InvalidFields(in.apply(&h, true, s.now())); err != nil {
+		return Holding{}, err
+	}
+	r, err := s.store.InsertHolding(ctx, h.row(u.ID))
+	if err != nil {
+		return Holding{}, err
+	}
+	return holdingFromRow(r), nil
+}
+
+// UpdateHolding applies the fields present in the input to the member's holding. Once units
+// of it were sold its economics are fixed (a conflict), because the sales took their cost
+// basis from them.
+func (s *Service) UpdateHolding(ctx context.Context, u db.User, id string, in HoldingInput) (Holding, error) {
+	cur, err := s.GetHolding(ctx, u, id)
+	if err != nil {
+		return Holding{}, err
+	}
+	if err := apperr.InvalidFields(in.apply(&cur, false, s.now())); err != nil {
+		return Holding{}, err
+	}
+	r, err := s.store.UpdateHolding(ctx, cur.row(u.ID))
+	if err != nil {
+		return Holding{}, holdingErr(err)
+	}
+	return holdingFromRow(r), nil
+}
+
+// DeleteHolding removes the member's holding. One with recorded sales is kept (a conflict),
+// so the realized profit stays explained.
+func (s *Service) DeleteHolding(ctx context.Context, u db.User, id string) error {
+	if err := requireGold(u); err != nil {
+		return err
+	}
+	return holdingErr(s.store.DeleteHolding(ctx, u.ID, id))
+}

@@ -1,0 +1,317 @@
+package portfolio
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/apperr"
+)
+
+// Import limits.
+const (
+	MaxImportRows  = 10_000
+	MaxImportBytes = 5 << 20
+	// MaxImportErrors is how many row problems an import lists (it counts them all).
+	MaxImportErrors = 1000
+)
+
+// requiredColumns must appear in an import's header row.
+var requiredColumns = []string{"metal", "quantity", "weight_oz", "purchase_price"}
+
+// ImportRowError names one problem of an import: the data row (counted from 1 after the
+// header), the column (or "row" for a malformed line), and what is wrong.
+type ImportRowError struct {
+	Row     int
+	Field   string
+	Message string
+}
+
+// ImportParse is a validated CSV: one holding per data row, and every problem found.
+type ImportParse struct {
+	Columns []string
+	Rows    []Holding
+	// Errors lists at most MaxImportErrors problems; ErrorCount counts them all, and
+	// BadRows the rows with at least one.
+	Errors     []ImportRowError
+	ErrorCount int
+	BadRows    int
+	// Bad marks the rows (by index into Rows) with at least one problem.
+	Bad []bool
+}
+
+// ImportResult says what an import stored.
+type ImportResult struct {
+	Imported          int
+	SkippedDuplicates int
+}
+
+// tooLarge is the error of an upload over the limits.
+func tooLarge(format string, args ...any) error { return apperr.New(apperr.TooLarge, format, args...) }
+
+// formulaStart are the first characters that make a spreadsheet treat a cell as a formula.
+const formulaStart = "=+-@\t\r"
+
+// CSVCell protects a text cell from being run as a formula when an export is opened in a
+// spreadsheet: one leading apostrophe, which import removes again. Text that already starts
+// with apostrophes before a formula character gets one more, so every text comes back exactly.
+func CSVCell(s string) string {
+	if formulaAfterQuotes(s) {
+		return "'" + s
+	}
+	return s
+}
+
+// UncsvCell undoes CSVCell.
+func UncsvCell(s string) string {
+	if strings.HasPrefix(s, "'") && formulaAfterQuotes(s) {
+		return s[1:]
+	}
+	return s
+}
+
+// formulaAfterQuotes reports whether s, past any leading apostrophes, starts with a character
+// that makes a spreadsheet treat the cell as a formula.
+func formulaAfterQuotes(s string) bool {
+	rest := strings.TrimLeft(s, "'")
+	return rest != "" && strings.ContainsRune(formulaStart, rune(rest[0]))
+}
+
+// column accepts "Product Name", "product-name" and "product_name" alike.
+func column(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	return strings.NewReplacer(" ", "_", "-", "_").Replace(s)
+}
+
+// ParseHoldingsCSV reads a holdings CSV and validates every row exactly as a new holding is
+// validated. Problems with the file as a whole (size, encoding, header) are errors; row
+// problems are collected in the result so they can all be shown at once.
+func ParseHoldingsCSV(data []byte, now time.Time) (ImportParse, error) {
+	var out ImportParse
+	if len(data) > MaxImportBytes {
+		return out, tooLarge("the file is larger than %d MiB", MaxImportBytes>>20)
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if !utf8.Valid(data) {
+		return out, apperr.InvalidField("file", "must be UTF-8 text")
+	}
+	r := csv.NewReader(bytes.NewReader(data))
+	r.FieldsPerRecord = -1
+	r.ReuseRecord = true
+	header, err := r.Read()
+	if errors.Is(err, io.EOF) {
+		return out, apperr.InvalidField("file", "is empty: the first row must name the columns, e.g. metal,quantity,weight_oz,purchase_price")
+	}
+	if err != nil {
+		return out, apperr.InvalidField("header", "is not valid CSV: "+csvErr(err))
+	}
+	col := map[string]int{}
+	for i, name := range header {
+		n := column(name)
+		switch {
+		case n == "" && len(header) > 1:
+			return out, apperr.InvalidField("header", fmt.Sprintf("column %d has no name", i+1))
+		case !slices.Contains(HoldingFields, n):
+			return out, apperr.InvalidField("header", fmt.Sprintf("unknown column %q: columns are %s", strings.TrimSpace(name), strings.Join(HoldingFields, ", ")))
+		}
+		if _, dup := col[n]; dup {
+			return out, apperr.InvalidField("header", fmt.Sprintf("column %q appears twice", n))
+		}
+		col[n] = i
+		out.Columns = append(out.Columns, n)
+	}
+	var missing []string
+	for _, f := range requiredColumns {
+		if _, ok := col[f]; !ok {
+			missing = append(missing, f)
+		}
+	}
+	if len(missing) > 0 {
+		return out, apperr.InvalidField("header", "missing required column(s): "+strings.Join(missing, ", "))
+	}
+	addErr := func(row int, field, msg string) {
+		out.ErrorCount++
+		if len(out.Errors) < MaxImportErrors {
+			out.Errors = append(out.Errors, ImportRowError{Row: row, Field: field, Message: msg})
+		}
+	}
+	badRow := func(row int, msg string) {
+		out.BadRows++
+		addErr(row, "row", msg)
+		out.Rows, out.Bad = append(out.Rows, Holding{}), append(out.Bad, true)
+	}
+	for row := 1; ; row++ {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if row > MaxImportRows {
+			return ImportParse{}, tooLarge("the file has more than %d data rows; split it into smaller files", MaxImportRows)
+		}
+		if err != nil {
+			badRow(row, "is not valid CSV: "+csvErr(err))
+			continue
+		}
+		if len(rec) != len(header) {
+			badRow(row, fmt.Sprintf("has %d cells; the header has %d", len(rec), len(header)))
+			continue
+		}
+		in := HoldingInputFromForm(func(f string) string {
+			i, ok := col[f]
+			if !ok {
+				return ""
+			}
+			switch f {
+			case "product_name", "dealer", "notes":
+				return UncsvCell(rec[i])
+			}
+			return rec[i]
+		})
+		var h Holding
+		errs := in.apply(&h, true, now)
+		if len(errs) > 0 {
+			out.BadRows++
+			for _, e := range errs {
+				addErr(row, e.Field, e.Message)
+			}
+		}
+		out.Rows, out.Bad = append(out.Rows, h), append(out.Bad, len(errs) > 0)
+	}
+	return out, nil
+}
+
+func csvErr(err error) string {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// ImportProblem is the Unprocessable error of a CSV with bad rows: Details carries "errors"
+// ([]ImportRowError, at most MaxImportErrors) and "error_count" (all of them).
+func ImportProblem(p ImportParse) *apperr.Error {
+	e := apperr.New(apperr.Unprocessable, "%d of %d rows have problems (%d in all); nothing was imported", p.BadRows, len(p.Rows), p.ErrorCount)
+	errs := p.Errors
+	if errs == nil {
+		errs = []ImportRowError{}
+	}
+	e.Details = map[string]any{"errors": errs, "error_count": p.ErrorCount}
+	return e
+}
+
+// ImportHoldings validates a CSV and, when every row is good, stores it for the member in
+// one transaction, skipping rows that exactly repeat one of their holdings (or an earlier
+// row). Any bad row stores nothing: the error lists every problem.
+func (s *Service) ImportHoldings(ctx context.Context, u db.User, data []byte) (ImportResult, error) {
+	if err := requireGold(u); err != nil {
+		return ImportResult{}, err
+	}
+	p, err := ParseHoldingsCSV(data, s.now())
+	if err != nil {
+		return ImportResult{}, err
+	}
+	if p.ErrorCount > 0 {
+		return ImportResult{}, ImportProblem(p)
+	}
+	rows := make([]db.Holding, len(p.Rows))
+	for i, h := range p.Rows {
+		rows[i] = h.row(u.ID)
+	}
+	res, err := s.store.ImportHoldings(ctx, u.ID, rows)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	return ImportResult{Imported: res.Imported, SkippedDuplicates: len(res.Duplicates)}, nil
+}
+
+// Row statuses of an import preview.
+const (
+	RowNew       = "new"
+	RowDuplicate = "duplicate"
+	RowError     = "error"
+)
+
+// ImportPreview is what an import would do, computed without storing anything.
+type ImportPreview struct {
+	ImportParse
+	// Status is RowNew, RowDuplicate or RowError per row of ImportParse.Rows.
+	Status []string
+	// New and Duplicates count the good rows that would be stored and skipped.
+	New, Duplicates int
+}
+
+// PreviewImport validates a CSV and marks each row new, duplicate (of a holding of the
+// member or an earlier row) or in error.
+func (s *Service) PreviewImport(ctx context.Context, u db.User, data []byte) (ImportPreview, error) {
+	if err := requireGold(u); err != nil {
+		return ImportPreview{}, err
+	}
+	p, err := ParseHoldingsCSV(data, s.now())
+	if err != nil {
+		return ImportPreview{}, err
+	}
+	existing, err := s.store.AllHoldings(ctx, u.ID)
+	if err != nil {
+		return ImportPreview{}, err
+	}
+	seen := make(map[string]bool, len(existing)+len(p.Rows))
+	for _, x := range existing {
+		seen[db.DuplicateKey(x)] = true
+	}
+	out := ImportPreview{ImportParse: p, Status: make([]string, len(p.Rows))}
+	for i, x := range p.Rows {
+		k := db.DuplicateKey(x.row(u.ID))
+		switch {
+		case p.Bad[i]:
+			out.Status[i] = RowError
+		case seen[k]:
+			out.Status[i] = RowDuplicate
+			out.Duplicates++
+		default:
+			seen[k] = true
+			out.Status[i] = RowNew
+			out.New++
+		}
+	}
+	return out, nil
+}
+
+// ExportHoldings returns every holding of the member, oldest purchase first (undated last).
+func (s *Service) ExportHoldings(ctx context.Context, u db.User) ([]Holding, error) {
+	if err := requireGold(u); err != nil {
+		return nil, err
+	}
+	rows, err := s.store.AllHoldings(ctx, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	return holdingsFromRows(rows), nil
+}
+
+// WriteHoldingsCSV writes the importable columns, header first, so an export imports back
+// unchanged; text cells a spreadsheet would run as formulas are escaped (see CSVCell).
+func WriteHoldingsCSV(w io.Writer, list []Holding) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(HoldingFields); err != nil {
+		return err
+	}
+	for _, x := range list {
+		rec := []string{string(x.Metal), CSVCell(x.ProductName), strconv.FormatInt(x.Quantity, 10), x.WeightOz.String(),
+			x.PurchasePrice.StringFixed(2), x.Fees.StringFixed(2), CSVCell(x.Dealer), x.PurchaseDate.String(), CSVCell(x.Notes)}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}

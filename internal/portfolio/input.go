@@ -1,0 +1,327 @@
+package portfolio
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/metals"
+)
+
+// Holding input limits.
+const (
+	// MaxQuantity bounds the units of a holding and of a sale.
+	MaxQuantity    = 1_000_000
+	maxProductName = 200
+	maxDealer      = 120
+	maxNotes       = 2000
+	// MaxHoldingBody bounds a JSON holding or sale body.
+	MaxHoldingBody = 64 << 10
+	// MaxWeightDecimals is the precision a fine weight per unit may carry.
+	MaxWeightDecimals = 8
+	maxMoneyDecimals  = 2
+)
+
+var (
+	maxWeight = decimal.NewFromInt(100_000)
+	maxPrice  = decimal.NewFromInt(100_000_000)
+)
+
+// HoldingFields are the names a holding body, form or CSV may carry, in form order.
+var HoldingFields = []string{"metal", "product_name", "quantity", "weight_oz", "purchase_price", "fees", "dealer", "purchase_date", "notes"}
+
+// HoldingInput is a parsed create or update request: the raw text of each field present.
+// Numbers stay text until validation so a float never touches money.
+type HoldingInput struct {
+	fields map[string]string
+	// numeric marks JSON fields that arrived as numbers (forms send everything as text).
+	numeric map[string]bool
+	json    bool
+}
+
+// ParseHoldingJSON reads a JSON object strictly: unknown fields, wrong JSON types and
+// trailing data are field errors (apperr Invalid), an oversized body is TooLarge.
+func ParseHoldingJSON(body []byte) (HoldingInput, error) {
+	fields, numeric, err := strictJSONFields(body, HoldingFields)
+	return HoldingInput{fields: fields, numeric: numeric, json: true}, err
+}
+
+// HoldingInputFromForm takes the text fields of a browser form (or a CSV row); blank
+// optional fields count as cleared.
+func HoldingInputFromForm(get func(string) string) HoldingInput {
+	in := HoldingInput{fields: map[string]string{}, numeric: map[string]bool{}}
+	for _, k := range HoldingFields {
+		in.fields[k] = get(k)
+	}
+	return in
+}
+
+// Value returns the raw text of a field, for re-filling a form.
+func (in HoldingInput) Value(field string) string { return in.fields[field] }
+
+// strictJSONFields reads a body that must be one JSON object whose members are all among
+// allowed, keeping each value's raw text (numbers stay text until validation) and whether it
+// was a JSON number. Null reads as "".
+func strictJSONFields(body []byte, allowed []string) (map[string]string, map[string]bool, error) {
+	fields, numeric := map[string]string{}, map[string]bool{}
+	if len(body) > MaxHoldingBody {
+		return fields, numeric, apperr.New(apperr.TooLarge, "body larger than %d bytes", MaxHoldingBody)
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var raw map[string]json.RawMessage
+	if err := dec.Decode(&raw); err != nil || raw == nil {
+		return fields, numeric, apperr.InvalidField("body", "must be a JSON object")
+	}
+	if dec.More() {
+		return fields, numeric, apperr.InvalidField("body", "must hold exactly one JSON object")
+	}
+	var errs []apperr.FieldError
+	for k, v := range raw {
+		if !slices.Contains(allowed, k) {
+			errs = append(errs, apperr.FieldError{Field: k, Message: "unknown field"})
+			continue
+		}
+		v = bytes.TrimSpace(v)
+		switch {
+		case bytes.Equal(v, []byte("null")):
+			fields[k] = ""
+		case len(v) > 0 && v[0] == '"':
+			var str string
+			if err := json.Unmarshal(v, &str); err != nil {
+				errs = append(errs, apperr.FieldError{Field: k, Message: "is not a valid string"})
+				continue
+			}
+			fields[k] = str
+		case len(v) > 0 && (v[0] == '-' || (v[0] >= '0' && v[0] <= '9')):
+			fields[k] = string(v)
+			numeric[k] = true
+		default:
+			errs = append(errs, apperr.FieldError{Field: k, Message: "has the wrong type"})
+		}
+	}
+	sortByFieldOrder(errs, allowed)
+	return fields, numeric, apperr.InvalidFields(errs)
+}
+
+// apply validates the input and writes it onto h. With create, required fields must be
+// present; otherwise absent fields keep h's values (PATCH). It returns every problem found.
+func (in HoldingInput) apply(h *Holding, create bool, now time.Time) []apperr.FieldError {
+	var errs []apperr.FieldError
+	bad := func(f, m string) { errs = append(errs, apperr.FieldError{Field: f, Message: m}) }
+	get := func(f string) (string, bool) { v, ok := in.fields[f]; return v, ok }
+	isNum := func(f string) bool { return !in.json || in.numeric[f] }
+	isStr := func(f string) bool { return !in.json || !in.numeric[f] }
+
+	if v, ok := get("metal"); ok || create {
+		// Exactly the documented identifiers: the API promises an enum, so it takes nothing looser.
+		m := metals.Metal(v)
+		switch {
+		case !isStr("metal"):
+			bad("metal", "must be a string")
+		case strings.TrimSpace(v) == "":
+			bad("metal", "is required: one of gold, silver, platinum, palladium")
+		case !m.Valid():
+			bad("metal", "must be one of gold, silver, platinum, palladium (lowercase)")
+		default:
+			h.Metal = m
+		}
+	}
+	if v, ok := get("quantity"); ok || create {
+		if q, msg := parseQuantity(v, isNum("quantity")); msg != "" {
+			bad("quantity", msg)
+		} else {
+			h.Quantity = q
+		}
+	}
+	if v, ok := get("weight_oz"); ok || create {
+		if d, msg := parseAmount(v, isNum("weight_oz"), true, false, maxWeight, MaxWeightDecimals); msg != "" {
+			bad("weight_oz", msg)
+		} else {
+			h.WeightOz = d
+		}
+	}
+	if v, ok := get("purchase_price"); ok || create {
+		if d, msg := parseAmount(v, isNum("purchase_price"), true, true, maxPrice, maxMoneyDecimals); msg != "" {
+			bad("purchase_price", msg)
+		} else {
+			h.PurchasePrice = d
+		}
+	}
+	if create {
+		h.Fees = decimal.Zero
+	}
+	if v, ok := get("fees"); ok {
+		if strings.TrimSpace(v) == "" {
+			h.Fees = decimal.Zero
+		} else if d, msg := parseAmount(v, isNum("fees"), true, true, maxPrice, maxMoneyDecimals); msg != "" {
+			bad("fees", msg)
+		} else {
+			h.Fees = d
+		}
+	}
+	for _, f := range []struct {
+		name string
+		max  int
+		dst  *string
+	}{{"product_name", maxProductName, &h.ProductName}, {"dealer", maxDealer, &h.Dealer}, {"notes", maxNotes, &h.Notes}} {
+		v, ok := get(f.name)
+		if !ok {
+			continue
+		}
+		s, msg := CleanText(v, f.max, f.name == "notes")
+		if !isStr(f.name) {
+			msg = "must be a string"
+		}
+		if msg != "" {
+			bad(f.name, msg)
+			continue
+		}
+		*f.dst = s
+	}
+	if v, ok := get("purchase_date"); ok {
+		v = strings.TrimSpace(v)
+		switch {
+		case !isStr("purchase_date"):
+			bad("purchase_date", "must be a string in YYYY-MM-DD form")
+		case v == "":
+			h.PurchaseDate = db.Date{}
+		default:
+			if d, msg := parseDay(v, now); msg != "" {
+				bad("purchase_date", msg)
+			} else {
+				h.PurchaseDate = d
+			}
+		}
+	}
+	sortByFieldOrder(errs, HoldingFields)
+	return errs
+}
+
+// parseQuantity reads a whole number of units in [1, MaxQuantity].
+func parseQuantity(v string, numeric bool) (int64, string) {
+	v = strings.TrimSpace(v)
+	d, err := parseBoundedDecimal(v)
+	switch {
+	case v == "":
+		return 0, "is required"
+	case !numeric:
+		return 0, "must be a number"
+	case err != nil || !d.IsInteger():
+		return 0, "must be a whole number"
+	case d.LessThan(decimal.NewFromInt(1)) || d.GreaterThan(decimal.NewFromInt(MaxQuantity)):
+		return 0, fmt.Sprintf("must be between 1 and %d", MaxQuantity)
+	}
+	return d.IntPart(), ""
+}
+
+// parseDay reads a YYYY-MM-DD date that is not in the future and not before 1900.
+func parseDay(v string, now time.Time) (db.Date, string) {
+	d, err := db.ParseDate(v)
+	// The latest calendar day anywhere on Earth (UTC+14), so no one's today is refused.
+	latest := db.NewDate(now.UTC().Add(14 * time.Hour))
+	switch {
+	case err != nil:
+		return db.Date{}, "must be a date in YYYY-MM-DD form"
+	case d.After(latest.Time):
+		return db.Date{}, "cannot be in the future"
+	case d.Year() < 1900:
+		return db.Date{}, "must be 1900 or later"
+	}
+	return d, ""
+}
+
+// parseAmount validates a positive (or, with allowZero, non-negative) decimal with at most
+// places decimals and at most max.
+func parseAmount(v string, numeric, required, allowZero bool, max decimal.Decimal, places int32) (decimal.Decimal, string) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		if required {
+			return decimal.Zero, "is required"
+		}
+		return decimal.Zero, ""
+	}
+	if !numeric {
+		return decimal.Zero, "must be a number"
+	}
+	d, err := parseBoundedDecimal(v)
+	if err != nil {
+		return decimal.Zero, "must be a number"
+	}
+	if d.IsNegative() || (!allowZero && d.IsZero()) {
+		if allowZero {
+			return decimal.Zero, "cannot be negative"
+		}
+		return decimal.Zero, "must be greater than 0"
+	}
+	if d.GreaterThan(max) {
+		return decimal.Zero, "must be at most " + max.String()
+	}
+	if -d.Exponent() > places && !d.Equal(d.Round(places)) {
+		return decimal.Zero, fmt.Sprintf("has more than %d decimal places", places)
+	}
+	return d, ""
+}
+
+// CleanText trims, checks UTF-8 and control characters (newlines and tabs allowed when
+// multiline), and enforces a length in characters. It returns the clean text, or a message
+// saying what is wrong.
+func CleanText(v string, max int, multiline bool) (string, string) {
+	if !utf8.ValidString(v) {
+		return "", "must be valid UTF-8 text"
+	}
+	v = strings.TrimSpace(v)
+	for _, r := range v {
+		if unicode.IsControl(r) && !(multiline && (r == '\n' || r == '\r' || r == '\t')) {
+			return "", "must not contain control characters"
+		}
+	}
+	if n := utf8.RuneCountInString(v); n > max {
+		return "", fmt.Sprintf("must be at most %d characters (got %d)", max, n)
+	}
+	return v, ""
+}
+
+// sortByFieldOrder orders errors by their field's place in order (unknown fields last, by
+// name), so messages come out stable.
+func sortByFieldOrder(errs []apperr.FieldError, order []string) {
+	idx := func(f string) int {
+		if i := slices.Index(order, f); i >= 0 {
+			return i
+		}
+		return len(order)
+	}
+	sort.SliceStable(errs, func(i, j int) bool {
+		a, b := idx(errs[i].Field), idx(errs[j].Field)
+		if a != b {
+			return a < b
+		}
+		return errs[i].Field < errs[j].Field
+	})
+}
+
+// parseBoundedDecimal parses a decimal (exponent form allowed, as JSON allows it) but refuses
+// absurd lengths and exponents, which would otherwise cost unbounded memory to round.
+func parseBoundedDecimal(v string) (decimal.Decimal, error) {
+	if len(v) > 40 {
+		return decimal.Zero, fmt.Errorf("too long")
+	}
+	d, err := decimal.NewFromString(v)
+	if err != nil {
+		return decimal.Zero, err
+	}
+	if e := d.Exponent(); e > 12 || e < -30 {
+		return decimal.Zero, fmt.Errorf("exponent out of range")
+	}
+	return d, nil
+}
