@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/ouncehq/ounce/db/dbtest"
+	"github.com/ouncehq/ounce/handlers"
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/prices"
 	"github.com/ouncehq/ounce/web"
 )
@@ -37,7 +39,7 @@ func TestBrowserJourney(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := web.New(web.Options{Store: store, Market: market, BaseURL: "http://127.0.0.1", Version: "e2e", NewUsersGold: true, RateLimitPerKey: 1000, RateLimitPerIP: 1000, Offline: true})
+	srv, err := web.New(web.Options{Store: store, Market: market, Config: e2eConfig()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,4 +64,12 @@ func TestBrowserJourney(t *testing.T) {
 	if err != nil {
 		t.Fatalf("browser journey failed: %v", err)
 	}
+}
+
+// e2eConfig is an offline gold-by-default installation with generous limits.
+func e2eConfig() web.Config {
+	cfg := web.Config{Site: handlers.Site{BaseURL: "http://127.0.0.1", Version: "e2e"},
+		HTTP: web.HTTPConfig{RateLimitPerKey: 1000, RateLimitPerIP: 1000}, Account: account.Config{NewUsersGold: true}}
+	cfg.SetOffline(true)
+	return cfg
 }

@@ -23,12 +23,6 @@ func (h *Handlers) accountPages() []PageRoute {
 	}
 }
 
-// newAccount builds the account service from the handlers' dependencies.
-func newAccount(d Deps) *account.Service {
-	return account.New(account.Deps{Store: d.Store, Limiter: d.Limiter, Now: d.Now, Logger: d.Logger, OnKeyUsed: d.OnKeyUsed,
-		Config: account.Config{NewUsersGold: d.Config.NewUsersGold}})
-}
-
 // Account returns the account service, for the web layer's bearer check and for tests and
 // tools that create members and keys.
 func (h *Handlers) Account() *account.Service { return h.account }

@@ -66,9 +66,6 @@ type SpeculationPortfolioLine struct {
 	ProjectedValue Num `json:"projected_value"`
 }
 
-// scenarioMultiples are the what-if presets, for the calculator page's scenario links.
-var scenarioMultiples = portfolio.Scenarios
-
 func junkSilverJSON(r portfolio.JunkSilver) JunkSilverJSON {
 	out := JunkSilverJSON{Spot: SpotRef{Price: money(r.Spot.Price), AsOf: r.Spot.AsOf.UTC(), Stale: r.Spot.Stale}, Basis: r.Basis, Coins: []JunkCoinJSON{},
 		TotalFaceValue: money(r.TotalFaceValue), TotalSilverOz: ounces(r.TotalSilverOz), TotalMeltValue: money(r.TotalMelt), MeltPerFaceDollar: money(r.MeltPerFaceDollar)}

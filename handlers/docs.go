@@ -82,7 +82,7 @@ func (h *Handlers) APIDocsPage(c *fiber.Ctx) error {
 	prefix := ""
 	u, signedIn := UserFrom(c)
 	if signedIn {
-		if keys, err := h.store.APIKeysByUser(h.ctx(c), u.ID); err == nil {
+		if keys, err := h.account.APIKeys(h.ctx(c), u); err == nil {
 			for _, k := range keys {
 				if k.RevokedAt == nil {
 					prefix = k.Prefix

@@ -96,17 +96,3 @@ func fiberProblem(fe *fiber.Error) *Problem {
 	}
 	return NewProblem(fe.Code, ProbInvalid, fe.Message)
 }
-
-// Healthz reports the process is up.
-func (h *Handlers) Healthz(c *fiber.Ctx) error {
-	return writeJSON(c, http.StatusOK, fiber.Map{"status": "ok"})
-}
-
-// Readyz reports whether the database answers.
-func (h *Handlers) Readyz(c *fiber.Ctx) error {
-	if err := h.store.Ping(h.ctx(c)); err != nil {
-		h.log.Error("readiness: database unreachable", "err", err)
-		return writeJSON(c, http.StatusServiceUnavailable, fiber.Map{"status": "unavailable", "database": "unreachable"})
-	}
-	return writeJSON(c, http.StatusOK, fiber.Map{"status": "ok", "database": string(h.store.Engine)})
-}

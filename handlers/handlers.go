@@ -16,64 +16,57 @@ import (
 	"github.com/ouncehq/ounce/internal/intel"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/internal/prices"
-	"github.com/ouncehq/ounce/internal/ratelimit"
 	"github.com/ouncehq/ounce/views/components"
 )
 
-// Config is the part of the service configuration the handlers need.
-type Config struct {
+// Site is what the adapters publish about this installation: its address and version in
+// documents and manifests, and whether it runs offline (the pages say so).
+type Site struct {
+	// BaseURL is the public URL (OUNCE_BASE_URL), without a trailing slash.
 	BaseURL string
-	// NewUsersGold makes sign-ups start on the gold tier (self-hosted, no payment provider).
-	NewUsersGold bool
-	Offline      bool
-	Version      string
+	Version string
+	// Offline is set when market-data sources are never contacted (OUNCE_OFFLINE).
+	Offline bool
 	// ContactEmail and LegalURL appear in the AI plugin manifest (OUNCE_CONTACT_EMAIL, OUNCE_LEGAL_URL).
 	ContactEmail string
 	LegalURL     string
 	// PaymentsEnabled is true when a payment provider is configured.
 	PaymentsEnabled bool
-	// Market intelligence (issue areas news, Stack Signal, Vault Watch).
-	NewsFeeds     string        // OUNCE_NEWS_FEEDS: list or file; empty = defaults
-	IntelInterval time.Duration // OUNCE_INTEL_INTERVAL; 0 = default
-	LLMBaseURL    string        // OUNCE_LLM_BASE_URL
-	LLMModel      string        // OUNCE_LLM_MODEL
-	LLMAPIKey     string        // OUNCE_LLM_API_KEY
-	CMEBaseURL    string        // OUNCE_CME_BASE_URL; empty = the exchange's site
+}
+
+// Services are the use cases the adapters call, one per area, built by the web layer.
+type Services struct {
+	Account   *account.Service
+	Portfolio *portfolio.Service
+	// Market is the price service; nil only in tests that need no prices.
+	Market *prices.Service
+	Intel  *intel.Service
+	Vault  *comex.Service
 }
 
 // Deps are everything the handlers are built from.
 type Deps struct {
-	Store    *db.Store
 	Sessions *scs.SessionManager
-	Config   Config
+	Site     Site
+	Services Services
 	Logger   *slog.Logger
 	Now      func() time.Time
-	// OnKeyUsed is told each time an API key authenticates, so last use can be coalesced.
-	OnKeyUsed func(keyID int64, at time.Time)
-	// Limiter guards sign-in attempts.
-	Limiter Limiter
-	// Market is the price service; nil only in tests that need no prices.
-	Market *prices.Service
 	// Done closes when the server shuts down, ending long-lived streams.
 	Done <-chan struct{}
 }
 
-// Handlers is the one value every route hangs off.
+// Handlers is the one value every route hangs off: adapters over the services.
 type Handlers struct {
-	store    *db.Store
-	sessions *scs.SessionManager
-	cfg      Config
-	log      *slog.Logger
-	now      func() time.Time
-	keyUsed  func(int64, time.Time)
-	limiter  Limiter
-	market   *prices.Service
-	account  *account.Service
-	intel    *intel.Service
-	vault    *comex.Service
-	cache    bodyCache
-	// portfolio is the holdings, sales, valuation and import/export service.
+	sessions  *scs.SessionManager
+	cfg       Site
+	log       *slog.Logger
+	now       func() time.Time
+	account   *account.Service
 	portfolio *portfolio.Service
+	market    *prices.Service
+	intel     *intel.Service
+	vault     *comex.Service
+	cache     bodyCache
 	done      <-chan struct{}
 }
 
@@ -85,14 +78,9 @@ func New(d Deps) *Handlers {
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
-	if d.OnKeyUsed == nil {
-		d.OnKeyUsed = func(int64, time.Time) {}
-	}
-	h := &Handlers{store: d.Store, sessions: d.Sessions, cfg: d.Config, log: d.Logger, now: d.Now, keyUsed: d.OnKeyUsed, limiter: d.Limiter, market: d.Market, done: d.Done,
-		account:   newAccount(d),
-		portfolio: portfolio.New(portfolio.Deps{Store: d.Store, Prices: d.Market, Now: d.Now, Logger: d.Logger})}
-	h.intel, h.vault = newMarketServices(d)
-	return h
+	sv := d.Services
+	return &Handlers{sessions: d.Sessions, cfg: d.Site, log: d.Logger, now: d.Now, done: d.Done,
+		account: sv.Account, portfolio: sv.Portfolio, market: sv.Market, intel: sv.Intel, vault: sv.Vault}
 }
 
 // Locals keys shared with the web middleware.
@@ -139,10 +127,6 @@ func (h *Handlers) meta(c *fiber.Ctx, title, nav string) components.Meta {
 }
 
 func (h *Handlers) ctx(c *fiber.Ctx) context.Context { return c.UserContext() }
-
-// Limiter counts hits in fixed windows; the web layer provides a shared or in-memory one
-// (internal/ratelimit).
-type Limiter = ratelimit.Limiter
 
 // Market returns the price service (tests publish prices through it).
 func (h *Handlers) Market() *prices.Service { return h.market }

@@ -15,28 +15,6 @@ import (
 	"github.com/ouncehq/ounce/views/pages"
 )
 
-// usd is the older dollar formatter ("-$" for negatives) that pages of other areas still
-// call; the portfolio pages format through views/format.
-func usd(d decimal.Decimal) string {
-	s := d.Round(2).StringFixed(2)
-	neg := false
-	if s[0] == '-' {
-		neg, s = true, s[1:]
-	}
-	intPart, frac := s[:len(s)-3], s[len(s)-3:]
-	var out []byte
-	for i := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, intPart[i])
-	}
-	if neg {
-		return "-$" + string(out) + frac
-	}
-	return "$" + string(out) + frac
-}
-
 // holdingDate is a purchase or sale date in the tables' sortable style, or a dash for none.
 func holdingDate(d db.Date) string {
 	if d.IsZero() {

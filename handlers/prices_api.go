@@ -176,7 +176,3 @@ func (h *Handlers) APIPriceHistory(c *fiber.Ctx) error {
 	}
 	return sendCached(c, body, etag, h.maxAge())
 }
-
-// parseRangeParam reads a history range exactly as documented (1M 3M 6M 1Y 5Y ALL; empty is
-// the default), the way every /v1 enum is read.
-func parseRangeParam(rng string) (prices.Range, error) { return prices.ExactRange(rng) }

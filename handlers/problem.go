@@ -69,18 +69,6 @@ func Invalid(field, message string) *Problem {
 	return NewProblem(http.StatusBadRequest, ProbInvalid, field+": "+message, FieldError{Field: field, Message: message})
 }
 
-// InvalidFields is the 400 for several bad fields.
-func InvalidFields(errs []FieldError) *Problem {
-	detail := "invalid input"
-	if len(errs) > 0 {
-		detail = errs[0].Field + ": " + errs[0].Message
-		if len(errs) > 1 {
-			detail += fmt.Sprintf(" (and %d more)", len(errs)-1)
-		}
-	}
-	return NewProblem(http.StatusBadRequest, ProbInvalid, detail, errs...)
-}
-
 // NotFound is the 404 problem.
 func NotFound(what string) *Problem {
 	return NewProblem(http.StatusNotFound, ProbNotFound, what+" not found")

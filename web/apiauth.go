@@ -21,14 +21,14 @@ func (s *server) apiAuth(r handlers.APIRoute) fiber.Handler {
 		if authz != "" || r.Auth != handlers.AuthNone {
 			secret, ok := bearer(authz)
 			if !ok {
-				return s.rateLimitThen(c, ipBucket, s.opts.RateLimitPerIP, func() error {
+				return s.rateLimitThen(c, ipBucket, s.opts.Config.HTTP.RateLimitPerIP, func() error {
 					return handlers.NewProblem(http.StatusUnauthorized, handlers.ProbUnauthorized, "send Authorization: Bearer <API key>; create keys under Settings → Developer Access")
 				})
 			}
 			ko, err := s.h.Account().AuthenticateKey(c.UserContext(), secret)
 			if err != nil {
 				// Failed guesses count against the client's address.
-				return s.rateLimitThen(c, ipBucket, s.opts.RateLimitPerIP, func() error { return err })
+				return s.rateLimitThen(c, ipBucket, s.opts.Config.HTTP.RateLimitPerIP, func() error { return err })
 			}
 			handlers.SetUser(c, ko.User)
 			keyID := ko.KeyID
@@ -36,13 +36,13 @@ func (s *server) apiAuth(r handlers.APIRoute) fiber.Handler {
 			switch {
 			case r.Auth == handlers.AuthGold && !account.IsGold(ko.User):
 				return handlers.NewProblem(http.StatusForbidden, handlers.ProbMembership,
-					"this endpoint needs Gold membership; upgrade at "+s.opts.BaseURL+"/settings/billing")
+					"this endpoint needs Gold membership; upgrade at "+s.opts.Config.Site.BaseURL+"/settings/billing")
 			case r.Auth == handlers.AuthAdmin && !account.IsAdmin(ko.User):
 				return handlers.NewProblem(http.StatusForbidden, handlers.ProbForbidden, "this endpoint is for administrators")
 			}
-			return s.rateLimitThen(c, bucket, s.opts.RateLimitPerKey, c.Next)
+			return s.rateLimitThen(c, bucket, s.opts.Config.HTTP.RateLimitPerKey, c.Next)
 		}
-		return s.rateLimitThen(c, ipBucket, s.opts.RateLimitPerIP, c.Next)
+		return s.rateLimitThen(c, ipBucket, s.opts.Config.HTTP.RateLimitPerIP, c.Next)
 	}
 }
 

@@ -31,35 +31,15 @@ import (
 	"github.com/ouncehq/ounce/static"
 )
 
-// Options configure the application; cmd/ounce fills them from the environment.
+// Options are what the application is built from: storage, the clock and logger, the price
+// service, and the configuration.
 type Options struct {
-	Store           *db.Store
-	Logger          *slog.Logger
-	BaseURL         string
-	Version         string
-	Offline         bool
-	NewUsersGold    bool
-	PaymentsEnabled bool
-	RateLimitPerKey int
-	RateLimitPerIP  int
-	TrustedProxies  []string
-	CORSOrigins     []string
-	Metrics         bool
-	Now             func() time.Time
+	Store  *db.Store
+	Logger *slog.Logger
+	Now    func() time.Time
 	// Market is the price service (feed, history); nil serves no prices.
 	Market *prices.Service
-	// ContactEmail and LegalURL are published in the AI plugin manifest.
-	ContactEmail, LegalURL string
-	// Intel carries the market-intelligence settings through to the handlers.
-	Intel IntelOptions
-}
-
-// IntelOptions configure news ingestion, article writing and Vault Watch.
-type IntelOptions struct {
-	NewsFeeds                       string
-	Interval                        time.Duration
-	LLMBaseURL, LLMModel, LLMAPIKey string
-	CMEBaseURL                      string
+	Config Config
 }
 
 // Server is the assembled application and its background work.
@@ -90,8 +70,8 @@ func New(opts Options) (*Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	opts.BaseURL = strings.TrimRight(opts.BaseURL, "/")
-	https := strings.HasPrefix(opts.BaseURL, "https://")
+	opts.Config.Site.BaseURL = strings.TrimRight(opts.Config.Site.BaseURL, "/")
+	https := strings.HasPrefix(opts.Config.Site.BaseURL, "https://")
 
 	sm := scs.New()
 	sm.Lifetime = 30 * 24 * time.Hour
@@ -107,15 +87,10 @@ func New(opts Options) (*Server, error) {
 	limiter := ratelimit.For(opts.Store, opts.Now)
 
 	s := &server{opts: opts, sessions: sm, limiter: limiter, keyUse: newKeyUseRecorder(opts.Store, opts.Logger), jobs: newJobRunner(opts.Logger), done: make(chan struct{})}
-	if opts.Metrics {
+	if opts.Config.HTTP.Metrics {
 		s.metrics = newMetrics(opts.Store)
 	}
-	s.h = handlers.New(handlers.Deps{
-		Store: opts.Store, Sessions: sm, Logger: opts.Logger, Now: opts.Now, OnKeyUsed: s.keyUse.Record, Limiter: limiter, Market: opts.Market, Done: s.done,
-		Config: handlers.Config{BaseURL: opts.BaseURL, NewUsersGold: opts.NewUsersGold, Offline: opts.Offline, Version: opts.Version,
-			PaymentsEnabled: opts.PaymentsEnabled, ContactEmail: opts.ContactEmail, LegalURL: opts.LegalURL, NewsFeeds: opts.Intel.NewsFeeds, IntelInterval: opts.Intel.Interval,
-			LLMBaseURL: opts.Intel.LLMBaseURL, LLMModel: opts.Intel.LLMModel, LLMAPIKey: opts.Intel.LLMAPIKey, CMEBaseURL: opts.Intel.CMEBaseURL},
-	})
+	s.h = handlers.New(handlers.Deps{Sessions: sm, Site: opts.Config.Site, Services: s.services(opts), Logger: opts.Logger, Now: opts.Now, Done: s.done})
 
 	cfg := fiber.Config{
 		AppName:               "ounce",
@@ -126,9 +101,9 @@ func New(opts Options) (*Server, error) {
 		IdleTimeout:           120 * time.Second,
 		DisableStartupMessage: true,
 	}
-	if len(opts.TrustedProxies) > 0 {
+	if len(opts.Config.HTTP.TrustedProxies) > 0 {
 		cfg.EnableTrustedProxyCheck = true
-		cfg.TrustedProxies = opts.TrustedProxies
+		cfg.TrustedProxies = opts.Config.HTTP.TrustedProxies
 		cfg.ProxyHeader = fiber.HeaderXForwardedFor
 	}
 	app := fiber.New(cfg)
@@ -229,10 +204,10 @@ func (s *server) routes(app *fiber.App) {
 	h := s.h
 	app.Use(recover.New())
 	app.Use(s.requestContext)
-	app.Use(securityHeaders(strings.HasPrefix(s.opts.BaseURL, "https://")))
+	app.Use(securityHeaders(strings.HasPrefix(s.opts.Config.Site.BaseURL, "https://")))
 
-	app.Get("/healthz", h.Healthz)
-	app.Get("/readyz", h.Readyz)
+	app.Get("/healthz", s.healthz)
+	app.Get("/readyz", s.readyz)
 	if s.metrics != nil {
 		app.Get("/metrics", s.metrics.handler)
 	}
@@ -253,9 +228,9 @@ func (s *server) routes(app *fiber.App) {
 
 	// The JSON API: CORS from the allow-list, then per-route auth and rate limits.
 	api := app.Group("/v1")
-	if len(s.opts.CORSOrigins) > 0 {
+	if len(s.opts.Config.HTTP.CORSOrigins) > 0 {
 		api.Use(cors.New(cors.Config{
-			AllowOrigins:  strings.Join(s.opts.CORSOrigins, ","),
+			AllowOrigins:  strings.Join(s.opts.Config.HTTP.CORSOrigins, ","),
 			AllowHeaders:  "Authorization, Content-Type, X-Request-Id",
 			AllowMethods:  "GET,POST,PATCH,DELETE,OPTIONS",
 			ExposeHeaders: "Location, Retry-After, X-Request-Id, X-RateLimit-Limit",
@@ -267,7 +242,7 @@ func (s *server) routes(app *fiber.App) {
 	}
 	api.Use(func(c *fiber.Ctx) error {
 		// Unknown routes count against the caller's budget too, so probing is not free.
-		return s.rateLimitThen(c, ipBucket, s.opts.RateLimitPerIP, func() error {
+		return s.rateLimitThen(c, ipBucket, s.opts.Config.HTTP.RateLimitPerIP, func() error {
 			return handlers.NewProblem(http.StatusNotFound, handlers.ProbNotFound, "no API route "+c.Method()+" "+c.Path())
 		})
 	})
@@ -318,4 +293,18 @@ func requirePageAuth(level handlers.Auth) fiber.Handler {
 		}
 		return c.Next()
 	}
+}
+
+// healthz reports the process is up.
+func (s *server) healthz(c *fiber.Ctx) error {
+	return c.JSON(fiber.Map{"status": "ok"})
+}
+
+// readyz reports whether the database answers.
+func (s *server) readyz(c *fiber.Ctx) error {
+	if err := s.opts.Store.Ping(c.UserContext()); err != nil {
+		s.opts.Logger.Error("readiness: database unreachable", "err", err)
+		return c.Status(http.StatusServiceUnavailable).JSON(fiber.Map{"status": "unavailable", "database": "unreachable"})
+	}
+	return c.JSON(fiber.Map{"status": "ok", "database": string(s.opts.Store.Engine)})
 }

@@ -61,7 +61,7 @@ func fixedClock() time.Time { return intelNow }
 func offline(t *testing.T) func(*web.Options) {
 	market := withMarket(t)
 	return func(o *web.Options) {
-		o.Offline = true
+		o.Config.SetOffline(true)
 		o.Now = fixedClock
 		market(o)
 	}
@@ -167,10 +167,10 @@ func onlineIntel(t *testing.T, feeds *feedServer, cme string, llm string) func(*
 	return func(o *web.Options) {
 		o.Now = fixedClock
 		market(o)
-		o.Intel.NewsFeeds = "Wire A=" + feeds.srv.URL + "/wire-a.xml, Wire B=" + feeds.srv.URL + "/wire-b.xml, Broken=" + feeds.srv.URL + "/gone.xml"
-		o.Intel.CMEBaseURL = cme
+		o.Config.News.Feeds = "Wire A=" + feeds.srv.URL + "/wire-a.xml, Wire B=" + feeds.srv.URL + "/wire-b.xml, Broken=" + feeds.srv.URL + "/gone.xml"
+		o.Config.Vault.BaseURL = cme
 		if llm != "" {
-			o.Intel.LLMBaseURL, o.Intel.LLMModel, o.Intel.LLMAPIKey = llm, "test-model", "sk-test"
+			o.Config.Intel.LLMBaseURL, o.Config.Intel.LLMModel, o.Config.Intel.LLMAPIKey = llm, "test-model", "sk-test"
 		}
 	}
 }

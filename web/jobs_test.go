@@ -12,6 +12,7 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/db/dbtest"
+	"github.com/ouncehq/ounce/handlers"
 )
 
 // syncBuffer is a log destination safe for the runner's goroutines.
@@ -159,7 +160,7 @@ func TestEveryRunsUntilStopped(t *testing.T) {
 func TestServerRunsEveryJobAndAwaitsThem(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, s *db.Store) {
 		logs := &syncBuffer{}
-		srv, err := New(Options{Store: s, BaseURL: "http://ounce.test", Offline: true, Logger: slog.New(slog.NewTextHandler(logs, nil))})
+		srv, err := New(Options{Store: s, Config: offlineConfig("http://ounce.test"), Logger: slog.New(slog.NewTextHandler(logs, nil))})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -185,4 +186,10 @@ func TestServerRunsEveryJobAndAwaitsThem(t *testing.T) {
 			t.Fatalf("the in-memory limiter needs no pruning job:\n%s", out)
 		}
 	})
+}
+
+func offlineConfig(base string) Config {
+	cfg := Config{Site: handlers.Site{BaseURL: base}}
+	cfg.SetOffline(true)
+	return cfg
 }

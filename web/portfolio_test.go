@@ -533,7 +533,7 @@ func TestDashboardPage(t *testing.T) {
 }
 
 func TestDashboardOnlyForGoldMembers(t *testing.T) {
-	e := newEnv(t, sqliteStore(t), func(o *web.Options) { o.NewUsersGold = false; pfMarket(t, pfQuotes)(o) })
+	e := newEnv(t, sqliteStore(t), func(o *web.Options) { o.Config.Account.NewUsersGold = false; pfMarket(t, pfQuotes)(o) })
 	b := e.browser()
 	b.signUp("free@example.com")
 	r := b.get("/")

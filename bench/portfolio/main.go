@@ -32,6 +32,8 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/handlers"
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/prices"
 	"github.com/ouncehq/ounce/web"
@@ -99,7 +101,7 @@ func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, 
 		snap.Prices[m] = prices.Spot{Metal: m, Symbol: m.Symbol(), Price: p, PrevClose: prev, Change: p.Sub(prev), ChangePct: metals.Percent(metals.PctChange(prev, p)), AsOf: now, Source: "bench"}
 	}
 	market.Feed().Apply(snap)
-	srv, err := web.New(web.Options{Store: s, Market: market, BaseURL: "http://127.0.0.1", NewUsersGold: true,
+	srv, err := web.New(web.Options{Store: s, Market: market, Config: web.Config{Site: handlers.Site{BaseURL: "http://127.0.0.1"}, Account: account.Config{NewUsersGold: true}},
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	must(err)
 	u, err := s.InsertUser(ctx, "bench@example.com", "x", db.TierGold, false)

@@ -11,37 +11,21 @@ import (
 	"time"
 
 	"github.com/ouncehq/ounce/internal/prices"
+	"github.com/ouncehq/ounce/web"
 )
 
-// config is every setting of the service, read once from the environment (flags override).
+// config is every setting, read once from the environment (flags override). Process-level
+// settings live here; everything the running service needs is parsed straight into App, whose
+// parts web hands whole to the services they configure.
 type config struct {
 	Addr              string
 	DatabaseURL       string
 	DataDir           string
-	BaseURL           string
-	Offline           bool
-	RequireMembership bool
-	StripeConfigured  bool
-	RateLimitPerKey   int
-	RateLimitPerIP    int
-	TrustedProxies    []string
-	CORSOrigins       []string
-	Metrics           bool
 	LogLevel          string
 	ShutdownTimeout   time.Duration
-
-	PriceProviders []string
-	PriceInterval  time.Duration
-	PriceKeys      prices.Keys
-
-	NewsFeeds     string
-	IntelInterval time.Duration
-	LLMBaseURL    string
-	LLMModel      string
-	LLMAPIKey     string
-	CMEBaseURL    string
-	ContactEmail  string
-	LegalURL      string
+	RequireMembership bool
+	StripeConfigured  bool
+	App               web.Config
 }
 
 func envDuration(name string, def time.Duration) (time.Duration, error) {
@@ -106,66 +90,71 @@ func envOr(name, def string) string {
 func loadConfig(fs *flag.FlagSet, args []string) (config, error) {
 	var c config
 	var err error
+	app := &c.App
 	c.Addr = envOr("OUNCE_ADDR", "127.0.0.1:8080")
 	c.DatabaseURL = os.Getenv("DATABASE_URL")
 	c.DataDir = envOr("OUNCE_DATA_DIR", "./data")
-	c.BaseURL = os.Getenv("OUNCE_BASE_URL")
 	c.LogLevel = envOr("OUNCE_LOG_LEVEL", "info")
-	if c.Offline, err = envBool("OUNCE_OFFLINE"); err != nil {
+	c.ShutdownTimeout = 20 * time.Second
+	app.Site.BaseURL = os.Getenv("OUNCE_BASE_URL")
+	app.Site.Version = version
+	offline, err := envBool("OUNCE_OFFLINE")
+	if err != nil {
 		return c, err
 	}
 	if c.RequireMembership, err = envBool("OUNCE_REQUIRE_MEMBERSHIP"); err != nil {
 		return c, err
 	}
-	if c.Metrics, err = envBool("OUNCE_METRICS"); err != nil {
+	if app.HTTP.Metrics, err = envBool("OUNCE_METRICS"); err != nil {
 		return c, err
 	}
 	c.StripeConfigured = os.Getenv("OUNCE_STRIPE_SECRET_KEY") != ""
-	if c.RateLimitPerKey, err = envInt("OUNCE_RATE_LIMIT_PER_KEY", 120); err != nil {
+	app.Site.PaymentsEnabled = c.StripeConfigured
+	if app.HTTP.RateLimitPerKey, err = envInt("OUNCE_RATE_LIMIT_PER_KEY", 120); err != nil {
 		return c, err
 	}
-	if c.RateLimitPerIP, err = envInt("OUNCE_RATE_LIMIT_PER_IP", 60); err != nil {
+	if app.HTTP.RateLimitPerIP, err = envInt("OUNCE_RATE_LIMIT_PER_IP", 60); err != nil {
 		return c, err
 	}
-	c.TrustedProxies = envList("OUNCE_TRUSTED_PROXIES")
-	c.CORSOrigins = envList("OUNCE_CORS_ORIGINS")
-	c.ShutdownTimeout = 20 * time.Second
-	c.PriceProviders = envList("OUNCE_PRICE_PROVIDERS")
-	if len(c.PriceProviders) == 0 {
-		c.PriceProviders = []string{"gold-api"}
+	app.HTTP.TrustedProxies = envList("OUNCE_TRUSTED_PROXIES")
+	app.HTTP.CORSOrigins = envList("OUNCE_CORS_ORIGINS")
+
+	app.Prices.Providers = envList("OUNCE_PRICE_PROVIDERS")
+	if len(app.Prices.Providers) == 0 {
+		app.Prices.Providers = []string{"gold-api"}
 	}
-	if c.PriceInterval, err = envDuration("OUNCE_PRICE_INTERVAL", time.Minute); err != nil {
+	if app.Prices.Interval, err = envDuration("OUNCE_PRICE_INTERVAL", time.Minute); err != nil {
 		return c, err
 	}
-	if c.PriceInterval < 10*time.Second {
-		return c, fmt.Errorf("OUNCE_PRICE_INTERVAL must be at least 10s, got %s", c.PriceInterval)
+	if app.Prices.Interval < 10*time.Second {
+		return c, fmt.Errorf("OUNCE_PRICE_INTERVAL must be at least 10s, got %s", app.Prices.Interval)
 	}
-	c.PriceKeys = prices.Keys{MetalsDev: os.Getenv("OUNCE_METALSDEV_KEY"), MetalpriceAPI: os.Getenv("OUNCE_METALPRICEAPI_KEY"), GoldAPI: os.Getenv("OUNCE_GOLDAPI_KEY"), BaseURLs: map[string]string{}}
+	app.Prices.Keys = prices.Keys{MetalsDev: os.Getenv("OUNCE_METALSDEV_KEY"), MetalpriceAPI: os.Getenv("OUNCE_METALPRICEAPI_KEY"), GoldAPI: os.Getenv("OUNCE_GOLDAPI_KEY"), BaseURLs: map[string]string{}}
 	for _, kv := range envList("OUNCE_PRICE_BASE_URLS") {
 		name, u, ok := strings.Cut(kv, "=")
 		if !ok || !strings.HasPrefix(u, "http") {
 			return c, fmt.Errorf("OUNCE_PRICE_BASE_URLS wants provider=http://host entries, got %q", kv)
 		}
-		c.PriceKeys.BaseURLs[strings.TrimSpace(name)] = strings.TrimSpace(u)
+		app.Prices.Keys.BaseURLs[strings.TrimSpace(name)] = strings.TrimSpace(u)
 	}
-	c.NewsFeeds = os.Getenv("OUNCE_NEWS_FEEDS")
-	if c.IntelInterval, err = envDuration("OUNCE_INTEL_INTERVAL", time.Hour); err != nil {
+	app.News.Feeds = os.Getenv("OUNCE_NEWS_FEEDS")
+	if app.Intel.Interval, err = envDuration("OUNCE_INTEL_INTERVAL", time.Hour); err != nil {
 		return c, err
 	}
-	c.LLMBaseURL, c.LLMModel, c.LLMAPIKey = os.Getenv("OUNCE_LLM_BASE_URL"), os.Getenv("OUNCE_LLM_MODEL"), os.Getenv("OUNCE_LLM_API_KEY")
-	if (c.LLMBaseURL == "") != (c.LLMModel == "") {
+	app.Intel.LLMBaseURL, app.Intel.LLMModel, app.Intel.LLMAPIKey = os.Getenv("OUNCE_LLM_BASE_URL"), os.Getenv("OUNCE_LLM_MODEL"), os.Getenv("OUNCE_LLM_API_KEY")
+	if (app.Intel.LLMBaseURL == "") != (app.Intel.LLMModel == "") {
 		return c, fmt.Errorf("OUNCE_LLM_BASE_URL and OUNCE_LLM_MODEL go together")
 	}
-	c.CMEBaseURL = os.Getenv("OUNCE_CME_BASE_URL")
-	c.ContactEmail, c.LegalURL = os.Getenv("OUNCE_CONTACT_EMAIL"), os.Getenv("OUNCE_LEGAL_URL")
+	app.Vault.BaseURL = os.Getenv("OUNCE_CME_BASE_URL")
+	app.Site.ContactEmail, app.Site.LegalURL = os.Getenv("OUNCE_CONTACT_EMAIL"), os.Getenv("OUNCE_LEGAL_URL")
 
 	if fs != nil {
 		fs.StringVar(&c.Addr, "addr", c.Addr, "listen address (OUNCE_ADDR)")
 		fs.StringVar(&c.DatabaseURL, "database-url", c.DatabaseURL, "postgres:// URL; empty for embedded SQLite (DATABASE_URL)")
 		fs.StringVar(&c.DataDir, "data-dir", c.DataDir, "directory of the embedded database (OUNCE_DATA_DIR)")
-		fs.StringVar(&c.BaseURL, "base-url", c.BaseURL, "public URL of this service (OUNCE_BASE_URL)")
-		fs.BoolVar(&c.Offline, "offline", c.Offline, "never touch the network (OUNCE_OFFLINE)")
-		fs.BoolVar(&c.Metrics, "metrics", c.Metrics, "serve /metrics (OUNCE_METRICS)")
+		fs.StringVar(&app.Site.BaseURL, "base-url", app.Site.BaseURL, "public URL of this service (OUNCE_BASE_URL)")
+		fs.BoolVar(&offline, "offline", offline, "never touch the network (OUNCE_OFFLINE)")
+		fs.BoolVar(&app.HTTP.Metrics, "metrics", app.HTTP.Metrics, "serve /metrics (OUNCE_METRICS)")
 		if err := fs.Parse(args); err != nil {
 			return c, err
 		}
@@ -173,17 +162,19 @@ func loadConfig(fs *flag.FlagSet, args []string) (config, error) {
 			return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 		}
 	}
+	app.SetOffline(offline)
+	app.Account.NewUsersGold = !c.RequireMembership && !c.StripeConfigured
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
 		return c, fmt.Errorf("OUNCE_ADDR %q is not host:port", c.Addr)
 	}
-	if c.BaseURL == "" {
-		c.BaseURL = "http://" + c.Addr
+	if app.Site.BaseURL == "" {
+		app.Site.BaseURL = "http://" + c.Addr
 	}
-	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
-	if !strings.HasPrefix(c.BaseURL, "http://") && !strings.HasPrefix(c.BaseURL, "https://") {
+	app.Site.BaseURL = strings.TrimRight(app.Site.BaseURL, "/")
+	if !strings.HasPrefix(app.Site.BaseURL, "http://") && !strings.HasPrefix(app.Site.BaseURL, "https://") {
 		return c, fmt.Errorf("OUNCE_BASE_URL must start with http:// or https://")
 	}
-	for _, p := range c.TrustedProxies {
+	for _, p := range app.HTTP.TrustedProxies {
 		if net.ParseIP(p) == nil {
 			if _, _, err := net.ParseCIDR(p); err != nil {
 				return c, fmt.Errorf("OUNCE_TRUSTED_PROXIES: %q is neither an IP nor a CIDR", p)
@@ -195,7 +186,3 @@ func loadConfig(fs *flag.FlagSet, args []string) (config, error) {
 
 // sqlitePath is where the embedded database lives.
 func (c config) sqlitePath() string { return filepath.Join(c.DataDir, "ounce.db") }
-
-// newUsersGold: a self-hosted server with no payment provider and no membership requirement
-// gives every account the full product.
-func (c config) newUsersGold() bool { return !c.RequireMembership && !c.StripeConfigured }

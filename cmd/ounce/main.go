@@ -134,15 +134,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return err
 		}
-		srv, err := web.New(web.Options{
-			Market: market, ContactEmail: cfg.ContactEmail, LegalURL: cfg.LegalURL,
-			Intel: web.IntelOptions{NewsFeeds: cfg.NewsFeeds, Interval: cfg.IntelInterval, LLMBaseURL: cfg.LLMBaseURL, LLMModel: cfg.LLMModel,
-				LLMAPIKey: cfg.LLMAPIKey, CMEBaseURL: cfg.CMEBaseURL},
-			Store: s, Logger: log, BaseURL: cfg.BaseURL, Version: version, Offline: cfg.Offline,
-			NewUsersGold: cfg.newUsersGold(), PaymentsEnabled: cfg.StripeConfigured,
-			RateLimitPerKey: cfg.RateLimitPerKey, RateLimitPerIP: cfg.RateLimitPerIP,
-			TrustedProxies: cfg.TrustedProxies, CORSOrigins: cfg.CORSOrigins, Metrics: cfg.Metrics,
-		})
+		srv, err := web.New(web.Options{Store: s, Logger: log, Market: market, Config: cfg.App})
 		if err != nil {
 			return err
 		}
@@ -158,7 +150,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if s.Engine == db.Postgres {
 			engine = "PostgreSQL"
 		}
-		fmt.Fprintf(stdout, "Ounce %s serving %s (database: %s)\n", version, cfg.BaseURL, engine)
+		fmt.Fprintf(stdout, "Ounce %s serving %s (database: %s)\n", version, cfg.App.Site.BaseURL, engine)
 		select {
 		case err := <-errc:
 			return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
@@ -291,7 +283,7 @@ func cmdAPIKey(ctx context.Context, args []string, stdout io.Writer) error {
 // withAccounts opens the configured database and runs fn with the account service over it.
 func withAccounts(ctx context.Context, cfg config, fn func(*account.Service) error) error {
 	return openStore(ctx, cfg, func(s *db.Store) error {
-		return fn(account.New(account.Deps{Store: s, Config: account.Config{NewUsersGold: cfg.newUsersGold()}}))
+		return fn(account.New(account.Deps{Store: s, Config: account.Config{NewUsersGold: cfg.App.Account.NewUsersGold}}))
 	})
 }
 

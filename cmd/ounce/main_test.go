@@ -81,11 +81,11 @@ func TestConfigValidation(t *testing.T) {
 	t.Setenv("OUNCE_REQUIRE_MEMBERSHIP", "")
 	t.Setenv("OUNCE_STRIPE_SECRET_KEY", "")
 	c, err := loadConfig(nil, nil)
-	if err != nil || c.BaseURL != "http://127.0.0.1:9999" || !c.newUsersGold() || c.RateLimitPerKey != 120 || c.RateLimitPerIP != 60 {
+	if err != nil || c.App.Site.BaseURL != "http://127.0.0.1:9999" || !c.App.Account.NewUsersGold || c.App.HTTP.RateLimitPerKey != 120 || c.App.HTTP.RateLimitPerIP != 60 {
 		t.Fatalf("defaults: %+v %v", c, err)
 	}
 	t.Setenv("OUNCE_STRIPE_SECRET_KEY", "sk_test_x")
-	if c, _ := loadConfig(nil, nil); c.newUsersGold() {
+	if c, _ := loadConfig(nil, nil); c.App.Account.NewUsersGold {
 		t.Fatal("with Stripe configured new accounts must start free")
 	}
 }

@@ -16,20 +16,12 @@ import (
 
 // newMarket builds the price service: providers from OUNCE_PRICE_PROVIDERS unless offline.
 func newMarket(ctx context.Context, cfg config, s *db.Store, log *slog.Logger) (*prices.Service, error) {
-	sc := prices.ServiceConfig{Interval: cfg.PriceInterval, Offline: cfg.Offline, Logger: log}
-	if !cfg.Offline {
-		ps, hist, err := prices.NewProviders(cfg.PriceProviders, cfg.PriceKeys)
-		if err != nil {
-			return nil, err
-		}
-		sc.Providers, sc.History = ps, hist
-	}
 	start := time.Now()
-	svc, err := prices.NewService(ctx, s, sc)
+	svc, err := prices.Open(ctx, s, cfg.App.Prices, log)
 	if err != nil {
 		return nil, fmt.Errorf("price service: %w", err)
 	}
-	log.Info("price service ready", "offline", cfg.Offline, "providers", cfg.PriceProviders, "startup_ms", time.Since(start).Milliseconds())
+	log.Info("price service ready", "offline", cfg.App.Prices.Offline, "providers", cfg.App.Prices.Providers, "startup_ms", time.Since(start).Milliseconds())
 	return svc, nil
 }
 

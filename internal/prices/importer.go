@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"time"
 
@@ -64,4 +65,30 @@ func ImportCloses(ctx context.Context, store *db.Store, m metals.Metal, granular
 		}
 	}
 	return nil
+}
+
+// Config is the price service's part of the configuration (OUNCE_PRICE_*).
+type Config struct {
+	// Providers names the live providers in failover order (gold-api, metals-dev, …).
+	Providers []string
+	// Keys holds the providers' API keys and base-URL overrides.
+	Keys Keys
+	// Interval is how often the leader polls (at least 10 s).
+	Interval time.Duration
+	// Offline never polls; stored prices are served, flagged stale.
+	Offline bool
+}
+
+// Open builds the price service from its configuration: the named providers (none when
+// offline) with their shared HTTP client, then NewService.
+func Open(ctx context.Context, store *db.Store, cfg Config, log *slog.Logger) (*Service, error) {
+	sc := ServiceConfig{Interval: cfg.Interval, Offline: cfg.Offline, Logger: log}
+	if !cfg.Offline {
+		ps, hist, err := NewProviders(cfg.Providers, cfg.Keys)
+		if err != nil {
+			return nil, err
+		}
+		sc.Providers, sc.History = ps, hist
+	}
+	return NewService(ctx, store, sc)
 }

@@ -1,0 +1,155 @@
+package handlers
+
+import (
+	"net/http"
+	"net/url"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/portfolio"
+	"github.com/ouncehq/ounce/views/format"
+	"github.com/ouncehq/ounce/views/pages"
+)
+
+// pricePages are the markets and calculator pages.
+func (h *Handlers) pricePages() []PageRoute {
+	return []PageRoute{
+		{"GET", "/markets", h.MarketsPage, AuthNone},
+		{"GET", "/markets/chart", h.MarketsChart, AuthNone},
+		{"GET", "/events/prices", h.PriceEvents, AuthNone},
+		{"GET", "/calculators/junk-silver", h.JunkSilverPage, AuthNone},
+		{"GET", "/calculators/junk-silver/result", h.JunkSilverResult, AuthNone},
+		{"GET", "/calculators/what-if", h.WhatIfPage, AuthNone},
+		{"GET", "/calculators/what-if/result", h.WhatIfResult, AuthNone},
+	}
+}
+
+// coinLabels name the junk-silver coin types on the calculator page.
+var coinLabels = map[string]string{
+	"dimes": "Dimes (90%)", "quarters": "Quarters (90%)", "half_dollars": "Half dollars (90%)",
+	"kennedy_40": "Kennedy halves (40%)", "dollars": "Morgan/Peace dollars", "war_nickels": "War nickels (35%)",
+}
+
+// fieldErrors is the one voice of form errors on pages: a sentence per field, and the summary.
+func fieldErrors(err error) (summary string, fields map[string]string) {
+	fields = map[string]string{}
+	p := AsProblem(err)
+	for _, fe := range apperr.FieldsOf(err) {
+		fields[fe.Field] = apperr.Sentence(fe.Message)
+	}
+	return apperr.Sentence(p.Detail), fields
+}
+
+func (h *Handlers) junkView(c *fiber.Ctx) pages.JunkSilverView {
+	counts := map[string]string{}
+	v := pages.JunkSilverView{Basis: c.Query("basis")}
+	res, err := h.portfolio.JunkSilver(h.ctx(c), queryMap(c, coinParams()), c.Query("basis"))
+	summary, errs := fieldErrors(err)
+	for _, coin := range metals.Coins {
+		counts[coin.Param] = c.Query(coin.Param)
+		v.Coins = append(v.Coins, pages.CoinInput{Param: coin.Param, Label: coinLabels[coin.Param], Value: counts[coin.Param],
+			OzPerCoin: coin.SilverOz.String(), Error: errs[coin.Param]})
+	}
+	if err != nil {
+		v.Result.Error = summary
+		return v
+	}
+	r := pages.JunkResultView{Face: format.USD(res.TotalFaceValue), Oz: format.Oz(res.TotalSilverOz), Melt: format.USD(res.TotalMelt),
+		PerFace: format.USD(res.MeltPerFaceDollar), Spot: format.USD(res.Spot.Price), SpotAsOf: format.DateTime(res.Spot.AsOf), Stale: res.Spot.Stale}
+	for _, cm := range res.Coins {
+		r.Rows = append(r.Rows, pages.JunkRow{Label: coinLabels[cm.Type], Quantity: format.Int(cm.Quantity), Face: format.USD(cm.FaceValue),
+			Oz: format.Oz(cm.SilverOz), Melt: format.USD(cm.MeltValue)})
+	}
+	v.Result = r
+	return v
+}
+
+func coinParams() []string {
+	out := make([]string, len(metals.Coins))
+	for i, c := range metals.Coins {
+		out[i] = c.Param
+	}
+	return out
+}
+
+// queryMap reads the named query parameters ("" when absent).
+func queryMap(c *fiber.Ctx, names []string) map[string]string {
+	out := make(map[string]string, len(names))
+	for _, n := range names {
+		out[n] = c.Query(n)
+	}
+	return out
+}
+
+// JunkSilverPage is the junk-silver calculator.
+func (h *Handlers) JunkSilverPage(c *fiber.Ctx) error {
+	return render(c, http.StatusOK, pages.JunkSilver(h.meta(c, "Junk silver calculator", "calculators"), h.junkView(c)))
+}
+
+// JunkSilverResult is the result fragment, recomputed as the user types.
+func (h *Handlers) JunkSilverResult(c *fiber.Ctx) error {
+	v := h.junkView(c)
+	return page(c, http.StatusOK, pages.JunkSilver(h.meta(c, "Junk silver calculator", "calculators"), v), pages.JunkResult(v.Result))
+}
+
+func (h *Handlers) whatIfView(c *fiber.Ctx) pages.WhatIfView {
+	targets := queryMap(c, metals.Names())
+	u, signedIn := UserFrom(c)
+	var up *db.User
+	if signedIn {
+		up = &u
+	}
+	v := pages.WhatIfView{SignedIn: signedIn}
+	snap := h.board(h.ctx(c))
+	for _, sc := range portfolio.Scenarios {
+		q := url.Values{}
+		for _, m := range metals.All {
+			if sp, ok := snap.Prices[m]; ok {
+				q.Set(string(m), sp.Price.Mul(sc.Multiple).Round(2).String())
+			}
+		}
+		v.Scenarios = append(v.Scenarios, pages.WhatIfScenario{Name: sc.Name, Label: sc.Label, Query: q.Encode()})
+	}
+	res, err := h.portfolio.Speculation(h.ctx(c), targets, up)
+	summary, errs := fieldErrors(err)
+	if err != nil {
+		v.Result.Error = summary
+	}
+	for _, m := range metals.All {
+		row := pages.WhatIfRow{Metal: string(m), Title: m.Title(), TargetInput: targets[string(m)], Error: errs[string(m)]}
+		if err == nil {
+			row.Current, row.Target = format.USD(res.Current[m]), format.USD(res.Targets[m])
+			row.Multiplier = res.Multipliers[m].StringFixed(2) + "×"
+			if res.Portfolio != nil {
+				l := res.Portfolio.Metals[m]
+				row.Oz, row.CurrentValue, row.ProjectedValue = format.Oz(l.Oz), format.USD(l.CurrentValue), format.USD(l.ProjectedValue)
+			}
+		} else if sp, ok := snap.Prices[m]; ok {
+			row.Current = format.USD(sp.Price)
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	if err == nil {
+		v.Result.Rows, v.Result.Stale = v.Rows, res.Stale
+		if p := res.Portfolio; p != nil {
+			v.Result.HasPortfolio = true
+			v.Result.CurrentValue, v.Result.ProjectedValue = format.USD(p.CurrentValue), format.USD(p.ProjectedValue)
+			v.Result.Gain, v.Result.GainPct = format.SignedUSD(p.Gain), format.SignedPct(p.GainPct)
+		}
+	}
+	return v
+}
+
+// WhatIfPage is the what-if calculator.
+func (h *Handlers) WhatIfPage(c *fiber.Ctx) error {
+	return render(c, http.StatusOK, pages.WhatIf(h.meta(c, "What-if calculator", "calculators"), h.whatIfView(c)))
+}
+
+// WhatIfResult is the projection fragment.
+func (h *Handlers) WhatIfResult(c *fiber.Ctx) error {
+	v := h.whatIfView(c)
+	return page(c, http.StatusOK, pages.WhatIf(h.meta(c, "What-if calculator", "calculators"), v), pages.WhatIfResult(v.Result))
+}

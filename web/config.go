@@ -1,0 +1,66 @@
+package web
+
+import (
+	"github.com/ouncehq/ounce/handlers"
+	"github.com/ouncehq/ounce/internal/account"
+	"github.com/ouncehq/ounce/internal/comex"
+	"github.com/ouncehq/ounce/internal/intel"
+	"github.com/ouncehq/ounce/internal/news"
+	"github.com/ouncehq/ounce/internal/portfolio"
+	"github.com/ouncehq/ounce/internal/prices"
+)
+
+// Config is every setting of the running service. cmd/ounce parses the environment into it
+// once; New hands each part, whole, to the service it configures.
+type Config struct {
+	// Site is what pages and documents publish about this installation.
+	Site handlers.Site
+	// HTTP configures the transport: limits, proxies, CORS, metrics.
+	HTTP HTTPConfig
+	// Prices configures the price providers; cmd builds the price service from it (it loads
+	// history at start, which needs a context and may take a moment).
+	Prices  prices.Config
+	Account account.Config
+	News    news.Config
+	Intel   intel.Config
+	Vault   comex.Config
+}
+
+// HTTPConfig configures the transport layer.
+type HTTPConfig struct {
+	// RateLimitPerKey and RateLimitPerIP are /v1 requests per minute (0 = no limit).
+	RateLimitPerKey int
+	RateLimitPerIP  int
+	// TrustedProxies are the addresses whose X-Forwarded-For is believed.
+	TrustedProxies []string
+	// CORSOrigins may call /v1 from a browser.
+	CORSOrigins []string
+	// Metrics serves /metrics.
+	Metrics bool
+}
+
+// SetOffline switches every market-data source off (OUNCE_OFFLINE): prices, news, CME. It is
+// the one setting several services share, so it is set in one place.
+func (c *Config) SetOffline(offline bool) {
+	c.Site.Offline = offline
+	c.Prices.Offline = offline
+	c.News.Offline = offline
+	c.Intel.Offline = offline
+	c.Vault.Offline = offline
+}
+
+// services builds every service from its part of the configuration.
+func (s *server) services(opts Options) handlers.Services {
+	cfg, deps := opts.Config, opts
+	vault := comex.New(comex.Deps{Store: deps.Store, Logger: deps.Logger, Now: deps.Now, Config: cfg.Vault})
+	feeds := news.New(news.Deps{Store: deps.Store, Logger: deps.Logger, Now: deps.Now, Config: cfg.News})
+	return handlers.Services{
+		Account: account.New(account.Deps{Store: deps.Store, Limiter: s.limiter, Now: deps.Now, Logger: deps.Logger,
+			OnKeyUsed: s.keyUse.Record, Config: cfg.Account}),
+		Portfolio: portfolio.New(portfolio.Deps{Store: deps.Store, Prices: deps.Market, Now: deps.Now, Logger: deps.Logger}),
+		Market:    deps.Market,
+		Intel: intel.New(intel.Deps{Store: deps.Store, Market: deps.Market, News: feeds, Vault: vault, Logger: deps.Logger, Now: deps.Now,
+			Config: cfg.Intel}),
+		Vault: vault,
+	}
+}
