@@ -15,14 +15,21 @@ const (
 
 // User is an account.
 type User struct {
-	ID           int64     `db:"id"`
-	Email        string    `db:"email"`
-	PasswordHash string    `db:"password_hash"`
-	Tier         string    `db:"tier"`
-	IsAdmin      bool      `db:"is_admin"`
-	CreatedAt    time.Time `db:"created_at"`
-	UpdatedAt    time.Time `db:"updated_at"`
+	ID           int64  `db:"id"`
+	Email        string `db:"email"`
+	PasswordHash string `db:"password_hash"`
+	Tier         string `db:"tier"`
+	IsAdmin      bool   `db:"is_admin"`
+	// DisplayName is shown beside the member's comments; empty means the default name.
+	DisplayName string `db:"display_name"`
+	// TimeZone is an IANA zone name; daily briefs follow the member's day in it.
+	TimeZone  string    `db:"time_zone"`
+	CreatedAt time.Time `db:"created_at"`
+	UpdatedAt time.Time `db:"updated_at"`
 }
+
+// DefaultTimeZone is a new account's time zone (the US market's).
+const DefaultTimeZone = "America/New_York"
 
 // IsGold reports whether the user has the paid tier. Services ask account.IsGold, which owns
 // the membership rules; this stays for code not yet moved behind a service.
@@ -31,12 +38,12 @@ func (u User) IsGold() bool { return u.Tier == TierGold }
 // NormalizeEmail is the one form of an address that is stored and compared.
 func NormalizeEmail(e string) string { return strings.ToLower(strings.TrimSpace(e)) }
 
-const userCols = `id, email, password_hash, tier, is_admin, created_at, updated_at`
+const userCols = `id, email, password_hash, tier, is_admin, display_name, time_zone, created_at, updated_at`
 
 // InsertUser creates an account; a taken email is ErrConflict.
 func (s *Store) InsertUser(ctx context.Context, email, passwordHash, tier string, admin bool) (User, error) {
 	now := s.now()
-	u := User{Email: NormalizeEmail(email), PasswordHash: passwordHash, Tier: tier, IsAdmin: admin, CreatedAt: now, UpdatedAt: now}
+	u := User{Email: NormalizeEmail(email), PasswordHash: passwordHash, Tier: tier, IsAdmin: admin, TimeZone: DefaultTimeZone, CreatedAt: now, UpdatedAt: now}
 	err := s.db.GetContext(ctx, &u.ID, s.rebind(`INSERT INTO users (email, password_hash, tier, is_admin, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`), u.Email, u.PasswordHash, u.Tier, u.IsAdmin, now, now)
 	if isUniqueViolation(err) {
@@ -65,6 +72,18 @@ func (s *Store) UserByID(ctx context.Context, id int64) (User, error) {
 // SetUserTier changes the membership tier of the account with that email.
 func (s *Store) SetUserTier(ctx context.Context, email, tier string) error {
 	res, err := s.db.ExecContext(ctx, s.rebind(`UPDATE users SET tier = ?, updated_at = ? WHERE lower(email) = ?`), tier, s.now(), NormalizeEmail(email))
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// SetUserProfile stores a member's display name and time zone.
+func (s *Store) SetUserProfile(ctx context.Context, id int64, displayName, timeZone string) error {
+	res, err := s.db.ExecContext(ctx, s.rebind(`UPDATE users SET display_name = ?, time_zone = ?, updated_at = ? WHERE id = ?`), displayName, timeZone, s.now(), id)
 	if err != nil {
 		return err
 	}

@@ -2,9 +2,12 @@ package account
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base32"
 	"errors"
 	"fmt"
 	"net/mail"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -164,4 +167,56 @@ func (s *Service) SetTier(ctx context.Context, email, tier string) error {
 		return apperr.Wrap(apperr.NotFound, err, "account not found")
 	}
 	return err
+}
+
+// DisplayName is the name shown for a member beside what they write: their own, or "Member"
+// and a short tag derived from their id that stays the same and reveals neither id nor email.
+func DisplayName(u db.User) string {
+	if n := strings.TrimSpace(u.DisplayName); n != "" {
+		return n
+	}
+	return "Member " + memberTag(u.ID)
+}
+
+// memberTag is four base-32 characters of a keyed hash of the id.
+func memberTag(id int64) string {
+	sum := sha256.Sum256([]byte("ounce member tag " + strconv.FormatInt(id, 10)))
+	return strings.ToUpper(base32.StdEncoding.EncodeToString(sum[:])[:4])
+}
+
+// Location is the member's time zone (their setting, or New York when unset or unknown).
+func Location(u db.User) *time.Location {
+	if loc, err := time.LoadLocation(u.TimeZone); err == nil && u.TimeZone != "" {
+		return loc
+	}
+	loc, _ := time.LoadLocation(db.DefaultTimeZone)
+	return loc
+}
+
+// SetProfile changes a member's display name (trimmed, at most 40 characters, plain text) and
+// time zone (an IANA name such as Europe/London).
+func (s *Service) SetProfile(ctx context.Context, u db.User, displayName, timeZone string) (db.User, error) {
+	var errs []apperr.FieldError
+	displayName = strings.Join(strings.Fields(displayName), " ")
+	switch {
+	case utf8.RuneCountInString(displayName) > 40:
+		errs = append(errs, apperr.FieldError{Field: "display_name", Message: "must be at most 40 characters"})
+	case strings.ContainsAny(displayName, "<>"):
+		errs = append(errs, apperr.FieldError{Field: "display_name", Message: "cannot contain < or >"})
+	}
+	timeZone = strings.TrimSpace(timeZone)
+	if timeZone == "" {
+		timeZone = db.DefaultTimeZone
+	}
+	if _, err := time.LoadLocation(timeZone); err != nil || timeZone == "Local" {
+		errs = append(errs, apperr.FieldError{Field: "time_zone", Message: "must be a time zone name such as America/New_York or Europe/London"})
+	}
+	if err := apperr.InvalidFields(errs); err != nil {
+		return u, err
+	}
+	if err := s.store.SetUserProfile(ctx, u.ID, displayName, timeZone); err != nil {
+		return u, err
+	}
+	u.DisplayName, u.TimeZone = displayName, timeZone
+	return u, nil
 }
