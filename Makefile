@@ -13,9 +13,9 @@ run:
 build:
 	$(GO) build -o ounce ./cmd/ounce
 
-## test: the whole suite (unit, both database engines, browser); installs the npm tooling if missing
+## test: the whole suite (unit, both database engines, browser); installs the tools it drives if missing
 test:
-	@test -d node_modules/playwright-core || npm ci --no-audit --no-fund
+	@bash .ci/tools
 	@if [ -z "$$OUNCE_TEST_POSTGRES_URL" ] && command -v pg_isready >/dev/null && pg_isready -q -h 127.0.0.1 -p 5432; then \
 		psql -h 127.0.0.1 -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname='$(PG_TEST_DB)'" 2>/dev/null | grep -q 1 || \
 			psql -h 127.0.0.1 -U postgres -qc "CREATE DATABASE $(PG_TEST_DB)" 2>/dev/null || true; \
