@@ -83,7 +83,10 @@ type pair struct{ dealer, product string }
 func (c Catalogue) Dealer(slug string) (Dealer, bool) { d, ok := c.dealerBySlug[slug]; return d, ok }
 
 // Product looks a product up by id.
-func (c Catalogue) Product(id string) (metals.Product, bool) { p, ok := c.productByID[id]; return p, ok }
+func (c Catalogue) Product(id string) (metals.Product, bool) {
+	p, ok := c.productByID[id]
+	return p, ok
+}
 
 // Carries reports whether the catalogue knows the dealer to sell the product: a listed
 // product page, a feed SKU mapped to it, or the built-in demo assortment.

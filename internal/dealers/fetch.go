@@ -262,7 +262,9 @@ func (s *Service) dropOutliers(ctx context.Context, fresh []Observation) (kept [
 		}
 		kept = append(kept, o)
 	}
-	sort.Slice(dropped, func(i, j int) bool { return dropped[i].Product+dropped[i].Dealer < dropped[j].Product+dropped[j].Dealer })
+	sort.Slice(dropped, func(i, j int) bool {
+		return dropped[i].Product+dropped[i].Dealer < dropped[j].Product+dropped[j].Dealer
+	})
 	return kept, dropped, nil
 }
 
