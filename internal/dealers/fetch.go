@@ -316,7 +316,8 @@ func (s *Service) save(ctx context.Context, cat Catalogue, kept []Observation) e
 			sp = s.spot(p.Metal)
 			spots[p.Metal] = sp
 		}
-		if prem, ok := PremiumPct(o.Price, sp.Price, p.FineOz); ok && sp.Known {
+		// History compares with live spot only: a premium over a days-old price would be wrong.
+		if prem, ok := PremiumPct(o.Price, sp.Price, p.FineOz); ok && sp.Known && !sp.Stale {
 			hist = append(hist, db.DealerObservationRow{Dealer: o.Dealer, Product: o.Product, Day: db.NewDate(now), ObservedAt: now,
 				Price: o.Price, Spot: sp.Price, PremiumPct: prem})
 		}

@@ -90,8 +90,15 @@ func (s *Service) History(ctx context.Context, q HistoryQuery) (History, error) 
 		obs = append(obs, observation{Dealer: r.Dealer, Day: r.Day.Time, Premium: r.PremiumPct})
 	}
 	if len(obs) == 0 && s.market != nil {
+		// Offline the last close may be weeks old: the demo window then ends at it, so the
+		// chart shows real closes (with their dates) rather than nothing.
+		end := today
+		if sp := s.spot(p.Metal); sp.Known && sp.Stale && sp.AsOf.Before(from) {
+			end = db.NewDate(sp.AsOf).Time
+		}
+		start := end.AddDate(0, 0, -(q.Days - 1))
 		var closes []closePoint
-		for _, c := range s.market.DailyCloses(p.Metal, from, today) {
+		for _, c := range s.market.DailyCloses(p.Metal, start, end) {
 			closes = append(closes, closePoint{Day: c.Date, Price: c.Price})
 		}
 		obs, out.Demo = demoObservations(cat, p, closes), true
