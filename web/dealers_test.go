@@ -223,7 +223,7 @@ func TestDealersPageLabelsDemo(t *testing.T) {
 			t.Errorf("%d rows, %d demo badges", rows, demoBadges)
 		}
 		for _, want := range []string{`id="demo-notice"`, "Not live", "last known price, from", `aria-sort="ascending"`, "/go/", "/holdings/new?dealer=",
-			"&amp;price=", "&amp;product=silver-american-eagle-1oz", `hx-get="/dealers/silver-american-eagle-1oz"`, `aria-current="page"`} {
+			"&amp;price=", "&amp;product=silver-american-eagle-1oz", `hx-get="/dealers/silver-american-eagle-1oz" hx-trigger="toggle once from:closest details"`, `aria-current="page"`} {
 			if !strings.Contains(html, want) {
 				t.Errorf("page lacks %q", want)
 			}

@@ -245,7 +245,7 @@ func Dealers(m components.Meta, v DealersView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, "\" hx-trigger=\"intersect once\" hx-swap=\"innerHTML\"><a class=\"text-sm underline\" href=\"")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, "\" hx-trigger=\"toggle once from:closest details\" hx-swap=\"innerHTML\"><a class=\"text-sm underline\" href=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
