@@ -1,6 +1,7 @@
 package dealers
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/shopspring/decimal"
@@ -155,4 +156,33 @@ func TestDemoCoversTheCatalogue(t *testing.T) {
 	if len(demoPremiums) != len(metals.Products) {
 		t.Errorf("%d demo ranges for %d products", len(demoPremiums), len(metals.Products))
 	}
+}
+
+// FuzzImportFile: whatever the file, validation never panics, and every row it accepts has
+// URLs Ounce could send a browser to.
+func FuzzImportFile(f *testing.F) {
+	f.Add([]byte(`{"dealers":[{"slug":"a-b","name":"A","site":"https://a.example/","affiliate_url_template":"https://x.example/?u={url}"}],
+		"listings":[{"dealer":"a-b","product":"gold-bar-1oz","url":"https://a.example/x"}]}`))
+	f.Add([]byte(`{"listings":[{"dealer":"apmex","product":"gold-bar-1oz","url":"//evil.example"}]}`))
+	cat := buildCatalogue(append([]Dealer(nil), BuiltInDealers...), metals.Products, nil, nil)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var file importFile
+		if json.Unmarshal(b, &file) != nil {
+			return
+		}
+		rows, errs := validateImport(file, cat)
+		if len(errs) > 0 {
+			return
+		}
+		for _, d := range rows.Dealers {
+			if _, err := applyAffiliate(d.AffiliateTemplate, d.Site); err != nil {
+				t.Fatalf("accepted dealer %+v: %v", d, err)
+			}
+		}
+		for _, l := range rows.Listings {
+			if _, err := checkWebURL(l.URL); err != nil {
+				t.Fatalf("accepted listing %+v: %v", l, err)
+			}
+		}
+	})
 }
