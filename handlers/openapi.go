@@ -22,6 +22,7 @@ var tagDescriptions = map[string]string{
 	"Portfolio":           "Your holdings, sales, valuation and analytics. Gold members' keys.",
 	"Market intelligence": "Stack Signal articles, market news with analysis, and generation. Public, except generation (administrators).",
 	"Vault Watch":         "COMEX warehouse inventory: registered, eligible, drains and the oversubscribed ratio. Public.",
+	"Dealer prices":       "Dealer quotes for coins and bars with premiums over spot, premium history, and click-through to catalogue URLs only. Public.",
 }
 
 func problemSchema() Schema {

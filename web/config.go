@@ -4,6 +4,7 @@ import (
 	"github.com/ouncehq/ounce/handlers"
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/comex"
+	"github.com/ouncehq/ounce/internal/dealers"
 	"github.com/ouncehq/ounce/internal/intel"
 	"github.com/ouncehq/ounce/internal/news"
 	"github.com/ouncehq/ounce/internal/portfolio"
@@ -24,6 +25,7 @@ type Config struct {
 	News    news.Config
 	Intel   intel.Config
 	Vault   comex.Config
+	Dealers dealers.Config
 }
 
 // HTTPConfig configures the transport layer.
@@ -47,6 +49,7 @@ func (c *Config) SetOffline(offline bool) {
 	c.News.Offline = offline
 	c.Intel.Offline = offline
 	c.Vault.Offline = offline
+	c.Dealers.Offline = offline
 }
 
 // services builds every service from its part of the configuration.
@@ -61,6 +64,16 @@ func (s *server) services(opts Options) handlers.Services {
 		Market:    deps.Market,
 		Intel: intel.New(intel.Deps{Store: deps.Store, Market: deps.Market, News: feeds, Vault: vault, Logger: deps.Logger, Now: deps.Now,
 			Config: cfg.Intel}),
-		Vault: vault,
+		Vault:   vault,
+		Dealers: dealers.New(dealers.Deps{Store: deps.Store, Prices: deps.Market, Logger: deps.Logger, Now: deps.Now, Config: dealerConfig(cfg)}),
 	}
+}
+
+// dealerConfig is the dealer settings, naming this installation in the fetcher's User-Agent.
+func dealerConfig(cfg Config) dealers.Config {
+	dc := cfg.Dealers
+	if dc.SiteURL == "" {
+		dc.SiteURL = cfg.Site.BaseURL
+	}
+	return dc
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ouncehq/ounce/internal/dealers"
 	"github.com/ouncehq/ounce/internal/prices"
 	"github.com/ouncehq/ounce/web"
 )
@@ -147,6 +148,9 @@ func loadConfig(fs *flag.FlagSet, args []string) (config, error) {
 	}
 	app.Vault.BaseURL = os.Getenv("OUNCE_CME_BASE_URL")
 	app.Site.ContactEmail, app.Site.LegalURL = os.Getenv("OUNCE_CONTACT_EMAIL"), os.Getenv("OUNCE_LEGAL_URL")
+	if err := loadDealerConfig(app); err != nil {
+		return c, err
+	}
 
 	if fs != nil {
 		fs.StringVar(&c.Addr, "addr", c.Addr, "listen address (OUNCE_ADDR)")
@@ -186,3 +190,23 @@ func loadConfig(fs *flag.FlagSet, args []string) (config, error) {
 
 // sqlitePath is where the embedded database lives.
 func (c config) sqlitePath() string { return filepath.Join(c.DataDir, "ounce.db") }
+
+// loadDealerConfig reads the dealer-price settings: how often quotes are fetched, how old a
+// shown quote may be, and the contact address the fetcher names to dealer sites.
+func loadDealerConfig(app *web.Config) error {
+	var err error
+	if app.Dealers.Interval, err = envDuration("OUNCE_QUOTE_INTERVAL", dealers.DefaultInterval); err != nil {
+		return err
+	}
+	if app.Dealers.Interval < dealers.MinInterval {
+		return fmt.Errorf("OUNCE_QUOTE_INTERVAL must be at least 10s, got %s", app.Dealers.Interval)
+	}
+	if app.Dealers.MaxAge, err = envDuration("OUNCE_QUOTE_MAX_AGE", dealers.DefaultMaxAge); err != nil {
+		return err
+	}
+	app.Dealers.ContactEmail = strings.TrimSpace(os.Getenv("OUNCE_CONTACT_EMAIL"))
+	if e := app.Dealers.ContactEmail; e != "" && (!strings.Contains(e, "@") || strings.ContainsAny(e, " ()<>;\r\n")) {
+		return fmt.Errorf("OUNCE_CONTACT_EMAIL must be an email address, got %q", e)
+	}
+	return nil
+}

@@ -35,6 +35,9 @@ Usage:
   ounce prices import --metal M FILE.csv       add or correct daily closes (date,usd_per_oz)
   ounce vault import FILE.xls                  import a CME depository report
   ounce vault open-interest --metal M --contracts N [--date D]
+  ounce dealers import FILE.json               add or edit dealers, products, listings and feeds
+  ounce dealers fetch                          fetch dealer prices once now and print a summary
+  ounce dealers clicks [--since 30d|YYYY-MM-DD] click-throughs per dealer
   ounce version
 
 Configuration comes from the environment (see README); serve flags override it.
@@ -78,6 +81,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return cmdPrices(ctx, args[1:], stdout, stderr)
 	case "vault":
 		return cmdVault(ctx, args[1:], stdout)
+	case "dealers":
+		return cmdDealers(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "ounce "+version)
 		return nil

@@ -29,6 +29,7 @@ var NavItems = []NavItem{
 	{Key: "signal", Label: "Stack Signal", Href: "/signal"},
 	{Key: "intel", Label: "Intel", Href: "/intel"},
 	{Key: "vault", Label: "Vault Watch", Href: "/vault"},
+	{Key: "dealers", Label: "Dealers", Href: "/dealers"},
 	{Key: "holdings", Label: "Holdings", Href: "/holdings", SignedInOnly: true},
 	{Key: "settings", Label: "Settings", Href: "/settings/developer", SignedInOnly: true},
 }

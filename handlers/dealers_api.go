@@ -1,0 +1,289 @@
+package handlers
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/shopspring/decimal"
+
+	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/dealers"
+	"github.com/ouncehq/ounce/internal/metals"
+)
+
+// DealerTierJSON is a quantity price break.
+type DealerTierJSON struct {
+	MinQty int  `json:"min_qty"`
+	MaxQty *int `json:"max_qty"`
+	Price  Num  `json:"price"`
+}
+
+// DealerQuoteJSON is one dealer's quote.
+type DealerQuoteJSON struct {
+	Dealer     string           `json:"dealer"`
+	DealerName string           `json:"dealer_name"`
+	Price      Num              `json:"price"`
+	PricePerOz Num              `json:"price_per_oz"`
+	PremiumPct *Num             `json:"premium_pct"`
+	InStock    bool             `json:"in_stock"`
+	URL        string           `json:"url"`
+	UpdatedAt  time.Time        `json:"updated_at"`
+	Source     string           `json:"source"`
+	Tiers      []DealerTierJSON `json:"tiers"`
+}
+
+// DealerBestJSON is the cheapest quote in stock.
+type DealerBestJSON struct {
+	Dealer     string `json:"dealer"`
+	DealerName string `json:"dealer_name"`
+	Price      Num    `json:"price"`
+	PremiumPct *Num   `json:"premium_pct"`
+}
+
+// DealerProductJSON is one product's comparison.
+type DealerProductJSON struct {
+	ProductID     string            `json:"product_id"`
+	Name          string            `json:"name"`
+	WeightOz      Num               `json:"weight_oz"`
+	Form          string            `json:"form"`
+	Purity        Num               `json:"purity"`
+	PerFace       bool              `json:"per_face"`
+	Demo          bool              `json:"demo"`
+	MedianPremium *Num              `json:"median_premium_pct"`
+	Best          *DealerBestJSON   `json:"best"`
+	Quotes        []DealerQuoteJSON `json:"quotes"`
+}
+
+// DealerPricesJSON answers GET /v1/dealer-prices.
+type DealerPricesJSON struct {
+	Metal     string              `json:"metal"`
+	Spot      *Num                `json:"spot"`
+	SpotAsOf  *time.Time          `json:"spot_as_of"`
+	SpotStale bool                `json:"spot_stale"`
+	Demo      bool                `json:"demo"`
+	Offline   bool                `json:"offline"`
+	Products  []DealerProductJSON `json:"products"`
+}
+
+func optPct(d *decimal.Decimal) *Num {
+	if d == nil {
+		return nil
+	}
+	n := pct(*d)
+	return &n
+}
+
+// purity is a fineness to as many places as it was given (0.9999, 0.9167).
+func purity(d decimal.Decimal) Num { return Num{d, max(-d.Exponent(), 1)} }
+
+func dealerQuoteJSON(q dealers.Quote) DealerQuoteJSON {
+	out := DealerQuoteJSON{Dealer: q.Dealer.Slug, DealerName: q.Dealer.Name, Price: money(q.Price), PricePerOz: money(q.PricePerOz),
+		PremiumPct: optPct(q.PremiumPct), InStock: q.InStock, URL: q.URL, UpdatedAt: q.UpdatedAt.UTC(), Source: q.Source, Tiers: []DealerTierJSON{}}
+	for _, t := range q.Tiers {
+		tj := DealerTierJSON{MinQty: t.MinQty, Price: money(t.Price)}
+		if t.MaxQty > 0 {
+			m := t.MaxQty
+			tj.MaxQty = &m
+		}
+		out.Tiers = append(out.Tiers, tj)
+	}
+	return out
+}
+
+func dealerPricesJSON(c dealers.Comparison) DealerPricesJSON {
+	out := DealerPricesJSON{Metal: string(c.Metal), SpotStale: c.Spot.Stale, Demo: c.Demo, Offline: c.Offline, Products: []DealerProductJSON{}}
+	if c.Spot.Known {
+		s, at := money(c.Spot.Price), c.Spot.AsOf.UTC()
+		out.Spot, out.SpotAsOf = &s, &at
+	}
+	for _, pq := range c.Products {
+		p := pq.Product
+		pj := DealerProductJSON{ProductID: p.ID, Name: p.Name, WeightOz: ounces(p.FineOz), Form: string(p.Form), Purity: purity(p.Purity), PerFace: p.PerFace,
+			Demo: pq.Demo, MedianPremium: optPct(pq.MedianPremium), Quotes: []DealerQuoteJSON{}}
+		if b := pq.Best; b != nil {
+			pj.Best = &DealerBestJSON{Dealer: b.Dealer.Slug, DealerName: b.Dealer.Name, Price: money(b.Price), PremiumPct: optPct(b.PremiumPct)}
+		}
+		for _, q := range pq.Quotes {
+			pj.Quotes = append(pj.Quotes, dealerQuoteJSON(q))
+		}
+		out.Products = append(out.Products, pj)
+	}
+	return out
+}
+
+// dealerQuery reads metal (required), weight and form.
+func dealerQuery(metal, weight, form string) (dealers.Query, error) {
+	q := dealers.Query{Metal: metals.Metal(strings.TrimSpace(metal)), Form: metals.Form(strings.TrimSpace(form))}
+	if strings.TrimSpace(weight) != "" {
+		w, err := dealers.ParseWeight(weight)
+		if err != nil {
+			return q, apperr.InvalidField("weight", err.Error())
+		}
+		q.Weight = w
+	}
+	return q, nil
+}
+
+// APIDealerPrices answers GET /v1/dealer-prices.
+func (h *Handlers) APIDealerPrices(c *fiber.Ctx) error {
+	q, err := dealerQuery(c.Query("metal"), c.Query("weight"), c.Query("form"))
+	if err != nil {
+		return err
+	}
+	cmp, err := h.dealers.Compare(h.ctx(c), q)
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, dealerPricesJSON(cmp))
+}
+
+// DealerRefJSON names a dealer.
+type DealerRefJSON struct {
+	Dealer     string `json:"dealer"`
+	DealerName string `json:"dealer_name"`
+}
+
+// TrackedProductJSON is one tracked product.
+type TrackedProductJSON struct {
+	ProductID string          `json:"product_id"`
+	Name      string          `json:"name"`
+	Metal     string          `json:"metal"`
+	WeightOz  Num             `json:"weight_oz"`
+	Form      string          `json:"form"`
+	Purity    Num             `json:"purity"`
+	PerFace   bool            `json:"per_face"`
+	Dealers   []DealerRefJSON `json:"dealers"`
+}
+
+// APIDealerProducts answers GET /v1/dealer-prices/products.
+func (h *Handlers) APIDealerProducts(c *fiber.Ctx) error {
+	m, err := parseMetalParam(c.Query("metal"), "")
+	if err != nil {
+		return err
+	}
+	ps, err := h.dealers.Products(h.ctx(c), metals.Metal(m))
+	if err != nil {
+		return err
+	}
+	out := []TrackedProductJSON{}
+	for _, tp := range ps {
+		p := tp.Product
+		j := TrackedProductJSON{ProductID: p.ID, Name: p.Name, Metal: string(p.Metal), WeightOz: ounces(p.FineOz), Form: string(p.Form),
+			Purity: purity(p.Purity), PerFace: p.PerFace, Dealers: []DealerRefJSON{}}
+		for _, d := range tp.Dealers {
+			j.Dealers = append(j.Dealers, DealerRefJSON{Dealer: d.Slug, DealerName: d.Name})
+		}
+		out = append(out, j)
+	}
+	return writeJSON(c, http.StatusOK, fiber.Map{"products": out})
+}
+
+// DealerHistoryPointJSON is one day of premiums.
+type DealerHistoryPointJSON struct {
+	Date             string `json:"date"`
+	MinPremiumPct    Num    `json:"min_premium_pct"`
+	MedianPremiumPct Num    `json:"median_premium_pct"`
+	Quotes           int    `json:"quotes"`
+}
+
+// DealerHistoryDealerJSON is one dealer's days.
+type DealerHistoryDealerJSON struct {
+	Dealer     string                   `json:"dealer"`
+	DealerName string                   `json:"dealer_name"`
+	Points     []DealerHistoryPointJSON `json:"points"`
+}
+
+// DealerHistoryJSON answers GET /v1/dealer-prices/history.
+type DealerHistoryJSON struct {
+	ProductID string                    `json:"product_id"`
+	Name      string                    `json:"name"`
+	Days      int                       `json:"days"`
+	Demo      bool                      `json:"demo"`
+	Overall   []DealerHistoryPointJSON  `json:"overall"`
+	Dealers   []DealerHistoryDealerJSON `json:"dealers"`
+}
+
+func historyPoints(ps []dealers.HistoryPoint) []DealerHistoryPointJSON {
+	out := []DealerHistoryPointJSON{}
+	for _, p := range ps {
+		out = append(out, DealerHistoryPointJSON{Date: p.Day.Format(time.DateOnly), MinPremiumPct: pct(p.Min), MedianPremiumPct: pct(p.Median), Quotes: p.Quotes})
+	}
+	return out
+}
+
+// APIDealerHistory answers GET /v1/dealer-prices/history.
+func (h *Handlers) APIDealerHistory(c *fiber.Ctx) error {
+	days, err := queryInt(c, "days", dealers.DefaultHistoryDays, 1, dealers.MaxHistoryDays)
+	if err != nil {
+		return err
+	}
+	hist, err := h.dealers.History(h.ctx(c), dealers.HistoryQuery{Product: strings.TrimSpace(c.Query("product")), Days: days})
+	if err != nil {
+		return err
+	}
+	out := DealerHistoryJSON{ProductID: hist.Product.ID, Name: hist.Product.Name, Days: hist.Days, Demo: hist.Demo,
+		Overall: historyPoints(hist.Overall), Dealers: []DealerHistoryDealerJSON{}}
+	for _, d := range hist.Dealers {
+		out.Dealers = append(out.Dealers, DealerHistoryDealerJSON{Dealer: d.Dealer.Slug, DealerName: d.Dealer.Name, Points: historyPoints(d.Points)})
+	}
+	return writeJSON(c, http.StatusOK, out)
+}
+
+// maxClickBody bounds the click request.
+const maxClickBody = 4 << 10
+
+// APIDealerClick answers POST /v1/dealer-prices/click.
+func (h *Handlers) APIDealerClick(c *fiber.Ctx) error {
+	body := c.Body()
+	if len(body) > maxClickBody {
+		return apperr.InvalidField("body", "must be at most 4 KiB")
+	}
+	var in struct {
+		Dealer    *string `json:"dealer"`
+		ProductID *string `json:"product_id"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&in); err != nil {
+		return apperr.InvalidField("body", `must be JSON like {"dealer": "apmex", "product_id": "silver-american-eagle-1oz"}`)
+	}
+	var fe []apperr.FieldError
+	if in.Dealer == nil {
+		fe = append(fe, apperr.FieldError{Field: "dealer", Message: "is required"})
+	}
+	if in.ProductID == nil {
+		fe = append(fe, apperr.FieldError{Field: "product_id", Message: "is required"})
+	}
+	if err := apperr.InvalidFields(fe); err != nil {
+		return err
+	}
+	u, _ := UserFrom(c)
+	target, err := h.dealers.Click(h.ctx(c), dealers.ClickInput{Dealer: *in.Dealer, ProductID: *in.ProductID, User: u, Referrer: c.Get(fiber.HeaderReferer), Via: dealers.ViaAPI})
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusCreated, fiber.Map{"url": target})
+}
+
+// DealerGo answers GET /go/{dealer}/{product}: the click is logged and the browser sent to the
+// catalogue URL of the pair; anything the catalogue does not pair is a 404, never a redirect.
+func (h *Handlers) DealerGo(c *fiber.Ctx) error {
+	u, _ := UserFrom(c)
+	target, err := h.dealers.Click(h.ctx(c), dealers.ClickInput{Dealer: c.Params("dealer"), ProductID: c.Params("product"), User: u,
+		Referrer: c.Get(fiber.HeaderReferer), Via: dealers.ViaWeb})
+	if apperr.KindOf(err) == apperr.Invalid {
+		return apperr.NotFoundf("dealer product")
+	}
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.Redirect(target, http.StatusFound)
+}
+
+// Dealers returns the dealer-price service (tests and tools that call use cases directly).
+func (h *Handlers) Dealers() *dealers.Service { return h.dealers }
