@@ -12,6 +12,7 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/account"
+	"github.com/ouncehq/ounce/internal/billing"
 	"github.com/ouncehq/ounce/internal/comex"
 	"github.com/ouncehq/ounce/internal/intel"
 	"github.com/ouncehq/ounce/internal/portfolio"
@@ -42,6 +43,8 @@ type Services struct {
 	Market *prices.Service
 	Intel  *intel.Service
 	Vault  *comex.Service
+	// Billing is Stripe checkout, the webhook and the membership page.
+	Billing *billing.Service
 }
 
 // Deps are everything the handlers are built from.
@@ -66,6 +69,7 @@ type Handlers struct {
 	market    *prices.Service
 	intel     *intel.Service
 	vault     *comex.Service
+	billing   *billing.Service
 	cache     bodyCache
 	done      <-chan struct{}
 }
@@ -80,7 +84,8 @@ func New(d Deps) *Handlers {
 	}
 	sv := d.Services
 	return &Handlers{sessions: d.Sessions, cfg: d.Site, log: d.Logger, now: d.Now, done: d.Done,
-		account: sv.Account, portfolio: sv.Portfolio, market: sv.Market, intel: sv.Intel, vault: sv.Vault}
+		account: sv.Account, portfolio: sv.Portfolio, market: sv.Market, intel: sv.Intel, vault: sv.Vault,
+		billing: sv.Billing}
 }
 
 // Locals keys shared with the web middleware.

@@ -22,6 +22,7 @@ var tagDescriptions = map[string]string{
 	"Portfolio":           "Your holdings, sales, valuation and analytics. Gold members' keys.",
 	"Market intelligence": "Stack Signal articles, market news with analysis, and generation. Public, except generation (administrators).",
 	"Vault Watch":         "COMEX warehouse inventory: registered, eligible, drains and the oversubscribed ratio. Public.",
+	"Billing":             "Gold membership through Stripe: checkout, verification, the customer portal, and Stripe's webhook. Any member's key.",
 }
 
 func problemSchema() Schema {

@@ -78,6 +78,7 @@ func (h *Handlers) APIRoutes() []APIRoute {
 	out = append(out, h.holdingsRoutes()...)
 	out = append(out, h.intelRoutes()...)
 	out = append(out, h.vaultRoutes()...)
+	out = append(out, h.billingRoutes()...)
 	return out
 }
 
@@ -107,6 +108,7 @@ func (h *Handlers) PageRoutes() []PageRoute {
 	out = append(out, h.pricePages()...)
 	out = append(out, h.portfolioPages()...)
 	out = append(out, h.intelPages()...)
+	out = append(out, h.billingPages()...)
 	return out
 }
 
@@ -125,6 +127,7 @@ func (h *Handlers) Jobs() []Job {
 		out = append(out, Job{Name: "price feed", Run: h.market.Run})
 	}
 	out = append(out, Job{Name: "intel scheduler", Run: h.intel.Scheduler})
+	out = append(out, Job{Name: "billing grace periods", Run: h.billing.Run})
 	return out
 }
 

@@ -3,6 +3,7 @@ package web
 import (
 	"github.com/ouncehq/ounce/handlers"
 	"github.com/ouncehq/ounce/internal/account"
+	"github.com/ouncehq/ounce/internal/billing"
 	"github.com/ouncehq/ounce/internal/comex"
 	"github.com/ouncehq/ounce/internal/intel"
 	"github.com/ouncehq/ounce/internal/news"
@@ -24,6 +25,8 @@ type Config struct {
 	News    news.Config
 	Intel   intel.Config
 	Vault   comex.Config
+	// Billing configures Stripe; it is not a market-data source, so OUNCE_OFFLINE leaves it on.
+	Billing billing.Config
 }
 
 // HTTPConfig configures the transport layer.
@@ -62,5 +65,7 @@ func (s *server) services(opts Options) handlers.Services {
 		Intel: intel.New(intel.Deps{Store: deps.Store, Market: deps.Market, News: feeds, Vault: vault, Logger: deps.Logger, Now: deps.Now,
 			Config: cfg.Intel}),
 		Vault: vault,
+		Billing: billing.New(billing.Deps{Store: deps.Store, Logger: deps.Logger, Now: deps.Now, BaseURL: cfg.Site.BaseURL,
+			Config: cfg.Billing}),
 	}
 }
