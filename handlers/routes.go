@@ -127,7 +127,9 @@ func (h *Handlers) Jobs() []Job {
 		out = append(out, Job{Name: "price feed", Run: h.market.Run})
 	}
 	out = append(out, Job{Name: "intel scheduler", Run: h.intel.Scheduler})
-	out = append(out, Job{Name: "billing grace periods", Run: h.billing.Run})
+	if h.billing != nil {
+		out = append(out, Job{Name: "billing grace periods", Run: h.billing.Run})
+	}
 	return out
 }
 

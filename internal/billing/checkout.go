@@ -67,6 +67,17 @@ func (s *Service) CreateCheckout(ctx context.Context, u db.User, in CheckoutInpu
 	if account.IsGold(u) {
 		return Checkout{}, apperr.ConflictF("your account already has Gold membership; manage it from the billing page")
 	}
+	// A subscription Stripe is still trying to collect is settled in the portal (a new card),
+	// not by starting a second subscription beside it.
+	m, err := s.store.MembershipByUser(ctx, u.ID)
+	if err != nil {
+		return Checkout{}, err
+	}
+	for _, b := range m.Subscriptions {
+		if b.Status == StatusPastDue || b.Status == StatusUnpaid {
+			return Checkout{}, apperr.ConflictF("your subscription is waiting for a payment: update your card with Manage billing on the billing page")
+		}
+	}
 	cust, err := s.customerFor(ctx, u)
 	if err != nil {
 		return Checkout{}, err

@@ -106,6 +106,15 @@ func TestCheckoutAgainstStripeMock(t *testing.T) {
 			t.Fatalf("idempotency keys %q %q %q: one per attempt", sessions[0].IdempotencyKey, sessions[1].IdempotencyKey, sessions[2].IdempotencyKey)
 		}
 
+		// A member whose lapsed subscription is still being collected is sent to the portal.
+		bob := f.member("bob@example.com", db.TierFree)
+		f.linkCustomer(bob, "cus_bob")
+		_, pd := f.subEvent(EventSubscriptionUpdated, "sub_bob", "cus_bob", StatusUnpaid, time.Now(), time.Now().Add(-240*time.Hour), bob)
+		f.mustDeliver(pd)
+		if _, err := f.svc.CreateCheckout(f.ctx, bob, CheckoutInput{Plan: PlanMonthly}); apperr.KindOf(err) != apperr.Conflict {
+			t.Fatalf("checkout beside an unpaid subscription: %v", err)
+		}
+
 		// Stripe down: Unavailable, and nothing stored changes.
 		mock.Fail("POST", "/v1/checkout/sessions", http.StatusServiceUnavailable, "api_error")
 		if _, err := f.svc.CreateCheckout(f.ctx, ann, CheckoutInput{Plan: PlanMonthly}); apperr.KindOf(err) != apperr.Unavailable {
