@@ -17,6 +17,7 @@ require (
 	github.com/prometheus/client_golang v1.25.0
 	github.com/shakinm/xlsReader v0.9.12
 	github.com/shopspring/decimal v1.6.0
+	github.com/stripe/stripe-go/v76 v76.25.0
 	github.com/valyala/fasthttp v1.51.0
 	golang.org/x/crypto v0.57.0
 	golang.org/x/net v0.59.0

@@ -170,12 +170,6 @@ func (h *Handlers) DeveloperRevokeKey(c *fiber.Ctx) error {
 	return render(c, http.StatusOK, pages.DeveloperKeys(h.meta(c, "", "settings"), v))
 }
 
-// BillingPage shows the membership tier.
-func (h *Handlers) BillingPage(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
-	return render(c, http.StatusOK, pages.Billing(h.meta(c, "Membership", "settings"), pages.BillingView{Tier: u.Tier}))
-}
-
 // humanAgo renders a past time relative to now.
 func humanAgo(now, t time.Time) string {
 	d := now.Sub(t)

@@ -8,7 +8,8 @@ import (
 )
 
 // accountPages are the browser routes of the account area: sign-up, sign-in, sign-out and
-// the settings pages for API keys and membership. The account area has no /v1 routes.
+// the settings page for API keys (membership is the billing area's). The account area has no
+// /v1 routes.
 func (h *Handlers) accountPages() []PageRoute {
 	return []PageRoute{
 		{"GET", "/signup", h.SignUpPage, AuthNone},
@@ -19,7 +20,6 @@ func (h *Handlers) accountPages() []PageRoute {
 		{"GET", "/settings/developer", h.DeveloperPage, AuthMember},
 		{"POST", "/settings/developer/keys", h.DeveloperCreateKey, AuthMember},
 		{"POST", "/settings/developer/keys/:id/revoke", h.DeveloperRevokeKey, AuthMember},
-		{"GET", "/settings/billing", h.BillingPage, AuthMember},
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/account"
+	"github.com/ouncehq/ounce/internal/billing"
 	"github.com/ouncehq/ounce/internal/comex"
 	"github.com/ouncehq/ounce/internal/dealers"
 	"github.com/ouncehq/ounce/internal/intel"
@@ -45,6 +46,8 @@ type Services struct {
 	Vault  *comex.Service
 	// Dealers is dealer price comparison.
 	Dealers *dealers.Service
+	// Billing is Stripe checkout, the webhook and the membership page.
+	Billing *billing.Service
 }
 
 // Deps are everything the handlers are built from.
@@ -70,6 +73,7 @@ type Handlers struct {
 	intel     *intel.Service
 	vault     *comex.Service
 	dealers   *dealers.Service
+	billing   *billing.Service
 	cache     bodyCache
 	done      <-chan struct{}
 }
@@ -85,7 +89,7 @@ func New(d Deps) *Handlers {
 	sv := d.Services
 	return &Handlers{sessions: d.Sessions, cfg: d.Site, log: d.Logger, now: d.Now, done: d.Done,
 		account: sv.Account, portfolio: sv.Portfolio, market: sv.Market, intel: sv.Intel, vault: sv.Vault,
-		dealers: sv.Dealers}
+		dealers: sv.Dealers, billing: sv.Billing}
 }
 
 // Locals keys shared with the web middleware.

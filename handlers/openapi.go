@@ -23,6 +23,7 @@ var tagDescriptions = map[string]string{
 	"Market intelligence": "Stack Signal articles, market news with analysis, and generation. Public, except generation (administrators).",
 	"Vault Watch":         "COMEX warehouse inventory: registered, eligible, drains and the oversubscribed ratio. Public.",
 	"Dealer prices":       "Dealer quotes for coins and bars with premiums over spot, premium history, and click-through to catalogue URLs only. Public.",
+	"Billing":             "Gold membership through Stripe: checkout, verification, the customer portal, and Stripe's webhook. Any member's key.",
 }
 
 func problemSchema() Schema {

@@ -79,6 +79,7 @@ func (h *Handlers) APIRoutes() []APIRoute {
 	out = append(out, h.intelRoutes()...)
 	out = append(out, h.vaultRoutes()...)
 	out = append(out, h.dealerRoutes()...)
+	out = append(out, h.billingRoutes()...)
 	return out
 }
 
@@ -109,6 +110,7 @@ func (h *Handlers) PageRoutes() []PageRoute {
 	out = append(out, h.portfolioPages()...)
 	out = append(out, h.intelPages()...)
 	out = append(out, h.dealerPages()...)
+	out = append(out, h.billingPages()...)
 	return out
 }
 
@@ -129,6 +131,9 @@ func (h *Handlers) Jobs() []Job {
 	out = append(out, Job{Name: "intel scheduler", Run: h.intel.Scheduler})
 	if h.dealers != nil {
 		out = append(out, Job{Name: "dealer prices", Run: h.dealers.Run})
+	}
+	if h.billing != nil {
+		out = append(out, Job{Name: "billing grace periods", Run: h.billing.Run})
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package web
 import (
 	"github.com/ouncehq/ounce/handlers"
 	"github.com/ouncehq/ounce/internal/account"
+	"github.com/ouncehq/ounce/internal/billing"
 	"github.com/ouncehq/ounce/internal/comex"
 	"github.com/ouncehq/ounce/internal/dealers"
 	"github.com/ouncehq/ounce/internal/intel"
@@ -26,6 +27,8 @@ type Config struct {
 	Intel   intel.Config
 	Vault   comex.Config
 	Dealers dealers.Config
+	// Billing configures Stripe; it is not a market-data source, so OUNCE_OFFLINE leaves it on.
+	Billing billing.Config
 }
 
 // HTTPConfig configures the transport layer.
@@ -66,6 +69,8 @@ func (s *server) services(opts Options) handlers.Services {
 			Config: cfg.Intel}),
 		Vault:   vault,
 		Dealers: dealers.New(dealers.Deps{Store: deps.Store, Prices: deps.Market, Logger: deps.Logger, Now: deps.Now, Config: dealerConfig(cfg)}),
+		Billing: billing.New(billing.Deps{Store: deps.Store, Logger: deps.Logger, Now: deps.Now, BaseURL: cfg.Site.BaseURL,
+			Config: cfg.Billing}),
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -109,7 +110,10 @@ func loadConfig(fs *flag.FlagSet, args []string) (config, error) {
 	if app.HTTP.Metrics, err = envBool("OUNCE_METRICS"); err != nil {
 		return c, err
 	}
-	c.StripeConfigured = os.Getenv("OUNCE_STRIPE_SECRET_KEY") != ""
+	if err := loadBilling(app); err != nil {
+		return c, err
+	}
+	c.StripeConfigured = app.Billing.SecretKey != ""
 	app.Site.PaymentsEnabled = c.StripeConfigured
 	if app.HTTP.RateLimitPerKey, err = envInt("OUNCE_RATE_LIMIT_PER_KEY", 120); err != nil {
 		return c, err
@@ -207,6 +211,45 @@ func loadDealerConfig(app *web.Config) error {
 	app.Dealers.ContactEmail = strings.TrimSpace(os.Getenv("OUNCE_CONTACT_EMAIL"))
 	if e := app.Dealers.ContactEmail; e != "" && (!strings.Contains(e, "@") || strings.ContainsAny(e, " ()<>;\r\n")) {
 		return fmt.Errorf("OUNCE_CONTACT_EMAIL must be an email address, got %q", e)
+	}
+	return nil
+}
+
+// loadBilling reads the OUNCE_STRIPE_* settings. They stand together: a secret key without a
+// plan price or webhook secret would take money without granting Gold, so that is an error.
+func loadBilling(app *web.Config) error {
+	b := &app.Billing
+	b.SecretKey = strings.TrimSpace(os.Getenv("OUNCE_STRIPE_SECRET_KEY"))
+	b.WebhookSecret = strings.TrimSpace(os.Getenv("OUNCE_STRIPE_WEBHOOK_SECRET"))
+	b.PriceMonthly = strings.TrimSpace(os.Getenv("OUNCE_STRIPE_PRICE_MONTHLY"))
+	b.PriceYearly = strings.TrimSpace(os.Getenv("OUNCE_STRIPE_PRICE_YEARLY"))
+	b.APIBase = strings.TrimRight(strings.TrimSpace(os.Getenv("OUNCE_STRIPE_API_BASE")), "/")
+	if b.APIBase != "" {
+		if u, err := url.Parse(b.APIBase); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("OUNCE_STRIPE_API_BASE must be an http:// or https:// URL, got %q", b.APIBase)
+		}
+	}
+	if b.SecretKey == "" {
+		for _, name := range []string{"OUNCE_STRIPE_WEBHOOK_SECRET", "OUNCE_STRIPE_PRICE_MONTHLY", "OUNCE_STRIPE_PRICE_YEARLY"} {
+			if strings.TrimSpace(os.Getenv(name)) != "" {
+				return fmt.Errorf("%s is set but OUNCE_STRIPE_SECRET_KEY is not", name)
+			}
+		}
+		return nil
+	}
+	if !strings.HasPrefix(b.SecretKey, "sk_") && !strings.HasPrefix(b.SecretKey, "rk_") {
+		return fmt.Errorf("OUNCE_STRIPE_SECRET_KEY must be a Stripe secret or restricted key (sk_… or rk_…)")
+	}
+	if b.WebhookSecret == "" {
+		return fmt.Errorf("OUNCE_STRIPE_WEBHOOK_SECRET is required with OUNCE_STRIPE_SECRET_KEY (the whsec_… signing secret of the webhook endpoint)")
+	}
+	if b.PriceMonthly == "" && b.PriceYearly == "" {
+		return fmt.Errorf("OUNCE_STRIPE_PRICE_MONTHLY or OUNCE_STRIPE_PRICE_YEARLY is required with OUNCE_STRIPE_SECRET_KEY (a Stripe Price id, price_…)")
+	}
+	for name, v := range map[string]string{"OUNCE_STRIPE_PRICE_MONTHLY": b.PriceMonthly, "OUNCE_STRIPE_PRICE_YEARLY": b.PriceYearly} {
+		if v != "" && !strings.HasPrefix(v, "price_") {
+			return fmt.Errorf("%s must be a Stripe Price id (price_…), got %q", name, v)
+		}
 	}
 	return nil
 }

@@ -157,12 +157,14 @@ func (s *Service) UserByEmail(ctx context.Context, email string) (db.User, error
 	return u, err
 }
 
-// SetTier changes the membership tier of the account with that email.
+// SetTier changes the membership tier of the account with that email as an administrator's
+// decision (ounce user set-tier): the membership history records it, and Gold set this way is
+// never taken away by payment events.
 func (s *Service) SetTier(ctx context.Context, email, tier string) error {
 	if !ValidTier(tier) {
 		return apperr.InvalidField("tier", "must be free or gold")
 	}
-	err := s.store.SetUserTier(ctx, email, tier)
+	_, err := s.store.SetTierByAdmin(ctx, email, tier, "ounce user set-tier")
 	if errors.Is(err, db.ErrNotFound) {
 		return apperr.Wrap(apperr.NotFound, err, "account not found")
 	}
