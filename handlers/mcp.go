@@ -181,8 +181,8 @@ func (h *Handlers) MCPServer(u *db.User) *mcp.Server {
 func (h *Handlers) MCPHandler() http.Handler {
 	return mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
 		var up *db.User
-		if secret, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
-			if ko, err := h.AuthenticateKey(r.Context(), strings.TrimSpace(secret)); err == nil {
+		if secret, ok := BearerToken(r.Header.Get("Authorization")); ok {
+			if ko, err := h.AuthenticateKey(r.Context(), secret); err == nil {
 				u := ko.User
 				up = &u
 			}

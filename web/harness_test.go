@@ -77,7 +77,7 @@ func (e *env) do(req *http.Request) resp {
 		reqBody, _ = io.ReadAll(req.Body)
 		req.Body = io.NopCloser(bytes.NewReader(reqBody))
 	}
-	res, err := e.srv.App.Test(req, -1)
+	res, err := e.serveInProcess(req)
 	if err != nil {
 		e.t.Fatal(err)
 	}

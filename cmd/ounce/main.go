@@ -145,7 +145,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		srv.Start()
 		errc := make(chan error, 1)
-		go func() { errc <- srv.App.Listen(cfg.Addr) }()
+		go func() { errc <- srv.Listen(cfg.Addr) }()
 		engine := "SQLite at " + cfg.sqlitePath()
 		if s.Engine == db.Postgres {
 			engine = "PostgreSQL"
