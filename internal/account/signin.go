@@ -98,7 +98,7 @@ func (s *Service) Authenticate(ctx context.Context, ip string, c Credentials) (d
 	}
 	if wait > 0 {
 		// Whole seconds, rounded up, so a client that waits that long is let in.
-		return db.User{}, apperr.Limited((wait+time.Second-1).Truncate(time.Second), "too many failed sign-in attempts; try again later")
+		return db.User{}, apperr.Limited((wait + time.Second - 1).Truncate(time.Second), "too many failed sign-in attempts; try again later")
 	}
 	u, err := s.store.UserByEmail(ctx, email)
 	hash := u.PasswordHash
