@@ -134,6 +134,9 @@ func (h *Handlers) whatIfView(c *fiber.Ctx) pages.WhatIfView {
 	}
 	if err == nil {
 		v.Result.Rows, v.Result.Stale = v.Rows, res.Stale
+		if res.Note != "" {
+			v.Result.Note = capitalize(res.Note) + "."
+		}
 		if p := res.Portfolio; p != nil {
 			v.Result.HasPortfolio = true
 			v.Result.CurrentValue, v.Result.ProjectedValue = format.USD(p.CurrentValue), format.USD(p.ProjectedValue)

@@ -14,7 +14,7 @@ import (
 //   - per client address, whatever accounts it names: an address with signInPerIP failures
 //     in a row (none more than signInQuiet apart) is refused until signInQuiet has passed;
 //   - per account from one address: after pairFreeFailures failures that address waits,
-//     twice as long after each further failure (1 s, 2 s, 4 s … at most backoffMax);
+//     twice as long after each further failure (5 s, 10 s, 20 s … at most backoffMax);
 //   - per account, from anywhere: an account with accountAttack failures is under attack,
 //     and then every address that has failed on it backs off from its first failure.
 //
@@ -25,6 +25,7 @@ const (
 	signInQuiet      = 15 * time.Minute
 	pairFreeFailures = 5
 	accountAttack    = 10
+	backoffBase      = 5 * time.Second
 	backoffMax       = 15 * time.Minute
 	// failureMemory is how long a quiet account or pair keeps its count.
 	failureMemory = time.Hour
@@ -41,7 +42,7 @@ func backoff(failures, free int) time.Duration {
 	if failures < free {
 		return 0
 	}
-	d := time.Second << min(failures-free, 20)
+	d := backoffBase << min(failures-free, 20)
 	return min(d, backoffMax)
 }
 

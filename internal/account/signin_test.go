@@ -57,12 +57,12 @@ func TestSignInCountsFailuresOnly(t *testing.T) {
 			t.Fatalf("the member is locked out by strangers: %v", err)
 		}
 		// Under attack, an address that failed on the account waits from its first failure.
-		if _, err := acct.Authenticate(ctx, "198.51.100.3", creds("another guess!")); !limited(err) || retryOf(err) != time.Second {
+		if _, err := acct.Authenticate(ctx, "198.51.100.3", creds("another guess!")); !limited(err) || retryOf(err) != backoffBase {
 			t.Fatalf("failing address during an attack: %v (retry %v)", err, retryOf(err))
 		}
 
 		// Once the attack is an hour old, one address gets five free failures, then waits
-		// 1 s, 2 s, 4 s… even with the right password, until the wait is over.
+		// 5 s, 10 s, 20 s… even with the right password, until the wait is over.
 		clk.add(2 * time.Hour)
 		ip := "203.0.113.7"
 		for i := 0; i < pairFreeFailures; i++ {
@@ -70,7 +70,7 @@ func TestSignInCountsFailuresOnly(t *testing.T) {
 				t.Fatalf("free failure %d: %v", i+1, err)
 			}
 		}
-		for _, wait := range []time.Duration{time.Second, 2 * time.Second, 4 * time.Second} {
+		for _, wait := range []time.Duration{backoffBase, 2 * backoffBase, 4 * backoffBase} {
 			if _, err := acct.Authenticate(ctx, ip, good); !limited(err) || retryOf(err) != wait {
 				t.Fatalf("during backoff: %v (retry %v, want %v)", err, retryOf(err), wait)
 			}
@@ -84,7 +84,7 @@ func TestSignInCountsFailuresOnly(t *testing.T) {
 			t.Fatalf("another address: %v", err)
 		}
 		// A success forgets the failing address's count.
-		clk.add(8 * time.Second)
+		clk.add(8 * backoffBase)
 		if _, err := acct.Authenticate(ctx, ip, good); err != nil {
 			t.Fatalf("after the backoff: %v", err)
 		}
