@@ -9,8 +9,8 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/apperr"
-	"github.com/ouncehq/ounce/internal/reach"
 	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/reach"
 )
 
 // feedFetchTimeout bounds one feed download; feeds are fetched in parallel, so this is
