@@ -14,6 +14,7 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/account"
+	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/views/format"
 	"github.com/ouncehq/ounce/views/pages"
 )
@@ -72,7 +73,7 @@ func (h *Handlers) SignUpSubmit(c *fiber.Ctx) error {
 		}
 		f := pages.AuthForm{Email: email, Fields: map[string]string{}}
 		for _, fe := range p.Errors {
-			f.Fields[fe.Field] = fe.Message
+			f.Fields[fe.Field] = apperr.Sentence(fe.Message)
 		}
 		status := http.StatusUnprocessableEntity
 		switch {
