@@ -44,6 +44,7 @@ func main() {
 	after := flag.String("after", "", "ounce binary built after the fixes")
 	wrkFor := flag.Duration("wrk", 10*time.Second, "wrk duration on /markets")
 	only := flag.String("only", "burst,visitors,held", "which measurements to run")
+	rounds := flag.Int("rounds", 3, "alternating wrk rounds per build on /markets")
 	flag.Parse()
 	if *before == "" || *after == "" {
 		fmt.Fprintln(os.Stderr, "usage: hardening -before BIN -after BIN")
@@ -62,7 +63,7 @@ func main() {
 		burstTable(builds)
 	}
 	if strings.Contains(*only, "visitors") {
-		visitorsTable(builds, *wrkFor)
+		visitorsTable(builds, *wrkFor, *rounds)
 	}
 	if strings.Contains(*only, "held") {
 		heldTable(builds)
@@ -84,15 +85,83 @@ func burstTable(builds []build) {
 	fmt.Println()
 }
 
-func visitorsTable(builds []build, wrkFor time.Duration) {
-	fmt.Println("**Visitors (item 4).** 5,000 sequential anonymous GET /legal without cookies, then wrk (2 threads, 32 connections, " + wrkFor.String() + ") on /markets without cookies, then the same with a cookie the server issued (a session cookie before, the CSRF cookie after).")
-	fmt.Println()
-	fmt.Println("| build | session rows after 5,000 × /legal | took | /markets req/s anonymous | p50 / p99 | session rows written by wrk | SQLite WAL after | /markets req/s with a cookie |")
+func visitorsTable(builds []build, wrkFor time.Duration, rounds int) {
+	fmt.Printf("**Visitors (item 4).** 5,000 sequential anonymous GET /legal without cookies; then wrk (2 threads, 32 connections, %s) on /markets without cookies, the two builds alternating for %d rounds (medians, range in brackets); then the same with a cookie the server issued (a session cookie before, the CSRF cookie after). Both servers run side by side, idle but for the one measured.\n\n", wrkFor, rounds)
+	fmt.Println("| build | session rows after 5,000 × /legal | took | /markets req/s anonymous | p50 / p99 | session rows written by wrk | SQLite WAL growth | /markets req/s with a cookie |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
-	for _, b := range builds {
-		visitors(b.name, b.bin, wrkFor)
+	type side struct {
+		s              *server
+		legal          time.Duration
+		afterLegal     int
+		wal0           int64
+		rps, rpsCookie []float64
+		p50, p99       []string
+		cookie         string
+	}
+	sides := make([]*side, len(builds))
+	for i, b := range builds {
+		sd := &side{s: start(b.bin)}
+		defer sd.s.stop()
+		c := &http.Client{Timeout: 10 * time.Second}
+		t0 := time.Now()
+		for j := 0; j < 5000; j++ {
+			res, err := c.Get(sd.s.base + "/legal")
+			must(err)
+			_, _ = io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+		}
+		sd.legal = time.Since(t0)
+		sd.afterLegal = sessions(sd.s)
+		sd.wal0 = walSize(sd.s)
+		res, err := c.Get(sd.s.base + "/markets")
+		must(err)
+		_, _ = io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		var ck []string
+		for _, k := range res.Cookies() {
+			ck = append(ck, k.Name+"="+k.Value)
+		}
+		sd.cookie = strings.Join(ck, "; ")
+		sides[i] = sd
+	}
+	for r := 0; r < rounds; r++ {
+		for _, sd := range sides {
+			rps, p50, p99 := wrk(sd.s.base+"/markets", wrkFor, "")
+			sd.rps, sd.p50, sd.p99 = append(sd.rps, rps), append(sd.p50, p50), append(sd.p99, p99)
+		}
+	}
+	written := make([]int, len(sides))
+	for i, sd := range sides {
+		written[i] = sessions(sd.s) - sd.afterLegal
+	}
+	wal := make([]int64, len(sides))
+	for i, sd := range sides {
+		wal[i] = walSize(sd.s) - sd.wal0
+	}
+	for r := 0; r < rounds; r++ {
+		for _, sd := range sides {
+			rps, _, _ := wrk(sd.s.base+"/markets", wrkFor, "Cookie: "+sd.cookie)
+			sd.rpsCookie = append(sd.rpsCookie, rps)
+		}
+	}
+	for i, sd := range sides {
+		fmt.Printf("| %s | %d | %.1f s | %s | %s / %s | %d | %+.1f MiB | %s |\n", builds[i].name, sd.afterLegal, sd.legal.Seconds(), medianRange(sd.rps),
+			sd.p50[len(sd.p50)/2], sd.p99[len(sd.p99)/2], written[i], float64(wal[i])/(1<<20), medianRange(sd.rpsCookie))
 	}
 	fmt.Println()
+}
+
+func walSize(s *server) int64 {
+	if fi, err := os.Stat(filepath.Join(s.dir, "ounce.db-wal")); err == nil {
+		return fi.Size()
+	}
+	return 0
+}
+
+func medianRange(v []float64) string {
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	return fmt.Sprintf("%.0f (%.0f–%.0f)", s[len(s)/2], s[0], s[len(s)-1])
 }
 
 func heldTable(builds []build) {
@@ -335,38 +404,6 @@ func wrk(target string, d time.Duration, header string) (rps float64, p50, p99 s
 		}
 	}
 	return rps, p50, p99
-}
-
-func visitors(name, bin string, d time.Duration) {
-	s := start(bin)
-	defer s.stop()
-	c := &http.Client{Timeout: 10 * time.Second}
-	t0 := time.Now()
-	for i := 0; i < 5000; i++ {
-		res, err := c.Get(s.base + "/legal")
-		must(err)
-		_, _ = io.Copy(io.Discard, res.Body)
-		res.Body.Close()
-	}
-	took := time.Since(t0)
-	afterLegal := sessions(s)
-	rps, p50, p99 := wrk(s.base+"/markets", d, "")
-	written := sessions(s) - afterLegal
-	var wal int64
-	if fi, err := os.Stat(filepath.Join(s.dir, "ounce.db-wal")); err == nil {
-		wal = fi.Size()
-	}
-	// With a cookie the server issued: what a returning browser sends.
-	res, err := c.Get(s.base + "/markets")
-	must(err)
-	_, _ = io.Copy(io.Discard, res.Body)
-	res.Body.Close()
-	var cookie []string
-	for _, ck := range res.Cookies() {
-		cookie = append(cookie, ck.Name+"="+ck.Value)
-	}
-	rpsCookie, _, _ := wrk(s.base+"/markets", d, "Cookie: "+strings.Join(cookie, "; "))
-	fmt.Printf("| %s | %d | %.1f s | %.0f | %s / %s | %d | %.1f MiB | %.0f |\n", name, afterLegal, took.Seconds(), rps, p50, p99, written, float64(wal)/(1<<20), rpsCookie)
 }
 
 func heldPosts(name, bin string) {
