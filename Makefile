@@ -5,9 +5,14 @@ PG_TEST_DB ?= ounce_test
 
 .PHONY: run test generate css check build bench
 
-## run: serve Ounce on http://127.0.0.1:8080 with the embedded SQLite database in ./data
+## run: build ./ounce, then serve it on http://127.0.0.1:8080 with the embedded SQLite database in ./data
+# Built, then run (rather than `go run`), so each step can say what it is doing: the first
+# build compiles every dependency and takes minutes with nothing else to show.
 run:
-	$(GO) run ./cmd/ounce serve
+	@echo "make run: building ./ounce (go build ./cmd/ounce; the first build compiles every dependency and can take a few minutes, later ones seconds)"
+	@$(GO) build -o ounce ./cmd/ounce
+	@echo "make run: starting ./ounce serve on http://$${OUNCE_ADDR:-127.0.0.1:8080} (Ctrl-C stops it; OUNCE_OFFLINE=1 starts quietly without network)"
+	@./ounce serve
 
 ## build: the ounce binary
 build:

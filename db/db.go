@@ -61,7 +61,7 @@ func Open(ctx context.Context, url, sqlitePath string) (*Store, error) {
 	if strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://") {
 		x, err := sqlx.ConnectContext(ctx, "postgres", url)
 		if err != nil {
-			return nil, fmt.Errorf("connect postgres: %w", err)
+			return nil, Redacted(fmt.Errorf("connect postgres: %w", err))
 		}
 		x.SetMaxOpenConns(20)
 		x.SetMaxIdleConns(10)

@@ -30,3 +30,10 @@ func (s *Store) DeleteExpiredSessions(ctx context.Context) error {
 	_, err := s.db.ExecContext(ctx, q)
 	return err
 }
+
+// CountSessions is how many session rows are stored, expired ones included (metrics, tests).
+func (s *Store) CountSessions(ctx context.Context) (int, error) {
+	var n int
+	err := s.db.GetContext(ctx, &n, `SELECT count(*) FROM sessions`)
+	return n, err
+}

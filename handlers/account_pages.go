@@ -1,8 +1,11 @@
 package handlers
 
 import (
+	"crypto/rand"
+	"encoding/base64"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -11,18 +14,47 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/account"
+	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/views/format"
 	"github.com/ouncehq/ounce/views/pages"
 )
 
-// startSession signs u in on this browser with a fresh token (no session fixation).
+// startSession signs u in on this browser with a fresh session token (no session fixation)
+// and a fresh CSRF token, so nothing a visitor's page carried is valid after sign-in.
 func (h *Handlers) startSession(c *fiber.Ctx, u db.User) error {
 	ctx := c.UserContext()
 	if err := h.sessions.RenewToken(ctx); err != nil {
 		return err
 	}
 	h.sessions.Put(ctx, sessUserID, u.ID)
+	h.sessions.Put(ctx, SessionCSRFKey, newCSRFToken())
 	return nil
+}
+
+// SessionCSRFKey is the session key of a signed-in browser's CSRF token; visitors without a
+// session carry theirs in a signed cookie instead (see web).
+const SessionCSRFKey = "csrf"
+
+// newCSRFToken is 32 random bytes, URL-safe.
+func newCSRFToken() string {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // the OS random source failing is not recoverable
+	}
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// refusedForm reports whether err is a refusal a sign-in or sign-up form shows in place
+// (anything below 500, and "too busy, come back in a moment"), setting Retry-After if it has one.
+func refusedForm(c *fiber.Ctx, err error) (*Problem, bool) {
+	p := AsProblem(err)
+	if p.Status >= 500 && p.Status != http.StatusServiceUnavailable {
+		return p, false
+	}
+	if p.RetryAfter > 0 {
+		c.Set(fiber.HeaderRetryAfter, fmt.Sprint(p.RetryAfter))
+	}
+	return p, true
 }
 
 // SignUpPage shows the sign-up form.
@@ -33,21 +65,25 @@ func (h *Handlers) SignUpPage(c *fiber.Ctx) error {
 // SignUpSubmit creates the account and signs it in.
 func (h *Handlers) SignUpSubmit(c *fiber.Ctx) error {
 	email := c.FormValue("email")
-	u, err := h.account.SignUp(h.ctx(c), account.Credentials{Email: email, Password: c.FormValue("password")})
+	u, err := h.account.SignUp(h.ctx(c), ClientIP(c), account.Credentials{Email: email, Password: c.FormValue("password")})
 	if err != nil {
-		p := AsProblem(err)
-		if p.Status >= 500 {
+		p, ok := refusedForm(c, err)
+		if !ok {
 			return err
 		}
 		f := pages.AuthForm{Email: email, Fields: map[string]string{}}
 		for _, fe := range p.Errors {
-			f.Fields[fe.Field] = fe.Message
+			f.Fields[fe.Field] = apperr.Sentence(fe.Message)
 		}
-		if len(p.Errors) == 0 {
+		status := http.StatusUnprocessableEntity
+		switch {
+		case p.Status == http.StatusTooManyRequests || p.Status == http.StatusServiceUnavailable:
+			status, f.Error = p.Status, capitalize(p.Detail)+"."
+		case len(p.Errors) == 0:
 			// A taken address gets the same answer as any other refusal to keep accounts private.
 			f.Error = "We could not create an account with that email. If it is yours, sign in instead."
 		}
-		return render(c, http.StatusUnprocessableEntity, pages.SignUp(h.meta(c, "Create account", ""), f))
+		return render(c, status, pages.SignUp(h.meta(c, "Create account", ""), f))
 	}
 	if err := h.startSession(c, u); err != nil {
 		return err
@@ -64,14 +100,11 @@ func (h *Handlers) LoginPage(c *fiber.Ctx) error {
 func (h *Handlers) LoginSubmit(c *fiber.Ctx) error {
 	email := c.FormValue("email")
 	next := safeNext(c.FormValue("next"))
-	u, err := h.account.Authenticate(h.ctx(c), c.IP(), account.Credentials{Email: email, Password: c.FormValue("password")})
+	u, err := h.account.Authenticate(h.ctx(c), ClientIP(c), account.Credentials{Email: email, Password: c.FormValue("password")})
 	if err != nil {
-		p := AsProblem(err)
-		if p.Status >= 500 {
+		p, ok := refusedForm(c, err)
+		if !ok {
 			return err
-		}
-		if p.RetryAfter > 0 {
-			c.Set(fiber.HeaderRetryAfter, fmt.Sprint(p.RetryAfter))
 		}
 		return render(c, p.Status, pages.Login(h.meta(c, "Sign in", ""), pages.AuthForm{Email: email, Error: capitalize(p.Detail) + ".", NextPath: next}))
 	}
@@ -193,12 +226,52 @@ func redirect(c *fiber.Ctx, to string) error {
 	return c.Redirect(to, http.StatusSeeOther)
 }
 
-// safeNext keeps post-login redirects on this site.
+// safeNext keeps post-login redirects on this site: p when it is a path on this origin,
+// otherwise "/". The value ends up in a Location or HX-Redirect header, so it must be
+// printable ASCII with no way to start a new header line, and no decoding of it — by us, a
+// proxy or a browser — may turn it into another host ("//host", "/\\host", "/\thost",
+// "https:", "javascript:").
 func safeNext(p string) string {
-	if p == "" || !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.Contains(p, "\\") {
+	if !sameOriginPath(p) {
 		return "/"
 	}
 	return p
+}
+
+func sameOriginPath(p string) bool {
+	if len(p) > 2048 {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		if p[i] < 0x21 || p[i] > 0x7e {
+			return false
+		}
+	}
+	// Percent-decode up to three times (double and triple encodings), checking each layer.
+	s := p
+	for range 4 {
+		if !strings.HasPrefix(s, "/") || strings.HasPrefix(s, "//") || strings.ContainsRune(s, '\\') {
+			return false
+		}
+		for i := 0; i < len(s); i++ {
+			if s[i] < 0x20 || s[i] == 0x7f {
+				return false
+			}
+		}
+		u, err := url.Parse(s)
+		if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" {
+			return false
+		}
+		d, err := url.PathUnescape(s)
+		if err != nil {
+			return false
+		}
+		if d == s {
+			return true
+		}
+		s = d
+	}
+	return false
 }
 
 // capitalize upper-cases the first letter of a message shown on its own.

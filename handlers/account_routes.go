@@ -12,14 +12,14 @@ import (
 // /v1 routes.
 func (h *Handlers) accountPages() []PageRoute {
 	return []PageRoute{
-		{"GET", "/signup", h.SignUpPage, AuthNone},
-		{"POST", "/signup", h.SignUpSubmit, AuthNone},
-		{"GET", "/login", h.LoginPage, AuthNone},
-		{"POST", "/login", h.LoginSubmit, AuthNone},
-		{"POST", "/logout", h.Logout, AuthNone},
-		{"GET", "/settings/developer", h.DeveloperPage, AuthMember},
-		{"POST", "/settings/developer/keys", h.DeveloperCreateKey, AuthMember},
-		{"POST", "/settings/developer/keys/:id/revoke", h.DeveloperRevokeKey, AuthMember},
+		{Method: "GET", Path: "/signup", Handler: h.SignUpPage, Auth: AuthNone},
+		{Method: "POST", Path: "/signup", Handler: h.SignUpSubmit, Auth: AuthNone},
+		{Method: "GET", Path: "/login", Handler: h.LoginPage, Auth: AuthNone},
+		{Method: "POST", Path: "/login", Handler: h.LoginSubmit, Auth: AuthNone},
+		{Method: "POST", Path: "/logout", Handler: h.Logout, Auth: AuthNone},
+		{Method: "GET", Path: "/settings/developer", Handler: h.DeveloperPage, Auth: AuthMember},
+		{Method: "POST", Path: "/settings/developer/keys", Handler: h.DeveloperCreateKey, Auth: AuthMember},
+		{Method: "POST", Path: "/settings/developer/keys/:id/revoke", Handler: h.DeveloperRevokeKey, Auth: AuthMember},
 	}
 }
 

@@ -72,9 +72,9 @@ func (h *Handlers) billingRoutes() []APIRoute {
 // upgrade and portal buttons (session + CSRF, answering with HX-Redirect to Stripe).
 func (h *Handlers) billingPages() []PageRoute {
 	return []PageRoute{
-		{"GET", "/settings/billing", h.BillingPage, AuthMember},
-		{"POST", "/settings/billing/checkout", h.BillingCheckout, AuthMember},
-		{"POST", "/settings/billing/portal", h.BillingPortal, AuthMember},
+		{Method: "GET", Path: "/settings/billing", Handler: h.BillingPage, Auth: AuthMember},
+		{Method: "POST", Path: "/settings/billing/checkout", Handler: h.BillingCheckout, Auth: AuthMember},
+		{Method: "POST", Path: "/settings/billing/portal", Handler: h.BillingPortal, Auth: AuthMember},
 	}
 }
 

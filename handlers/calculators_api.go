@@ -120,6 +120,25 @@ func (h *Handlers) Speculation(ctx context.Context, targets map[string]string, u
 	return speculationJSON(s), nil
 }
 
+// speculationToolJSON is the MCP tool's answer: the /v1 body and, for a free member, a note
+// that projecting their own stack is part of Gold membership.
+type speculationToolJSON struct {
+	SpeculationJSON
+	Note string `json:"note,omitempty"`
+}
+
+func (h *Handlers) speculationTool(ctx context.Context, targets map[string]string, u *db.User) (speculationToolJSON, error) {
+	s, err := h.portfolio.Speculation(ctx, targets, u)
+	if err != nil {
+		return speculationToolJSON{}, err
+	}
+	out := speculationToolJSON{SpeculationJSON: speculationJSON(s)}
+	if s.Note != "" {
+		out.Note = capitalize(s.Note) + "."
+	}
+	return out, nil
+}
+
 // APIJunkSilver answers GET /v1/junk-silver.
 func (h *Handlers) APIJunkSilver(c *fiber.Ctx) error {
 	counts := map[string]string{}

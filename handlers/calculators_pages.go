@@ -17,13 +17,13 @@ import (
 // pricePages are the markets and calculator pages.
 func (h *Handlers) pricePages() []PageRoute {
 	return []PageRoute{
-		{"GET", "/markets", h.MarketsPage, AuthNone},
-		{"GET", "/markets/chart", h.MarketsChart, AuthNone},
-		{"GET", "/events/prices", h.PriceEvents, AuthNone},
-		{"GET", "/calculators/junk-silver", h.JunkSilverPage, AuthNone},
-		{"GET", "/calculators/junk-silver/result", h.JunkSilverResult, AuthNone},
-		{"GET", "/calculators/what-if", h.WhatIfPage, AuthNone},
-		{"GET", "/calculators/what-if/result", h.WhatIfResult, AuthNone},
+		{Method: "GET", Path: "/markets", Handler: h.MarketsPage, Auth: AuthNone},
+		{Method: "GET", Path: "/markets/chart", Handler: h.MarketsChart, Auth: AuthNone},
+		{Method: "GET", Path: "/events/prices", Handler: h.PriceEvents, Auth: AuthNone},
+		{Method: "GET", Path: "/calculators/junk-silver", Handler: h.JunkSilverPage, Auth: AuthNone},
+		{Method: "GET", Path: "/calculators/junk-silver/result", Handler: h.JunkSilverResult, Auth: AuthNone},
+		{Method: "GET", Path: "/calculators/what-if", Handler: h.WhatIfPage, Auth: AuthNone},
+		{Method: "GET", Path: "/calculators/what-if/result", Handler: h.WhatIfResult, Auth: AuthNone},
 	}
 }
 
@@ -134,6 +134,9 @@ func (h *Handlers) whatIfView(c *fiber.Ctx) pages.WhatIfView {
 	}
 	if err == nil {
 		v.Result.Rows, v.Result.Stale = v.Rows, res.Stale
+		if res.Note != "" {
+			v.Result.Note = capitalize(res.Note) + "."
+		}
 		if p := res.Portfolio; p != nil {
 			v.Result.HasPortfolio = true
 			v.Result.CurrentValue, v.Result.ProjectedValue = format.USD(p.CurrentValue), format.USD(p.ProjectedValue)

@@ -128,8 +128,8 @@ func (h *Handlers) dealerRoutes() []APIRoute {
 // dealerPages are the dealer-price pages and the click-through redirect.
 func (h *Handlers) dealerPages() []PageRoute {
 	return []PageRoute{
-		{"GET", "/dealers", h.DealersPage, AuthNone},
-		{"GET", "/dealers/:product", h.DealerProductPage, AuthNone},
-		{"GET", "/go/:dealer/:product", h.DealerGo, AuthNone},
+		{Method: "GET", Path: "/dealers", Handler: h.DealersPage, Auth: AuthNone},
+		{Method: "GET", Path: "/dealers/:product", Handler: h.DealerProductPage, Auth: AuthNone},
+		{Method: "GET", Path: "/go/:dealer/:product", Handler: h.DealerGo, Auth: AuthNone},
 	}
 }

@@ -37,7 +37,8 @@ func (h *Handlers) ErrorHandler(c *fiber.Ctx, err error) error {
 	if p.Status == http.StatusUnauthorized && IsAPIPath(c.Path()) {
 		c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="ounce"`)
 	}
-	if IsAPIPath(c.Path()) || strings.Contains(c.Get(fiber.HeaderAccept), "json") && !strings.Contains(c.Get(fiber.HeaderAccept), "html") {
+	// A request whose headers could not be read has no path to go by: it gets the problem.
+	if IsAPIPath(c.Path()) || p.Status == http.StatusRequestHeaderFieldsTooLarge || strings.Contains(c.Get(fiber.HeaderAccept), "json") && !strings.Contains(c.Get(fiber.HeaderAccept), "html") {
 		return WriteProblem(c, p)
 	}
 	c.Response().ResetBody()
@@ -83,6 +84,8 @@ func fiberProblem(fe *fiber.Error) *Problem {
 		return NewProblem(http.StatusMethodNotAllowed, ProbInvalid, "method not allowed on this route")
 	case http.StatusRequestEntityTooLarge:
 		return NewProblem(http.StatusRequestEntityTooLarge, ProbTooLarge, "request body too large")
+	case http.StatusRequestHeaderFieldsTooLarge:
+		return NewProblem(fe.Code, ProbInvalid, "the request line and headers must be at most 16 KiB together; shorten the query string")
 	case http.StatusBadRequest, http.StatusUnprocessableEntity:
 		return NewProblem(fe.Code, ProbInvalid, fe.Message)
 	case http.StatusForbidden:

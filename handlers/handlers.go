@@ -5,6 +5,7 @@ package handlers
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
@@ -99,6 +100,7 @@ const (
 	localNonce     = "ounce.nonce"
 	localCSRF      = "ounce.csrf"
 	localRequestID = "ounce.rid"
+	localClientIP  = "ounce.ip"
 )
 
 // SetUser records the authenticated user of the request.
@@ -116,6 +118,47 @@ func SetNonce(c *fiber.Ctx, n string) { c.Locals(localNonce, n) }
 // SetCSRF records the CSRF token the page must echo back.
 func SetCSRF(c *fiber.Ctx, t string) { c.Locals(localCSRF, t) }
 
+// SetCSRFSource records how to get the request's CSRF token when a page first needs one:
+// for a visitor that may mint a token and set its cookie, which only pages should do.
+func SetCSRFSource(c *fiber.Ctx, f func() string) { c.Locals(localCSRF, f) }
+
+// CSRF is the token a page must echo back in its forms (_csrf) and HTMX requests
+// (X-CSRF-Token), or "" outside the browser routes.
+func CSRF(c *fiber.Ctx) string {
+	switch v := c.Locals(localCSRF).(type) {
+	case string:
+		return v
+	case func() string:
+		t := v()
+		c.Locals(localCSRF, t)
+		return t
+	}
+	return ""
+}
+
+// SetClientIP records the client's address as the web layer worked it out (the peer, or the
+// right-most untrusted address a trusted proxy reported).
+func SetClientIP(c *fiber.Ctx, ip string) { c.Locals(localClientIP, ip) }
+
+// ClientIP is the client's address: what SetClientIP recorded, else the peer's.
+func ClientIP(c *fiber.Ctx) string {
+	if ip, ok := c.Locals(localClientIP).(string); ok {
+		return ip
+	}
+	return c.IP()
+}
+
+// BearerToken extracts the token of an "Authorization: Bearer <token>" header, the scheme in
+// any letter case (RFC 9110 makes it case-insensitive). /v1 and /mcp share it.
+func BearerToken(h string) (string, bool) {
+	const p = "bearer "
+	if len(h) <= len(p) || !strings.EqualFold(h[:len(p)], p) {
+		return "", false
+	}
+	t := strings.TrimSpace(h[len(p):])
+	return t, t != ""
+}
+
 // SetRequestID records the request id.
 func SetRequestID(c *fiber.Ctx, id string) { c.Locals(localRequestID, id) }
 
@@ -126,7 +169,7 @@ func RequestID(c *fiber.Ctx) string { s, _ := c.Locals(localRequestID).(string);
 func (h *Handlers) meta(c *fiber.Ctx, title, nav string) components.Meta {
 	m := components.Meta{Title: title, Nav: nav, Version: h.cfg.Version}
 	m.Nonce, _ = c.Locals(localNonce).(string)
-	m.CSRF, _ = c.Locals(localCSRF).(string)
+	m.CSRF = CSRF(c)
 	if u, ok := UserFrom(c); ok {
 		m.UserEmail = u.Email
 		m.UserTier = u.Tier

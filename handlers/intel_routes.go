@@ -82,9 +82,9 @@ func (h *Handlers) intelRoutes() []APIRoute {
 // intelPages are the Stack Signal, market-intel and Vault Watch pages.
 func (h *Handlers) intelPages() []PageRoute {
 	return []PageRoute{
-		{"GET", "/signal", h.SignalIndex, AuthNone},
-		{"GET", "/signal/:slug", h.SignalArticle, AuthNone},
-		{"GET", "/intel", h.IntelIndex, AuthNone},
-		{"GET", "/vault", h.VaultPage, AuthNone},
+		{Method: "GET", Path: "/signal", Handler: h.SignalIndex, Auth: AuthNone},
+		{Method: "GET", Path: "/signal/:slug", Handler: h.SignalArticle, Auth: AuthNone},
+		{Method: "GET", Path: "/intel", Handler: h.IntelIndex, Auth: AuthNone},
+		{Method: "GET", Path: "/vault", Handler: h.VaultPage, Auth: AuthNone},
 	}
 }

@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"net/http"
@@ -114,17 +113,15 @@ func (h *Handlers) MarketsChart(c *fiber.Ctx) error {
 }
 
 // PriceEvents streams the price ticker as server-sent events ("prices"), one per tick,
-// with a comment every 15 s so proxies keep the connection open.
+// with a comment every 25 s so proxies keep the connection open. It ends cleanly when the
+// server shuts down.
 func (h *Handlers) PriceEvents(c *fiber.Ctx) error {
 	if h.market == nil {
 		return apperr.UnavailableF("no price feed")
 	}
-	c.Set(fiber.HeaderContentType, "text/event-stream")
-	c.Set(fiber.HeaderCacheControl, "no-cache")
-	c.Set("X-Accel-Buffering", "no")
 	updates, stop := h.market.Subscribe()
 	done := h.done
-	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
+	startSSE(c, func(s *sseStream) {
 		defer stop()
 		// The stream outlives the request's context, so it renders with its own.
 		ctx := context.Background()
@@ -133,15 +130,16 @@ func (h *Handlers) PriceEvents(c *fiber.Ctx) error {
 			if err := pages.PriceTicker(h.tickerView()).Render(ctx, &buf); err != nil {
 				return false
 			}
-			w.WriteString("event: prices\n")
+			var ev strings.Builder
+			ev.WriteString("event: prices\n")
 			for _, line := range strings.Split(buf.String(), "\n") {
-				w.WriteString("data: " + line + "\n")
+				ev.WriteString("data: " + line + "\n")
 			}
-			w.WriteString("\n")
-			return w.Flush() == nil
+			ev.WriteString("\n")
+			return s.send(ev.String())
 		}
 		// Subscribe hands over the current board first, so the stream starts with it.
-		beat := time.NewTicker(15 * time.Second)
+		beat := time.NewTicker(sseHeartbeat)
 		defer beat.Stop()
 		for {
 			select {
@@ -152,7 +150,7 @@ func (h *Handlers) PriceEvents(c *fiber.Ctx) error {
 					return
 				}
 			case <-beat.C:
-				if _, err := w.WriteString(": keep-alive\n\n"); err != nil || w.Flush() != nil {
+				if !s.heartbeat() {
 					return
 				}
 			}

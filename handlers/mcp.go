@@ -50,7 +50,7 @@ func (h *Handlers) MCPTools() []MCPTool {
 		{Name: "get_speculation", Description: "What-if projection at target prices per metal (missing targets default to today's price), with preset bull, moon and hyper scenarios; with a key, your own holdings are projected too.",
 			Method: "GET", Path: "/v1/speculation",
 			Call: func(ctx context.Context, a map[string]string, _ json.RawMessage, u *db.User) (any, error) {
-				return h.Speculation(ctx, a, u)
+				return h.speculationTool(ctx, a, u)
 			}},
 	}
 	tools = append(tools, h.mcpAreaTools()...)
@@ -181,8 +181,8 @@ func (h *Handlers) MCPServer(u *db.User) *mcp.Server {
 func (h *Handlers) MCPHandler() http.Handler {
 	return mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
 		var up *db.User
-		if secret, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
-			if ko, err := h.AuthenticateKey(r.Context(), strings.TrimSpace(secret)); err == nil {
+		if secret, ok := BearerToken(r.Header.Get("Authorization")); ok {
+			if ko, err := h.AuthenticateKey(r.Context(), secret); err == nil {
 				u := ko.User
 				up = &u
 			}

@@ -1,6 +1,9 @@
 package handlers
 
-import "github.com/ouncehq/ounce/internal/prices"
+import (
+	"github.com/ouncehq/ounce/internal/portfolio"
+	"github.com/ouncehq/ounce/internal/prices"
+)
 
 // portfolioRoutes are the /v1 portfolio, analytics, sales and import/export routes.
 func (h *Handlers) portfolioRoutes() []APIRoute {
@@ -65,7 +68,7 @@ func (h *Handlers) portfolioRoutes() []APIRoute {
 				{Status: 413, Description: "More than 10,000 rows or 5 MiB."},
 				{Status: 422, Description: "Some rows are invalid; nothing was imported. errors lists {row, field, message}.", Schema: pfImportProblemSchema(), ContentType: "application/problem+json"},
 			},
-			Example: "POST /v1/holdings/import @holdings.csv"},
+			Example: "POST /v1/holdings/import @holdings.csv", MaxBody: importMaxBody},
 	}
 }
 
@@ -73,17 +76,25 @@ func (h *Handlers) portfolioRoutes() []APIRoute {
 // Every one is for Gold members: web shows others the membership page before the handler runs.
 func (h *Handlers) portfolioPages() []PageRoute {
 	return []PageRoute{
-		{"GET", "/dashboard/summary", h.DashboardSummary, AuthGold},
-		{"GET", "/dashboard/holdings", h.DashboardHoldings, AuthGold},
-		{"GET", "/dashboard/chart", h.DashboardChart, AuthGold},
-		{"GET", "/holdings/:id/sell", h.SaleForm, AuthGold},
-		{"POST", "/holdings/:id/sell", h.SaleSubmit, AuthGold},
-		{"GET", "/portfolio/import", h.ImportPage, AuthGold},
-		{"POST", "/portfolio/import/preview", h.ImportPreviewSubmit, AuthGold},
-		{"POST", "/portfolio/import", h.ImportCommit, AuthGold},
-		{"GET", "/portfolio/export", h.ExportDownload, AuthGold},
+		{Method: "GET", Path: "/dashboard/summary", Handler: h.DashboardSummary, Auth: AuthGold},
+		{Method: "GET", Path: "/dashboard/holdings", Handler: h.DashboardHoldings, Auth: AuthGold},
+		{Method: "GET", Path: "/dashboard/chart", Handler: h.DashboardChart, Auth: AuthGold},
+		{Method: "GET", Path: "/holdings/:id/sell", Handler: h.SaleForm, Auth: AuthGold},
+		{Method: "POST", Path: "/holdings/:id/sell", Handler: h.SaleSubmit, Auth: AuthGold},
+		{Method: "GET", Path: "/portfolio/import", Handler: h.ImportPage, Auth: AuthGold},
+		{Method: "POST", Path: "/portfolio/import/preview", Handler: h.ImportPreviewSubmit, Auth: AuthGold, MaxBody: importMaxBody},
+		{Method: "POST", Path: "/portfolio/import", Handler: h.ImportCommit, Auth: AuthGold, MaxBody: importCommitMaxBody},
+		{Method: "GET", Path: "/portfolio/export", Handler: h.ExportDownload, Auth: AuthGold},
 	}
 }
+
+// Import bodies are the one place a large upload is expected: the CSV itself (at most
+// portfolio.MaxImportBytes, plus room for a multipart envelope), and on the confirm step the
+// same file carried back in base64 (four bytes for every three).
+const (
+	importMaxBody       = portfolio.MaxImportBytes + DefaultMaxBody
+	importCommitMaxBody = portfolio.MaxImportBytes/3*4 + DefaultMaxBody
+)
 
 func pfRangeNames() []string {
 	out := make([]string, len(prices.Ranges))

@@ -64,7 +64,14 @@ type APIRoute struct {
 	BodyByType map[string]Schema
 	Responses  []Response
 	Example    string // an example request line for llms.txt and docs, e.g. "GET /v1/prices"
+	// MaxBody is the largest request body the route reads, in bytes; 0 means DefaultMaxBody.
+	// The server refuses a longer body with 413 while reading it, before any handler runs.
+	MaxBody int
 }
+
+// DefaultMaxBody is the request body limit of every route that sets no MaxBody: forms and
+// JSON are small, and a larger limit only lets a stranger make the server buffer more.
+const DefaultMaxBody = 64 << 10
 
 // APIRoutes is the table of every /v1 route. The web layer registers exactly these, and the
 // OpenAPI document and llms.txt are generated from them, so they cannot drift apart.
@@ -90,20 +97,22 @@ type PageRoute struct {
 	Path    string
 	Handler fiber.Handler
 	Auth    Auth
+	// MaxBody is the largest request body the route reads, in bytes; 0 means DefaultMaxBody.
+	MaxBody int
 }
 
 // PageRoutes is the table of every browser page and form endpoint, registered by web.
 func (h *Handlers) PageRoutes() []PageRoute {
 	out := []PageRoute{
-		{"GET", "/", h.Home, AuthNone},
-		{"GET", "/holdings", h.HoldingsIndex, AuthGold},
-		{"GET", "/holdings/new", h.HoldingsNew, AuthGold},
-		{"POST", "/holdings", h.HoldingsSave, AuthGold},
-		{"GET", "/holdings/:id/edit", h.HoldingsEdit, AuthGold},
-		{"POST", "/holdings/:id", h.HoldingsSave, AuthGold},
-		{"POST", "/holdings/:id/delete", h.HoldingsDelete, AuthGold},
-		{"GET", "/docs/api", h.APIDocsPage, AuthNone},
-		{"GET", "/legal", h.LegalPage, AuthNone},
+		{Method: "GET", Path: "/", Handler: h.Home, Auth: AuthNone},
+		{Method: "GET", Path: "/holdings", Handler: h.HoldingsIndex, Auth: AuthGold},
+		{Method: "GET", Path: "/holdings/new", Handler: h.HoldingsNew, Auth: AuthGold},
+		{Method: "POST", Path: "/holdings", Handler: h.HoldingsSave, Auth: AuthGold},
+		{Method: "GET", Path: "/holdings/:id/edit", Handler: h.HoldingsEdit, Auth: AuthGold},
+		{Method: "POST", Path: "/holdings/:id", Handler: h.HoldingsSave, Auth: AuthGold},
+		{Method: "POST", Path: "/holdings/:id/delete", Handler: h.HoldingsDelete, Auth: AuthGold},
+		{Method: "GET", Path: "/docs/api", Handler: h.APIDocsPage, Auth: AuthNone},
+		{Method: "GET", Path: "/legal", Handler: h.LegalPage, Auth: AuthNone},
 	}
 	out = append(out, h.accountPages()...)
 	out = append(out, h.pricePages()...)

@@ -3,7 +3,6 @@ package web
 import (
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -19,7 +18,7 @@ func (s *server) apiAuth(r handlers.APIRoute) fiber.Handler {
 		authz := c.Get(fiber.HeaderAuthorization)
 		var bucket func(*fiber.Ctx) string
 		if authz != "" || r.Auth != handlers.AuthNone {
-			secret, ok := bearer(authz)
+			secret, ok := handlers.BearerToken(authz)
 			if !ok {
 				return s.rateLimitThen(c, ipBucket, s.opts.Config.HTTP.RateLimitPerIP, func() error {
 					return handlers.NewProblem(http.StatusUnauthorized, handlers.ProbUnauthorized, "send Authorization: Bearer <API key>; create keys under Settings → Developer Access")
@@ -47,7 +46,7 @@ func (s *server) apiAuth(r handlers.APIRoute) fiber.Handler {
 }
 
 // ipBucket names the rate-limit bucket of the client's address.
-func ipBucket(c *fiber.Ctx) string { return "ip:" + c.IP() }
+func ipBucket(c *fiber.Ctx) string { return "ip:" + handlers.ClientIP(c) }
 
 // rateLimitThen counts one hit on the bucket and runs next when within limit (limit ≤ 0: no
 // limit, and the bucket name is never built).
@@ -65,14 +64,4 @@ func (s *server) rateLimitThen(c *fiber.Ctx, bucket func(*fiber.Ctx) string, lim
 		}
 	}
 	return next()
-}
-
-// bearer extracts the token of an "Authorization: Bearer <token>" header.
-func bearer(h string) (string, bool) {
-	const p = "bearer "
-	if len(h) <= len(p) || !strings.EqualFold(h[:len(p)], p) {
-		return "", false
-	}
-	t := strings.TrimSpace(h[len(p):])
-	return t, t != ""
 }

@@ -8,7 +8,9 @@ import (
 	"encoding/hex"
 	"io/fs"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -51,6 +53,9 @@ type Server struct {
 type server struct {
 	opts     Options
 	h        *handlers.Handlers
+	https    bool
+	proxies  trustedProxies
+	csrf     csrfSigner
 	sessions *scs.SessionManager
 	limiter  ratelimit.Limiter
 	keyUse   *keyUseRecorder
@@ -86,29 +91,66 @@ func New(opts Options) (*Server, error) {
 	sm.Store = opts.Store.SessionStore()
 	limiter := ratelimit.For(opts.Store, opts.Now)
 
-	s := &server{opts: opts, sessions: sm, limiter: limiter, keyUse: newKeyUseRecorder(opts.Store, opts.Logger), jobs: newJobRunner(opts.Logger), done: make(chan struct{})}
+	// The key signing visitors' CSRF cookies is shared by every instance through the database.
+	key, err := opts.Store.Secret(context.Background(), "csrf-cookie-key", func() string { return randomToken(32) })
+	if err != nil {
+		return nil, err
+	}
+	s := &server{opts: opts, https: https, proxies: parseTrustedProxies(opts.Config.HTTP.TrustedProxies), csrf: csrfSigner{key: []byte(key), now: opts.Now},
+		sessions: sm, limiter: limiter, keyUse: newKeyUseRecorder(opts.Store, opts.Logger), jobs: newJobRunner(opts.Logger), done: make(chan struct{})}
 	if opts.Config.HTTP.Metrics {
 		s.metrics = newMetrics(opts.Store)
 	}
 	s.h = handlers.New(handlers.Deps{Sessions: sm, Site: opts.Config.Site, Services: s.services(opts), Logger: opts.Logger, Now: opts.Now, Done: s.done})
 
+	limits := &bodyLimits{}
+	for _, r := range s.h.APIRoutes() {
+		limits.add(r.Method, r.Path, r.MaxBody)
+	}
+	for _, r := range s.h.PageRoutes() {
+		limits.add(r.Method, r.Path, r.MaxBody)
+	}
 	cfg := fiber.Config{
-		AppName:               "ounce",
-		ErrorHandler:          s.h.ErrorHandler,
-		BodyLimit:             16 << 20,
-		ReadTimeout:           30 * time.Second,
+		AppName:      "ounce",
+		ErrorHandler: s.h.ErrorHandler,
+		// Each route's own limit is applied as its headers arrive (bodyLimits); this is only
+		// the ceiling.
+		BodyLimit: limits.largest(),
+		// Request lines and headers up to 16 KiB (long query strings, big cookies); longer
+		// ones are answered 431.
+		ReadBufferSize: readBufferSize,
+		ReadTimeout:    30 * time.Second,
+		// Event streams set their own per-write deadlines instead (handlers/sse.go).
 		WriteTimeout:          60 * time.Second,
 		IdleTimeout:           120 * time.Second,
 		DisableStartupMessage: true,
 	}
 	if len(opts.Config.HTTP.TrustedProxies) > 0 {
+		// Fiber believes X-Forwarded-Proto and -Host from these; the client address is worked
+		// out by setClientIP, which reads X-Forwarded-For from the right.
 		cfg.EnableTrustedProxyCheck = true
 		cfg.TrustedProxies = opts.Config.HTTP.TrustedProxies
-		cfg.ProxyHeader = fiber.HeaderXForwardedFor
 	}
 	app := fiber.New(cfg)
+	app.Server().HeaderReceived = limits.headerReceived
 	s.routes(app)
 	return &Server{App: app, s: s}, nil
+}
+
+// readBufferSize bounds the request line and headers.
+const readBufferSize = 16 << 10
+
+// Serve answers requests on ln until Shutdown. Connections close gracefully (see
+// lingerListener), so a client whose request was refused early still reads the answer.
+func (srv *Server) Serve(ln net.Listener) error { return srv.App.Listener(lingerListener{ln}) }
+
+// Listen serves on addr (host:port) until Shutdown.
+func (srv *Server) Listen(addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	return srv.Serve(ln)
 }
 
 // Handlers exposes the handler set (for tests and tools that call use cases directly).
@@ -141,6 +183,7 @@ func (s *server) ownJobs() []Job {
 	jobs := []Job{
 		{Name: "API key use", Run: func(ctx context.Context) { s.keyUse.Run(ctx, 30*time.Second) }},
 		every("session cleanup", 10*time.Minute, s.opts.Logger, s.opts.Store.DeleteExpiredSessions),
+		every("sign-in failure cleanup", time.Hour, s.opts.Logger, s.h.Account().PruneSignInFailures),
 	}
 	if shared, ok := s.limiter.(*ratelimit.Shared); ok {
 		// The in-memory limiter forgets old windows itself; shared ones are rows to delete.
@@ -172,6 +215,7 @@ func (s *server) requestContext(c *fiber.Ctx) error {
 	}
 	handlers.SetRequestID(c, rid)
 	c.Set("X-Request-Id", rid)
+	s.setClientIP(c)
 	err := c.Next()
 	if err != nil {
 		if herr := c.App().ErrorHandler(c, err); herr != nil {
@@ -248,7 +292,7 @@ func (s *server) routes(app *fiber.App) {
 	})
 
 	// Browser pages: session, CSRF, the signed-in user.
-	pages := app.Group("", sessionMiddleware(s.sessions), csrfMiddleware(s.sessions), s.loadSessionUser)
+	pages := app.Group("", sessionMiddleware(s.sessions), s.csrfMiddleware, s.loadSessionUser)
 	for _, r := range h.PageRoutes() {
 		if r.Auth == handlers.AuthNone {
 			pages.Add(r.Method, r.Path, r.Handler)
@@ -261,10 +305,14 @@ func (s *server) routes(app *fiber.App) {
 	pages.Use(func(c *fiber.Ctx) error { return fiber.ErrNotFound })
 }
 
+// loadSessionUser recognises the signed-in member. Pages name who is signed in and carry a
+// per-browser CSRF token, so no shared cache may keep them: private, no-store unless the
+// handler says otherwise.
 func (s *server) loadSessionUser(c *fiber.Ctx) error {
 	if u, ok := s.h.SessionUser(c.UserContext()); ok {
 		handlers.SetUser(c, u)
 	}
+	c.Set(fiber.HeaderCacheControl, "private, no-store")
 	return c.Next()
 }
 
@@ -275,7 +323,7 @@ func requirePageAuth(level handlers.Auth) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		u, ok := handlers.UserFrom(c)
 		if !ok {
-			to := "/login?next=" + c.OriginalURL()
+			to := "/login?next=" + url.QueryEscape(c.OriginalURL())
 			if c.Method() != http.MethodGet {
 				to = "/login"
 			}

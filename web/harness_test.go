@@ -77,7 +77,7 @@ func (e *env) do(req *http.Request) resp {
 		reqBody, _ = io.ReadAll(req.Body)
 		req.Body = io.NopCloser(bytes.NewReader(reqBody))
 	}
-	res, err := e.srv.App.Test(req, -1)
+	res, err := e.serveInProcess(req)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -187,7 +187,7 @@ func (e *env) live() string {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	go func() { _ = e.srv.App.Listener(ln) }()
+	go func() { _ = e.srv.Serve(ln) }()
 	e.t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

@@ -279,10 +279,11 @@ func TestLoginRateLimited(t *testing.T) {
 	for i := 0; i < 11; i++ {
 		last = b.post("/login", url.Values{"email": {"target@example.com"}, "password": {"guess number " + itoa64(int64(i))}}, false)
 	}
+	// Five failures from one address are free; after them it backs off (5 s, 10 s, …).
 	if last.Status != 429 || last.Header.Get("Retry-After") == "" {
-		t.Fatalf("11th attempt on one account: %d", last.Status)
+		t.Fatalf("11th attempt from one address on one account: %d", last.Status)
 	}
-	// Even the right password waits out the window.
+	// Even the right password, from that address, waits out the backoff.
 	if r := b.post("/login", url.Values{"email": {"target@example.com"}, "password": {"correct horse battery"}}, false); r.Status != 429 {
 		t.Fatalf("right password during lockout: %d", r.Status)
 	}

@@ -1,12 +1,16 @@
 package web
 
 import (
+	"bytes"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
+	"encoding/binary"
 	"net/http"
+	"time"
 
-	"github.com/alexedwards/scs/v2"
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/handlers"
@@ -51,30 +55,95 @@ func securityHeaders(https bool) fiber.Handler {
 	}
 }
 
-const sessCSRF = "csrf"
+// CSRF protection has two forms. A signed-in browser's token lives in its session (created,
+// with the session, by the sign-in or sign-up POST). A visitor has no session — a page view
+// writes nothing to the database — so their token is a signed double-submit cookie: the
+// cookie holds the token, pages echo it in forms and HTMX headers, and an unsafe request must
+// send back the same value as its cookie. Another site can neither read the cookie nor make
+// up a value we signed. The cookie is set only when a page first needs a token.
+const (
+	csrfCookie = "ounce_csrf"
+	csrfTTL    = 7 * 24 * time.Hour
+)
 
-// csrfMiddleware gives each session a token and demands it back (form field _csrf or header
-// X-CSRF-Token) on every unsafe browser request.
-func csrfMiddleware(sm *scs.SessionManager) fiber.Handler {
-	return func(c *fiber.Ctx) error {
-		ctx := c.UserContext()
-		token := sm.GetString(ctx, sessCSRF)
-		if token == "" {
-			token = randomToken(32)
-			sm.Put(ctx, sessCSRF, token)
+// csrfSigner mints and checks visitors' tokens: issue time, 16 random bytes, and an HMAC of
+// both under the server's key (shared by every instance through the database).
+type csrfSigner struct {
+	key []byte
+	now func() time.Time
+}
+
+func (k csrfSigner) mac(b []byte) []byte {
+	m := hmac.New(sha256.New, k.key)
+	m.Write(b)
+	return m.Sum(nil)[:16]
+}
+
+func (k csrfSigner) mint() string {
+	var b [40]byte
+	binary.BigEndian.PutUint64(b[:8], uint64(k.now().Unix()))
+	if _, err := rand.Read(b[8:24]); err != nil {
+		panic(err)
+	}
+	copy(b[24:], k.mac(b[:24]))
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// valid reports whether tok is one of ours and not expired.
+func (k csrfSigner) valid(tok string) bool {
+	b, err := base64.RawURLEncoding.DecodeString(tok)
+	if err != nil || len(b) != 40 || !hmac.Equal(b[24:], k.mac(b[:24])) {
+		return false
+	}
+	issued := time.Unix(int64(binary.BigEndian.Uint64(b[:8])), 0)
+	now := k.now()
+	return !issued.After(now.Add(time.Minute)) && now.Sub(issued) < csrfTTL
+}
+
+// csrfMiddleware gives each page its token and demands it back (form field _csrf or header
+// X-CSRF-Token; never the query string, which leaks into logs and Referer) on every unsafe
+// browser request.
+func (s *server) csrfMiddleware(c *fiber.Ctx) error {
+	sessTok := s.sessions.GetString(c.UserContext(), handlers.SessionCSRFKey)
+	want := sessTok
+	if sessTok != "" {
+		handlers.SetCSRF(c, sessTok)
+	} else {
+		cookieTok := c.Cookies(csrfCookie)
+		if cookieTok != "" && !s.csrf.valid(cookieTok) {
+			cookieTok = ""
 		}
-		handlers.SetCSRF(c, token)
-		switch c.Method() {
-		case http.MethodGet, http.MethodHead, http.MethodOptions:
-			return c.Next()
-		}
-		sent := c.Get("X-CSRF-Token")
-		if sent == "" {
-			sent = c.FormValue("_csrf")
-		}
-		if sent == "" || subtle.ConstantTimeCompare([]byte(sent), []byte(token)) != 1 {
-			return handlers.NewProblem(http.StatusForbidden, handlers.ProbForbidden, "the form expired or did not come from this site; reload the page and try again")
-		}
+		want = cookieTok
+		handlers.SetCSRFSource(c, func() string {
+			if cookieTok == "" {
+				cookieTok = s.csrf.mint()
+				c.Cookie(&fiber.Cookie{Name: csrfCookie, Value: cookieTok, Path: "/", MaxAge: int(csrfTTL.Seconds()),
+					Secure: s.https, HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode})
+			}
+			return cookieTok
+		})
+	}
+	switch c.Method() {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
 		return c.Next()
 	}
+	sent := c.Get("X-CSRF-Token")
+	if sent == "" {
+		sent = bodyField(c, "_csrf")
+	}
+	if want == "" || sent == "" || subtle.ConstantTimeCompare([]byte(sent), []byte(want)) != 1 {
+		return handlers.NewProblem(http.StatusForbidden, handlers.ProbForbidden, "the form expired or did not come from this site; reload the page and try again")
+	}
+	return c.Next()
+}
+
+// bodyField reads a field of a form body (URL-encoded or multipart), never the query string.
+func bodyField(c *fiber.Ctx, name string) string {
+	if bytes.HasPrefix(c.Request().Header.ContentType(), []byte(fiber.MIMEMultipartForm)) {
+		if f, err := c.MultipartForm(); err == nil && len(f.Value[name]) > 0 {
+			return f.Value[name][0]
+		}
+		return ""
+	}
+	return string(c.Request().PostArgs().Peek(name))
 }

@@ -46,12 +46,12 @@ Configuration comes from the environment (see README); serve flags override it.
 func main() {
 	err := run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	if err != nil {
+		// Whatever failed, a connection string's password is not printed.
+		fmt.Fprintln(os.Stderr, "ounce: "+db.RedactURL(err.Error()))
 		var ue usageError
 		if errors.As(err, &ue) {
-			fmt.Fprintln(os.Stderr, "ounce: "+err.Error())
 			os.Exit(2)
 		}
-		fmt.Fprintln(os.Stderr, "ounce: "+err.Error())
 		os.Exit(1)
 	}
 }
@@ -116,10 +116,26 @@ func openStore(ctx context.Context, cfg config, fn func(*db.Store) error) error 
 	return fn(s)
 }
 
+// newLogger writes text lines at level and up. Every string and error value passes through
+// db.RedactURL, so no log line shows a connection string's password.
 func newLogger(w io.Writer, level string) *slog.Logger {
 	var l slog.Level
 	_ = l.UnmarshalText([]byte(level))
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l}))
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l, ReplaceAttr: redactAttr}))
+}
+
+func redactAttr(_ []string, a slog.Attr) slog.Attr {
+	switch a.Value.Kind() {
+	case slog.KindString:
+		if s := a.Value.String(); db.RedactURL(s) != s {
+			a.Value = slog.StringValue(db.RedactURL(s))
+		}
+	case slog.KindAny:
+		if err, ok := a.Value.Any().(error); ok {
+			a.Value = slog.StringValue(db.RedactURL(err.Error()))
+		}
+	}
+	return a
 }
 
 func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -150,7 +166,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		srv.Start()
 		errc := make(chan error, 1)
-		go func() { errc <- srv.App.Listen(cfg.Addr) }()
+		go func() { errc <- srv.Listen(cfg.Addr) }()
 		engine := "SQLite at " + cfg.sqlitePath()
 		if s.Engine == db.Postgres {
 			engine = "PostgreSQL"

@@ -24,12 +24,16 @@ type Limiter interface {
 type Config struct {
 	// NewUsersGold makes new accounts start on the gold tier (self-hosted, no payment provider).
 	NewUsersGold bool
+	// SignUpsPerIP is how many sign-ups one client address may try per hour (0 = no limit;
+	// OUNCE_SIGNUP_LIMIT_PER_IP, 5 by default).
+	SignUpsPerIP int
 }
 
 // Deps are what the service is built from.
 type Deps struct {
 	Store *db.Store
-	// Limiter guards sign-in attempts; nil means no limits (tools and tests).
+	// Limiter counts sign-ups per address; nil means no limit (tools and tests). Sign-in
+	// failures are counted in the store, whatever the limiter.
 	Limiter Limiter
 	// Now is the clock; nil means time.Now.
 	Now    func() time.Time

@@ -36,17 +36,17 @@ func TestPasswordHashing(t *testing.T) {
 }
 
 func TestValidateSignup(t *testing.T) {
-	long := strings.Repeat("é", MaxPasswordLen+1)
+	long := strings.Repeat("é1", MaxPasswordLen/2) + "x"
 	for _, tc := range []struct {
 		name, email, pw string
 		wantEmail       string
 		wantFields      []string
 	}{
 		{"valid", "Ann@Example.com ", "correct horse battery", "ann@example.com", nil},
-		{"ten characters is enough", "ann@example.com", "0123456789", "ann@example.com", nil},
+		{"ten characters is enough", "ann@example.com", "kx7-vault-q", "ann@example.com", nil},
 		{"nine characters is not", "ann@example.com", "012345678", "ann@example.com", []string{"password"}},
 		{"characters, not bytes", "ann@example.com", "ééééééééé", "ann@example.com", []string{"password"}},
-		{"longest password", "ann@example.com", strings.Repeat("é", MaxPasswordLen), "ann@example.com", nil},
+		{"longest password", "ann@example.com", strings.Repeat("é1", MaxPasswordLen/2), "ann@example.com", nil},
 		{"too long", "ann@example.com", long, "ann@example.com", []string{"password"}},
 		{"no at", "ann.example.com", "correct horse battery", "ann.example.com", []string{"email"}},
 		{"no dot in domain", "ann@localhost", "correct horse battery", "ann@localhost", []string{"email"}},
@@ -73,5 +73,38 @@ func TestValidateSignup(t *testing.T) {
 	}
 	if _, errs := ValidateSignup("ann@example.com", "short"); len(errs) != 1 || errs[0].Message != "must be at least 10 characters" {
 		t.Fatalf("short password message: %v", errs)
+	}
+}
+
+// TestValidatePassword: ten or more characters that are not all whitespace or one character,
+// and not on the common list (in any letter case).
+func TestValidatePassword(t *testing.T) {
+	for _, c := range []struct {
+		pw, msg string
+	}{
+		{"correct horse battery", ""},
+		{"  a        ", ""},
+		{"Tr0ub4dor&3x", ""},
+		{"short", "must be at least 10 characters"},
+		{strings.Repeat(" ", 10), "must not be only spaces"},
+		{"\t\n \u00a0      \u3000", "must not be only spaces"},
+		{strings.Repeat("a", 12), "must not be one character repeated"},
+		{strings.Repeat("é", 10), "must not be one character repeated"},
+		{"0123456789", "is one of the 10,000 most common passwords; choose something less guessable"},
+		{"Password123", "is one of the 10,000 most common passwords; choose something less guessable"},
+		{"QWERTYUIOP", "is one of the 10,000 most common passwords; choose something less guessable"},
+		{"1q2w3e4r5t", "is one of the 10,000 most common passwords; choose something less guessable"},
+		{"sunshine2024", "is one of the 10,000 most common passwords; choose something less guessable"},
+		{"p@ssw0rd123", "is one of the 10,000 most common passwords; choose something less guessable"},
+		{strings.Repeat("ab", 129), "must be at most 256 characters"},
+	} {
+		err := ValidatePassword(c.pw)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != c.msg {
+			t.Errorf("ValidatePassword(%q) = %q, want %q", c.pw, got, c.msg)
+		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/base32"
 	"errors"
-	"fmt"
 	"net/mail"
 	"strconv"
 	"strings"
@@ -31,14 +30,6 @@ type NewUser struct {
 	Admin bool
 }
 
-// Sign-in limits: per client address (someone trying many accounts) and per account (many
-// addresses trying one account), each over a 15-minute window.
-const (
-	signInWindow     = 15 * time.Minute
-	signInPerIP      = 30
-	signInPerAccount = 10
-)
-
 // errBadLogin is the one answer for every failed sign-in, so nobody learns which emails exist.
 var errBadLogin = apperr.New(apperr.Unauthorized, "email or password is incorrect")
 
@@ -50,18 +41,32 @@ func ValidateSignup(email, password string) (string, []apperr.FieldError) {
 	if a, err := mail.ParseAddress(email); err != nil || a.Address != email || len(email) > 254 || !strings.Contains(email[strings.LastIndex(email, "@")+1:], ".") {
 		errs = append(errs, apperr.FieldError{Field: "email", Message: "enter a valid email address"})
 	}
-	switch n := utf8.RuneCountInString(password); {
-	case n < MinPasswordLen:
-		errs = append(errs, apperr.FieldError{Field: "password", Message: fmt.Sprintf("must be at least %d characters", MinPasswordLen)})
-	case n > MaxPasswordLen:
-		errs = append(errs, apperr.FieldError{Field: "password", Message: fmt.Sprintf("must be at most %d characters", MaxPasswordLen)})
+	if err := ValidatePassword(password); err != nil {
+		errs = append(errs, apperr.FieldError{Field: "password", Message: err.Error()})
 	}
 	return email, errs
 }
 
-// SignUp creates an account with the tier new accounts get on this server. A taken email is
-// a Conflict whose message the sign-up page does not repeat, to keep accounts private.
-func (s *Service) SignUp(ctx context.Context, c Credentials) (db.User, error) {
+// signUpWindow is the window of Config.SignUpsPerIP.
+const signUpWindow = time.Hour
+
+// SignUp creates an account with the tier new accounts get on this server, for someone at
+// client address ip. A taken email is a Conflict whose message the sign-up page does not
+// repeat, to keep accounts private. Each address may try Config.SignUpsPerIP sign-ups an hour
+// (counted once the form is valid, since each costs a password hash).
+func (s *Service) SignUp(ctx context.Context, ip string, c Credentials) (db.User, error) {
+	if _, errs := ValidateSignup(c.Email, c.Password); len(errs) > 0 {
+		return db.User{}, apperr.InvalidFields(errs)
+	}
+	if s.limiter != nil && s.cfg.SignUpsPerIP > 0 {
+		ok, retry, err := s.limiter.Allow(ctx, "signup-ip:"+ip, s.cfg.SignUpsPerIP, signUpWindow)
+		if err != nil {
+			return db.User{}, err
+		}
+		if !ok {
+			return db.User{}, apperr.Limited(time.Duration(int(retry.Seconds())+1)*time.Second, "too many new accounts from your address; try again later")
+		}
+	}
 	return s.CreateUser(ctx, NewUser{Credentials: c})
 }
 
@@ -79,7 +84,7 @@ func (s *Service) CreateUser(ctx context.Context, in NewUser) (db.User, error) {
 	if tier == "" {
 		tier = s.newUserTier()
 	}
-	hash, err := HashPassword(in.Password)
+	hash, err := hashPassword(ctx, in.Password)
 	if err != nil {
 		return db.User{}, err
 	}
@@ -96,40 +101,6 @@ func (s *Service) newUserTier() string {
 		return db.TierGold
 	}
 	return db.TierFree
-}
-
-// Authenticate checks credentials, rate-limited per client address and per account. Every
-// failure is the same Unauthorized error, and an unknown email costs a password check too.
-func (s *Service) Authenticate(ctx context.Context, ip string, c Credentials) (db.User, error) {
-	email := db.NormalizeEmail(c.Email)
-	if s.limiter != nil {
-		for _, b := range []struct {
-			bucket string
-			limit  int
-		}{{"login-ip:" + ip, signInPerIP}, {"login-acct:" + email, signInPerAccount}} {
-			ok, retry, err := s.limiter.Allow(ctx, b.bucket, b.limit, signInWindow)
-			if err != nil {
-				return db.User{}, err
-			}
-			if !ok {
-				// Whole seconds, plus one so a client that waits exactly that long is in the
-				// next window.
-				return db.User{}, apperr.Limited(time.Duration(int(retry.Seconds())+1)*time.Second, "too many sign-in attempts; try again later")
-			}
-		}
-	}
-	u, err := s.store.UserByEmail(ctx, email)
-	if errors.Is(err, db.ErrNotFound) {
-		CheckPassword(dummy.get(), c.Password)
-		return db.User{}, errBadLogin
-	}
-	if err != nil {
-		return db.User{}, err
-	}
-	if !CheckPassword(u.PasswordHash, c.Password) {
-		return db.User{}, errBadLogin
-	}
-	return u, nil
 }
 
 // SessionUser is the account a browser session names, if it still exists. A session whose

@@ -15,6 +15,7 @@ import (
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/reach"
 )
 
 // Sources as stored with each report, so Vault Watch can say where its figures came from and
@@ -61,6 +62,7 @@ type Service struct {
 	store   *db.Store
 	cfg     Config
 	log     *slog.Logger
+	reach   *reach.Reporter
 	now     func() time.Time
 	fetcher Source
 }
@@ -77,7 +79,8 @@ func New(d Deps) *Service {
 	if d.Source == nil {
 		d.Source = NewFetcher(d.Config.BaseURL, &http.Client{Timeout: DefaultTimeout})
 	}
-	return &Service{store: d.Store, cfg: d.Config, log: d.Logger, now: d.Now, fetcher: d.Source}
+	return &Service{store: d.Store, cfg: d.Config, log: d.Logger, now: d.Now, fetcher: d.Source,
+		reach: reach.New(d.Logger, "CME depository reports", "the stored vault figures with their report dates")}
 }
 
 // Watch is Vault Watch for one metal: the computed figures (History cut to the requested
@@ -307,10 +310,14 @@ func (s *Service) FetchLatest(ctx context.Context) []FetchResult {
 				err = s.store.SaveVaultReports(ctx, rows(reports, SourceCME))
 			}
 			if err != nil {
-				s.log.Warn("vault report fetch failed", "metal", m, "err", err)
+				// Unreachable, all four metals are one INFO line, not four warnings.
+				if !s.reach.Failed(ctx, string(m), err) {
+					s.log.Warn("vault report fetch failed", "metal", m, "err", err)
+				}
 				out[i].Err = fmt.Errorf("fetching the %s report failed: %w", m, err)
 				return
 			}
+			s.reach.OK(ctx, string(m))
 			if len(reports) > 0 {
 				out[i].AsOf = db.NewDate(reports[len(reports)-1].ActivityDate).Time
 			}

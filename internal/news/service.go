@@ -10,6 +10,7 @@ import (
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/reach"
 )
 
 // feedFetchTimeout bounds one feed download; feeds are fetched in parallel, so this is
@@ -43,6 +44,7 @@ type Service struct {
 	store   *db.Store
 	cfg     Config
 	log     *slog.Logger
+	reach   *reach.Reporter
 	now     func() time.Time
 	fetcher Fetcher
 }
@@ -55,7 +57,7 @@ func New(d Deps) *Service {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
-	return &Service{store: d.Store, cfg: d.Config, log: d.Logger, now: d.Now,
+	return &Service{store: d.Store, cfg: d.Config, log: d.Logger, now: d.Now, reach: reach.New(d.Logger, "news feeds", "the stored headlines"),
 		fetcher: Fetcher{Client: &http.Client{Timeout: feedFetchTimeout}}}
 }
 
@@ -172,10 +174,16 @@ func (s *Service) poll(ctx context.Context, f Feed) ([]Item, db.FeedHealth) {
 	defer cancel()
 	items, st, err := s.fetcher.Fetch(fctx, f, prev)
 	if err != nil {
-		s.log.Warn("news feed failed", "feed", f.URL, "err", err)
+		// Unreachable feeds are one INFO line for all of them, not a warning each per run.
+		if !s.reach.Failed(ctx, f.URL, err) {
+			s.log.Warn("news feed failed", "feed", f.URL, "err", err)
+		}
 		if st.LastError == "" {
 			st.LastError = err.Error()
 		}
+	}
+	if err == nil {
+		s.reach.OK(ctx, f.URL)
 	}
 	fh := db.FeedHealth{URL: f.URL, Name: f.Name, ETag: st.ETag, LastModified: st.LastModified, LastError: st.LastError}
 	if !st.LastOK.IsZero() {

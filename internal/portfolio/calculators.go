@@ -165,9 +165,15 @@ type Speculation struct {
 	// Scenarios maps a Scenario.Name to each metal's price under it.
 	Scenarios map[string]map[metals.Metal]decimal.Decimal
 	Stale     bool
-	// Portfolio is nil without a member.
+	// Portfolio is nil without a Gold member.
 	Portfolio *Projection
+	// Note says why a member's own stack was not projected ("" when it was, or for visitors).
+	Note string
 }
+
+// GoldProjectionNote is the Note of a free member's what-if: the market is projected, their
+// stack is not.
+const GoldProjectionNote = "projecting your own stack is part of Gold membership; these are the market prices at your targets"
 
 // ParseTargets reads what-if targets (metal → raw text, "" when absent), in USD per ounce.
 func ParseTargets(targets map[string]string) (map[metals.Metal]decimal.Decimal, error) {
@@ -234,10 +240,10 @@ func Project(current, targets map[metals.Metal]decimal.Decimal, held map[metals.
 	return out
 }
 
-// Speculation projects the market, and the caller's stack when u is not nil, at target prices
-// (metal → raw text). It needs a price for every metal (Unavailable otherwise). The stack
-// projected is what the caller still holds, whatever their tier: the calculator is public and
-// shows a member only their own ounces.
+// Speculation projects the market, and a Gold member's own stack, at target prices (metal →
+// raw text). It needs a price for every metal (Unavailable otherwise). The stack projected is
+// what the member still holds. The calculator is public; projecting one's own stack is a Gold
+// feature, so a free member gets the market projection and a Note saying so.
 func (s *Service) Speculation(ctx context.Context, targets map[string]string, u *db.User) (Speculation, error) {
 	tgt, err := ParseTargets(targets)
 	if err != nil {
@@ -253,6 +259,10 @@ func (s *Service) Speculation(ctx context.Context, targets map[string]string, u 
 		cur[m], stale = q.Price, stale || q.Stale
 	}
 	var held map[metals.Metal]decimal.Decimal
+	note := ""
+	if u != nil && !u.IsGold() {
+		u, note = nil, GoldProjectionNote
+	}
 	if u != nil {
 		// What is still held: sold units are gone from the stack.
 		totals, err := s.store.PortfolioTotals(ctx, u.ID, db.NewDate(s.now()), db.HeldOnly)
@@ -265,6 +275,6 @@ func (s *Service) Speculation(ctx context.Context, targets map[string]string, u 
 		}
 	}
 	out := Project(cur, tgt, held)
-	out.Stale = stale
+	out.Stale, out.Note = stale, note
 	return out, nil
 }

@@ -127,11 +127,39 @@ func (s *Service) CreateHolding(ctx context.Context, u db.User, in HoldingInput)
 	if err := apperr.InvalidFields(in.apply(&h, true, s.now())); err != nil {
 		return Holding{}, err
 	}
+	if err := s.checkHoldingsCap(ctx, u, 1); err != nil {
+		return Holding{}, err
+	}
 	r, err := s.store.InsertHolding(ctx, h.row(u.ID))
 	if err != nil {
 		return Holding{}, err
 	}
 	return holdingFromRow(r), nil
+}
+
+// MaxHoldings caps how many holdings one member keeps: far above any real stack, low enough
+// that one account cannot grow the database without bound.
+const MaxHoldings = 50_000
+
+// maxHoldings is the cap in force: MaxHoldings, lowered by tests that check the rule on both
+// engines without storing fifty thousand rows each.
+var maxHoldings = MaxHoldings
+
+// holdingsCapError is the Unprocessable answer of an addition past MaxHoldings.
+func holdingsCapError(have int) *apperr.Error {
+	return apperr.New(apperr.Unprocessable, "you can keep at most %d holdings and have %d; delete some before adding more", maxHoldings, have)
+}
+
+// checkHoldingsCap refuses adding n holdings that would take u past MaxHoldings.
+func (s *Service) checkHoldingsCap(ctx context.Context, u db.User, n int) error {
+	have, err := s.store.CountHoldings(ctx, u.ID)
+	if err != nil {
+		return err
+	}
+	if have+n > maxHoldings {
+		return holdingsCapError(have)
+	}
+	return nil
 }
 
 // UpdateHolding applies the fields present in the input to the member's holding. Once units

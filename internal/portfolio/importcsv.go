@@ -227,11 +227,46 @@ func (s *Service) ImportHoldings(ctx context.Context, u db.User, data []byte) (I
 	for i, h := range p.Rows {
 		rows[i] = h.row(u.ID)
 	}
+	if err := s.checkImportCap(ctx, u, rows); err != nil {
+		return ImportResult{}, err
+	}
 	res, err := s.store.ImportHoldings(ctx, u.ID, rows)
 	if err != nil {
 		return ImportResult{}, err
 	}
 	return ImportResult{Imported: res.Imported, SkippedDuplicates: len(res.Duplicates)}, nil
+}
+
+// checkImportCap refuses an import that would take u past MaxHoldings, counting only the rows
+// that would be stored (exact duplicates are skipped). The 422 names the first row too many,
+// in the shape of every other import problem.
+func (s *Service) checkImportCap(ctx context.Context, u db.User, rows []db.Holding) error {
+	have, err := s.store.CountHoldings(ctx, u.ID)
+	if err != nil || have+len(rows) <= maxHoldings {
+		return err
+	}
+	existing, err := s.store.AllHoldings(ctx, u.ID)
+	if err != nil {
+		return err
+	}
+	seen := make(map[string]bool, len(existing)+len(rows))
+	for _, h := range existing {
+		seen[db.DuplicateKey(h)] = true
+	}
+	n := have
+	for i, r := range rows {
+		k := db.DuplicateKey(r)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		if n++; n > maxHoldings {
+			e := holdingsCapError(have)
+			e.Details = map[string]any{"errors": []ImportRowError{{Row: i + 1, Field: "row", Message: fmt.Sprintf("would be holding number %d; the most you can keep is %d", n, maxHoldings)}}, "error_count": 1}
+			return e
+		}
+	}
+	return nil
 }
 
 // Row statuses of an import preview.

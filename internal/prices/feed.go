@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/reach"
 	"github.com/shopspring/decimal"
 )
 
@@ -87,6 +88,7 @@ type Feed struct {
 	clock      func() time.Time
 	onTick     func(Snapshot)
 	log        *slog.Logger
+	reach      *reach.Reporter
 	after      func(time.Duration) <-chan time.Time // swapped in tests to observe backoff
 
 	guard SpikeGuard
@@ -154,6 +156,7 @@ func NewFeed(src Source, opts FeedOptions) *Feed {
 	if f.log == nil {
 		f.log = slog.New(slog.DiscardHandler)
 	}
+	f.reach = reach.New(f.log, "price providers", "the last stored prices, marked stale")
 	f.cur.Store(&view{snap: Snapshot{Prices: map[metals.Metal]Spot{}}})
 	return f
 }
@@ -207,9 +210,13 @@ func (f *Feed) Run(ctx context.Context) {
 		if err != nil {
 			failures++
 			wait = f.backoff(failures)
-			f.log.Warn("price poll failed", "err", err, "failures", failures, "retry_in", wait)
+			// Unreachable providers are one INFO line, not a warning per poll.
+			if !f.reach.Failed(ctx, "price providers", err) {
+				f.log.Warn("price poll failed", "err", err, "failures", failures, "retry_in", wait)
+			}
 		} else {
 			failures = 0
+			f.reach.OK(ctx, "price providers")
 		}
 		select {
 		case <-ctx.Done():

@@ -347,7 +347,9 @@ func (s *Service) backfill(ctx context.Context) {
 		}
 		closes, err := s.cfg.History.Timeseries(ctx, m, from, today.AddDate(0, 0, -1))
 		if err != nil {
-			s.log.Warn("backfilling history", "metal", m, "err", err)
+			if !s.feed.reach.Failed(ctx, s.cfg.History.Name()+" history", err) {
+				s.log.Warn("backfilling history", "metal", m, "err", err)
+			}
 			continue
 		}
 		rows := make([]db.PriceClose, 0, len(closes))
