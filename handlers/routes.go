@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 )
@@ -64,6 +65,9 @@ type APIRoute struct {
 	BodyByType map[string]Schema
 	Responses  []Response
 	Example    string // an example request line for llms.txt and docs, e.g. "GET /v1/prices"
+
+	// BodyOptional documents the body as optional (a route that also works without one).
+	BodyOptional bool
 }
 
 // APIRoutes is the table of every /v1 route. The web layer registers exactly these, and the
@@ -78,6 +82,7 @@ func (h *Handlers) APIRoutes() []APIRoute {
 	out = append(out, h.holdingsRoutes()...)
 	out = append(out, h.intelRoutes()...)
 	out = append(out, h.vaultRoutes()...)
+	out = append(out, h.socialRoutes()...)
 	return out
 }
 
@@ -107,6 +112,7 @@ func (h *Handlers) PageRoutes() []PageRoute {
 	out = append(out, h.pricePages()...)
 	out = append(out, h.portfolioPages()...)
 	out = append(out, h.intelPages()...)
+	out = append(out, h.socialPages()...)
 	return out
 }
 
@@ -125,6 +131,9 @@ func (h *Handlers) Jobs() []Job {
 		out = append(out, Job{Name: "price feed", Run: h.market.Run})
 	}
 	out = append(out, Job{Name: "intel scheduler", Run: h.intel.Scheduler})
+	if h.social != nil {
+		out = append(out, Job{Name: "article viewer pruning", Run: func(ctx context.Context) { h.social.RunPruner(ctx, 10*time.Minute) }})
+	}
 	return out
 }
 

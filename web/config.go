@@ -8,6 +8,7 @@ import (
 	"github.com/ouncehq/ounce/internal/news"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/internal/prices"
+	"github.com/ouncehq/ounce/internal/social"
 )
 
 // Config is every setting of the running service. cmd/ounce parses the environment into it
@@ -24,6 +25,7 @@ type Config struct {
 	News    news.Config
 	Intel   intel.Config
 	Vault   comex.Config
+	Social  social.Config
 }
 
 // HTTPConfig configures the transport layer.
@@ -61,6 +63,7 @@ func (s *server) services(opts Options) handlers.Services {
 		Market:    deps.Market,
 		Intel: intel.New(intel.Deps{Store: deps.Store, Market: deps.Market, News: feeds, Vault: vault, Logger: deps.Logger, Now: deps.Now,
 			Config: cfg.Intel}),
-		Vault: vault,
+		Vault:  vault,
+		Social: social.New(social.Deps{Store: deps.Store, Config: cfg.Social, Now: deps.Now, Logger: deps.Logger}),
 	}
 }

@@ -147,6 +147,9 @@ func loadConfig(fs *flag.FlagSet, args []string) (config, error) {
 	}
 	app.Vault.BaseURL = os.Getenv("OUNCE_CME_BASE_URL")
 	app.Site.ContactEmail, app.Site.LegalURL = os.Getenv("OUNCE_CONTACT_EMAIL"), os.Getenv("OUNCE_LEGAL_URL")
+	if app.Social.AddressKey = os.Getenv("OUNCE_SOCIAL_SECRET"); app.Social.AddressKey != "" && len(app.Social.AddressKey) < 16 {
+		return c, fmt.Errorf("OUNCE_SOCIAL_SECRET must be at least 16 characters (it keys the hash of visitor addresses)")
+	}
 
 	if fs != nil {
 		fs.StringVar(&c.Addr, "addr", c.Addr, "listen address (OUNCE_ADDR)")

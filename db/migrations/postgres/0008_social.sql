@@ -1,0 +1,52 @@
+-- Social features of Stack Signal articles: likes, comments, daily view de-duplication and
+-- comment mutes. The counters on articles (like_count, comment_count, view_count) are kept in
+-- the same transaction as the rows below, so they always equal what the rows say.
+
+-- One row per member who likes an article; the primary key makes a second like impossible.
+CREATE TABLE article_likes (
+    article_id TEXT NOT NULL REFERENCES articles (id) ON DELETE CASCADE,
+    user_id    BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    created_at TIMESTAMPTZ NOT NULL,
+    PRIMARY KEY (article_id, user_id)
+);
+CREATE INDEX article_likes_user_idx ON article_likes (user_id);
+
+-- Comments are plain text. A deleted comment keeps its row (body emptied) so the per-member
+-- daily limit still counts it; hidden and deleted comments are not shown or counted.
+CREATE TABLE article_comments (
+    id         TEXT PRIMARY KEY,
+    article_id TEXT NOT NULL REFERENCES articles (id) ON DELETE CASCADE,
+    user_id    BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    body       TEXT NOT NULL,
+    hidden     BOOLEAN NOT NULL DEFAULT FALSE,
+    deleted_at TIMESTAMPTZ,
+    created_at TIMESTAMPTZ NOT NULL
+);
+CREATE INDEX article_comments_article_idx ON article_comments (article_id, created_at, id);
+CREATE INDEX article_comments_user_idx ON article_comments (user_id, created_at);
+
+-- Who has been counted as a viewer of an article on a UTC day: u:<user id>, k:<key id> or
+-- c:<hash of the visitor cookie>. Never an address. Old days are pruned.
+CREATE TABLE article_views (
+    article_id TEXT NOT NULL REFERENCES articles (id) ON DELETE CASCADE,
+    day        DATE NOT NULL,
+    viewer     TEXT NOT NULL,
+    PRIMARY KEY (article_id, day, viewer)
+);
+CREATE INDEX article_views_day_idx ON article_views (day);
+
+-- A client with no identity at all counts at most once per article per minute from one
+-- address. The address is kept only as a keyed hash (HMAC-SHA-256), and only for minutes.
+CREATE TABLE article_view_guards (
+    article_id TEXT NOT NULL REFERENCES articles (id) ON DELETE CASCADE,
+    address    TEXT NOT NULL,
+    last_at    TIMESTAMPTZ NOT NULL,
+    PRIMARY KEY (article_id, address)
+);
+CREATE INDEX article_view_guards_last_idx ON article_view_guards (last_at);
+
+-- Members an administrator has stopped from commenting.
+CREATE TABLE comment_mutes (
+    user_id  BIGINT PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+    muted_at TIMESTAMPTZ NOT NULL
+);
