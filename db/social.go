@@ -111,12 +111,17 @@ type AnonymousView struct {
 	// view counts, that viewer is recorded for the day so its next visit does not count again.
 	Remember string
 	Day      Date
+	// At is the time of the view (the store's clock when zero).
+	At time.Time
 }
 
 // RecordAnonymousView counts the view unless the same address had a view of the article
 // counted within the window. Guard rows older than the window are pruned by PruneViews.
 func (s *Store) RecordAnonymousView(ctx context.Context, articleID string, v AnonymousView) (count int64, counted bool, err error) {
-	now := s.now()
+	now := v.At.UTC().Truncate(time.Microsecond)
+	if v.At.IsZero() {
+		now = s.now()
+	}
 	err = s.WithTx(ctx, func(tx *sqlx.Tx) error {
 		_, _, views, err := s.lockArticle(ctx, tx, articleID)
 		if err != nil {
@@ -195,10 +200,14 @@ type CommenterState struct {
 // InsertComment stores a comment and counts it on its article in one transaction. admit runs
 // inside the transaction, after the author's earlier comments are serialised behind a lock
 // on their account, with the author's state since `since`; an error from it stores nothing
-// and is returned as it is. ID and CreatedAt are filled.
+// and is returned as it is. ID is filled, and CreatedAt when zero (the service passes the
+// time its rules were judged at, so the rule and the stored time share one clock).
 func (s *Store) InsertComment(ctx context.Context, c ArticleComment, since time.Time, maxRecent int, admit func(CommenterState) error) (ArticleComment, error) {
 	c.ID = newID("c_")
-	c.CreatedAt = s.now()
+	if c.CreatedAt.IsZero() {
+		c.CreatedAt = s.now()
+	}
+	c.CreatedAt = c.CreatedAt.UTC().Truncate(time.Microsecond)
 	c.Hidden, c.DeletedAt = false, sql.NullTime{}
 	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
 		lockUser := `SELECT display_name FROM users WHERE id = ?`
@@ -226,8 +235,10 @@ func (s *Store) InsertComment(ctx context.Context, c ArticleComment, since time.
 		if _, _, _, err := s.lockArticle(ctx, tx, c.ArticleID); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO article_comments (id, article_id, user_id, body, hidden, created_at) VALUES (?, ?, ?, ?, FALSE, ?)`),
-			c.ID, c.ArticleID, c.UserID, c.Body, c.CreatedAt); err != nil {
+		// The article row is locked, so the next number is this transaction's alone.
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO article_comments (id, article_id, seq, user_id, body, hidden, created_at)
+			VALUES (?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM article_comments WHERE article_id = ?), ?, ?, FALSE, ?)`),
+			c.ID, c.ArticleID, c.ArticleID, c.UserID, c.Body, c.CreatedAt); err != nil {
 			return fmt.Errorf("insert comment: %w", err)
 		}
 		_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE articles SET comment_count = comment_count + 1 WHERE id = ?`), c.ArticleID)
@@ -250,7 +261,7 @@ func (s *Store) CommentsOfArticle(ctx context.Context, articleID string, limit, 
 	out := []ArticleComment{}
 	err := s.db.SelectContext(ctx, &out, s.rebind(`SELECT `+commentCols+` FROM article_comments c JOIN users u ON u.id = c.user_id
 		WHERE c.article_id = ? AND c.hidden = FALSE AND c.deleted_at IS NULL
-		ORDER BY c.created_at, c.id LIMIT ? OFFSET ?`), articleID, limit, offset)
+		ORDER BY c.seq LIMIT ? OFFSET ?`), articleID, limit, offset)
 	return out, total, err
 }
 

@@ -100,7 +100,7 @@ func (s *Service) PostComment(ctx context.Context, u db.User, ref string, in Com
 		return Comment{}, err
 	}
 	now := s.now()
-	c, err := s.store.InsertComment(ctx, db.ArticleComment{ArticleID: id, UserID: u.ID, Body: body}, now.Add(-24*time.Hour), CommentsPerDay,
+	c, err := s.store.InsertComment(ctx, db.ArticleComment{ArticleID: id, UserID: u.ID, Body: body, CreatedAt: now}, now.Add(-24*time.Hour), CommentsPerDay,
 		func(st db.CommenterState) error { return admitComment(now, st) })
 	if err != nil {
 		return Comment{}, articleErr(err)

@@ -175,13 +175,14 @@ func (s *Service) RecordView(ctx context.Context, ref string, v Viewer) (ViewRes
 	if err != nil {
 		return ViewResult{}, err
 	}
-	day := db.NewDate(s.now().UTC())
+	now := s.now().UTC()
+	day := db.NewDate(now)
 	var count int64
 	var counted bool
 	if who := v.identity(); who != "" {
 		count, counted, err = s.store.RecordView(ctx, id, who, day)
 	} else {
-		av := db.AnonymousView{AddressHash: s.addressHash(v.Address), Window: ViewGuardWindow, Day: day}
+		av := db.AnonymousView{AddressHash: s.addressHash(v.Address), Window: ViewGuardWindow, Day: day, At: now}
 		if v.NewVisitor != "" {
 			// The browser that is given its cookie now is not counted again today.
 			av.Remember = visitorKey(v.NewVisitor)

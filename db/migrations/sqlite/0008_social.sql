@@ -12,17 +12,20 @@ CREATE TABLE article_likes (
 CREATE INDEX article_likes_user_idx ON article_likes (user_id);
 
 -- Comments are plain text. A deleted comment keeps its row (body emptied) so the per-member
--- daily limit still counts it; hidden and deleted comments are not shown or counted.
+-- daily limit still counts it; hidden and deleted comments are not shown or counted. seq
+-- numbers an article's comments in the order they were stored (oldest first, even when two
+-- share a timestamp).
 CREATE TABLE article_comments (
     id         TEXT PRIMARY KEY,
     article_id TEXT NOT NULL REFERENCES articles (id) ON DELETE CASCADE,
+    seq        INTEGER NOT NULL,
     user_id    INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     body       TEXT NOT NULL,
     hidden     INTEGER NOT NULL DEFAULT 0,
     deleted_at TIMESTAMP,
     created_at TIMESTAMP NOT NULL
 );
-CREATE INDEX article_comments_article_idx ON article_comments (article_id, created_at, id);
+CREATE UNIQUE INDEX article_comments_article_idx ON article_comments (article_id, seq);
 CREATE INDEX article_comments_user_idx ON article_comments (user_id, created_at);
 
 -- Who has been counted as a viewer of an article on a UTC day: u:<user id>, k:<key id> or
