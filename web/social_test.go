@@ -97,7 +97,9 @@ func TestSocialAPITwoMembers(t *testing.T) {
 		}
 
 		// Comments: display names only, plain text kept as written.
-		post := func(key, body string) resp { return e.api("POST", base+slug+"/comments", key, map[string]any{"body": body}) }
+		post := func(key, body string) resp {
+			return e.api("POST", base+slug+"/comments", key, map[string]any{"body": body})
+		}
 		var created struct{ Comment commentOut }
 		r := post(annKey, "  Registered silver fell again.  ")
 		wantStatus(t, "ann comments", r, 201, "")
