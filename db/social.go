@@ -10,10 +10,11 @@ import (
 	"github.com/jmoiron/sqlx"
 )
 
-// The social side of Stack Signal articles: likes, comments, views and comment mutes. Every
-// write that changes what a counter on articles counts changes the counter in the same
-// transaction, after locking the article row, so like_count, comment_count and view_count
-// always equal their rows, however many requests race.
+// The social side of Stack Signal articles: likes, comments, views and comment mutes.
+// like_count and comment_count are kept by triggers (migration 0008) in the transaction that
+// changes their rows, including cascades from deleted accounts; view_count is kept here beside
+// article_views. Writes lock the article row first, so a member's toggles run one after
+// another and every counter equals its rows however many requests race.
 
 // ArticleIDByRef resolves an article reference, its id or its slug, to the id.
 func (s *Store) ArticleIDByRef(ctx context.Context, ref string) (string, error) {
@@ -49,14 +50,14 @@ func (s *Store) ToggleLike(ctx context.Context, articleID string, userID int64) 
 		if err != nil {
 			return fmt.Errorf("unlike: %w", err)
 		}
-		delta := -1
 		if n, _ := res.RowsAffected(); n == 0 {
 			if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO article_likes (article_id, user_id, created_at) VALUES (?, ?, ?)`), articleID, userID, s.now()); err != nil {
 				return fmt.Errorf("like: %w", err)
 			}
-			liked, delta = true, 1
+			liked = true
 		}
-		return tx.GetContext(ctx, &count, tx.Rebind(`UPDATE articles SET like_count = like_count + ? WHERE id = ? RETURNING like_count`), delta, articleID)
+		// The trigger has counted the change.
+		return tx.GetContext(ctx, &count, tx.Rebind(`SELECT like_count FROM articles WHERE id = ?`), articleID)
 	})
 	return liked, count, err
 }
@@ -197,7 +198,7 @@ type CommenterState struct {
 	Recent []time.Time
 }
 
-// InsertComment stores a comment and counts it on its article in one transaction. admit runs
+// InsertComment stores a comment (counted on its article by the trigger). admit runs
 // inside the transaction, after the author's earlier comments are serialised behind a lock
 // on their account, with the author's state since `since`; an error from it stores nothing
 // and is returned as it is. ID is filled, and CreatedAt when zero (the service passes the
@@ -241,8 +242,7 @@ func (s *Store) InsertComment(ctx context.Context, c ArticleComment, since time.
 			c.ID, c.ArticleID, c.ArticleID, c.UserID, c.Body, c.CreatedAt); err != nil {
 			return fmt.Errorf("insert comment: %w", err)
 		}
-		_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE articles SET comment_count = comment_count + 1 WHERE id = ?`), c.ArticleID)
-		return err
+		return nil
 	})
 	if err != nil {
 		return ArticleComment{}, err
@@ -272,27 +272,27 @@ func (s *Store) CommentByID(ctx context.Context, id string) (ArticleComment, err
 	return c, notFound(err)
 }
 
-// DeleteComment empties and marks the comment deleted, and uncounts it when it was shown.
-// An already deleted or missing comment is ErrNotFound.
+// DeleteComment empties the comment and marks it deleted (the trigger uncounts it when it
+// was shown). An already deleted or missing comment is ErrNotFound.
 func (s *Store) DeleteComment(ctx context.Context, articleID, id string) error {
 	return s.WithTx(ctx, func(tx *sqlx.Tx) error {
 		if _, _, _, err := s.lockArticle(ctx, tx, articleID); err != nil {
 			return err
 		}
-		var hidden bool
-		err := tx.GetContext(ctx, &hidden, tx.Rebind(`UPDATE article_comments SET body = '', deleted_at = ?
-			WHERE id = ? AND article_id = ? AND deleted_at IS NULL RETURNING hidden`), s.now(), id, articleID)
+		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE article_comments SET body = '', deleted_at = ?
+			WHERE id = ? AND article_id = ? AND deleted_at IS NULL`), s.now(), id, articleID)
 		if err != nil {
-			return notFound(err)
+			return err
 		}
-		if !hidden {
-			_, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE articles SET comment_count = comment_count - 1 WHERE id = ?`), articleID)
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNotFound
 		}
-		return err
+		return nil
 	})
 }
 
-// SetCommentHidden hides or shows a comment and keeps comment_count to the shown ones. A
+// SetCommentHidden hides or shows a comment (the trigger keeps comment_count to the shown
+// ones). A
 // deleted or missing comment is ErrNotFound; setting the state it already has changes nothing.
 func (s *Store) SetCommentHidden(ctx context.Context, articleID, id string, hidden bool) (ArticleComment, error) {
 	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
@@ -306,14 +306,7 @@ func (s *Store) SetCommentHidden(ctx context.Context, articleID, id string, hidd
 		if was == hidden {
 			return nil
 		}
-		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE article_comments SET hidden = ? WHERE id = ?`), hidden, id); err != nil {
-			return err
-		}
-		delta := 1
-		if hidden {
-			delta = -1
-		}
-		_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE articles SET comment_count = comment_count + ? WHERE id = ?`), delta, articleID)
+		_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE article_comments SET hidden = ? WHERE id = ?`), hidden, id)
 		return err
 	})
 	if err != nil {

@@ -80,7 +80,7 @@ func (h *Handlers) commentsView(c *fiber.Ctx, slug string, from int, draft comme
 		}
 	}
 	csrf, _ := c.Locals(localCSRF).(string)
-	v := pages.CommentsView{Slug: slug, CountLabel: format.Count(int64(p.Total), "comment", "comments"), CSRF: csrf,
+	v := pages.CommentsView{Slug: slug, Total: p.Total, CountLabel: format.Count(int64(p.Total), "comment", "comments"), CSRF: csrf,
 		LoginURL: "/login?next=" + url.QueryEscape("/signal/"+slug+"#comments"), Draft: draft.Body, Error: draft.Error,
 		DraftCounter: format.Int(int64(utf8.RuneCountInString(draft.Body))), MaxChars: social.MaxCommentRunes, MaxLabel: format.Int(social.MaxCommentRunes)}
 	v.Comments, v.EarlierURL = h.commentItems(u, slug, p)

@@ -1,6 +1,8 @@
 -- Social features of Stack Signal articles: likes, comments, daily view de-duplication and
--- comment mutes. The counters on articles (like_count, comment_count, view_count) are kept in
--- the same transaction as the rows below, so they always equal what the rows say.
+-- comment mutes. like_count and comment_count are kept by the triggers at the end, in the same
+-- transaction as every change to the rows they count, whoever makes it (the store, or a
+-- cascade when an account is deleted), so they always equal what the rows say. view_count is
+-- kept by the store beside article_views.
 
 -- One row per member who likes an article; the primary key makes a second like impossible.
 CREATE TABLE article_likes (
@@ -53,3 +55,41 @@ CREATE TABLE comment_mutes (
     user_id  BIGINT PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
     muted_at TIMESTAMPTZ NOT NULL
 );
+
+-- Counters follow their rows. A comment counts while it is neither hidden nor deleted.
+CREATE FUNCTION article_likes_count() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        UPDATE articles SET like_count = like_count + 1 WHERE id = NEW.article_id;
+    ELSE
+        UPDATE articles SET like_count = like_count - 1 WHERE id = OLD.article_id;
+    END IF;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER article_likes_count AFTER INSERT OR DELETE ON article_likes
+    FOR EACH ROW EXECUTE FUNCTION article_likes_count();
+
+CREATE FUNCTION article_comments_count() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    delta BIGINT := 0;
+    article TEXT;
+BEGIN
+    IF TG_OP IN ('UPDATE', 'DELETE') THEN
+        article := OLD.article_id;
+        IF NOT OLD.hidden AND OLD.deleted_at IS NULL THEN
+            delta := delta - 1;
+        END IF;
+    END IF;
+    IF TG_OP IN ('INSERT', 'UPDATE') THEN
+        article := NEW.article_id;
+        IF NOT NEW.hidden AND NEW.deleted_at IS NULL THEN
+            delta := delta + 1;
+        END IF;
+    END IF;
+    IF delta <> 0 THEN
+        UPDATE articles SET comment_count = comment_count + delta WHERE id = article;
+    END IF;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER article_comments_count AFTER INSERT OR UPDATE OF hidden, deleted_at OR DELETE ON article_comments
+    FOR EACH ROW EXECUTE FUNCTION article_comments_count();

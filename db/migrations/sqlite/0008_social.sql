@@ -1,6 +1,8 @@
 -- Social features of Stack Signal articles: likes, comments, daily view de-duplication and
--- comment mutes. The counters on articles (like_count, comment_count, view_count) are kept in
--- the same transaction as the rows below, so they always equal what the rows say.
+-- comment mutes. like_count and comment_count are kept by the triggers at the end, in the same
+-- transaction as every change to the rows they count, whoever makes it (the store, or a
+-- cascade when an account is deleted), so they always equal what the rows say. view_count is
+-- kept by the store beside article_views.
 
 -- One row per member who likes an article; the primary key makes a second like impossible.
 CREATE TABLE article_likes (
@@ -53,3 +55,21 @@ CREATE TABLE comment_mutes (
     user_id  INTEGER PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
     muted_at TIMESTAMP NOT NULL
 );
+
+-- Counters follow their rows. A comment counts while it is neither hidden nor deleted.
+CREATE TRIGGER article_likes_count_ins AFTER INSERT ON article_likes BEGIN
+    UPDATE articles SET like_count = like_count + 1 WHERE id = NEW.article_id;
+END;
+CREATE TRIGGER article_likes_count_del AFTER DELETE ON article_likes BEGIN
+    UPDATE articles SET like_count = like_count - 1 WHERE id = OLD.article_id;
+END;
+CREATE TRIGGER article_comments_count_ins AFTER INSERT ON article_comments BEGIN
+    UPDATE articles SET comment_count = comment_count + (NEW.hidden = 0 AND NEW.deleted_at IS NULL) WHERE id = NEW.article_id;
+END;
+CREATE TRIGGER article_comments_count_upd AFTER UPDATE OF hidden, deleted_at ON article_comments BEGIN
+    UPDATE articles SET comment_count = comment_count - (OLD.hidden = 0 AND OLD.deleted_at IS NULL) + (NEW.hidden = 0 AND NEW.deleted_at IS NULL)
+    WHERE id = NEW.article_id;
+END;
+CREATE TRIGGER article_comments_count_del AFTER DELETE ON article_comments BEGIN
+    UPDATE articles SET comment_count = comment_count - (OLD.hidden = 0 AND OLD.deleted_at IS NULL) WHERE id = OLD.article_id;
+END;
