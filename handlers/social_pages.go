@@ -84,6 +84,9 @@ func (h *Handlers) commentsView(c *fiber.Ctx, slug string, from int, draft comme
 		LoginURL: "/login?next=" + url.QueryEscape("/signal/"+slug+"#comments"), Draft: draft.Body, Error: draft.Error,
 		DraftCounter: format.Int(int64(utf8.RuneCountInString(draft.Body))), MaxChars: social.MaxCommentRunes, MaxLabel: format.Int(social.MaxCommentRunes)}
 	v.Comments, v.EarlierURL = h.commentItems(u, slug, p)
+	if p.Offset+len(p.Comments) < p.Total {
+		v.LaterURL = "/signal/" + slug + "#comments"
+	}
 	if u.ID != 0 {
 		v.SignedIn, v.AuthorName = true, account.DisplayName(u)
 		if v.Muted, err = h.social.Muted(ctx, u); err != nil {

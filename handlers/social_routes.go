@@ -88,7 +88,7 @@ func (h *Handlers) socialRoutes() []APIRoute {
 			},
 			Example: "DELETE /v1/stack-signal/articles/2026-11-22-daily-synthesis/comments/c_abc123"},
 		{Method: "PATCH", Path: "/v1/stack-signal/articles/:id/comments/:comment_id", Auth: AuthAdmin, Handler: h.APICommentModerate, OperationID: "moderateArticleComment", Tag: "Social",
-			Summary:     "Hide a comment from readers, or show it again (administrators)",
+			Summary:     "Hide a comment from readers, or show it again",
 			Description: "A hidden comment is left out of the list and of comment_count; hidden:false shows it again.",
 			Params:      []Param{article, comment},
 			Body:        Schema{"type": "object", "additionalProperties": false, "required": []string{"hidden"}, "properties": Schema{"hidden": Schema{"type": "boolean"}}},

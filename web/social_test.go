@@ -443,3 +443,46 @@ func TestSocialPagesModeration(t *testing.T) {
 		}
 	})
 }
+
+// TestSocialPagesEarlierComments: the page shows the latest 50 comments, oldest first; HTMX
+// brings the earlier ones in place of the link, and without script the link leads to them.
+func TestSocialPagesEarlierComments(t *testing.T) {
+	e := newEnv(t, sqliteStore(t), offline(t))
+	id, slug := socialArticle(t, e)
+	svc := e.srv.Handlers().Social()
+	for m := 0; m < 12; m++ {
+		u, _ := e.user(fmt.Sprintf("m%02d@example.com", m), db.TierFree)
+		for i := 0; i < social.CommentsPerMinute; i++ {
+			if _, err := svc.PostComment(context.Background(), u, id, social.CommentInput{Body: fmt.Sprintf("comment %02d", m*5+i)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	d := doc(t, e.do(httptest.NewRequest("GET", "/signal/"+slug, nil)))
+	items := d.Find("#comment-list > li[id^=comment-]")
+	if items.Length() != 50 || !strings.Contains(items.First().Text(), "comment 10") || !strings.Contains(items.Last().Text(), "comment 59") || !strings.Contains(d.Find("#comments-heading").Text(), "60 comments") {
+		t.Fatalf("latest page: %d items, first %q", items.Length(), items.First().Text())
+	}
+	link := d.Find("#comments-earlier a")
+	hx, _ := link.Attr("hx-get")
+	if hx != "/signal/"+slug+"/comments?offset=0&limit=10" {
+		t.Fatalf("earlier link %q", hx)
+	}
+	req := httptest.NewRequest("GET", hx, nil)
+	req.Header.Set("HX-Request", "true")
+	f := doc(t, e.do(req))
+	if n := f.Find("li[id^=comment-]").Length(); n != 10 || f.Find("#comments-earlier").Length() != 0 || !strings.Contains(f.Find("li").First().Text(), "comment 00") {
+		t.Fatalf("earlier fragment: %d items", n)
+	}
+	r := e.do(httptest.NewRequest("GET", hx, nil))
+	if r.Status != 303 || r.Header.Get("Location") != "/signal/"+slug+"?comments=0#comments" {
+		t.Fatalf("without HTMX: %d %v", r.Status, r.Header.Get("Location"))
+	}
+	d = doc(t, e.do(httptest.NewRequest("GET", "/signal/"+slug+"?comments=0", nil)))
+	if items := d.Find("#comment-list > li[id^=comment-]"); items.Length() != 50 || !strings.Contains(items.First().Text(), "comment 00") || d.Find(`#comments a[href="/signal/`+slug+`#comments"]`).Length() != 1 {
+		t.Fatalf("thread from the start: %d", items.Length())
+	}
+	if r := e.do(httptest.NewRequest("GET", "/signal/"+slug+"?comments=x", nil)); r.Status != 400 {
+		t.Fatalf("bad comments offset: %d", r.Status)
+	}
+}
