@@ -19,6 +19,7 @@ import (
 	"github.com/ouncehq/ounce/internal/intel"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/internal/prices"
+	"github.com/ouncehq/ounce/internal/social"
 	"github.com/ouncehq/ounce/views/components"
 )
 
@@ -49,6 +50,8 @@ type Services struct {
 	Dealers *dealers.Service
 	// Billing is Stripe checkout, the webhook and the membership page.
 	Billing *billing.Service
+	// Social is article views, likes and comments.
+	Social *social.Service
 }
 
 // Deps are everything the handlers are built from.
@@ -75,6 +78,7 @@ type Handlers struct {
 	vault     *comex.Service
 	dealers   *dealers.Service
 	billing   *billing.Service
+	social    *social.Service
 	cache     bodyCache
 	done      <-chan struct{}
 }
@@ -90,7 +94,7 @@ func New(d Deps) *Handlers {
 	sv := d.Services
 	return &Handlers{sessions: d.Sessions, cfg: d.Site, log: d.Logger, now: d.Now, done: d.Done,
 		account: sv.Account, portfolio: sv.Portfolio, market: sv.Market, intel: sv.Intel, vault: sv.Vault,
-		dealers: sv.Dealers, billing: sv.Billing}
+		dealers: sv.Dealers, billing: sv.Billing, social: sv.Social}
 }
 
 // Locals keys shared with the web middleware.
@@ -111,6 +115,12 @@ func UserFrom(c *fiber.Ctx) (db.User, bool) {
 	u, ok := c.Locals(localUser).(db.User)
 	return u, ok
 }
+
+// SetKeyID records the id of the API key a /v1 request authenticated with.
+func SetKeyID(c *fiber.Ctx, id int64) { c.Locals(localKeyID, id) }
+
+// KeyIDFrom returns the id of the request's API key (0 without one).
+func KeyIDFrom(c *fiber.Ctx) int64 { id, _ := c.Locals(localKeyID).(int64); return id }
 
 // SetNonce records the CSP nonce of the request for the templates.
 func SetNonce(c *fiber.Ctx, n string) { c.Locals(localNonce, n) }

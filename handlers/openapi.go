@@ -21,6 +21,7 @@ var tagDescriptions = map[string]string{
 	"Calculators":         "Junk-silver melt values and what-if projections. Public; a key adds your own holdings.",
 	"Portfolio":           "Your holdings, sales, valuation and analytics. Gold members' keys.",
 	"Market intelligence": "Stack Signal articles, market news with analysis, and generation. Public, except generation (administrators).",
+	"Social":              "Article views, likes and comments. Reading is public; liking and commenting need a member's key.",
 	"Vault Watch":         "COMEX warehouse inventory: registered, eligible, drains and the oversubscribed ratio. Public.",
 	"Dealer prices":       "Dealer quotes for coins and bars with premiums over spot, premium history, and click-through to catalogue URLs only. Public.",
 	"Billing":             "Gold membership through Stripe: checkout, verification, the customer portal, and Stripe's webhook. Any member's key.",
@@ -119,7 +120,7 @@ func (h *Handlers) OpenAPI() Schema {
 			for _, t := range types {
 				content[t] = Schema{"schema": r.Body}
 			}
-			op["requestBody"] = Schema{"required": true, "content": content}
+			op["requestBody"] = Schema{"required": !r.BodyOptional, "content": content}
 		}
 		responses := Schema{}
 		for _, resp := range r.Responses {

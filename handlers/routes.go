@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 )
@@ -67,6 +68,9 @@ type APIRoute struct {
 	// MaxBody is the largest request body the route reads, in bytes; 0 means DefaultMaxBody.
 	// The server refuses a longer body with 413 while reading it, before any handler runs.
 	MaxBody int
+
+	// BodyOptional documents the body as optional (a route that also works without one).
+	BodyOptional bool
 }
 
 // DefaultMaxBody is the request body limit of every route that sets no MaxBody: forms and
@@ -87,6 +91,7 @@ func (h *Handlers) APIRoutes() []APIRoute {
 	out = append(out, h.vaultRoutes()...)
 	out = append(out, h.dealerRoutes()...)
 	out = append(out, h.billingRoutes()...)
+	out = append(out, h.socialRoutes()...)
 	return out
 }
 
@@ -120,6 +125,7 @@ func (h *Handlers) PageRoutes() []PageRoute {
 	out = append(out, h.intelPages()...)
 	out = append(out, h.dealerPages()...)
 	out = append(out, h.billingPages()...)
+	out = append(out, h.socialPages()...)
 	return out
 }
 
@@ -143,6 +149,9 @@ func (h *Handlers) Jobs() []Job {
 	}
 	if h.billing != nil {
 		out = append(out, Job{Name: "billing grace periods", Run: h.billing.Run})
+	}
+	if h.social != nil {
+		out = append(out, Job{Name: "article viewer pruning", Run: func(ctx context.Context) { h.social.RunPruner(ctx, 10*time.Minute) }})
 	}
 	return out
 }

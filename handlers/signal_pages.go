@@ -31,7 +31,7 @@ func writerLabel(w string) string {
 func signalCard(a db.Article) pages.SignalCard {
 	return pages.SignalCard{Slug: a.Slug, Title: a.Title, Summary: a.Summary, CategoryLabel: categoryLabel(a.Category),
 		Date: format.Date(a.PublishedAt), DateTime: a.PublishedAt.UTC().Format(time.RFC3339), Metals: a.Metals, Sources: len(a.Sources),
-		Writer: a.Writer, Demo: a.Demo, Synthesis: a.IsSynthesis}
+		Writer: a.Writer, Demo: a.Demo, Synthesis: a.IsSynthesis, Views: a.ViewCount, Likes: a.LikeCount, Comments: a.CommentCount}
 }
 
 // signalHref is the feed address for a category and offset.
@@ -91,8 +91,13 @@ func (h *Handlers) SignalIndex(c *fiber.Ctx) error {
 	return render(c, http.StatusOK, pages.Signal(h.meta(c, "Stack Signal", "signal"), v))
 }
 
-// SignalArticle is one article's page.
+// SignalArticle is one article's page; it records the reader's view.
 func (h *Handlers) SignalArticle(c *fiber.Ctx) error {
+	return h.signalArticle(c, commentDraft{}, http.StatusOK)
+}
+
+// signalArticle renders the article page with the comment form in the given state.
+func (h *Handlers) signalArticle(c *fiber.Ctx, draft commentDraft, status int) error {
 	a, err := h.intel.Article(h.ctx(c), c.Params("slug"))
 	if err != nil {
 		return err
@@ -114,5 +119,8 @@ func (h *Handlers) SignalArticle(c *fiber.Ctx) error {
 	for _, s := range a.Sources {
 		v.Sources = append(v.Sources, pages.ArticleSourceView{Name: s.Name, Title: s.Title, URL: linkable(s.URL)})
 	}
-	return render(c, http.StatusOK, pages.SignalArticle(h.meta(c, a.Title, "signal"), v))
+	if v.Social, err = h.articleSocial(c, a, draft); err != nil {
+		return err
+	}
+	return render(c, status, pages.SignalArticle(h.meta(c, a.Title, "signal"), v))
 }

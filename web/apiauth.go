@@ -30,6 +30,7 @@ func (s *server) apiAuth(r handlers.APIRoute) fiber.Handler {
 				return s.rateLimitThen(c, ipBucket, s.opts.Config.HTTP.RateLimitPerIP, func() error { return err })
 			}
 			handlers.SetUser(c, ko.User)
+			handlers.SetKeyID(c, ko.KeyID)
 			keyID := ko.KeyID
 			bucket = func(*fiber.Ctx) string { return "key:" + strconv.FormatInt(keyID, 10) }
 			switch {

@@ -10,6 +10,7 @@ import (
 	"github.com/ouncehq/ounce/internal/news"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/internal/prices"
+	"github.com/ouncehq/ounce/internal/social"
 )
 
 // Config is every setting of the running service. cmd/ounce parses the environment into it
@@ -29,6 +30,7 @@ type Config struct {
 	Dealers dealers.Config
 	// Billing configures Stripe; it is not a market-data source, so OUNCE_OFFLINE leaves it on.
 	Billing billing.Config
+	Social  social.Config
 }
 
 // HTTPConfig configures the transport layer.
@@ -71,6 +73,7 @@ func (s *server) services(opts Options) handlers.Services {
 		Dealers: dealers.New(dealers.Deps{Store: deps.Store, Prices: deps.Market, Logger: deps.Logger, Now: deps.Now, Config: dealerConfig(cfg)}),
 		Billing: billing.New(billing.Deps{Store: deps.Store, Logger: deps.Logger, Now: deps.Now, BaseURL: cfg.Site.BaseURL,
 			Config: cfg.Billing}),
+		Social: social.New(social.Deps{Store: deps.Store, Config: cfg.Social, Now: deps.Now, Logger: deps.Logger}),
 	}
 }
 

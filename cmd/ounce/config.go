@@ -158,6 +158,9 @@ func loadConfig(fs *flag.FlagSet, args []string) (config, error) {
 	if err := loadDealerConfig(app); err != nil {
 		return c, err
 	}
+	if app.Social.AddressKey = os.Getenv("OUNCE_SOCIAL_SECRET"); app.Social.AddressKey != "" && len(app.Social.AddressKey) < 16 {
+		return c, fmt.Errorf("OUNCE_SOCIAL_SECRET must be at least 16 characters (it keys the hash of visitor addresses)")
+	}
 
 	if fs != nil {
 		fs.StringVar(&c.Addr, "addr", c.Addr, "listen address (OUNCE_ADDR)")

@@ -31,6 +31,7 @@ Usage:
   ounce user add --email E [--tier free|gold] [--admin] [--password-file F]
                                                create an account (password from stdin or file)
   ounce user set-tier --email E --tier free|gold
+  ounce user mute --email E                    stop an account from commenting (unmute lets it again)
   ounce apikey new --email E [--name N]        print a new API key once
   ounce prices import --metal M FILE.csv       add or correct daily closes (date,usd_per_oz)
   ounce vault import FILE.xls                  import a CME depository report
@@ -203,7 +204,7 @@ func readPassword(stdin io.Reader, file string) (string, error) {
 
 func cmdUser(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) error {
 	if len(args) == 0 {
-		return usageError{"user needs a subcommand: add or set-tier"}
+		return usageError{"user needs a subcommand: add, set-tier, mute or unmute"}
 	}
 	fs := flag.NewFlagSet("user", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -249,6 +250,8 @@ func cmdUser(ctx context.Context, args []string, stdin io.Reader, stdout io.Writ
 			fmt.Fprintf(stdout, "created %s (tier %s%s)\n", u.Email, u.Tier, map[bool]string{true: ", admin"}[u.IsAdmin])
 			return nil
 		})
+	case "mute", "unmute":
+		return cmdUserMute(ctx, cfg, *email, args[0] == "mute", stdout)
 	case "set-tier":
 		if *tier == "" {
 			return usageError{"--tier is required"}
