@@ -36,19 +36,19 @@ var (
 	qtyAtRe          = regexp.MustCompile(`(?:^|\s)(\d{1,7})\s*@`)
 	standaloneIntRe  = regexp.MustCompile(`(?:^|\s)(\d{1,3}(?:,\d{3})+|\d{1,7})(?:\s|$)`)
 	// Weights.
-	junkRe     = regexp.MustCompile(`(?i)\$\s?(\d{1,5})(?:\.00)?\s*(?:face(?:\s*value)?|fv|f\.v\.)`)
-	fracOzRe   = regexp.MustCompile(`(?i)\b(\d{1,2})\s*/\s*(\d{1,3})(?:th)?\s*-?\s*(?:troy\s*)?(?:oz|0z|ozt|ounces?)\b`)
-	ozRe       = regexp.MustCompile(`(?i)\b(\d{1,4}(?:\.\d{1,4})?)\s*-?\s*(?:troy\s*)?(?:oz|0z|ozt|ounces?)\b`)
-	gramRe     = regexp.MustCompile(`(?i)\b(\d{1,5}(?:\.\d{1,3})?)\s*-?\s*(?:g|gr|gm|grams?)\b`)
-	kiloRe     = regexp.MustCompile(`(?i)(?:\b(\d{1,3}(?:\.\d{1,3})?)\s*-?\s*)?\b(?:kilo(?:gram)?s?|kg)\b`)
-	purityRe   = regexp.MustCompile(`\b(90|40|35)\s?%`)
-	metalRe    = regexp.MustCompile(`(?i)\b(gold|silver|platinum|palladium)\b`)
-	skuRe      = regexp.MustCompile(`(?i)\b(?:sku|item\s*#|item\s*no\.?|part\s*#)\s*:?\s*[A-Z0-9][A-Z0-9-]*`)
-	codeRe     = regexp.MustCompile(`\b[A-Z]{1,5}-[A-Z0-9]{1,10}\b`)
-	orderNoRe  = regexp.MustCompile(`(?i)\b(?:order|invoice|confirmation|receipt)\s*(?:number|num\.?|no\.?|id|#)?\s*[:#.+]{0,3}\s*#?\s*([A-Z0-9][A-Z0-9-]{3,29})(\s\d{1,3}-\d{2,10}\b)?`)
-	dateAnyRe  = regexp.MustCompile(`(?i)\b(\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+\d{4})\b`)
-	dateLabel  = regexp.MustCompile(`(?i)\b(?:order\s*date|date\s*placed|date\s*ordered|order\s*placed(?:\s*on)?|placed\s*on|invoice\s*date|purchase\s*date|date)\b`)
-	wordRe     = regexp.MustCompile(`[A-Za-z]{2,}`)
+	junkRe    = regexp.MustCompile(`(?i)\$\s?(\d{1,5})(?:\.00)?\s*(?:face(?:\s*value)?|fv|f\.v\.)`)
+	fracOzRe  = regexp.MustCompile(`(?i)\b(\d{1,2})\s*/\s*(\d{1,3})(?:th)?\s*-?\s*(?:troy\s*)?(?:oz|0z|ozt|ounces?)\b`)
+	ozRe      = regexp.MustCompile(`(?i)\b(\d{1,4}(?:\.\d{1,4})?)\s*-?\s*(?:troy\s*)?(?:oz|0z|ozt|ounces?)\b`)
+	gramRe    = regexp.MustCompile(`(?i)\b(\d{1,5}(?:\.\d{1,3})?)\s*-?\s*(?:g|gr|gm|grams?)\b`)
+	kiloRe    = regexp.MustCompile(`(?i)(?:\b(\d{1,3}(?:\.\d{1,3})?)\s*-?\s*)?\b(?:kilo(?:gram)?s?|kg)\b`)
+	purityRe  = regexp.MustCompile(`\b(90|40|35)\s?%`)
+	metalRe   = regexp.MustCompile(`(?i)\b(gold|silver|platinum|palladium)\b`)
+	skuRe     = regexp.MustCompile(`(?i)\b(?:sku|item\s*#|item\s*no\.?|part\s*#)\s*:?\s*[A-Z0-9][A-Z0-9-]*`)
+	codeRe    = regexp.MustCompile(`\b[A-Z]{1,5}-[A-Z0-9]{1,10}\b`)
+	orderNoRe = regexp.MustCompile(`(?i)\b(?:order|invoice|confirmation|receipt)\s*(?:number|num\.?|no\.?|id|#)?\s*[:#.+]{0,3}\s*#?\s*([A-Z0-9][A-Z0-9-]{3,29})(\s\d{1,3}-\d{2,10}\b)?`)
+	dateAnyRe = regexp.MustCompile(`(?i)\b(\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+\d{4})\b`)
+	dateLabel = regexp.MustCompile(`(?i)\b(?:order\s*date|date\s*placed|date\s*ordered|order\s*placed(?:\s*on)?|placed\s*on|invoice\s*date|purchase\s*date|date)\b`)
+	wordRe    = regexp.MustCompile(`[A-Za-z]{2,}`)
 )
 
 // summary kinds of the lines below the items.
@@ -293,14 +293,13 @@ func parseItem(pending, l string, amounts []amount, described bool) (Item, bool)
 		desc = pending + "  " + body
 	}
 	it := Item{}
-	it.ProductName = cleanName(desc)
-	if it.ProductName == "" {
-		return it, false
-	}
-
 	// Quantity candidates, best first.
 	cands := qtyCandidates(body, desc != body)
 	q, unit, total, warn := assignMoney(cands, amounts, body)
+	it.ProductName = cleanName(desc, q)
+	if it.ProductName == "" {
+		return it, false
+	}
 	it.Quantity = q
 	it.UnitPrice, it.LineTotal = unit, total
 	if warn != "" {
@@ -308,17 +307,6 @@ func parseItem(pending, l string, amounts []amount, described bool) (Item, bool)
 	}
 	it.WeightOz, it.face, it.purity = weightOf(desc)
 	it.Metal = metalOf(desc)
-	if p, ok := matchProduct(desc, it); ok {
-		it.ProductID = p.ID
-		if it.Metal == "" {
-			it.Metal = p.Metal
-		}
-		if p.PerFace {
-			it.WeightOz = p.FaceOz(it.face)
-		} else {
-			it.WeightOz = p.FineOz
-		}
-	}
 	if it.Metal == "" && it.WeightOz.IsPositive() && it.UnitPrice.Valid {
 		// No metal word: the price per ounce tells silver from gold well enough to propose,
 		// and the member is told to check.
@@ -329,6 +317,17 @@ func parseItem(pending, l string, amounts []amount, described bool) (Item, bool)
 			it.Metal = metals.Gold
 		}
 		it.notes = append(it.notes, "metal|metal guessed from the price per ounce; check it")
+	}
+	if p, ok := matchProduct(desc, it); ok {
+		it.ProductID = p.ID
+		if it.Metal == "" {
+			it.Metal = p.Metal
+		}
+		if p.PerFace {
+			it.WeightOz = p.FaceOz(it.face)
+		} else {
+			it.WeightOz = p.FineOz
+		}
 	}
 	return it, true
 }
@@ -392,7 +391,7 @@ func qtyCandidates(body string, separateDesc bool) []qtyCand {
 // as quantities.
 func maskWeights(s string) string {
 	blank := func(m string) string { return strings.Repeat(" ", len(m)) }
-	for _, re := range []*regexp.Regexp{junkRe, fracOzRe, ozRe, gramRe, kiloRe, purityRe, regexp.MustCompile(`\.\d+|\(\S*\)|#\s?\S+`)} {
+	for _, re := range []*regexp.Regexp{junkRe, fracOzRe, ozRe, gramRe, kiloRe, purityRe, decimalsRe} {
 		s = re.ReplaceAllStringFunc(s, blank)
 	}
 	return s
@@ -503,17 +502,26 @@ func metalOf(desc string) metals.Metal {
 	return ""
 }
 
+var (
+	decimalsRe    = regexp.MustCompile(`\.\d+|\(\S*\)|#\s?\S+`)
+	cellSplitRe   = regexp.MustCompile(`\s{2,}|\s\|\s`)
+	leadingQtyRe  = regexp.MustCompile(`^(\d{1,7})\s+(\d|[$]|kilo|[A-Za-z])`)
+	qtyBeforeName = regexp.MustCompile(`(?:^|\s)\d{1,7}\s*[xX×]\s+`)
+	trailingWords = regexp.MustCompile(`(?i)\s(?:each|ea\.?|/ea|per\s+unit)(?:\s|$)|\s=(?:\s|$)`)
+)
+
 // cleanName is the product as a person would write it: the description without quantities,
 // codes, prices and table leftovers.
-func cleanName(desc string) string {
+func cleanName(desc string, qty int64) string {
 	s := skuRe.ReplaceAllString(desc, " ")
 	s = codeRe.ReplaceAllString(s, " ")
 	s = qtyWordRe.ReplaceAllString(s, " ")
+	s = qtyBeforeName.ReplaceAllString(s, " ")
 	s = qtyTimesAfterRe.ReplaceAllString(s, " ")
-	s = regexp.MustCompile(`(?:^|\s)\d{1,7}\s*[xX]\s+`).ReplaceAllString(s, " ")
+	s = trailingWords.ReplaceAllString(s, " ")
 	s = strings.ReplaceAll(s, "@", " ")
 	// Cells that are only numbers (a quantity column) go; numbers inside the name stay.
-	cells := regexp.MustCompile(`\s{2,}|\s\|\s`).Split(strings.TrimSpace(s), -1)
+	cells := cellSplitRe.Split(strings.TrimSpace(s), -1)
 	var keep []string
 	for _, c := range cells {
 		c = strings.Trim(c, " |:-")
@@ -526,8 +534,9 @@ func cleanName(desc string) string {
 		return ""
 	}
 	name := strings.Join(keep, " ")
-	// A leading quantity column ("25 1 oz Silver Round") is not part of the name.
-	if m := regexp.MustCompile(`^(\d{1,7})\s+(\d|[$]|kilo|[A-Za-z])`).FindStringSubmatch(name); m != nil && !hasWeightAtStart(name) {
+	// A leading quantity column ("25 1 oz Silver Round") is not part of the name; a year
+	// ("2026 1 oz Silver Eagle") is.
+	if m := leadingQtyRe.FindStringSubmatch(name); m != nil && !hasWeightAtStart(name) && m[1] == strconv.FormatInt(qty, 10) {
 		name = strings.TrimSpace(name[len(m[1]):])
 	}
 	name = strings.Join(strings.Fields(name), " ")
