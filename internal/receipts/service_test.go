@@ -194,7 +194,10 @@ func pdfWith(n int, stream []byte, filter string) []byte {
 	var out bytes.Buffer
 	out.WriteString("%PDF-1.4\n")
 	var offs []int
-	obj := func(s string) { offs = append(offs, out.Len()); fmt.Fprintf(&out, "%d 0 obj\n%s\nendobj\n", len(offs), s) }
+	obj := func(s string) {
+		offs = append(offs, out.Len())
+		fmt.Fprintf(&out, "%d 0 obj\n%s\nendobj\n", len(offs), s)
+	}
 	kids := ""
 	for i := range n {
 		kids += fmt.Sprintf("%d 0 R ", 4+i)
