@@ -16,6 +16,7 @@ import (
 	"github.com/ouncehq/ounce/internal/intel"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/internal/prices"
+	"github.com/ouncehq/ounce/internal/receipts"
 	"github.com/ouncehq/ounce/views/components"
 )
 
@@ -42,6 +43,8 @@ type Services struct {
 	Market *prices.Service
 	Intel  *intel.Service
 	Vault  *comex.Service
+	// Receipts reads dealer receipts into proposed holdings.
+	Receipts *receipts.Service
 }
 
 // Deps are everything the handlers are built from.
@@ -66,6 +69,7 @@ type Handlers struct {
 	market    *prices.Service
 	intel     *intel.Service
 	vault     *comex.Service
+	receipts  *receipts.Service
 	cache     bodyCache
 	done      <-chan struct{}
 }
@@ -80,7 +84,8 @@ func New(d Deps) *Handlers {
 	}
 	sv := d.Services
 	return &Handlers{sessions: d.Sessions, cfg: d.Site, log: d.Logger, now: d.Now, done: d.Done,
-		account: sv.Account, portfolio: sv.Portfolio, market: sv.Market, intel: sv.Intel, vault: sv.Vault}
+		account: sv.Account, portfolio: sv.Portfolio, market: sv.Market, intel: sv.Intel, vault: sv.Vault,
+		receipts: sv.Receipts}
 }
 
 // Locals keys shared with the web middleware.

@@ -78,6 +78,7 @@ func (h *Handlers) APIRoutes() []APIRoute {
 	out = append(out, h.holdingsRoutes()...)
 	out = append(out, h.intelRoutes()...)
 	out = append(out, h.vaultRoutes()...)
+	out = append(out, h.receiptsRoutes()...)
 	return out
 }
 
@@ -107,6 +108,7 @@ func (h *Handlers) PageRoutes() []PageRoute {
 	out = append(out, h.pricePages()...)
 	out = append(out, h.portfolioPages()...)
 	out = append(out, h.intelPages()...)
+	out = append(out, h.receiptsPages()...)
 	return out
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/ouncehq/ounce/internal/news"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/internal/prices"
+	"github.com/ouncehq/ounce/internal/receipts"
 )
 
 // Config is every setting of the running service. cmd/ounce parses the environment into it
@@ -24,6 +25,8 @@ type Config struct {
 	News    news.Config
 	Intel   intel.Config
 	Vault   comex.Config
+	// Receipts configures receipt scanning (limits, tool timeout and memory cap).
+	Receipts receipts.Config
 }
 
 // HTTPConfig configures the transport layer.
@@ -53,14 +56,16 @@ func (c *Config) SetOffline(offline bool) {
 func (s *server) services(opts Options) handlers.Services {
 	cfg, deps := opts.Config, opts
 	vault := comex.New(comex.Deps{Store: deps.Store, Logger: deps.Logger, Now: deps.Now, Config: cfg.Vault})
+	pf := portfolio.New(portfolio.Deps{Store: deps.Store, Prices: deps.Market, Now: deps.Now, Logger: deps.Logger})
 	feeds := news.New(news.Deps{Store: deps.Store, Logger: deps.Logger, Now: deps.Now, Config: cfg.News})
 	return handlers.Services{
 		Account: account.New(account.Deps{Store: deps.Store, Limiter: s.limiter, Now: deps.Now, Logger: deps.Logger,
 			OnKeyUsed: s.keyUse.Record, Config: cfg.Account}),
-		Portfolio: portfolio.New(portfolio.Deps{Store: deps.Store, Prices: deps.Market, Now: deps.Now, Logger: deps.Logger}),
+		Portfolio: pf,
 		Market:    deps.Market,
 		Intel: intel.New(intel.Deps{Store: deps.Store, Market: deps.Market, News: feeds, Vault: vault, Logger: deps.Logger, Now: deps.Now,
 			Config: cfg.Intel}),
-		Vault: vault,
+		Vault:    vault,
+		Receipts: receipts.New(receipts.Deps{Store: deps.Store, Portfolio: pf, Config: cfg.Receipts, Now: deps.Now, Logger: deps.Logger}),
 	}
 }

@@ -7,12 +7,29 @@ import (
 	"github.com/shopspring/decimal"
 )
 
+// usd writes an amount as receipts print it: "$6,454.20".
+func usd(d decimal.Decimal) string {
+	sign := ""
+	if d.IsNegative() {
+		sign, d = "-", d.Neg()
+	}
+	s := d.StringFixed(2)
+	whole, cents := s[:len(s)-3], s[len(s)-3:]
+	var b strings.Builder
+	for i, c := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return sign + "$" + b.String() + cents
+}
+
 // check compares the receipt's arithmetic with itself: quantity × unit price = line total on
 // every line, the lines = the subtotal, and lines + shipping + tax + fees (− discounts) = the
 // total. Every mismatch is a warning naming the field; no figure is changed.
 func check(r Receipt) []Warning {
 	var out []Warning
-	usd := func(d decimal.Decimal) string { return "$" + d.StringFixed(2) }
 	if len(r.Items) == 0 {
 		out = append(out, Warning{Item: -1, Field: "items", Message: "no bullion lines were found; add them by hand or try a clearer image"})
 	}
