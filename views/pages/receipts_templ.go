@@ -799,7 +799,7 @@ func scanRow(row ScanRow, metals []string) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 65, "</td><td class=\"inline-block w-1/2 py-1 pr-1 md:table-cell md:w-auto md:px-2 md:py-1.5\"><label class=\"text-xs text-slate-500 md:sr-only\" for=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 65, "</td><td class=\"inline-block w-1/2 py-1 pr-1 md:table-cell md:w-auto md:min-w-[7rem] md:px-2 md:py-1.5\"><label class=\"text-xs text-slate-500 md:sr-only\" for=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
