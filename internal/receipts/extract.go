@@ -230,7 +230,9 @@ func alnum(b []byte) int {
 func (s *Service) ocrImage(ctx context.Context, dir, input string) (string, float64, error) {
 	base := strings.TrimSuffix(filepath.Base(input[strings.IndexByte(input, ':')+1:]), filepath.Ext(input))
 	gray, prepared := base+"-gray.pgm", base+"-prep.pgm"
-	out, err := s.tools.run(ctx, dir, toolConvert, input+"[0]", "-auto-orient", "-colorspace", "Gray", "-normalize",
+	// Phone photos are larger than OCR needs: fit the page in ocrMaxSide pixels (about 250 dpi
+	// on Letter) before anything else, which bounds every later step's time.
+	out, err := s.tools.run(ctx, dir, toolConvert, input+"[0]", "-auto-orient", "-resize", ocrMaxSide+">", "-colorspace", "Gray", "-normalize",
 		"-write", "pgm:"+gray, "-resize", "25%", "-background", "white", "-deskew", "40%", "-format", "%[deskew:angle]", "info:")
 	if err != nil {
 		return "", 0, err
@@ -250,6 +252,9 @@ func (s *Service) ocrImage(ctx context.Context, dir, input string) (string, floa
 	text, conf := layoutTSV(string(tsv))
 	return text, conf, nil
 }
+
+// ocrMaxSide bounds the image OCR reads ("WxH" for ImageMagick's shrink-only resize).
+const ocrMaxSide = "2200x2200"
 
 // minSkewDegrees is the tilt below which a page is read as it is.
 const minSkewDegrees = 0.5
