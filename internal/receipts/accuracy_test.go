@@ -313,6 +313,11 @@ Pre-processing (ImageMagick: gray, contrast stretch, deskew on white, then tesse
 mode) measurably helps photos: on the eight photos, the numeric tokens tesseract read correctly
 went from 118/166 (tesseract defaults, no pre-processing) and 154/166 (single-block mode alone)
 to 163/166 with it, at no loss on the clean PNGs (165/166 either way).
+
+Read these figures for what they are: the parser was written with these eight layouts in view,
+so they show what it reads, not how far it generalises. Other layouts (an e-mail pasted as
+text with "x" and "@" notation, a discount and junk silver by face value; an HTML e-mail) are
+held by the tests in parse_test.go, and every scan shows its lines for the member to check.
 `)
 	if misses != "" {
 		b.WriteString("\n## What was missed\n" + misses)
