@@ -35,7 +35,7 @@ func (h *Handlers) receiptsRoutes() []APIRoute {
 				{Status: 429, Description: "Scan limit reached (free: 5 per 30 days, Gold: 60 per hour); Retry-After and reset say when the next scan is possible.", Schema: receiptLimitSchema(), ContentType: "application/problem+json"},
 				{Status: 503, Description: "The server lacks an OCR tool; detail names the Debian package.", Schema: problemSchema(), ContentType: "application/problem+json"},
 			},
-			Example: "POST /v1/scan-receipt @receipt.pdf"},
+			Example: "POST /v1/scan-receipt file=@receipt.pdf"},
 	}
 }
 
