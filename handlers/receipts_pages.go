@@ -151,7 +151,7 @@ func scanResult(r receipts.Receipt) *pages.ScanResult {
 		warn[w.Item][w.Field] = apperr.Sentence(w.Message)
 	}
 	for i, it := range r.Items {
-		row := pages.ScanRow{Index: strconv.Itoa(i), Include: true, Metal: string(it.Metal), Product: it.ProductName,
+		row := pages.ScanRow{Index: strconv.Itoa(i), Number: strconv.Itoa(i + 1), Include: true, Metal: string(it.Metal), Product: it.ProductName,
 			Quantity: strconv.FormatInt(it.Quantity, 10), UnitPrice: plain(it.UnitPrice), Fees: it.Fees.StringFixed(2), Warn: warn[i]}
 		if it.WeightOz.IsPositive() {
 			row.WeightOz = it.WeightOz.String()
@@ -193,7 +193,7 @@ func scanFormInput(c *fiber.Ctx) (receipts.ConfirmInput, []pages.ScanRow, error)
 	var rows []pages.ScanRow
 	for i := range n {
 		k := strconv.Itoa(i)
-		row := pages.ScanRow{Index: k, Include: c.FormValue("include_"+k) != "", Metal: c.FormValue("metal_" + k), Product: c.FormValue("product_name_" + k),
+		row := pages.ScanRow{Index: k, Number: strconv.Itoa(i + 1), Include: c.FormValue("include_"+k) != "", Metal: c.FormValue("metal_" + k), Product: c.FormValue("product_name_" + k),
 			Quantity: c.FormValue("quantity_" + k), WeightOz: c.FormValue("weight_oz_" + k), UnitPrice: c.FormValue("unit_price_" + k),
 			Fees: c.FormValue("fees_" + k), LineTotal: "—"}
 		rows = append(rows, row)
