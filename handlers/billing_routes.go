@@ -64,6 +64,7 @@ func (h *Handlers) billingRoutes() []APIRoute {
 				{Status: 413, Description: "Body over 256 KiB."},
 				unconfigured,
 			},
+			MaxBody: billing.MaxWebhookBytes,
 		},
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/internal/prices"
 	"github.com/ouncehq/ounce/internal/social"
+	"github.com/ouncehq/ounce/internal/receipts"
 	"github.com/ouncehq/ounce/views/components"
 )
 
@@ -52,6 +53,8 @@ type Services struct {
 	Billing *billing.Service
 	// Social is article views, likes and comments.
 	Social *social.Service
+	// Receipts reads dealer receipts into proposed holdings.
+	Receipts *receipts.Service
 }
 
 // Deps are everything the handlers are built from.
@@ -79,6 +82,7 @@ type Handlers struct {
 	dealers   *dealers.Service
 	billing   *billing.Service
 	social    *social.Service
+	receipts  *receipts.Service
 	cache     bodyCache
 	done      <-chan struct{}
 }
@@ -94,7 +98,7 @@ func New(d Deps) *Handlers {
 	sv := d.Services
 	return &Handlers{sessions: d.Sessions, cfg: d.Site, log: d.Logger, now: d.Now, done: d.Done,
 		account: sv.Account, portfolio: sv.Portfolio, market: sv.Market, intel: sv.Intel, vault: sv.Vault,
-		dealers: sv.Dealers, billing: sv.Billing, social: sv.Social}
+		dealers: sv.Dealers, billing: sv.Billing, social: sv.Social, receipts: sv.Receipts}
 }
 
 // Locals keys shared with the web middleware.

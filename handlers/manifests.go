@@ -84,6 +84,9 @@ func exampleCurl(base string, r APIRoute) string {
 		b.WriteString(` -H "Authorization: Bearer $OUNCE_KEY"`)
 	}
 	switch {
+	case strings.HasPrefix(body, "file=@"):
+		// A multipart upload of the field file.
+		b.WriteString(" -F " + body)
 	case strings.HasPrefix(body, "@"):
 		// A file upload: the example names the file.
 		b.WriteString(` -H "Content-Type: text/csv" --data-binary ` + body)

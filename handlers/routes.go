@@ -92,6 +92,7 @@ func (h *Handlers) APIRoutes() []APIRoute {
 	out = append(out, h.dealerRoutes()...)
 	out = append(out, h.billingRoutes()...)
 	out = append(out, h.socialRoutes()...)
+	out = append(out, h.receiptsRoutes()...)
 	return out
 }
 
@@ -126,6 +127,7 @@ func (h *Handlers) PageRoutes() []PageRoute {
 	out = append(out, h.dealerPages()...)
 	out = append(out, h.billingPages()...)
 	out = append(out, h.socialPages()...)
+	out = append(out, h.receiptsPages()...)
 	return out
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/ouncehq/ounce/internal/news"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/internal/prices"
+	"github.com/ouncehq/ounce/internal/receipts"
 	"github.com/ouncehq/ounce/internal/social"
 )
 
@@ -31,6 +32,8 @@ type Config struct {
 	// Billing configures Stripe; it is not a market-data source, so OUNCE_OFFLINE leaves it on.
 	Billing billing.Config
 	Social  social.Config
+	// Receipts configures receipt scanning (limits, tool timeout and memory cap).
+	Receipts receipts.Config
 }
 
 // HTTPConfig configures the transport layer.
@@ -61,11 +64,12 @@ func (c *Config) SetOffline(offline bool) {
 func (s *server) services(opts Options) handlers.Services {
 	cfg, deps := opts.Config, opts
 	vault := comex.New(comex.Deps{Store: deps.Store, Logger: deps.Logger, Now: deps.Now, Config: cfg.Vault})
+	pf := portfolio.New(portfolio.Deps{Store: deps.Store, Prices: deps.Market, Now: deps.Now, Logger: deps.Logger})
 	feeds := news.New(news.Deps{Store: deps.Store, Logger: deps.Logger, Now: deps.Now, Config: cfg.News})
 	return handlers.Services{
 		Account: account.New(account.Deps{Store: deps.Store, Limiter: s.limiter, Now: deps.Now, Logger: deps.Logger,
 			OnKeyUsed: s.keyUse.Record, Config: cfg.Account}),
-		Portfolio: portfolio.New(portfolio.Deps{Store: deps.Store, Prices: deps.Market, Now: deps.Now, Logger: deps.Logger}),
+		Portfolio: pf,
 		Market:    deps.Market,
 		Intel: intel.New(intel.Deps{Store: deps.Store, Market: deps.Market, News: feeds, Vault: vault, Logger: deps.Logger, Now: deps.Now,
 			Config: cfg.Intel}),
@@ -73,7 +77,8 @@ func (s *server) services(opts Options) handlers.Services {
 		Dealers: dealers.New(dealers.Deps{Store: deps.Store, Prices: deps.Market, Logger: deps.Logger, Now: deps.Now, Config: dealerConfig(cfg)}),
 		Billing: billing.New(billing.Deps{Store: deps.Store, Logger: deps.Logger, Now: deps.Now, BaseURL: cfg.Site.BaseURL,
 			Config: cfg.Billing}),
-		Social: social.New(social.Deps{Store: deps.Store, Config: cfg.Social, Now: deps.Now, Logger: deps.Logger}),
+		Social:   social.New(social.Deps{Store: deps.Store, Config: cfg.Social, Now: deps.Now, Logger: deps.Logger}),
+		Receipts: receipts.New(receipts.Deps{Store: deps.Store, Portfolio: pf, Config: cfg.Receipts, Now: deps.Now, Logger: deps.Logger}),
 	}
 }
 

@@ -154,6 +154,21 @@ func loadConfig(fs *flag.FlagSet, args []string) (config, error) {
 		return c, fmt.Errorf("OUNCE_LLM_BASE_URL and OUNCE_LLM_MODEL go together")
 	}
 	app.Vault.BaseURL = os.Getenv("OUNCE_CME_BASE_URL")
+	if app.Receipts.FreeScans, err = envInt("OUNCE_RECEIPT_FREE_SCANS", 5); err != nil {
+		return c, err
+	}
+	if app.Receipts.GoldScansPerHour, err = envInt("OUNCE_RECEIPT_GOLD_SCANS_PER_HOUR", 60); err != nil {
+		return c, err
+	}
+	if app.Receipts.ToolTimeout, err = envDuration("OUNCE_RECEIPT_TOOL_TIMEOUT", 20*time.Second); err != nil {
+		return c, err
+	}
+	if app.Receipts.ToolMemoryMB, err = envInt("OUNCE_RECEIPT_TOOL_MEMORY_MB", 1024); err != nil {
+		return c, err
+	}
+	if app.Receipts.ToolMemoryMB < 128 {
+		return c, fmt.Errorf("OUNCE_RECEIPT_TOOL_MEMORY_MB must be at least 128, got %d", app.Receipts.ToolMemoryMB)
+	}
 	app.Site.ContactEmail, app.Site.LegalURL = os.Getenv("OUNCE_CONTACT_EMAIL"), os.Getenv("OUNCE_LEGAL_URL")
 	if err := loadDealerConfig(app); err != nil {
 		return c, err

@@ -57,6 +57,9 @@ var Products = []Product{
 	{ID: "gold-american-eagle-tenth-oz", Name: "American Gold Eagle 1/10 oz", Metal: Gold, FineOz: dec("0.1"), Form: FormCoin, Purity: dec("0.9167"), Aliases: []string{"1/10 oz gold eagle"}},
 	{ID: "gold-american-buffalo-1oz", Name: "American Gold Buffalo 1 oz", Metal: Gold, FineOz: dec("1"), Form: FormCoin, Purity: dec("0.9999"), Aliases: []string{"gold buffalo", "buffalo"}},
 	{ID: "gold-maple-leaf-1oz", Name: "Canadian Gold Maple Leaf 1 oz", Metal: Gold, FineOz: dec("1"), Form: FormCoin, Purity: dec("0.9999"), Aliases: []string{"gold maple", "maple leaf gold", "gml"}},
+	// Added for receipt matching: fractional Maple Leafs are common dealer lines.
+	{ID: "gold-maple-leaf-tenth-oz", Name: "Canadian Gold Maple Leaf 1/10 oz", Metal: Gold, FineOz: dec("0.1"), Form: FormCoin, Purity: dec("0.9999"), Aliases: []string{"1/10 oz gold maple"}},
+	{ID: "gold-maple-leaf-quarter-oz", Name: "Canadian Gold Maple Leaf 1/4 oz", Metal: Gold, FineOz: dec("0.25"), Form: FormCoin, Purity: dec("0.9999"), Aliases: []string{"1/4 oz gold maple"}},
 	{ID: "gold-krugerrand-1oz", Name: "South African Gold Krugerrand 1 oz", Metal: Gold, FineOz: dec("1"), Form: FormCoin, Purity: dec("0.9167"), Aliases: []string{"krugerrand", "krand", "gold krugerrand"}},
 	{ID: "gold-britannia-1oz", Name: "British Gold Britannia 1 oz", Metal: Gold, FineOz: dec("1"), Form: FormCoin, Purity: dec("0.9999"), Aliases: []string{"gold britannia"}},
 	{ID: "gold-philharmonic-1oz", Name: "Austrian Gold Philharmonic 1 oz", Metal: Gold, FineOz: dec("1"), Form: FormCoin, Purity: dec("0.9999"), Aliases: []string{"gold philharmonic", "vienna philharmonic gold"}},

@@ -1,0 +1,259 @@
+package handlers
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/shopspring/decimal"
+
+	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/receipts"
+)
+
+// ReceiptItemJSON is one proposed line of a scanned receipt.
+type ReceiptItemJSON struct {
+	ProductName string  `json:"product_name"`
+	Metal       *string `json:"metal"`
+	Quantity    int64   `json:"quantity"`
+	WeightOz    *Num    `json:"weight_oz"`
+	UnitPrice   *Num    `json:"unit_price"`
+	LineTotal   *Num    `json:"line_total"`
+	ProductID   *string `json:"product_id,omitempty"`
+	Fees        Num     `json:"fees"`
+}
+
+// ReceiptWarningJSON is one thing to check: the field's path and why.
+type ReceiptWarningJSON struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+// ReceiptJSON is the body of POST /v1/scan-receipt.
+type ReceiptJSON struct {
+	Dealer         *string              `json:"dealer"`
+	OrderNumber    *string              `json:"order_number"`
+	OrderDate      *string              `json:"order_date"`
+	Items          []ReceiptItemJSON    `json:"items"`
+	Subtotal       *Num                 `json:"subtotal"`
+	Shipping       *Num                 `json:"shipping"`
+	Tax            *Num                 `json:"tax"`
+	Fees           *Num                 `json:"fees"`
+	Total          *Num                 `json:"total"`
+	Warnings       []ReceiptWarningJSON `json:"warnings"`
+	TextConfidence Num                  `json:"text_confidence"`
+	Source         string               `json:"source"`
+	Pages          int                  `json:"pages"`
+	ScansLeft      int                  `json:"scans_left"`
+}
+
+func optText(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func optNum(d decimal.NullDecimal) *Num {
+	if !d.Valid {
+		return nil
+	}
+	n := money(d.Decimal)
+	return &n
+}
+
+func receiptJSON(r receipts.Receipt) ReceiptJSON {
+	out := ReceiptJSON{Dealer: optText(r.Dealer), OrderNumber: optText(r.OrderNumber), OrderDate: dateOrNull(r.OrderDate),
+		Items: make([]ReceiptItemJSON, len(r.Items)), Subtotal: optNum(r.Subtotal), Shipping: optNum(r.Shipping), Tax: optNum(r.Tax),
+		Fees: optNum(r.Fees), Total: optNum(r.Total), Warnings: make([]ReceiptWarningJSON, len(r.Warnings)),
+		TextConfidence: Num{decimal.NewFromFloat(r.TextConfidence).Round(2), 2}, Source: string(r.Source), Pages: r.Pages, ScansLeft: r.ScansLeft}
+	for i, it := range r.Items {
+		j := ReceiptItemJSON{ProductName: it.ProductName, Metal: optText(string(it.Metal)), Quantity: it.Quantity,
+			UnitPrice: optNum(it.UnitPrice), LineTotal: optNum(it.LineTotal), ProductID: optText(it.ProductID), Fees: money(it.Fees)}
+		if it.WeightOz.IsPositive() {
+			w := ounces(it.WeightOz)
+			j.WeightOz = &w
+		}
+		out.Items[i] = j
+	}
+	for i, w := range r.Warnings {
+		out.Warnings[i] = ReceiptWarningJSON{Field: w.Path(), Message: w.Message}
+	}
+	return out
+}
+
+// scanTooLarge is the 413 of an upload over 10 MB.
+func scanTooLarge() error {
+	return apperr.New(apperr.TooLarge, "the file is larger than %d MB", receipts.MaxFileBytes>>20)
+}
+
+// scanUpload reads the file of a scan: the multipart field file, or JSON {image_base64,
+// mime_type}. The route table's body limit is the app's (16 MiB), so the 10 MB file limit is
+// enforced here. The declared type is only checked for sense: the service sniffs the bytes.
+func scanUpload(c *fiber.Ctx) ([]byte, error) {
+	ct := strings.ToLower(c.Get(fiber.HeaderContentType))
+	switch {
+	case strings.HasPrefix(ct, "multipart/form-data"):
+		fh, err := c.FormFile("file")
+		if err != nil {
+			return nil, Invalid("file", "is required: send the receipt in the multipart field file")
+		}
+		if fh.Size > receipts.MaxFileBytes {
+			return nil, scanTooLarge()
+		}
+		f, err := fh.Open()
+		if err != nil {
+			return nil, Invalid("file", "could not be read")
+		}
+		defer f.Close()
+		return io.ReadAll(io.LimitReader(f, receipts.MaxFileBytes+1))
+	case strings.HasPrefix(ct, "application/json"):
+		return scanJSON(c.Body())
+	}
+	return nil, Invalid("Content-Type", "must be multipart/form-data with the file in the field file, or application/json with image_base64")
+}
+
+// scanMimeTypes are the mime_type values a JSON scan may declare.
+var scanMimeTypes = []string{"image/png", "image/jpeg", "application/pdf", "text/plain"}
+
+func scanJSON(body []byte) ([]byte, error) {
+	if len(body) > receipts.MaxFileBytes*4/3+4096 {
+		return nil, scanTooLarge()
+	}
+	var in struct {
+		ImageBase64 *string `json:"image_base64"`
+		MimeType    *string `json:"mime_type"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&in); err != nil {
+		return nil, Invalid("body", "must be a JSON object {image_base64, mime_type}: "+jsonErr(err))
+	}
+	if in.MimeType != nil && *in.MimeType != "" {
+		ok := false
+		for _, m := range scanMimeTypes {
+			ok = ok || strings.EqualFold(strings.TrimSpace(*in.MimeType), m)
+		}
+		if !ok {
+			return nil, Invalid("mime_type", "must be one of "+strings.Join(scanMimeTypes, ", ")+" (the type is read from the bytes either way)")
+		}
+	}
+	if in.ImageBase64 == nil || strings.TrimSpace(*in.ImageBase64) == "" {
+		return nil, Invalid("image_base64", "is required: the file, base64-encoded")
+	}
+	s := strings.TrimSpace(*in.ImageBase64)
+	if strings.HasPrefix(s, "data:") {
+		// A data URL as browsers make them: data:image/png;base64,....
+		if i := strings.Index(s, ","); i > 0 {
+			s = s[i+1:]
+		}
+	}
+	s = strings.TrimRight(s, "=")
+	enc := base64.RawStdEncoding
+	if strings.ContainsAny(s, "-_") {
+		enc = base64.RawURLEncoding
+	}
+	data, err := enc.DecodeString(s)
+	if err != nil {
+		return nil, Invalid("image_base64", "is not valid base64")
+	}
+	if len(data) > receipts.MaxFileBytes {
+		return nil, scanTooLarge()
+	}
+	return data, nil
+}
+
+func jsonErr(err error) string {
+	msg := err.Error()
+	return strings.TrimPrefix(msg, "json: ")
+}
+
+// APIScanReceipt answers POST /v1/scan-receipt.
+func (h *Handlers) APIScanReceipt(c *fiber.Ctx) error {
+	u, err := requireUser(c)
+	if err != nil {
+		return err
+	}
+	data, err := scanUpload(c)
+	if err != nil {
+		return err
+	}
+	r, err := h.receipts.Scan(h.ctx(c), u, data)
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderCacheControl, "private, no-store")
+	return writeJSON(c, http.StatusOK, receiptJSON(r))
+}
+
+// wireText accepts a JSON string or number (or null) as its text, so prices and quantities
+// can be sent either way and stay exact.
+type wireText string
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (w *wireText) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	switch {
+	case bytes.Equal(b, []byte("null")):
+		*w = ""
+	case len(b) > 0 && b[0] == '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*w = wireText(s)
+	case len(b) > 0 && (b[0] == '-' || b[0] >= '0' && b[0] <= '9'):
+		*w = wireText(b)
+	default:
+		return errors.New("must be a string or a number")
+	}
+	return nil
+}
+
+// ReceiptConfirmJSON is the body of POST /v1/scan-receipt/confirm.
+type ReceiptConfirmJSON struct {
+	Dealer      string `json:"dealer"`
+	OrderNumber string `json:"order_number"`
+	OrderDate   string `json:"order_date"`
+	Items       []struct {
+		Metal       string   `json:"metal"`
+		ProductName string   `json:"product_name"`
+		Quantity    wireText `json:"quantity"`
+		WeightOz    wireText `json:"weight_oz"`
+		UnitPrice   wireText `json:"unit_price"`
+		Fees        wireText `json:"fees"`
+	} `json:"items"`
+}
+
+// APIScanReceiptConfirm answers POST /v1/scan-receipt/confirm: the checked lines become
+// holdings, all or nothing.
+func (h *Handlers) APIScanReceiptConfirm(c *fiber.Ctx) error {
+	u, err := requireUser(c)
+	if err != nil {
+		return err
+	}
+	if len(c.Body()) > 256<<10 {
+		return apperr.New(apperr.TooLarge, "body larger than 256 KiB")
+	}
+	var in ReceiptConfirmJSON
+	dec := json.NewDecoder(bytes.NewReader(c.Body()))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&in); err != nil {
+		return Invalid("body", "must be a JSON object {dealer, order_number, order_date, items}: "+jsonErr(err))
+	}
+	ci := receipts.ConfirmInput{Dealer: in.Dealer, OrderNumber: in.OrderNumber, OrderDate: in.OrderDate}
+	for _, it := range in.Items {
+		ci.Lines = append(ci.Lines, receipts.ConfirmLine{Metal: it.Metal, ProductName: it.ProductName, Quantity: string(it.Quantity),
+			WeightOz: string(it.WeightOz), UnitPrice: string(it.UnitPrice), Fees: string(it.Fees)})
+	}
+	res, err := h.receipts.Confirm(h.ctx(c), u, ci)
+	if err != nil {
+		return importWireError(err)
+	}
+	return writeJSON(c, http.StatusOK, ImportResultJSON{Imported: res.Imported, SkippedDuplicates: res.SkippedDuplicates})
+}

@@ -1,0 +1,261 @@
+package handlers
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/shopspring/decimal"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/portfolio"
+	"github.com/ouncehq/ounce/internal/receipts"
+	"github.com/ouncehq/ounce/views/format"
+	"github.com/ouncehq/ounce/views/pages"
+)
+
+// receiptsPages are the scanning page (any member, within the scan limits) and its confirm
+// step (Gold: the lines become holdings).
+func (h *Handlers) receiptsPages() []PageRoute {
+	return []PageRoute{
+		{Method: "GET", Path: "/portfolio/scan", Handler: h.ScanPage, Auth: AuthMember},
+		{Method: "POST", Path: "/portfolio/scan", Handler: h.ScanSubmit, Auth: AuthMember, MaxBody: scanMaxBody},
+		{Method: "POST", Path: "/portfolio/scan/confirm", Handler: h.ScanConfirm, Auth: AuthGold, MaxBody: receiptConfirmMaxBody},
+	}
+}
+
+// scanView is the page's frame: the member's allowance and whether they can save.
+func (h *Handlers) scanView(c *fiber.Ctx, u db.User) (pages.ScanView, error) {
+	v := pages.ScanView{CanSave: u.IsGold()}
+	a, err := h.receipts.AllowanceFor(h.ctx(c), u)
+	if err != nil {
+		return v, err
+	}
+	v.Allowance = allowanceText(a)
+	return v, nil
+}
+
+func allowanceText(a receipts.Allowance) string {
+	if a.Gold {
+		return fmt.Sprintf("Gold: scan as many receipts as you like, up to %s an hour.", format.Int(int64(a.Limit)))
+	}
+	days := int64(a.Window.Hours() / 24)
+	return fmt.Sprintf("Free accounts have %s scans every %s days: %s left.", format.Int(int64(a.Limit)), format.Int(days), format.Int(int64(a.Left)))
+}
+
+// ScanPage shows the upload form.
+func (h *Handlers) ScanPage(c *fiber.Ctx) error {
+	u, _ := UserFrom(c)
+	v, err := h.scanView(c, u)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, pages.ScanPage(h.meta(c, "Scan a receipt", "holdings"), v))
+}
+
+// scanPageProblem shows a member's problem (bad file, limit reached) on the page; 5xx stays an error.
+func scanPageProblem(err error) (*pages.ScanResult, error) {
+	p := AsProblem(err)
+	if p.Status >= 500 && p.Status != http.StatusServiceUnavailable {
+		return nil, err
+	}
+	return &pages.ScanResult{Problem: apperr.Sentence(p.Detail)}, nil
+}
+
+// ScanSubmit scans the upload and shows the proposal as an editable form.
+func (h *Handlers) ScanSubmit(c *fiber.Ctx) error {
+	u, _ := UserFrom(c)
+	v, err := h.scanView(c, u)
+	if err != nil {
+		return err
+	}
+	var data []byte
+	fh, ferr := c.FormFile("file")
+	switch {
+	case ferr != nil || fh.Size == 0:
+		err = Invalid("file", "choose a photo, PDF or text file of the receipt")
+	case fh.Size > receipts.MaxFileBytes:
+		err = scanTooLarge()
+	default:
+		data, err = scanUpload(c)
+	}
+	if err == nil {
+		var r receipts.Receipt
+		if r, err = h.receipts.Scan(h.ctx(c), u, data); err == nil {
+			v.Result = scanResult(r)
+			if a, aerr := h.receipts.AllowanceFor(h.ctx(c), u); aerr == nil {
+				v.Allowance = allowanceText(a)
+			}
+		}
+	}
+	if err != nil {
+		if v.Result, err = scanPageProblem(err); err != nil {
+			return err
+		}
+	}
+	m := h.meta(c, "Scan a receipt", "holdings")
+	return page(c, http.StatusOK, pages.ScanPage(m, v), pages.ScanResultPart(m, v))
+}
+
+func metalNames() []string {
+	out := make([]string, len(metals.All))
+	for i, m := range metals.All {
+		out[i] = string(m)
+	}
+	return out
+}
+
+// plain renders an amount for an input: digits and a point, no symbols, so it reads back.
+func plain(d decimal.NullDecimal) string {
+	if !d.Valid {
+		return ""
+	}
+	return d.Decimal.StringFixed(2)
+}
+
+// scanResult turns a scan into the page's form.
+func scanResult(r receipts.Receipt) *pages.ScanResult {
+	out := &pages.ScanResult{Dealer: r.Dealer, OrderNumber: r.OrderNumber, Metals: metalNames(),
+		Confidence: format.Pct(decimal.NewFromFloat(r.TextConfidence * 100)), LowConfidence: r.TextConfidence < 0.6}
+	if !r.OrderDate.IsZero() {
+		out.OrderDate = format.ISODate(r.OrderDate.Time)
+	}
+	switch r.Source {
+	case receipts.KindPDF:
+		out.Source = "PDF"
+	case receipts.KindText:
+		out.Source = "Text"
+	default:
+		out.Source = "Image, read by OCR"
+	}
+	if r.Source == receipts.KindPDF && r.TextConfidence < 1 {
+		out.Source = "Scanned PDF, read by OCR"
+	}
+	warn := map[int]map[string]string{}
+	for _, w := range r.Warnings {
+		if w.Item < 0 {
+			switch w.Field {
+			case "subtotal", "total":
+			default:
+				out.Warnings = append(out.Warnings, apperr.Sentence(w.Message))
+			}
+			continue
+		}
+		if warn[w.Item] == nil {
+			warn[w.Item] = map[string]string{}
+		}
+		warn[w.Item][w.Field] = apperr.Sentence(w.Message)
+	}
+	for i, it := range r.Items {
+		row := pages.ScanRow{Index: strconv.Itoa(i), Number: strconv.Itoa(i + 1), Include: true, Metal: string(it.Metal), Product: it.ProductName,
+			Quantity: strconv.FormatInt(it.Quantity, 10), UnitPrice: plain(it.UnitPrice), Fees: it.Fees.StringFixed(2), Warn: warn[i]}
+		if it.WeightOz.IsPositive() {
+			row.WeightOz = it.WeightOz.String()
+		}
+		row.LineTotal = "—"
+		if it.LineTotal.Valid {
+			row.LineTotal = format.USD(it.LineTotal.Decimal)
+		}
+		if p, ok := metals.ProductByID(it.ProductID); ok {
+			row.Catalogue = p.Name
+		}
+		out.Rows = append(out.Rows, row)
+	}
+	totalWarn := map[string]string{}
+	for _, w := range r.Warnings {
+		if w.Item < 0 && (w.Field == "subtotal" || w.Field == "total") {
+			totalWarn[w.Field] = apperr.Sentence(w.Message)
+			out.Warnings = append(out.Warnings, apperr.Sentence(w.Message))
+		}
+	}
+	for _, t := range []struct {
+		label, field string
+		v            decimal.NullDecimal
+	}{{"Subtotal", "subtotal", r.Subtotal}, {"Shipping", "shipping", r.Shipping}, {"Tax", "tax", r.Tax}, {"Fees", "fees", r.Fees}, {"Total", "total", r.Total}} {
+		if t.v.Valid {
+			out.Totals = append(out.Totals, pages.ScanTotal{Label: t.label, Value: format.USD(t.v.Decimal), Warn: totalWarn[t.field]})
+		}
+	}
+	return out
+}
+
+// scanFormInput reads the checked form back: the lines ticked to add, as typed.
+func scanFormInput(c *fiber.Ctx) (receipts.ConfirmInput, []pages.ScanRow, error) {
+	in := receipts.ConfirmInput{Dealer: c.FormValue("dealer"), OrderNumber: c.FormValue("order_number"), OrderDate: c.FormValue("order_date")}
+	n, err := strconv.Atoi(c.FormValue("rows"))
+	if err != nil || n < 0 || n > receipts.MaxItems {
+		return in, nil, Invalid("rows", "the form is incomplete; scan the receipt again")
+	}
+	var rows []pages.ScanRow
+	for i := range n {
+		k := strconv.Itoa(i)
+		row := pages.ScanRow{Index: k, Number: strconv.Itoa(i + 1), Include: c.FormValue("include_"+k) != "", Metal: c.FormValue("metal_" + k), Product: c.FormValue("product_name_" + k),
+			Quantity: c.FormValue("quantity_" + k), WeightOz: c.FormValue("weight_oz_" + k), UnitPrice: c.FormValue("unit_price_" + k),
+			Fees: c.FormValue("fees_" + k), LineTotal: "—"}
+		rows = append(rows, row)
+		if row.Include {
+			in.Lines = append(in.Lines, receipts.ConfirmLine{Metal: row.Metal, ProductName: row.Product, Quantity: row.Quantity,
+				WeightOz: row.WeightOz, UnitPrice: row.UnitPrice, Fees: row.Fees})
+		}
+	}
+	return in, rows, nil
+}
+
+// ScanConfirm adds the ticked lines to the member's holdings, all or nothing; on a problem the
+// form comes back as typed, with the problems listed by line.
+func (h *Handlers) ScanConfirm(c *fiber.Ctx) error {
+	u, _ := UserFrom(c)
+	v, err := h.scanView(c, u)
+	if err != nil {
+		return err
+	}
+	in, rows, err := scanFormInput(c)
+	if err != nil {
+		return err
+	}
+	res, err := h.receipts.Confirm(h.ctx(c), u, in)
+	m := h.meta(c, "Scan a receipt", "holdings")
+	if err == nil {
+		v.Done = &pages.ScanDone{Imported: format.Int(int64(res.Imported)), Skipped: format.Int(int64(res.SkippedDuplicates))}
+		return page(c, http.StatusOK, pages.ScanPage(m, v), pages.ScanResultPart(m, v))
+	}
+	if AsProblem(err).Status >= 500 {
+		return err
+	}
+	r := &pages.ScanResult{Dealer: in.Dealer, OrderNumber: in.OrderNumber, OrderDate: in.OrderDate, Source: "Your corrections",
+		Confidence: "—", Rows: rows, Metals: metalNames()}
+	// Import rows count the ticked lines; name them by their line on the form.
+	ticked := []string{}
+	for _, row := range rows {
+		if row.Include {
+			ticked = append(ticked, row.Index)
+		}
+	}
+	if e, ok := apperr.As(err); ok && e.Kind == apperr.Unprocessable {
+		list, _ := e.Details["errors"].([]portfolio.ImportRowError)
+		for _, x := range list {
+			line := strconv.Itoa(x.Row)
+			if x.Row-1 < len(ticked) {
+				idx, _ := strconv.Atoi(ticked[x.Row-1])
+				line = strconv.Itoa(idx + 1)
+				if rows[idx].Warn == nil {
+					rows[idx].Warn = map[string]string{}
+				}
+				field := x.Field
+				if field == "purchase_price" {
+					field = "unit_price"
+				}
+				rows[idx].Warn[field] = apperr.Sentence(x.Message)
+			}
+			r.Errors = append(r.Errors, pages.ImportErrorRow{Row: line, Field: strings.ReplaceAll(x.Field, "purchase_price", "unit price"), Message: apperr.Sentence(x.Message)})
+		}
+	} else {
+		r.Errors = append(r.Errors, pages.ImportErrorRow{Row: "—", Field: "form", Message: apperr.Sentence(AsProblem(err).Detail)})
+	}
+	v.Result = r
+	return page(c, http.StatusOK, pages.ScanPage(m, v), pages.ScanResultPart(m, v))
+}

@@ -1,0 +1,383 @@
+// Package receipts is the receipt-scanning service: a photo, scan, PDF or e-mail of a dealer's
+// order becomes proposed holdings — dealer, order number and date, and each bullion line with
+// its metal, quantity, fine weight, prices and catalogue product — for the member to check and
+// correct. Nothing is stored until they confirm, and then the lines go into their holdings as
+// one all-or-nothing import through the portfolio service's CSV import. Files are read in a
+// temporary directory by pdftotext, pdftoppm, ImageMagick and tesseract under a timeout and
+// memory cap, and are never kept; only the time of each scan is, for the scan limits.
+package receipts
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/portfolio"
+)
+
+// Config are the service's settings (OUNCE_RECEIPT_* in cmd/ounce).
+type Config struct {
+	// FreeScans is how many scans a free member has per FreeWindow (default 5 per 30 days).
+	FreeScans  int
+	FreeWindow time.Duration
+	// GoldScansPerHour caps Gold members, whose scans are otherwise unlimited (default 60).
+	GoldScansPerHour int
+	// ToolTimeout bounds each run of an external tool (default 20 s).
+	ToolTimeout time.Duration
+	// ToolMemoryMB caps each tool's address space through prlimit (default 1024).
+	ToolMemoryMB int
+	// TempDir is where uploads are unpacked for the tools (default the system's).
+	TempDir string
+}
+
+// withDefaults fills unset settings.
+func (c Config) withDefaults() Config {
+	if c.FreeScans <= 0 {
+		c.FreeScans = 5
+	}
+	if c.FreeWindow <= 0 {
+		c.FreeWindow = 30 * 24 * time.Hour
+	}
+	if c.GoldScansPerHour <= 0 {
+		c.GoldScansPerHour = 60
+	}
+	if c.ToolTimeout <= 0 {
+		c.ToolTimeout = 20 * time.Second
+	}
+	if c.ToolMemoryMB <= 0 {
+		c.ToolMemoryMB = 1024
+	}
+	return c
+}
+
+// Deps are what the service is built from.
+type Deps struct {
+	Store *db.Store
+	// Portfolio stores confirmed lines through its import.
+	Portfolio *portfolio.Service
+	Config    Config
+	Now       func() time.Time
+	Logger    *slog.Logger
+	// LookPath finds the tools (exec.LookPath when nil); tests hide one to see the 503.
+	LookPath func(string) (string, error)
+}
+
+// Service holds the receipt use cases.
+type Service struct {
+	store     *db.Store
+	portfolio *portfolio.Service
+	cfg       Config
+	now       func() time.Time
+	log       *slog.Logger
+	tools     *runner
+}
+
+// New builds the service. Without prlimit on the machine the tools run with their timeout and
+// ImageMagick's own limits only, and a warning says so once.
+func New(d Deps) *Service {
+	s := &Service{store: d.Store, portfolio: d.Portfolio, cfg: d.Config.withDefaults(), now: d.Now, log: d.Logger}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	look := d.LookPath
+	if look == nil {
+		look = exec.LookPath
+	}
+	s.tools = &runner{memBytes: int64(s.cfg.ToolMemoryMB) << 20, timeout: s.cfg.ToolTimeout, look: look}
+	if p, err := look(toolPrlimit); err == nil {
+		s.tools.prlimit = p
+	} else {
+		s.log.Warn("receipts: prlimit not found (util-linux); scanning tools run without a memory cap")
+	}
+	if s.cfg.TempDir == "" {
+		s.cfg.TempDir = os.TempDir()
+	}
+	return s
+}
+
+// Receipt is what a scan proposes. Amounts that are not on the receipt are not Valid.
+type Receipt struct {
+	Dealer      string
+	OrderNumber string
+	// OrderDate is the zero Date when none was found.
+	OrderDate db.Date
+	Items     []Item
+	Subtotal  decimal.NullDecimal
+	Shipping  decimal.NullDecimal
+	Tax       decimal.NullDecimal
+	Fees      decimal.NullDecimal
+	Total     decimal.NullDecimal
+	Warnings  []Warning
+	// TextConfidence is how sure the text reading is, 0–1: 1 for a PDF's or e-mail's own text,
+	// tesseract's mean word confidence for images.
+	TextConfidence float64
+	// Source is the kind of file read, and Pages how many pages it had.
+	Source Kind
+	Pages  int
+	// ScansLeft is how many scans the member has left in the current window (after this one).
+	ScansLeft int
+	// discount is any discount line, only for the arithmetic check.
+	discount decimal.NullDecimal
+}
+
+// Item is one proposed bullion line.
+type Item struct {
+	ProductName string
+	// Metal is "" when neither a word nor the price told it.
+	Metal    metals.Metal
+	Quantity int64
+	// WeightOz is the fine weight per unit in troy ounces (zero when unread); for junk silver
+	// it is the unit's face value × the catalogue's ounces per $1 face.
+	WeightOz  decimal.Decimal
+	UnitPrice decimal.NullDecimal
+	LineTotal decimal.NullDecimal
+	// ProductID is the catalogue product (internal/metals) the line matched, or "".
+	ProductID string
+	// Fees is the line's share of the order's shipping, tax and fees, by line value.
+	Fees decimal.Decimal
+
+	face   decimal.Decimal
+	purity int
+	notes  []string
+}
+
+// Warning is something the member should check: a field of an item (Item ≥ 0) or of the
+// receipt (Item = -1), and why.
+type Warning struct {
+	Item    int
+	Field   string
+	Message string
+}
+
+// Path is the warning's field as a path: "total", "items[2].line_total".
+func (w Warning) Path() string {
+	if w.Item < 0 {
+		return w.Field
+	}
+	return fmt.Sprintf("items[%d].%s", w.Item, w.Field)
+}
+
+// feature names what needs an account in messages.
+const feature = "receipt scanning"
+
+// Scan reads an upload and proposes what it holds. The type comes from the bytes; images
+// are checked from their headers before any tool decodes them; the member's scan limit is
+// counted only for files that pass those checks.
+func (s *Service) Scan(ctx context.Context, u db.User, data []byte) (Receipt, error) {
+	if u.ID == 0 {
+		return Receipt{}, apperr.New(apperr.Unauthorized, "sign in to use %s", feature)
+	}
+	if len(data) > MaxFileBytes {
+		return Receipt{}, apperr.New(apperr.TooLarge, "the file is larger than %d MB", MaxFileBytes>>20)
+	}
+	kind, err := Sniff(data)
+	if err != nil {
+		return Receipt{}, err
+	}
+	switch kind {
+	case KindPNG, KindJPEG:
+		if _, _, err := checkImage(kind, data); err != nil {
+			return Receipt{}, err
+		}
+	case KindText:
+		if len(data) > MaxTextBytes {
+			return Receipt{}, apperr.New(apperr.TooLarge, "a text receipt is at most %d KiB", MaxTextBytes>>10)
+		}
+	}
+	scanID, left, err := s.reserve(ctx, u)
+	if err != nil {
+		return Receipt{}, err
+	}
+	var ex extracted
+	if kind == KindText {
+		ex = extracted{text: textOf(data), confidence: 1, pages: 1}
+	} else {
+		ex, err = s.extract(ctx, kind, data)
+	}
+	if err != nil {
+		if k := apperr.KindOf(err); k == apperr.Unavailable || k == apperr.Internal {
+			// Our failure, not the member's file: the scan does not count.
+			if rerr := s.store.ReleaseReceiptScan(context.WithoutCancel(ctx), u.ID, scanID); rerr != nil {
+				s.log.Error("receipts: release scan", "err", rerr)
+			}
+		} else {
+			s.log.Warn("receipts: file not read", "kind", kind, "err", err)
+		}
+		return Receipt{}, err
+	}
+	r := Parse(ex.text)
+	r.TextConfidence, r.Source, r.Pages, r.ScansLeft = ex.confidence, kind, ex.pages, left
+	allocateFees(&r)
+	if ex.ocr && ex.confidence < 0.6 {
+		r.Warnings = append(r.Warnings, Warning{Item: -1, Field: "text_confidence", Message: "the image was hard to read; check every line, or try a sharper, straighter photo"})
+	}
+	return r, nil
+}
+
+// reserve counts a scan against the member's limit: free members have FreeScans per
+// FreeWindow, Gold members GoldScansPerHour. It returns the scan's id and the scans left.
+func (s *Service) reserve(ctx context.Context, u db.User) (int64, int, error) {
+	limit, window := s.cfg.FreeScans, s.cfg.FreeWindow
+	if u.IsGold() {
+		limit, window = s.cfg.GoldScansPerHour, time.Hour
+	}
+	now := s.now()
+	id, ok, reset, err := s.store.ReserveReceiptScan(ctx, u.ID, now, window, limit)
+	if err != nil {
+		return 0, 0, err
+	}
+	if !ok {
+		wait := reset.Sub(now)
+		if u.IsGold() {
+			return 0, 0, apperr.Limited(wait, "%d receipt scans per hour; the next one is possible in %s", limit, roundWait(wait))
+		}
+		e := apperr.Limited(wait, "free accounts have %d receipt scans per %d days; the next one is possible on %s, or scan without limit with Gold", limit, int(window.Hours()/24), reset.UTC().Format("January 2, 2006"))
+		e.Details = map[string]any{"reset": reset.UTC()}
+		return 0, 0, e
+	}
+	used, err := s.store.ReceiptScansSince(ctx, u.ID, now.Add(-window))
+	if err != nil {
+		return id, 0, err
+	}
+	return id, max(0, limit-used), nil
+}
+
+func roundWait(d time.Duration) string {
+	if d < time.Minute {
+		return "under a minute"
+	}
+	return d.Round(time.Minute).String()
+}
+
+// Allowance is a member's scan limit and what is left of it now.
+type Allowance struct {
+	Limit  int
+	Window time.Duration
+	Left   int
+	Gold   bool
+}
+
+// AllowanceFor reports the member's scan limit and how many scans remain in its window.
+func (s *Service) AllowanceFor(ctx context.Context, u db.User) (Allowance, error) {
+	a := Allowance{Limit: s.cfg.FreeScans, Window: s.cfg.FreeWindow, Gold: u.IsGold()}
+	if a.Gold {
+		a.Limit, a.Window = s.cfg.GoldScansPerHour, time.Hour
+	}
+	used, err := s.store.ReceiptScansSince(ctx, u.ID, s.now().Add(-a.Window))
+	if err != nil {
+		return a, err
+	}
+	a.Left = max(0, a.Limit-used)
+	return a, nil
+}
+
+// allocateFees spreads the order's shipping, tax and fees (less discounts) over the lines in
+// proportion to their value, to the cent; the largest line takes the rounding remainder, so
+// the shares add up exactly. They become the lots' fees, part of their cost basis.
+func allocateFees(r *Receipt) {
+	extra := decimal.Zero
+	for _, x := range []decimal.NullDecimal{r.Shipping, r.Tax, r.Fees} {
+		if x.Valid {
+			extra = extra.Add(x.Decimal)
+		}
+	}
+	if r.discount.Valid {
+		extra = extra.Sub(r.discount.Decimal)
+	}
+	value := make([]decimal.Decimal, len(r.Items))
+	sum, big := decimal.Zero, -1
+	for i, it := range r.Items {
+		switch {
+		case it.LineTotal.Valid:
+			value[i] = it.LineTotal.Decimal
+		case it.UnitPrice.Valid:
+			value[i] = it.UnitPrice.Decimal.Mul(decimal.NewFromInt(it.Quantity))
+		}
+		sum = sum.Add(value[i])
+		if big < 0 || value[i].GreaterThan(value[big]) {
+			big = i
+		}
+	}
+	if !extra.IsPositive() || !sum.IsPositive() {
+		return
+	}
+	given := decimal.Zero
+	for i := range r.Items {
+		share := extra.Mul(value[i]).Div(sum).RoundDown(2)
+		r.Items[i].Fees = share
+		given = given.Add(share)
+	}
+	r.Items[big].Fees = r.Items[big].Fees.Add(extra.Sub(given))
+}
+
+// ConfirmLine is one line the member confirmed, as typed (validated like an imported row).
+type ConfirmLine struct {
+	Metal, ProductName, Quantity, WeightOz, UnitPrice, Fees string
+}
+
+// ConfirmInput is a checked receipt: the lines to add, with the dealer and date every lot gets.
+type ConfirmInput struct {
+	Dealer      string
+	OrderNumber string
+	// OrderDate is YYYY-MM-DD or empty.
+	OrderDate string
+	Lines     []ConfirmLine
+}
+
+// Confirm adds the confirmed lines to the member's holdings as one all-or-nothing import
+// through the portfolio service (the same validation and duplicate rule as a CSV import: a
+// line that exactly repeats a holding is skipped, so confirming twice adds nothing twice).
+// Problems come back as the import's Unprocessable error, rows counted from 1.
+func (s *Service) Confirm(ctx context.Context, u db.User, in ConfirmInput) (portfolio.ImportResult, error) {
+	if u.ID == 0 {
+		return portfolio.ImportResult{}, apperr.New(apperr.Unauthorized, "sign in to add holdings")
+	}
+	if !u.IsGold() {
+		return portfolio.ImportResult{}, apperr.Membership("adding scanned lines to holdings")
+	}
+	switch {
+	case len(in.Lines) == 0:
+		return portfolio.ImportResult{}, apperr.InvalidField("items", "choose at least one line to add")
+	case len(in.Lines) > MaxItems:
+		return portfolio.ImportResult{}, apperr.InvalidField("items", fmt.Sprintf("at most %d lines at once", MaxItems))
+	}
+	notes := "From a scanned receipt"
+	if on := strings.TrimSpace(in.OrderNumber); on != "" {
+		if len(on) > 60 {
+			return portfolio.ImportResult{}, apperr.InvalidField("order_number", "must be at most 60 characters")
+		}
+		notes += ", order " + on
+	}
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	_ = w.Write([]string{"metal", "product_name", "quantity", "weight_oz", "purchase_price", "fees", "dealer", "purchase_date", "notes"})
+	for _, l := range in.Lines {
+		_ = w.Write([]string{strings.TrimSpace(l.Metal), portfolio.CSVCell(strings.TrimSpace(l.ProductName)), plainNumber(l.Quantity),
+			plainNumber(l.WeightOz), plainNumber(l.UnitPrice), plainNumber(l.Fees), portfolio.CSVCell(strings.TrimSpace(in.Dealer)),
+			strings.TrimSpace(in.OrderDate), portfolio.CSVCell(notes)})
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return portfolio.ImportResult{}, err
+	}
+	return s.portfolio.ImportHoldings(ctx, u, buf.Bytes())
+}
+
+// plainNumber accepts what people type in a price or quantity cell: "$1,234.50" is 1234.50.
+func plainNumber(s string) string {
+	return strings.NewReplacer("$", "", ",", "", " ", "").Replace(strings.TrimSpace(s))
+}
