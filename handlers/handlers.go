@@ -19,8 +19,8 @@ import (
 	"github.com/ouncehq/ounce/internal/intel"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/internal/prices"
-	"github.com/ouncehq/ounce/internal/social"
 	"github.com/ouncehq/ounce/internal/receipts"
+	"github.com/ouncehq/ounce/internal/social"
 	"github.com/ouncehq/ounce/views/components"
 )
 
