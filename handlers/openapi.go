@@ -192,7 +192,7 @@ func (h *Handlers) OpenAPI() Schema {
 		"servers":    []Schema{{"url": h.cfg.BaseURL}},
 		"tags":       tagList,
 		"paths":      paths,
-		"components": Schema{"schemas": usedSchemas(paths, h.componentSchemas()), "securitySchemes": Schema{"bearerAuth": Schema{"type": "http", "scheme": "bearer", "bearerFormat": "ounce_<64 hex>", "description": "An API key from Settings → Developer Access."}}},
+		"components": Schema{"schemas": usedSchemas(paths, h.componentSchemas()), "securitySchemes": Schema{"bearerAuth": Schema{"type": "http", "scheme": "bearer", "bearerFormat": "ounce_<64 hex>", "description": "An API key from Settings → Developer Access. A signed-in browser may call the same routes with its session cookie instead, sending the page's CSRF token in X-CSRF-Token on every write."}}},
 	}
 }
 
