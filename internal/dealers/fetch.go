@@ -339,7 +339,7 @@ func (s *Service) Run(ctx context.Context) {
 		return
 	}
 	if s.cfg.ContactEmail == "" {
-		s.log.Warn("dealer prices: OUNCE_CONTACT_EMAIL is not set, so dealer sites are not fetched")
+		s.log.Info("dealer prices: OUNCE_CONTACT_EMAIL is not set, so dealer sites are not fetched; serving stored quotes")
 		return
 	}
 	s.store.RunAsLeader(ctx, leaderLockKey, followerRetry, func(ctx context.Context) {
