@@ -30,6 +30,8 @@ var demoPremiums = map[string]premiumRange{
 	"gold-american-eagle-tenth-oz":   pr("8", "12"),
 	"gold-american-buffalo-1oz":      pr("5", "7"),
 	"gold-maple-leaf-1oz":            pr("5", "7"),
+	"gold-maple-leaf-quarter-oz":     pr("7", "10"), // estimate: as the 1/4 oz Eagle
+	"gold-maple-leaf-tenth-oz":       pr("8", "12"), // estimate: as the 1/10 oz Eagle
 	"gold-krugerrand-1oz":            pr("4", "6"),
 	"gold-britannia-1oz":             pr("5", "7"),
 	"gold-philharmonic-1oz":          pr("5", "7"),
