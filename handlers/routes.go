@@ -93,6 +93,7 @@ func (h *Handlers) APIRoutes() []APIRoute {
 	out = append(out, h.billingRoutes()...)
 	out = append(out, h.socialRoutes()...)
 	out = append(out, h.receiptsRoutes()...)
+	out = append(out, h.advisorRoutes()...)
 	return out
 }
 
@@ -151,6 +152,9 @@ func (h *Handlers) Jobs() []Job {
 	}
 	if h.billing != nil {
 		out = append(out, Job{Name: "billing grace periods", Run: h.billing.Run})
+	}
+	if h.advisor != nil {
+		out = append(out, Job{Name: "morning briefs", Run: func(ctx context.Context) { h.advisor.RunBriefs(ctx, 5*time.Minute) }})
 	}
 	if h.social != nil {
 		out = append(out, Job{Name: "article viewer pruning", Run: func(ctx context.Context) { h.social.RunPruner(ctx, 10*time.Minute) }})
