@@ -7,8 +7,10 @@ package llm
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -36,14 +38,20 @@ func (c Config) Configured() bool {
 // NewClient builds the SDK client for c. Settings come only from c: an OPENAI_API_KEY in the
 // environment is never sent to the configured server.
 func NewClient(c Config) openai.Client {
-	hc := c.HTTPClient
-	if hc == nil {
-		hc = http.DefaultClient
+	base := c.HTTPClient
+	if base == nil {
+		base = http.DefaultClient
 	}
+	hc := *base
+	rt := hc.Transport
+	if rt == nil {
+		rt = http.DefaultTransport
+	}
+	hc.Transport = limitTransport{rt}
 	return openai.NewClient(
 		option.WithBaseURL(strings.TrimRight(strings.TrimSpace(c.BaseURL), "/")+"/"),
 		option.WithAPIKey(c.APIKey),
-		option.WithHTTPClient(hc),
+		option.WithHTTPClient(&hc),
 		option.WithMaxRetries(0),
 	)
 }
@@ -60,9 +68,48 @@ func Reason(ctx context.Context, err error, timeout time.Duration) string {
 	case errors.Is(ctx.Err(), context.Canceled):
 		return "llm request canceled"
 	}
-	var syntax interface{ Unwrap() error }
-	if errors.As(err, &syntax) && strings.Contains(err.Error(), "unmarshal") {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &syntax) || errors.As(err, &typ) || errors.Is(err, errTooLarge) ||
+		strings.Contains(err.Error(), "parsing response json") || strings.Contains(err.Error(), "content-type") {
 		return "llm response is not a chat completion"
 	}
 	return "llm request failed"
 }
+
+// MaxResponseBytes caps how much of one answer is read: a chat answer is a few kilobytes, and
+// a broken or hostile server must not make Ounce buffer without end.
+const MaxResponseBytes = 1 << 20
+
+var errTooLarge = errors.New("llm answer too large")
+
+// limitTransport cuts every response body at MaxResponseBytes, failing the read past it.
+type limitTransport struct{ next http.RoundTripper }
+
+func (t limitTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	res, err := t.next.RoundTrip(r)
+	if err != nil {
+		return nil, err
+	}
+	res.Body = &limitedBody{rc: res.Body, left: MaxResponseBytes}
+	return res, nil
+}
+
+type limitedBody struct {
+	rc   io.ReadCloser
+	left int64
+}
+
+func (b *limitedBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		return 0, errTooLarge
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.rc.Read(p)
+	b.left -= int64(n)
+	return n, err
+}
+
+func (b *limitedBody) Close() error { return b.rc.Close() }
