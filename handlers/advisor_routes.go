@@ -86,6 +86,19 @@ func (h *Handlers) advisorRoutes() []APIRoute {
 	}
 }
 
+// advisorPages are the chat and brief pages. The chat is for every member (the quota
+// differs); briefs are Gold.
+func (h *Handlers) advisorPages() []PageRoute {
+	return []PageRoute{
+		{Method: "GET", Path: "/advisor", Handler: h.AdvisorPage, Auth: AuthMember},
+		{Method: "POST", Path: "/advisor", Handler: h.AdvisorAsk, Auth: AuthMember},
+		{Method: "GET", Path: "/advisor/stream/:token", Handler: h.AdvisorStream, Auth: AuthMember},
+		{Method: "GET", Path: "/brief", Handler: h.BriefsPage, Auth: AuthGold},
+		{Method: "GET", Path: "/brief/card", Handler: h.BriefCard, Auth: AuthGold},
+		{Method: "POST", Path: "/brief/generate", Handler: h.BriefGenerate, Auth: AuthGold},
+	}
+}
+
 // advisorSchemas are the named schemas of the advisor routes.
 func (h *Handlers) advisorSchemas() map[string]Schema {
 	num := Schema{"type": "number"}

@@ -129,6 +129,7 @@ func (h *Handlers) PageRoutes() []PageRoute {
 	out = append(out, h.billingPages()...)
 	out = append(out, h.socialPages()...)
 	out = append(out, h.receiptsPages()...)
+	out = append(out, h.advisorPages()...)
 	return out
 }
 

@@ -2,11 +2,17 @@ package web_test
 
 import (
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/web"
 )
 
 type briefOut struct {
@@ -221,6 +227,118 @@ func TestAdvisorOffline(t *testing.T) {
 		decodeInto(t, g, &br)
 		if !br.Brief.Stale || !strings.Contains(br.Brief.Body, "last known price from") {
 			t.Fatalf("offline brief: %s", g.Body)
+		}
+	})
+}
+
+// TestAdvisorPages: the chat page over HTMX, another member's conversation, the brief list,
+// generating from the page and the dashboard's brief card.
+func TestAdvisorPages(t *testing.T) {
+	eachEngine(t, offline(t), func(t *testing.T, e *env) {
+		advisorLive(e)
+		ann, bob := e.browser(), e.browser()
+		ann.signUp("ann-advisor@example.test")
+		bob.signUp("bob-advisor@example.test")
+		ann.get("/holdings/new")
+		for _, f := range []url.Values{
+			{"metal": {"gold"}, "product_name": {"Gold Eagle"}, "quantity": {"10"}, "weight_oz": {"1"}, "purchase_price": {"2000"}, "purchase_date": {"2026-05-01"}},
+		} {
+			if r := ann.post("/holdings", f, false); r.Status != 303 {
+				t.Fatalf("holding: %d %s", r.Status, r.Body)
+			}
+		}
+		if r := ann.get("/advisor"); r.Status != 200 || !strings.Contains(string(r.Body), `id="advisor-form"`) {
+			t.Fatalf("advisor page: %d", r.Status)
+		}
+		r := ann.post("/advisor", url.Values{"message": {"what is my stack worth"}}, true)
+		if r.Status != 200 || !strings.Contains(string(r.Body), "$26,504.00") || !strings.Contains(string(r.Body), "Facts used") {
+			t.Fatalf("ask: %d %s", r.Status, r.Body)
+		}
+		m := regexp.MustCompile(`id="advisor-conversation-id" name="conversation_id" value="(cv_[0-9a-f]+)"`).FindSubmatch(r.Body)
+		if m == nil {
+			t.Fatalf("no conversation id in %s", r.Body)
+		}
+		conv := string(m[1])
+		if r := ann.get("/advisor?c=" + conv); r.Status != 200 || !strings.Contains(string(r.Body), "what is my stack worth") {
+			t.Fatalf("conversation page: %d", r.Status)
+		}
+		if r := bob.get("/advisor?c=" + conv); r.Status != 404 || strings.Contains(string(r.Body), "26,504") {
+			t.Fatalf("bob reads ann's conversation: %d", r.Status)
+		}
+		if r := ann.post("/advisor", url.Values{"message": {strings.Repeat("x", 2001)}}, true); r.Status != 200 || !strings.Contains(string(r.Body), "at most 2000") {
+			t.Fatalf("long question: %d %s", r.Status, r.Body)
+		}
+		if r := ann.post("/advisor", url.Values{"message": {"gold price"}}, false); r.Status != 303 {
+			t.Fatalf("no-JS ask: %d", r.Status)
+		}
+
+		if r := ann.get("/"); !strings.Contains(string(r.Body), `hx-get="/brief/card"`) {
+			t.Fatalf("dashboard lacks the brief card")
+		}
+		if r := ann.get("/brief/card"); r.Status != 200 || !strings.Contains(string(r.Body), "Generate today") {
+			t.Fatalf("card before: %d %s", r.Status, r.Body)
+		}
+		ann.get("/brief")
+		if r := ann.post("/brief/generate", nil, false); r.Status != 303 {
+			t.Fatalf("generate: %d %s", r.Status, r.Body)
+		}
+		if r := ann.get("/brief"); r.Status != 200 || !strings.Contains(string(r.Body), "$26,504.00") {
+			t.Fatalf("brief page: %d", r.Status)
+		}
+		if r := ann.get("/brief/card"); !strings.Contains(string(r.Body), "$26,504.00") {
+			t.Fatalf("card after: %s", r.Body)
+		}
+		if r := bob.get("/brief"); strings.Contains(string(r.Body), "26,504") {
+			t.Fatalf("bob sees ann's brief")
+		}
+	})
+}
+
+// TestAdvisorPageStreams: with a model configured the page's reply streams over SSE and ends
+// with the checked reply.
+func TestAdvisorPageStreams(t *testing.T) {
+	model := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		raw, _ := io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		chunk := func(delta string) { fmt.Fprintf(w, "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":%s}]}\n\n", delta) }
+		if !strings.Contains(string(raw), `"role":"tool"`) {
+			chunk(`{"role":"assistant","tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"spot_price","arguments":"{\"metal\":\"gold\"}"}}]}`)
+		} else {
+			for _, p := range []string{"Gold is ", "$2,650.40 ", "per ounce."} {
+				chunk(`{"content":"` + p + `"}`)
+			}
+		}
+		fmt.Fprint(w, "data: [DONE]\n\n")
+	}))
+	defer model.Close()
+	withModel := func(o *web.Options) {
+		offline(t)(o)
+		o.Config.Advisor.LLMBaseURL, o.Config.Advisor.LLMModel = model.URL, "fake-model"
+	}
+	eachEngine(t, withModel, func(t *testing.T, e *env) {
+		advisorLive(e)
+		ann := e.browser()
+		ann.signUp("stream-ann@example.test")
+		ann.get("/advisor")
+		r := ann.post("/advisor", url.Values{"message": {"gold price"}}, true)
+		m := regexp.MustCompile(`sse-connect="(/advisor/stream/q_[0-9a-f]+)"`).FindSubmatch(r.Body)
+		if m == nil {
+			t.Fatalf("no stream: %s", r.Body)
+		}
+		if other := e.browser(); true {
+			other.signUp("stream-bob@example.test")
+			if r := other.get(string(m[1])); r.Status != 404 {
+				t.Fatalf("bob opens ann's stream: %d", r.Status)
+			}
+		}
+		s := ann.get(string(m[1]))
+		body := string(s.Body)
+		if s.Status != 200 || !strings.Contains(body, "event: delta\ndata: Gold is") || !strings.Contains(body, "event: done\ndata: <div id=\"reply-") ||
+			!strings.Contains(body, "Written by fake-model") {
+			t.Fatalf("stream: %d %s", s.Status, body)
+		}
+		if r := ann.get(string(m[1])); r.Status != 404 {
+			t.Fatalf("a stream token works once: %d", r.Status)
 		}
 	})
 }

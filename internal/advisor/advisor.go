@@ -102,6 +102,7 @@ type Service struct {
 	now       func() time.Time
 	log       *slog.Logger
 	tools     []tool
+	pending   pendingSet
 }
 
 // New builds the service.
