@@ -284,7 +284,7 @@ func (s *Service) composeBrief(ctx context.Context, u db.User, d db.Date, now ti
 				ch := metals.Money(p.TotalValue.Sub(*prev.Figures.StackValue))
 				b.Figures.Change = &ch
 				b.Figures.ChangeFrom = prev.Date.String()
-				stack += fmt.Sprintf(" That is %s since your brief of %s (%s)", signedMoney(ch), day(prev.Date.Time), money(*prev.Figures.StackValue))
+				stack += fmt.Sprintf(" That is %s since your brief of %s", signedMoney(ch), day(prev.Date.Time))
 				if prev.Figures.StackValue.IsPositive() {
 					cp := metals.Percent(metals.PctChange(*prev.Figures.StackValue, *p.TotalValue))
 					b.Figures.ChangePct = &cp
@@ -323,7 +323,7 @@ func (s *Service) composeBrief(ctx context.Context, u db.User, d db.Date, now ti
 				if pm, ok := prevMetal(prev, x.Metal); ok && pm.Spot != nil && pm.Spot.IsPositive() {
 					cp := metals.Percent(metals.PctChange(*pm.Spot, *x.Spot))
 					mf.ChangePct, mf.ChangeFrom = &cp, prev.Date.String()
-					line += fmt.Sprintf(", %s since %s (%s)", signedPct(cp), day(prev.Date.Time), money(*pm.Spot))
+					line += fmt.Sprintf(", %s since %s", signedPct(cp), day(prev.Date.Time))
 				} else if sp := board.Prices[x.Metal]; !sp.Stale && !sp.PrevClose.IsZero() {
 					cp := sp.ChangePct
 					mf.ChangePct, mf.ChangeFrom = &cp, "previous close"
