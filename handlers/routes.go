@@ -93,6 +93,7 @@ func (h *Handlers) APIRoutes() []APIRoute {
 	out = append(out, h.billingRoutes()...)
 	out = append(out, h.socialRoutes()...)
 	out = append(out, h.receiptsRoutes()...)
+	out = append(out, h.advisorRoutes()...)
 	return out
 }
 
@@ -128,6 +129,7 @@ func (h *Handlers) PageRoutes() []PageRoute {
 	out = append(out, h.billingPages()...)
 	out = append(out, h.socialPages()...)
 	out = append(out, h.receiptsPages()...)
+	out = append(out, h.advisorPages()...)
 	return out
 }
 
@@ -151,6 +153,9 @@ func (h *Handlers) Jobs() []Job {
 	}
 	if h.billing != nil {
 		out = append(out, Job{Name: "billing grace periods", Run: h.billing.Run})
+	}
+	if h.advisor != nil {
+		out = append(out, Job{Name: "morning briefs", Run: func(ctx context.Context) { h.advisor.RunBriefs(ctx, 5*time.Minute) }})
 	}
 	if h.social != nil {
 		out = append(out, Job{Name: "article viewer pruning", Run: func(ctx context.Context) { h.social.RunPruner(ctx, 10*time.Minute) }})

@@ -3,6 +3,7 @@ package web
 import (
 	"github.com/ouncehq/ounce/handlers"
 	"github.com/ouncehq/ounce/internal/account"
+	"github.com/ouncehq/ounce/internal/advisor"
 	"github.com/ouncehq/ounce/internal/billing"
 	"github.com/ouncehq/ounce/internal/comex"
 	"github.com/ouncehq/ounce/internal/dealers"
@@ -34,6 +35,9 @@ type Config struct {
 	Social  social.Config
 	// Receipts configures receipt scanning (limits, tool timeout and memory cap).
 	Receipts receipts.Config
+	// Advisor configures the daily brief and the advisor chat; its model is the Stack Signal
+	// writer's (OUNCE_LLM_*) unless set here.
+	Advisor advisor.Config
 }
 
 // HTTPConfig configures the transport layer.
@@ -66,7 +70,7 @@ func (s *server) services(opts Options) handlers.Services {
 	vault := comex.New(comex.Deps{Store: deps.Store, Logger: deps.Logger, Now: deps.Now, Config: cfg.Vault})
 	pf := portfolio.New(portfolio.Deps{Store: deps.Store, Prices: deps.Market, Now: deps.Now, Logger: deps.Logger})
 	feeds := news.New(news.Deps{Store: deps.Store, Logger: deps.Logger, Now: deps.Now, Config: cfg.News})
-	return handlers.Services{
+	sv := handlers.Services{
 		Account: account.New(account.Deps{Store: deps.Store, Limiter: s.limiter, Now: deps.Now, Logger: deps.Logger,
 			OnKeyUsed: s.keyUse.Record, Config: cfg.Account}),
 		Portfolio: pf,
@@ -80,6 +84,22 @@ func (s *server) services(opts Options) handlers.Services {
 		Social:   social.New(social.Deps{Store: deps.Store, Config: cfg.Social, Now: deps.Now, Logger: deps.Logger}),
 		Receipts: receipts.New(receipts.Deps{Store: deps.Store, Portfolio: pf, Config: cfg.Receipts, Now: deps.Now, Logger: deps.Logger}),
 	}
+	sv.Advisor = advisor.New(advisor.Deps{Store: deps.Store, Portfolio: pf, Market: deps.Market, Intel: sv.Intel, Vault: vault,
+		Dealers: sv.Dealers, Config: advisorConfig(cfg), Now: deps.Now, Logger: deps.Logger})
+	return sv
+}
+
+// advisorConfig is the advisor's settings: the Stack Signal writer's model unless the
+// advisor names its own, and none offline (OUNCE_OFFLINE contacts no outside service).
+func advisorConfig(cfg Config) advisor.Config {
+	ac := cfg.Advisor
+	if ac.LLMBaseURL == "" && ac.LLMModel == "" {
+		ac.LLMBaseURL, ac.LLMModel, ac.LLMAPIKey = cfg.Intel.LLMBaseURL, cfg.Intel.LLMModel, cfg.Intel.LLMAPIKey
+		if cfg.Intel.Offline {
+			ac.LLMBaseURL, ac.LLMModel, ac.LLMAPIKey = "", "", ""
+		}
+	}
+	return ac
 }
 
 // dealerConfig is the dealer settings, naming this installation in the fetcher's User-Agent.

@@ -1,17 +1,19 @@
 package intel
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/ouncehq/ounce/internal/llm"
 	"github.com/ouncehq/ounce/internal/metals"
 )
 
@@ -26,10 +28,6 @@ const (
 // DefaultLLMTimeout applies when LLMWriter.Timeout is zero; local models on modest hardware
 // can take most of a minute for an article.
 const DefaultLLMTimeout = 60 * time.Second
-
-// maxAnswerBytes caps how much of a server's reply is read; a chat answer within the limits
-// above is a few kilobytes.
-const maxAnswerBytes = 1 << 20
 
 // maxPromptStories bounds the stories sent for one article, which keeps prompts within the
 // context windows of small local models.
@@ -131,35 +129,12 @@ type answer struct {
 	Title, Summary, Commentary string
 }
 
-type chatMessage struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
-}
-
-type responseFormat struct {
-	Type string `json:"type"`
-}
-
-type chatRequest struct {
-	Model          string         `json:"model"`
-	Messages       []chatMessage  `json:"messages"`
-	ResponseFormat responseFormat `json:"response_format"`
-	Temperature    float64        `json:"temperature"`
-}
-
-type chatResponse struct {
-	Choices []struct {
-		Message struct {
-			Content string `json:"content"`
-		} `json:"message"`
-	} `json:"choices"`
-}
-
-// ask sends one chat completion and returns the validated answer, or a short reason to fall
-// back. Reasons name the kind of failure only: they are stored with the article and must not
-// carry the key or the server's error text.
+// ask sends one chat completion through the shared SDK client (internal/llm) and returns the
+// validated answer, or a short reason to fall back. Reasons name the kind of failure only:
+// they are stored with the article and must not carry the key or the server's error text.
 func (w LLMWriter) ask(ctx context.Context, system, user string, known numberSet) (answer, string) {
-	if strings.TrimSpace(w.BaseURL) == "" || strings.TrimSpace(w.Model) == "" {
+	cfg := llm.Config{BaseURL: w.BaseURL, Model: w.Model, APIKey: w.APIKey, HTTPClient: w.Client}
+	if !cfg.Configured() {
 		return answer{}, "llm not configured (base URL or model missing)"
 	}
 	timeout := w.Timeout
@@ -169,56 +144,23 @@ func (w LLMWriter) ask(ctx context.Context, system, user string, known numberSet
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	body, err := json.Marshal(chatRequest{
-		Model: w.Model,
-		Messages: []chatMessage{
-			{Role: "system", Content: system},
-			{Role: "user", Content: user},
+	client := llm.NewClient(cfg)
+	res, err := client.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{
+		Model:    shared.ChatModel(w.Model),
+		Messages: []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(system), openai.UserMessage(user)},
+		ResponseFormat: openai.ChatCompletionNewParamsResponseFormatUnion{
+			OfJSONObject: &shared.ResponseFormatJSONObjectParam{},
 		},
-		ResponseFormat: responseFormat{Type: "json_object"},
 		// Low temperature: the model is reporting, not inventing.
-		Temperature: 0.3,
+		Temperature: openai.Float(0.3),
 	})
 	if err != nil {
-		return answer{}, "llm request could not be encoded"
+		return answer{}, llm.Reason(ctx, err, timeout)
 	}
-	endpoint := strings.TrimRight(strings.TrimSpace(w.BaseURL), "/") + "/chat/completions"
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
-	if err != nil {
-		return answer{}, "llm base URL is invalid"
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	if w.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+w.APIKey)
-	}
-	client := w.Client
-	if client == nil {
-		client = http.DefaultClient
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return answer{}, transportReason(ctx, err, timeout)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswerBytes+1))
-	if err != nil {
-		return answer{}, transportReason(ctx, err, timeout)
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return answer{}, fmt.Sprintf("llm answered HTTP %d", resp.StatusCode)
-	}
-	if len(raw) > maxAnswerBytes {
-		return answer{}, "llm answer too large"
-	}
-	var cr chatResponse
-	if err := json.Unmarshal(raw, &cr); err != nil {
-		return answer{}, "llm response is not a chat completion"
-	}
-	if len(cr.Choices) == 0 {
+	if len(res.Choices) == 0 {
 		return answer{}, "llm response has no choices"
 	}
-	ans, err := parseAnswer(cr.Choices[0].Message.Content)
+	ans, err := parseAnswer(res.Choices[0].Message.Content)
 	if err != nil {
 		return answer{}, "llm answer rejected: " + err.Error()
 	}
@@ -233,18 +175,6 @@ func firstN(s []string, n int) []string {
 		return s[:n]
 	}
 	return s
-}
-
-// transportReason tells a timeout from other network failures, which is what an operator
-// needs to pick between a longer timeout and a broken endpoint.
-func transportReason(ctx context.Context, err error, timeout time.Duration) string {
-	switch {
-	case errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded):
-		return fmt.Sprintf("llm timed out after %s", timeout)
-	case errors.Is(ctx.Err(), context.Canceled):
-		return "llm request canceled"
-	}
-	return "llm request failed"
 }
 
 // parseAnswer reads the model's JSON object. It tolerates what real servers send around it:

@@ -14,6 +14,19 @@ import (
 	"unicode/utf8"
 )
 
+// chatRequest is the part of a chat-completions request the tests look at.
+type chatRequest struct {
+	Model    string `json:"model"`
+	Messages []struct {
+		Role    string `json:"role"`
+		Content string `json:"content"`
+	} `json:"messages"`
+	ResponseFormat struct {
+		Type string `json:"type"`
+	} `json:"response_format"`
+	Temperature float64 `json:"temperature"`
+}
+
 // seenRequest is what the fake server records of each call.
 type seenRequest struct {
 	Method, Path, Auth, ContentType string

@@ -31,6 +31,7 @@ var NavItems = []NavItem{
 	{Key: "vault", Label: "Vault Watch", Href: "/vault"},
 	{Key: "dealers", Label: "Dealers", Href: "/dealers"},
 	{Key: "holdings", Label: "Holdings", Href: "/holdings", SignedInOnly: true},
+	{Key: "advisor", Label: "Advisor", Href: "/advisor", SignedInOnly: true},
 	{Key: "settings", Label: "Settings", Href: "/settings/developer", SignedInOnly: true},
 }
 

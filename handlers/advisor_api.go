@@ -1,0 +1,311 @@
+package handlers
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ouncehq/ounce/internal/advisor"
+	"github.com/ouncehq/ounce/internal/apperr"
+)
+
+// Advisor returns the advisor service (the CLI and tests use it directly).
+func (h *Handlers) Advisor() *advisor.Service { return h.advisor }
+
+// BriefJSON is the wire form of a daily brief.
+type BriefJSON struct {
+	Date        string        `json:"date"`
+	GeneratedAt time.Time     `json:"generated_at"`
+	Writer      string        `json:"writer"`
+	Headline    string        `json:"headline"`
+	Body        string        `json:"body"`
+	Sections    []SectionJSON `json:"sections"`
+	Figures     FiguresJSON   `json:"figures"`
+	Sources     []SourceJSON  `json:"sources"`
+	Stale       bool          `json:"stale"`
+}
+
+// SectionJSON is one titled part of a brief.
+type SectionJSON struct {
+	Title string `json:"title"`
+	Text  string `json:"text"`
+}
+
+// SourceJSON is an item a brief draws on.
+type SourceJSON struct {
+	Kind  string     `json:"kind"`
+	Title string     `json:"title"`
+	URL   string     `json:"url"`
+	AsOf  *time.Time `json:"as_of"`
+}
+
+// FiguresJSON are every figure a brief's text states.
+type FiguresJSON struct {
+	StackValue *Num                        `json:"stack_value"`
+	Change     *Num                        `json:"change"`
+	ChangePct  *Num                        `json:"change_pct"`
+	ChangeFrom *string                     `json:"change_from"`
+	ByMetal    map[string]MetalFiguresJSON `json:"by_metal"`
+	Alerts     []FiredAlertJSON            `json:"alerts"`
+}
+
+// MetalFiguresJSON are one held metal's figures.
+type MetalFiguresJSON struct {
+	HeldOz                 Num        `json:"held_oz"`
+	Spot                   *Num       `json:"spot"`
+	SpotAsOf               *time.Time `json:"spot_as_of"`
+	SpotStale              bool       `json:"spot_stale"`
+	Value                  *Num       `json:"value"`
+	ChangePct              *Num       `json:"change_pct"`
+	ChangeFrom             *string    `json:"change_from"`
+	BreakEven              *Num       `json:"break_even"`
+	DistanceToBreakEvenPct *Num       `json:"distance_to_break_even_pct"`
+	ComexRegistered        *Num       `json:"comex_registered"`
+	ComexRegisteredChange  *Num       `json:"comex_registered_change"`
+	ComexAsOf              *time.Time `json:"comex_as_of"`
+}
+
+// FiredAlertJSON is an alert that fired, as a brief lists it.
+type FiredAlertJSON struct {
+	Metal     string    `json:"metal"`
+	Direction string    `json:"direction"`
+	Target    string    `json:"target"`
+	Price     string    `json:"price"`
+	FiredAt   time.Time `json:"fired_at"`
+}
+
+func strOrNull(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func briefJSON(b advisor.Brief) BriefJSON {
+	out := BriefJSON{Date: b.Date.String(), GeneratedAt: b.GeneratedAt.UTC(), Writer: b.Writer, Headline: b.Headline, Body: b.Body,
+		Sections: []SectionJSON{}, Sources: []SourceJSON{}, Stale: b.Stale}
+	for _, s := range b.Sections {
+		out.Sections = append(out.Sections, SectionJSON(s))
+	}
+	for _, s := range b.Sources {
+		out.Sources = append(out.Sources, SourceJSON{Kind: s.Kind, Title: s.Title, URL: s.URL, AsOf: asOfOrNull(s.AsOf)})
+	}
+	f := b.Figures
+	out.Figures = FiguresJSON{StackValue: optMoney(f.StackValue), Change: optMoney(f.Change), ChangePct: numOrNull(f.ChangePct, pct),
+		ChangeFrom: strOrNull(f.ChangeFrom), ByMetal: map[string]MetalFiguresJSON{}, Alerts: []FiredAlertJSON{}}
+	for m, x := range f.ByMetal {
+		out.Figures.ByMetal[string(m)] = MetalFiguresJSON{HeldOz: ounces(x.HeldOz), Spot: optMoney(x.Spot), SpotAsOf: asOfOrNull(x.SpotAsOf),
+			SpotStale: x.SpotStale, Value: optMoney(x.Value), ChangePct: numOrNull(x.ChangePct, pct), ChangeFrom: strOrNull(x.ChangeFrom),
+			BreakEven: optMoney(x.BreakEven), DistanceToBreakEvenPct: numOrNull(x.DistanceToBreakEvenPct, pct),
+			ComexRegistered: numOrNull(x.ComexRegistered, ounces), ComexRegisteredChange: numOrNull(x.ComexRegisteredChange, ounces),
+			ComexAsOf: asOfOrNull(x.ComexAsOf)}
+	}
+	for _, a := range f.Alerts {
+		out.Figures.Alerts = append(out.Figures.Alerts, FiredAlertJSON{Metal: string(a.Metal), Direction: a.Direction, Target: a.Target, Price: a.Price, FiredAt: a.FiredAt.UTC()})
+	}
+	return out
+}
+
+// FactJSON is one figure a reply used.
+type FactJSON struct {
+	Label  string     `json:"label"`
+	Value  string     `json:"value"`
+	AsOf   *time.Time `json:"as_of"`
+	Source string     `json:"source"`
+}
+
+// ToolCallJSON is one function a reply called.
+type ToolCallJSON struct {
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+// ChatReplyJSON is the answer of POST /v1/advisor/chat.
+type ChatReplyJSON struct {
+	ConversationID string         `json:"conversation_id"`
+	Reply          string         `json:"reply"`
+	Facts          []FactJSON     `json:"facts"`
+	ToolCalls      []ToolCallJSON `json:"tool_calls"`
+	Writer         string         `json:"writer"`
+	Stale          bool           `json:"stale"`
+}
+
+func factsJSON(fs []advisor.Fact) []FactJSON {
+	out := []FactJSON{}
+	for _, f := range fs {
+		out = append(out, FactJSON{Label: f.Label, Value: f.Value, AsOf: asOfOrNull(f.AsOf), Source: f.Source})
+	}
+	return out
+}
+
+func callsJSON(cs []advisor.ToolCall) []ToolCallJSON {
+	out := []ToolCallJSON{}
+	for _, c := range cs {
+		out = append(out, ToolCallJSON(c))
+	}
+	return out
+}
+
+func chatReplyJSON(r advisor.Reply) ChatReplyJSON {
+	return ChatReplyJSON{ConversationID: r.ConversationID, Reply: r.Text, Facts: factsJSON(r.Facts), ToolCalls: callsJSON(r.ToolCalls), Writer: r.Writer, Stale: r.Stale}
+}
+
+// ConversationJSON is a conversation in the list (messages only when one is read).
+type ConversationJSON struct {
+	ID        string        `json:"id"`
+	Title     string        `json:"title"`
+	CreatedAt time.Time     `json:"created_at"`
+	UpdatedAt time.Time     `json:"updated_at"`
+	Messages  []MessageJSON `json:"messages,omitempty"`
+}
+
+// MessageJSON is one turn of a conversation.
+type MessageJSON struct {
+	Role      string         `json:"role"`
+	Content   string         `json:"content"`
+	Facts     []FactJSON     `json:"facts"`
+	ToolCalls []ToolCallJSON `json:"tool_calls"`
+	Writer    string         `json:"writer"`
+	CreatedAt time.Time      `json:"created_at"`
+}
+
+func conversationJSON(c advisor.Conversation, withMessages bool) ConversationJSON {
+	out := ConversationJSON{ID: c.ID, Title: c.Title, CreatedAt: c.CreatedAt.UTC(), UpdatedAt: c.UpdatedAt.UTC()}
+	if withMessages {
+		out.Messages = []MessageJSON{}
+		for _, m := range c.Messages {
+			out.Messages = append(out.Messages, MessageJSON{Role: m.Role, Content: m.Content, Facts: factsJSON(m.Facts), ToolCalls: callsJSON(m.ToolCalls),
+				Writer: m.Writer, CreatedAt: m.CreatedAt.UTC()})
+		}
+	}
+	return out
+}
+
+// regenerateParam reads ?regenerate=true|false.
+func regenerateParam(c *fiber.Ctx) (bool, error) {
+	v := c.Query("regenerate")
+	if v == "" {
+		return false, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, apperr.InvalidField("regenerate", "must be true or false")
+	}
+	return b, nil
+}
+
+// APIDailyBrief answers GET /v1/daily-brief.
+func (h *Handlers) APIDailyBrief(c *fiber.Ctx) error {
+	b, err := h.advisor.BriefOf(h.ctx(c), caller(c), c.Query("date"), c.Query("userId"))
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderCacheControl, "private, no-store")
+	return writeJSON(c, http.StatusOK, fiber.Map{"brief": briefJSON(b)})
+}
+
+// APIDailyBriefGenerate answers POST /v1/daily-brief/generate.
+func (h *Handlers) APIDailyBriefGenerate(c *fiber.Ctx) error {
+	body, err := socialBody(c.Body(), "userId")
+	if err != nil {
+		return err
+	}
+	claim, err := claimedUserID(c, body)
+	if err != nil {
+		return err
+	}
+	regen, err := regenerateParam(c)
+	if err != nil {
+		return err
+	}
+	b, created, err := h.advisor.GenerateBrief(h.ctx(c), caller(c), regen, claim)
+	if err != nil {
+		return err
+	}
+	status := http.StatusOK
+	if created {
+		status = http.StatusCreated
+	}
+	c.Set(fiber.HeaderCacheControl, "private, no-store")
+	return writeJSON(c, status, fiber.Map{"brief": briefJSON(b)})
+}
+
+// APIAdvisorChat answers POST /v1/advisor/chat.
+func (h *Handlers) APIAdvisorChat(c *fiber.Ctx) error {
+	body, err := socialBody(c.Body(), "message", "conversation_id", "userId")
+	if err != nil {
+		return err
+	}
+	claim, err := claimedUserID(c, body)
+	if err != nil {
+		return err
+	}
+	in := advisor.ChatInput{ClaimedUserID: claim}
+	if err := stringMember(body, "message", &in.Message); err != nil {
+		return err
+	}
+	if err := stringMember(body, "conversation_id", &in.ConversationID); err != nil {
+		return err
+	}
+	r, err := h.advisor.Chat(h.ctx(c), caller(c), in)
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderCacheControl, "private, no-store")
+	return writeJSON(c, http.StatusOK, chatReplyJSON(r))
+}
+
+// APIAdvisorConversations answers GET /v1/advisor/conversations.
+func (h *Handlers) APIAdvisorConversations(c *fiber.Ctx) error {
+	limit, err := queryInt(c, "limit", advisor.DefaultConversationLimit, 1, advisor.MaxConversationLimit)
+	if err != nil {
+		return err
+	}
+	offset, err := queryInt(c, "offset", 0, 0, 1_000_000)
+	if err != nil {
+		return err
+	}
+	p, err := h.advisor.Conversations(h.ctx(c), caller(c), limit, offset, c.Query("userId"))
+	if err != nil {
+		return err
+	}
+	list := []ConversationJSON{}
+	for _, cv := range p.Conversations {
+		list = append(list, conversationJSON(cv, false))
+	}
+	c.Set(fiber.HeaderCacheControl, "private, no-store")
+	return writeJSON(c, http.StatusOK, fiber.Map{"conversations": list, "limit": p.Limit, "offset": p.Offset, "total": p.Total})
+}
+
+// APIAdvisorConversation answers GET /v1/advisor/conversations/{id}.
+func (h *Handlers) APIAdvisorConversation(c *fiber.Ctx) error {
+	cv, err := h.advisor.ConversationByID(h.ctx(c), caller(c), c.Params("id"), c.Query("userId"))
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderCacheControl, "private, no-store")
+	return writeJSON(c, http.StatusOK, fiber.Map{"conversation": conversationJSON(cv, true)})
+}
+
+// APIAdvisorConversationDelete answers DELETE /v1/advisor/conversations/{id}.
+func (h *Handlers) APIAdvisorConversationDelete(c *fiber.Ctx) error {
+	if err := h.advisor.DeleteConversation(h.ctx(c), caller(c), c.Params("id"), c.Query("userId")); err != nil {
+		return err
+	}
+	return c.SendStatus(http.StatusNoContent)
+}
+
+// stringMember reads an optional string member of a JSON body.
+func stringMember(body map[string]json.RawMessage, name string, dst *string) error {
+	raw, ok := body[name]
+	if !ok || string(raw) == "null" {
+		return nil
+	}
+	if err := json.Unmarshal(raw, dst); err != nil {
+		return apperr.InvalidField(name, "must be a string")
+	}
+	return nil
+}

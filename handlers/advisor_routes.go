@@ -1,0 +1,159 @@
+package handlers
+
+import (
+	"strconv"
+
+	"github.com/ouncehq/ounce/internal/advisor"
+)
+
+// advisorRoutes are the /v1 daily brief and advisor chat routes.
+func (h *Handlers) advisorRoutes() []APIRoute {
+	ref := func(name string) Schema { return Schema{"$ref": "#/components/schemas/" + name} }
+	claim := Param{Name: "userId", In: "query", Description: "Accepted for compatibility only: when sent it must be your own user id (else 403); it never identifies anyone by itself.", Schema: Schema{"type": "string", "maxLength": 40}}
+	userIDProp := Schema{"oneOf": []Schema{{"type": "string", "maxLength": 40}, {"type": "integer"}}, "description": "Optional, for compatibility: must be your own user id."}
+	forbidden := Response{Status: 403, Description: "userId is not your own id, or (brief) the caller is not a Gold member."}
+	conv := Param{Name: "id", In: "path", Required: true, Description: "The conversation's id, as returned by POST /v1/advisor/chat.", Schema: Schema{"type": "string", "maxLength": 100}, Example: "cv_0123456789abcdef01234567"}
+	quota := "Each member may send " + strconv.Itoa(advisor.FreeDailyQuota) + " messages a day on the free tier and " + strconv.Itoa(advisor.GoldDailyQuota) + " on Gold; the day is the member's own (account time zone, default America/New_York)."
+	return []APIRoute{
+		{Method: "GET", Path: "/v1/daily-brief", Auth: AuthGold, Handler: h.APIDailyBrief, OperationID: "getDailyBrief", Tag: "Intelligence",
+			Summary:     "Your daily brief",
+			Description: "The brief of a day in your time zone (today by default): your stack's value and its change since the previous brief, each metal's move, break-even distances, alerts that fired, the most relevant Stack Signal and market-intel items for the metals you hold, and COMEX moves for them. Every figure of the text is listed in figures. 404 when no brief was written that day: generate it with POST /v1/daily-brief/generate.",
+			Params: []Param{
+				{Name: "date", In: "query", Description: "A day as YYYY-MM-DD; default today in your time zone.", Schema: Schema{"type": "string", "format": "date"}, Example: "2026-11-23"},
+				claim,
+			},
+			Responses: []Response{
+				{Status: 200, Description: "The brief.", Schema: intelObject(Schema{"brief": ref("DailyBrief")})},
+				forbidden,
+				{Status: 404, Description: "No brief for that day."},
+			},
+			Example: "GET /v1/daily-brief"},
+		{Method: "POST", Path: "/v1/daily-brief/generate", Auth: AuthGold, Handler: h.APIDailyBriefGenerate, OperationID: "generateDailyBrief", Tag: "Intelligence",
+			Summary:     "Write today's daily brief",
+			Description: "Writes your brief for today (your time zone) from the data as it is now. Idempotent per day: when today's brief exists it is returned unchanged (200) unless regenerate=true, which writes it again. A new brief answers 201. Gold members also get one written at 07:00 their time.",
+			Params: []Param{
+				{Name: "regenerate", In: "query", Description: "Write today's brief again even when one exists.", Schema: Schema{"type": "boolean", "default": false}},
+				claim,
+			},
+			Body:         Schema{"type": "object", "additionalProperties": false, "properties": Schema{"userId": userIDProp}},
+			BodyOptional: true,
+			Responses: []Response{
+				{Status: 200, Description: "Today's brief, already written.", Schema: intelObject(Schema{"brief": ref("DailyBrief")})},
+				{Status: 201, Description: "Today's brief, written now.", Schema: intelObject(Schema{"brief": ref("DailyBrief")})},
+				forbidden,
+			},
+			Example: "POST /v1/daily-brief/generate"},
+		{Method: "POST", Path: "/v1/advisor/chat", Auth: AuthMember, Handler: h.APIAdvisorChat, OperationID: "advisorChat", Tag: "Intelligence",
+			Summary: "Ask the advisor about your stack",
+			Description: "Answers from Ounce's own data about your own stack: value, profit or loss, break-even, allocation, a metal's price now or its change, high and low over a range, the gold/silver ratio, melt value of junk silver, what-if at a target price, dealer premiums, the latest Stack Signal and the COMEX registered trend. facts lists every figure the reply used with its date and source; tool_calls the functions called. " +
+				"When a language model is configured it answers through the same functions, and a reply with figures not taken from them is replaced by the built-in engine's (writer says which). Stale prices are named with their dates. The message is 1 to " + strconv.Itoa(advisor.MaxMessageRunes) + " characters. " + quota + " Past it: 429 with Retry-After and reset_at.",
+			Body: Schema{"type": "object", "additionalProperties": false, "required": []string{"message"}, "properties": Schema{
+				"message":         Schema{"type": "string", "minLength": 1, "description": "The question, 1 to " + strconv.Itoa(advisor.MaxMessageRunes) + " characters."},
+				"conversation_id": Schema{"type": "string", "description": "Continue this conversation of yours; omit to start one."},
+				"userId":          userIDProp,
+			}},
+			Responses: []Response{
+				{Status: 200, Description: "The reply.", Schema: ref("AdvisorReply")},
+				{Status: 403, Description: "userId is not your own id."},
+				{Status: 404, Description: "No conversation of yours with that id."},
+				{Status: 429, Description: "Over today's message quota (or the key's request limit); reset_at and Retry-After say when it resets."},
+			},
+			Example: `POST /v1/advisor/chat {"message":"What is my stack worth?"}`},
+		{Method: "GET", Path: "/v1/advisor/conversations", Auth: AuthMember, Handler: h.APIAdvisorConversations, OperationID: "listAdvisorConversations", Tag: "Intelligence",
+			Summary: "Your advisor conversations, most recent first",
+			Params: []Param{
+				{Name: "limit", In: "query", Description: "Page size.", Schema: Schema{"type": "integer", "minimum": 1, "maximum": advisor.MaxConversationLimit, "default": advisor.DefaultConversationLimit}},
+				{Name: "offset", In: "query", Description: "Conversations to skip.", Schema: Schema{"type": "integer", "minimum": 0, "maximum": 1000000, "default": 0}},
+				claim,
+			},
+			Responses: []Response{
+				{Status: 200, Description: "A page of conversations.", Schema: intelObject(Schema{
+					"conversations": Schema{"type": "array", "items": ref("AdvisorConversation")}, "limit": socialCount(), "offset": socialCount(), "total": socialCount(),
+				})},
+				{Status: 403, Description: "userId is not your own id."},
+			},
+			Example: "GET /v1/advisor/conversations"},
+		{Method: "GET", Path: "/v1/advisor/conversations/:id", Auth: AuthMember, Handler: h.APIAdvisorConversation, OperationID: "getAdvisorConversation", Tag: "Intelligence",
+			Summary:   "One of your conversations with its messages",
+			Params:    []Param{conv, claim},
+			Responses: []Response{{Status: 200, Description: "The conversation.", Schema: intelObject(Schema{"conversation": ref("AdvisorConversation")})}, {Status: 403, Description: "userId is not your own id."}, {Status: 404, Description: "No conversation of yours with that id."}},
+			Example:   "GET /v1/advisor/conversations/cv_0123456789abcdef01234567"},
+		{Method: "DELETE", Path: "/v1/advisor/conversations/:id", Auth: AuthMember, Handler: h.APIAdvisorConversationDelete, OperationID: "deleteAdvisorConversation", Tag: "Intelligence",
+			Summary:   "Delete one of your conversations",
+			Params:    []Param{conv, claim},
+			Responses: []Response{{Status: 204, Description: "Deleted."}, {Status: 403, Description: "userId is not your own id."}, {Status: 404, Description: "No conversation of yours with that id."}},
+			Example:   "DELETE /v1/advisor/conversations/cv_0123456789abcdef01234567"},
+	}
+}
+
+// advisorPages are the chat and brief pages. The chat is for every member (the quota
+// differs); briefs are Gold.
+func (h *Handlers) advisorPages() []PageRoute {
+	return []PageRoute{
+		{Method: "GET", Path: "/advisor", Handler: h.AdvisorPage, Auth: AuthMember},
+		{Method: "POST", Path: "/advisor", Handler: h.AdvisorAsk, Auth: AuthMember},
+		{Method: "GET", Path: "/advisor/stream/:token", Handler: h.AdvisorStream, Auth: AuthMember},
+		{Method: "GET", Path: "/brief", Handler: h.BriefsPage, Auth: AuthGold},
+		{Method: "GET", Path: "/brief/card", Handler: h.BriefCard, Auth: AuthGold},
+		{Method: "POST", Path: "/brief/generate", Handler: h.BriefGenerate, Auth: AuthGold},
+	}
+}
+
+// advisorSchemas are the named schemas of the advisor routes.
+func (h *Handlers) advisorSchemas() map[string]Schema {
+	num := Schema{"type": "number"}
+	optNum := Schema{"type": "number", "nullable": true}
+	optTime := Schema{"type": "string", "format": "date-time", "nullable": true}
+	optStr := Schema{"type": "string", "nullable": true}
+	fact := Schema{"type": "object", "required": []string{"label", "value", "as_of", "source"}, "properties": Schema{
+		"label": Schema{"type": "string"}, "value": Schema{"type": "string", "description": "The figure as the reply shows it."},
+		"as_of": optTime, "source": Schema{"type": "string"},
+	}}
+	call := Schema{"type": "object", "required": []string{"name", "arguments"}, "properties": Schema{
+		"name": Schema{"type": "string"}, "arguments": Schema{"type": "string", "description": "The arguments as a JSON object."},
+	}}
+	return map[string]Schema{
+		"DailyBrief": Schema{"type": "object", "required": []string{"date", "generated_at", "writer", "headline", "body", "sections", "figures", "sources", "stale"}, "properties": Schema{
+			"date":         Schema{"type": "string", "format": "date", "description": "The day in your time zone."},
+			"generated_at": Schema{"type": "string", "format": "date-time"},
+			"writer":       Schema{"type": "string", "description": "builtin, or llm:<model>."},
+			"headline":     Schema{"type": "string"},
+			"body":         Schema{"type": "string", "description": "The sections' text, paragraphs separated by blank lines."},
+			"sections": Schema{"type": "array", "items": Schema{"type": "object", "required": []string{"title", "text"}, "properties": Schema{
+				"title": Schema{"type": "string"}, "text": Schema{"type": "string"}}}},
+			"figures": Schema{"type": "object", "required": []string{"stack_value", "change", "change_pct", "change_from", "by_metal", "alerts"}, "properties": Schema{
+				"stack_value": optNum, "change": optNum, "change_pct": optNum,
+				"change_from": Schema{"type": "string", "nullable": true, "description": "The date of the previous brief the change is measured from, or \"previous close\"."},
+				"by_metal": Schema{"type": "object", "additionalProperties": Schema{"type": "object", "properties": Schema{
+					"held_oz": num, "spot": optNum, "spot_as_of": optTime, "spot_stale": Schema{"type": "boolean"}, "value": optNum,
+					"change_pct": optNum, "change_from": optStr, "break_even": optNum, "distance_to_break_even_pct": optNum,
+					"comex_registered": optNum, "comex_registered_change": optNum, "comex_as_of": optTime,
+				}}},
+				"alerts": Schema{"type": "array", "items": Schema{"type": "object", "properties": Schema{
+					"metal": Schema{"type": "string"}, "direction": Schema{"type": "string"}, "target": Schema{"type": "string"},
+					"price": Schema{"type": "string"}, "fired_at": Schema{"type": "string", "format": "date-time"}}}},
+			}},
+			"sources": Schema{"type": "array", "items": Schema{"type": "object", "required": []string{"kind", "title", "url", "as_of"}, "properties": Schema{
+				"kind": Schema{"type": "string"}, "title": Schema{"type": "string"}, "url": Schema{"type": "string"}, "as_of": optTime}}},
+			"stale": Schema{"type": "boolean", "description": "True when a price behind the brief is not live."},
+		}},
+		"AdvisorReply": Schema{"type": "object", "required": []string{"conversation_id", "reply", "facts", "tool_calls", "writer", "stale"}, "properties": Schema{
+			"conversation_id": Schema{"type": "string"},
+			"reply":           Schema{"type": "string"},
+			"facts":           Schema{"type": "array", "items": fact},
+			"tool_calls":      Schema{"type": "array", "items": call},
+			"writer":          Schema{"type": "string", "description": "builtin, or llm:<model> when a model wrote the reply."},
+			"stale":           Schema{"type": "boolean", "description": "True when a price behind the reply is not live (the reply names its date)."},
+		}},
+		"AdvisorConversation": Schema{"type": "object", "required": []string{"id", "title", "created_at", "updated_at"}, "properties": Schema{
+			"id": Schema{"type": "string"}, "title": Schema{"type": "string"},
+			"created_at": Schema{"type": "string", "format": "date-time"}, "updated_at": Schema{"type": "string", "format": "date-time"},
+			"messages": Schema{"type": "array", "description": "Only when one conversation is read.", "items": Schema{"type": "object",
+				"required": []string{"role", "content", "facts", "tool_calls", "writer", "created_at"}, "properties": Schema{
+					"role": Schema{"type": "string", "enum": []string{"user", "assistant"}}, "content": Schema{"type": "string"},
+					"facts": Schema{"type": "array", "items": fact}, "tool_calls": Schema{"type": "array", "items": call},
+					"writer": Schema{"type": "string"}, "created_at": Schema{"type": "string", "format": "date-time"},
+				}}},
+		}},
+	}
+}

@@ -1,0 +1,534 @@
+package advisor
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/account"
+	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/intel"
+	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/portfolio"
+)
+
+// Brief is a member's daily brief: prose over figures, every figure of the prose listed in
+// Figures (the writer's text is checked against them before it is stored).
+type Brief struct {
+	Date        db.Date
+	GeneratedAt time.Time
+	Writer      string
+	Headline    string
+	Body        string
+	Sections    []Section
+	Figures     Figures
+	Sources     []Source
+	Stale       bool
+}
+
+// Section is one titled part of a brief.
+type Section struct {
+	Title string
+	Text  string
+}
+
+// Source is an item a brief draws on.
+type Source struct {
+	Kind  string // "stack-signal", "market-intel", "comex", "prices", "holdings"
+	Title string
+	URL   string
+	AsOf  time.Time
+}
+
+// Figures are the numbers of a brief. Pointers are nil when unknown.
+type Figures struct {
+	StackValue *decimal.Decimal
+	Change     *decimal.Decimal
+	ChangePct  *decimal.Decimal
+	// ChangeFrom is the date of the previous brief the change is measured from, or
+	// "previous close" when there is none.
+	ChangeFrom string
+	ByMetal    map[metals.Metal]MetalFigures
+	Alerts     []FiredAlert
+}
+
+// MetalFigures are one held metal's numbers in a brief.
+type MetalFigures struct {
+	HeldOz                 decimal.Decimal
+	Spot                   *decimal.Decimal
+	SpotAsOf               time.Time
+	SpotStale              bool
+	Value                  *decimal.Decimal
+	ChangePct              *decimal.Decimal
+	ChangeFrom             string
+	BreakEven              *decimal.Decimal
+	DistanceToBreakEvenPct *decimal.Decimal
+	ComexRegistered        *decimal.Decimal
+	ComexRegisteredChange  *decimal.Decimal
+	ComexAsOf              time.Time
+}
+
+// BriefPage is a page of a member's briefs, newest first.
+type BriefPage struct {
+	Briefs        []Brief
+	Limit, Offset int
+	Total         int
+}
+
+// ParseBriefDate reads the date parameter ("" is today in the member's zone).
+func (s *Service) briefDay(u db.User, date string) (db.Date, error) {
+	if strings.TrimSpace(date) == "" {
+		d, _ := localDay(u, s.now())
+		return d, nil
+	}
+	d, err := db.ParseDate(strings.TrimSpace(date))
+	if err != nil {
+		return db.Date{}, apperr.InvalidField("date", "must be a date as YYYY-MM-DD")
+	}
+	return d, nil
+}
+
+func requireMember(u db.User) error {
+	if u.ID == 0 {
+		return apperr.New(apperr.Unauthorized, "sign in to read your daily brief")
+	}
+	return account.RequireGold(u, "The daily brief")
+}
+
+// BriefOf returns the member's brief of a day (today in their zone by default); none is not
+// found.
+func (s *Service) BriefOf(ctx context.Context, u db.User, date, claimed string) (Brief, error) {
+	if err := checkClaim(u, claimed); err != nil {
+		return Brief{}, err
+	}
+	if err := requireMember(u); err != nil {
+		return Brief{}, err
+	}
+	d, err := s.briefDay(u, date)
+	if err != nil {
+		return Brief{}, err
+	}
+	row, err := s.store.BriefByDay(ctx, u.ID, d)
+	if errors.Is(err, db.ErrNotFound) {
+		return Brief{}, apperr.New(apperr.NotFound, "no daily brief for %s yet; generate it with POST /v1/daily-brief/generate", d)
+	}
+	if err != nil {
+		return Brief{}, err
+	}
+	return decodeBrief(row)
+}
+
+// Briefs lists the member's past briefs.
+func (s *Service) Briefs(ctx context.Context, u db.User, limit, offset int) (BriefPage, error) {
+	if err := requireMember(u); err != nil {
+		return BriefPage{}, err
+	}
+	if limit <= 0 || limit > 100 {
+		limit = 30
+	}
+	if offset < 0 {
+		offset = 0
+	}
+	rows, total, err := s.store.BriefsByUser(ctx, u.ID, limit, offset)
+	if err != nil {
+		return BriefPage{}, err
+	}
+	out := BriefPage{Briefs: []Brief{}, Limit: limit, Offset: offset, Total: total}
+	for _, r := range rows {
+		b, err := decodeBrief(r)
+		if err != nil {
+			return BriefPage{}, err
+		}
+		out.Briefs = append(out.Briefs, b)
+	}
+	return out, nil
+}
+
+func decodeBrief(r db.Brief) (Brief, error) {
+	var b Brief
+	if err := json.Unmarshal([]byte(r.Content), &b); err != nil {
+		return Brief{}, fmt.Errorf("advisor: stored brief %s: %w", r.ID, err)
+	}
+	b.Date, b.GeneratedAt, b.Writer = r.Day, r.GeneratedAt, r.Writer
+	return b, nil
+}
+
+// GenerateBrief writes the member's brief of today (their zone). A brief already written
+// today is returned as it is unless regenerate is true; created says whether this call wrote it.
+func (s *Service) GenerateBrief(ctx context.Context, u db.User, regenerate bool, claimed string) (Brief, bool, error) {
+	if err := checkClaim(u, claimed); err != nil {
+		return Brief{}, false, err
+	}
+	if err := requireMember(u); err != nil {
+		return Brief{}, false, err
+	}
+	now := s.now()
+	d, _ := localDay(u, now)
+	if !regenerate {
+		row, err := s.store.BriefByDay(ctx, u.ID, d)
+		if err == nil {
+			b, err := decodeBrief(row)
+			return b, false, err
+		}
+		if !errors.Is(err, db.ErrNotFound) {
+			return Brief{}, false, err
+		}
+	}
+	b, err := s.composeBrief(ctx, u, d, now)
+	if err != nil {
+		return Brief{}, false, err
+	}
+	if bad := ungrounded(b.text(), b.known()); len(bad) > 0 {
+		return Brief{}, false, fmt.Errorf("advisor: brief states figures it does not list: %s", strings.Join(firstN(bad, 5), ", "))
+	}
+	content, err := json.Marshal(b)
+	if err != nil {
+		return Brief{}, false, err
+	}
+	id := newID("br_")
+	row, err := s.store.SaveBrief(ctx, db.Brief{ID: id, UserID: u.ID, Day: d, GeneratedAt: now.UTC(), Writer: b.Writer, Content: string(content)}, regenerate)
+	if err != nil {
+		return Brief{}, false, err
+	}
+	out, err := decodeBrief(row)
+	return out, row.ID == id, err
+}
+
+// text is all the prose of the brief.
+func (b Brief) text() string {
+	parts := []string{b.Headline, b.Body}
+	for _, s := range b.Sections {
+		parts = append(parts, s.Title, s.Text)
+	}
+	return strings.Join(parts, "\n")
+}
+
+// known is every figure the brief's prose may state: its figures, the titles it quotes and
+// its dates.
+func (b Brief) known() numberSet {
+	k := numberSet{}
+	f := b.Figures
+	for _, d := range []*decimal.Decimal{f.StackValue, f.Change, f.ChangePct} {
+		if d != nil {
+			k.add(*d)
+		}
+	}
+	k.addText(f.ChangeFrom)
+	for _, m := range f.ByMetal {
+		k.add(m.HeldOz)
+		for _, d := range []*decimal.Decimal{m.Spot, m.Value, m.ChangePct, m.BreakEven, m.DistanceToBreakEvenPct, m.ComexRegistered, m.ComexRegisteredChange} {
+			if d != nil {
+				k.add(*d)
+			}
+		}
+		k.addText(m.ChangeFrom)
+		k.addTime(m.SpotAsOf)
+		k.addTime(m.ComexAsOf)
+	}
+	for _, a := range f.Alerts {
+		k.addText(a.Target)
+		k.addText(a.Price)
+		k.addTime(a.FiredAt)
+	}
+	for _, s := range b.Sources {
+		k.addText(s.Title)
+		k.addTime(s.AsOf)
+	}
+	k.addTime(b.Date.Time)
+	return k
+}
+
+// composeBrief gathers the figures of the day and writes them up.
+func (s *Service) composeBrief(ctx context.Context, u db.User, d db.Date, now time.Time) (Brief, error) {
+	b := Brief{Date: d, GeneratedAt: now.UTC(), Writer: BuiltinWriter, Figures: Figures{ByMetal: map[metals.Metal]MetalFigures{}}, Sources: []Source{}, Sections: []Section{}}
+	var prev *Brief
+	if row, err := s.store.BriefBefore(ctx, u.ID, d); err == nil {
+		if pb, err := decodeBrief(row); err == nil {
+			prev = &pb
+		}
+	} else if !errors.Is(err, db.ErrNotFound) {
+		return Brief{}, err
+	}
+	var p portfolio.Portfolio
+	if s.portfolio != nil {
+		var err error
+		if p, err = s.portfolio.Portfolio(ctx, u); err != nil {
+			return Brief{}, err
+		}
+	}
+	board := s.board()
+	var held []metals.Metal
+	for _, x := range p.Positions {
+		if x.HeldOz.IsPositive() {
+			held = append(held, x.Metal)
+		}
+	}
+
+	// The stack.
+	if len(held) == 0 {
+		b.Headline = "Your daily brief: no holdings recorded yet"
+		b.Sections = append(b.Sections, Section{Title: "Your stack", Text: "You have no holdings recorded yet. Add your purchases under Holdings and tomorrow's brief will value them."})
+	} else {
+		b.Figures.StackValue = p.TotalValue
+		stack := ""
+		if p.TotalValue != nil {
+			stack = fmt.Sprintf("Your stack is worth %s at spot.", money(*p.TotalValue))
+			b.Headline = "Your stack: " + money(*p.TotalValue)
+			if prev != nil && prev.Figures.StackValue != nil {
+				ch := metals.Money(p.TotalValue.Sub(*prev.Figures.StackValue))
+				b.Figures.Change = &ch
+				b.Figures.ChangeFrom = prev.Date.String()
+				stack += fmt.Sprintf(" That is %s since your brief of %s", signedMoney(ch), day(prev.Date.Time))
+				if prev.Figures.StackValue.IsPositive() {
+					cp := metals.Percent(metals.PctChange(*prev.Figures.StackValue, *p.TotalValue))
+					b.Figures.ChangePct = &cp
+					stack += ", " + signedPct(cp)
+					b.Headline += ", " + signedPct(cp) + " since " + day(prev.Date.Time)
+				}
+				stack += "."
+			} else if p.DayChange != nil && !p.Stale {
+				b.Figures.Change, b.Figures.ChangePct, b.Figures.ChangeFrom = p.DayChange, p.DayChangePct, "previous close"
+				stack += fmt.Sprintf(" It moved %s since the previous close", signedMoney(*p.DayChange))
+				if p.DayChangePct != nil {
+					stack += " (" + signedPct(*p.DayChangePct) + ")"
+					b.Headline += ", " + signedPct(*p.DayChangePct) + " on the day"
+				}
+				stack += "."
+			}
+		} else {
+			b.Headline = "Your daily brief"
+			stack = "I cannot value your whole stack today: a metal you hold has no price."
+		}
+		b.Sections = append(b.Sections, Section{Title: "Your stack", Text: stack})
+		b.Sources = append(b.Sources, Source{Kind: "holdings", Title: "Your holdings", URL: "/holdings"})
+
+		// Each metal's move and break-even.
+		var moves, evens []string
+		for _, x := range p.Positions {
+			if !x.HeldOz.IsPositive() {
+				continue
+			}
+			mf := MetalFigures{HeldOz: metals.Ounces(x.HeldOz), Spot: x.Spot, Value: x.Value, SpotStale: x.SpotStale}
+			if sp, ok := board.Prices[x.Metal]; ok {
+				mf.SpotAsOf = sp.AsOf
+			}
+			if x.Spot != nil {
+				line := fmt.Sprintf("%s %s/oz", metalName(x.Metal), money(*x.Spot))
+				if pm, ok := prevMetal(prev, x.Metal); ok && pm.Spot != nil && pm.Spot.IsPositive() {
+					cp := metals.Percent(metals.PctChange(*pm.Spot, *x.Spot))
+					mf.ChangePct, mf.ChangeFrom = &cp, prev.Date.String()
+					line += fmt.Sprintf(", %s since %s", signedPct(cp), day(prev.Date.Time))
+				} else if sp := board.Prices[x.Metal]; !sp.Stale && !sp.PrevClose.IsZero() {
+					cp := sp.ChangePct
+					mf.ChangePct, mf.ChangeFrom = &cp, "previous close"
+					line += fmt.Sprintf(", %s on the day", signedPct(cp))
+				}
+				if x.SpotStale {
+					line += fmt.Sprintf(" (last known price from %s, not live)", day(mf.SpotAsOf))
+				}
+				moves = append(moves, line)
+			} else {
+				moves = append(moves, metalName(x.Metal)+": no price yet")
+			}
+			if be := x.BreakEven(); be != nil {
+				mf.BreakEven = be
+				line := fmt.Sprintf("%s breaks even at %s/oz", metalName(x.Metal), money(*be))
+				if dist := x.DistanceToBreakEvenPct(); dist != nil {
+					dd := metals.Percent(*dist)
+					mf.DistanceToBreakEvenPct = &dd
+					if dd.IsPositive() {
+						line += fmt.Sprintf(", %s above spot", pct(dd))
+					} else {
+						line += fmt.Sprintf(", %s below spot", pct(dd.Abs()))
+					}
+				}
+				evens = append(evens, line)
+			}
+			b.Figures.ByMetal[x.Metal] = mf
+		}
+		b.Sections = append(b.Sections, Section{Title: "Your metals", Text: strings.Join(moves, "; ") + "."})
+		if len(evens) > 0 {
+			b.Sections = append(b.Sections, Section{Title: "Break-even", Text: strings.Join(evens, "; ") + "."})
+		}
+		b.Sources = append(b.Sources, Source{Kind: "prices", Title: "Price board", URL: "/markets", AsOf: board.AsOf})
+		if p.Stale {
+			b.Stale = true
+			b.Sections = append(b.Sections, Section{Title: "Prices", Text: "Some prices above are not live: each names the date of its last known price."})
+		}
+	}
+
+	// Alerts.
+	b.Figures.Alerts = []FiredAlert{}
+	if s.alerts == nil {
+		b.Sections = append(b.Sections, Section{Title: "Alerts", Text: "Price alerts are not set up on this server, so none fired."})
+	} else {
+		since := now.Add(-24 * time.Hour)
+		if prev != nil {
+			since = prev.GeneratedAt
+		}
+		fired, err := s.alerts.FiredSince(ctx, u.ID, since)
+		if err != nil {
+			return Brief{}, err
+		}
+		if len(fired) == 0 {
+			b.Sections = append(b.Sections, Section{Title: "Alerts", Text: "None of your price alerts fired since " + day(since) + "."})
+		} else {
+			var lines []string
+			for _, a := range fired {
+				lines = append(lines, fmt.Sprintf("%s went %s $%s (at $%s on %s)", metalName(a.Metal), a.Direction, a.Target, a.Price, day(a.FiredAt)))
+			}
+			b.Figures.Alerts = fired
+			b.Sections = append(b.Sections, Section{Title: "Alerts", Text: strings.Join(lines, "; ") + "."})
+		}
+	}
+
+	// Stack Signal and market intel for the metals held.
+	if s.intel != nil {
+		if page, err := s.intel.StackSignal(ctx, intel.SignalQuery{Limit: 20}); err == nil && len(page.Articles) > 0 {
+			art := page.Articles[0]
+			for _, a := range page.Articles {
+				if anyHeld(a.Metals, held) {
+					art = a
+					break
+				}
+			}
+			label := "Stack Signal"
+			if art.Demo {
+				label += " (demo article)"
+			}
+			b.Sections = append(b.Sections, Section{Title: label, Text: fmt.Sprintf("\"%s\" (%s). %s", art.Title, day(art.PublishedAt), art.Summary)})
+			b.Sources = append(b.Sources, Source{Kind: "stack-signal", Title: art.Title + " " + art.Summary, URL: "/signal/" + art.Slug, AsOf: art.PublishedAt})
+		}
+		var heads []string
+		seen := map[string]bool{}
+		for _, m := range held {
+			page, err := s.intel.MarketIntel(ctx, intel.NewsQuery{Limit: 2, Metal: m})
+			if err != nil {
+				continue
+			}
+			for _, n := range page.Items {
+				if seen[n.ID] {
+					continue
+				}
+				seen[n.ID] = true
+				h := fmt.Sprintf("%s (%s, %s)", n.Title, n.Source, day(n.PublishedAt))
+				if n.Demo {
+					h = "Demo: " + h
+				}
+				heads = append(heads, h)
+				b.Sources = append(b.Sources, Source{Kind: "market-intel", Title: n.Title + " " + n.Source, URL: n.URL, AsOf: n.PublishedAt})
+			}
+		}
+		if len(heads) > 0 {
+			b.Sections = append(b.Sections, Section{Title: "Market intel", Text: strings.Join(heads, "; ") + "."})
+		}
+	}
+
+	// COMEX for the metals held.
+	if s.vault != nil {
+		var lines []string
+		for _, m := range held {
+			w, found, err := s.vault.Current(ctx, m)
+			if err != nil || !found || len(w.History) == 0 {
+				continue
+			}
+			last := w.History[len(w.History)-1]
+			mf := b.Figures.ByMetal[m]
+			reg, ch := metals.Ounces(last.Registered), metals.Ounces(last.RegisteredChange)
+			mf.ComexRegistered, mf.ComexRegisteredChange, mf.ComexAsOf = &reg, &ch, last.Date
+			b.Figures.ByMetal[m] = mf
+			lines = append(lines, fmt.Sprintf("registered %s %s on %s (%s on the previous report)", m, ounces(reg), day(last.Date), signedOz(ch)))
+			b.Sources = append(b.Sources, Source{Kind: "comex", Title: "COMEX " + string(m) + " stocks", URL: "/vault", AsOf: last.Date})
+		}
+		if len(lines) > 0 {
+			b.Sections = append(b.Sections, Section{Title: "COMEX", Text: upperFirst(strings.Join(lines, "; ")) + "."})
+		}
+	}
+
+	var body []string
+	for _, sec := range b.Sections {
+		body = append(body, sec.Text)
+	}
+	b.Body = strings.Join(body, "\n\n")
+	return b, nil
+}
+
+func prevMetal(prev *Brief, m metals.Metal) (MetalFigures, bool) {
+	if prev == nil {
+		return MetalFigures{}, false
+	}
+	mf, ok := prev.Figures.ByMetal[m]
+	return mf, ok
+}
+
+func anyHeld(list db.MetalList, held []metals.Metal) bool {
+	for _, m := range held {
+		if hasMetal(list, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// GenerateDue writes today's brief for every Gold member whose local time is past BriefHour
+// and who has none yet; it returns how many it wrote. The morning job calls it.
+func (s *Service) GenerateDue(ctx context.Context) (int, error) {
+	users, err := s.store.GoldUsers(ctx)
+	if err != nil {
+		return 0, err
+	}
+	now := s.now()
+	n := 0
+	for _, u := range users {
+		if ctx.Err() != nil {
+			return n, ctx.Err()
+		}
+		if now.In(account.Location(u)).Hour() < BriefHour {
+			continue
+		}
+		d, _ := localDay(u, now)
+		if _, err := s.store.BriefByDay(ctx, u.ID, d); err == nil {
+			continue
+		}
+		if _, created, err := s.GenerateBrief(ctx, u, false, ""); err != nil {
+			s.log.Warn("advisor: morning brief", "user", u.ID, "err", err)
+		} else if created {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// briefLockKey is the advisory lock of the morning brief job among instances sharing one
+// PostgreSQL database.
+const briefLockKey = 7302014
+
+// RunBriefs writes the morning briefs on the leader instance, checking every few minutes,
+// until ctx ends.
+func (s *Service) RunBriefs(ctx context.Context, every time.Duration) {
+	if every <= 0 {
+		every = 5 * time.Minute
+	}
+	s.store.RunAsLeader(ctx, briefLockKey, time.Minute, func(ctx context.Context) {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			if n, err := s.GenerateDue(ctx); err != nil && ctx.Err() == nil {
+				s.log.Warn("advisor: morning briefs", "err", err)
+			} else if n > 0 {
+				s.log.Info("advisor: morning briefs written", "count", n)
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	})
+}

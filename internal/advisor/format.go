@@ -1,0 +1,152 @@
+package advisor
+
+import (
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// money renders dollars to the cent with thousands separators: $12,345.67, -$5.00.
+func money(d decimal.Decimal) string {
+	s := "$" + group(d.Abs().StringFixed(2))
+	if d.Round(2).IsNegative() {
+		return "-" + s
+	}
+	return s
+}
+
+// signedMoney renders a change with its sign: +$12.00, -$3.50.
+func signedMoney(d decimal.Decimal) string {
+	if d.Round(2).IsNegative() {
+		return money(d)
+	}
+	return "+" + money(d)
+}
+
+// pct renders a percentage to 2 places: 12.35%.
+func pct(d decimal.Decimal) string { return d.StringFixed(2) + "%" }
+
+// signedPct renders a percentage change with its sign: +1.20%, -0.35%.
+func signedPct(d decimal.Decimal) string {
+	if d.Round(2).IsNegative() {
+		return pct(d)
+	}
+	return "+" + pct(d)
+}
+
+// ounces renders fine ounces, trailing zeros trimmed, at most 3 places: 12.5 oz.
+func ounces(d decimal.Decimal) string {
+	s := group(d.Round(3).String())
+	return s + " oz"
+}
+
+// plain renders a number with thousands separators, trailing zeros trimmed.
+func plain(d decimal.Decimal, places int32) string { return group(d.Round(places).String()) }
+
+// group puts thousands separators into the integer part of a plain decimal string.
+func group(s string) string {
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	intPart, frac := s, ""
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		intPart, frac = s[:i], s[i:]
+	}
+	var b strings.Builder
+	for i, c := range intPart {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	out := b.String() + frac
+	if neg {
+		return "-" + out
+	}
+	return out
+}
+
+// day renders a date as "Nov 20, 2026".
+func day(t time.Time) string { return t.Format("Jan 2, 2006") }
+
+// numberRe finds figures in prose: an optional dollar sign, digits with or without
+// thousands separators, an optional fraction and an optional percent sign.
+var numberRe = regexp.MustCompile(`(\$\s?)?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(\s?%)?`)
+
+// plainIntLimit is the largest bare integer a reply may state without a source: counts and
+// periods ("3 reports", "30 days") are not market figures.
+const plainIntLimit = 100
+
+// numberSet holds every figure a text may state: the values, their absolute values and their
+// usual roundings, keyed by decimal.String().
+type numberSet map[string]bool
+
+func (s numberSet) add(d decimal.Decimal) {
+	for _, v := range []decimal.Decimal{d, d.Abs()} {
+		s[v.String()] = true
+		for places := int32(0); places <= 4; places++ {
+			s[v.Round(places).String()] = true
+			s[v.Truncate(places).String()] = true
+		}
+	}
+}
+
+// addText admits every figure in a text (a fact's value, a headline).
+func (s numberSet) addText(text string) {
+	for _, m := range numberRe.FindAllStringSubmatch(text, -1) {
+		if d, ok := figure(m); ok {
+			s.add(d)
+		}
+	}
+}
+
+// addTime admits the calendar parts of a date.
+func (s numberSet) addTime(t time.Time) {
+	if t.IsZero() {
+		return
+	}
+	for _, tt := range []time.Time{t, t.UTC()} {
+		for _, n := range []int{tt.Year(), int(tt.Month()), tt.Day(), tt.Hour(), tt.Minute()} {
+			s.add(decimal.NewFromInt(int64(n)))
+		}
+	}
+}
+
+func figure(m []string) (decimal.Decimal, bool) {
+	d, err := decimal.NewFromString(strings.ReplaceAll(m[2], ",", "") + m[3])
+	return d, err == nil
+}
+
+// ungrounded lists the figures in text the set does not account for.
+func ungrounded(text string, known numberSet) []string {
+	var bad []string
+	for _, m := range numberRe.FindAllStringSubmatch(text, -1) {
+		d, ok := figure(m)
+		if !ok {
+			bad = append(bad, m[0])
+			continue
+		}
+		if m[1] == "" && m[3] == "" && m[4] == "" && d.LessThanOrEqual(decimal.NewFromInt(plainIntLimit)) {
+			continue
+		}
+		if !known[d.String()] {
+			bad = append(bad, strings.TrimSpace(m[0]))
+		}
+	}
+	return bad
+}
+
+// factNumbers is the set of figures the facts (and their dates) allow.
+func factNumbers(facts []Fact, extra ...string) numberSet {
+	s := numberSet{}
+	for _, f := range facts {
+		s.addText(f.Value)
+		s.addText(f.Label)
+		s.addTime(f.AsOf)
+	}
+	for _, e := range extra {
+		s.addText(e)
+	}
+	return s
+}

@@ -1,0 +1,752 @@
+package advisor
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/intel"
+	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/portfolio"
+	"github.com/ouncehq/ounce/internal/prices"
+)
+
+// The functions every answer is made from. The built-in engine picks one from the question;
+// a model picks them as tools. Each returns a sentence of plain words and the facts behind it.
+
+// Tool names, also the intents of the built-in engine.
+const (
+	ToolStackValue   = "stack_value"
+	ToolProfitLoss   = "profit_loss"
+	ToolBreakEven    = "break_even"
+	ToolAllocation   = "allocation"
+	ToolSpotPrice    = "spot_price"
+	ToolPriceRange   = "price_range"
+	ToolRatio        = "gold_silver_ratio"
+	ToolJunkMelt     = "junk_silver_melt"
+	ToolWhatIf       = "what_if"
+	ToolPremiums     = "dealer_premiums"
+	ToolStackSignal  = "latest_stack_signal"
+	ToolComex        = "comex_registered"
+	IntentCapability = "capabilities"
+)
+
+// args are a function's inputs, as the engine parses them and as a model sends them.
+type args struct {
+	Metal  string `json:"metal,omitempty"`
+	Range  string `json:"range,omitempty"`
+	Coin   string `json:"coin,omitempty"`
+	Count  int64  `json:"count,omitempty"`
+	Face   string `json:"face,omitempty"`
+	Target string `json:"target,omitempty"`
+	Weight string `json:"weight,omitempty"`
+}
+
+func (a args) metal() metals.Metal { return metals.Metal(a.Metal) }
+
+func (a args) json() string {
+	b, _ := json.Marshal(a)
+	return string(b)
+}
+
+// result is what a function found.
+type result struct {
+	Text  string
+	Facts []Fact
+	Stale bool
+}
+
+type tool struct {
+	Name        string
+	Description string
+	Params      map[string]any
+	Run         func(ctx context.Context, u db.User, a args) (result, error)
+}
+
+func (s *Service) toolset() []tool {
+	metal := map[string]any{"type": "string", "enum": metals.Names(), "description": "gold, silver, platinum or palladium"}
+	obj := func(props map[string]any, required ...string) map[string]any {
+		o := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+		if len(required) > 0 {
+			o["required"] = required
+		}
+		return o
+	}
+	return []tool{
+		{ToolStackValue, "The member's stack valued at the price board: total, cost basis and each metal.", obj(map[string]any{}), s.stackValue},
+		{ToolProfitLoss, "Unrealized and realized profit or loss of the member's stack, and today's change.", obj(map[string]any{}), s.profitLoss},
+		{ToolBreakEven, "Break-even spot price per metal held and how far spot is from it.", obj(map[string]any{"metal": metal}), s.breakEven},
+		{ToolAllocation, "How the member's stack splits between metals by value and by ounces.", obj(map[string]any{}), s.allocation},
+		{ToolSpotPrice, "A metal's price per troy ounce now and its change today (every metal when none is named).", obj(map[string]any{"metal": metal}), s.spotPrice},
+		{ToolPriceRange, "A metal's change, high and low over a range of daily closes.", obj(map[string]any{"metal": metal,
+			"range": map[string]any{"type": "string", "enum": []string{"1W", "1M", "3M", "6M", "YTD", "1Y", "5Y", "ALL"}}}, "metal", "range"), s.priceRange},
+		{ToolRatio, "The gold/silver ratio: ounces of silver one ounce of gold buys.", obj(map[string]any{}), s.ratio},
+		{ToolJunkMelt, "Melt value of pre-1965 US 90% silver coins: a number of coins of one kind, or an amount of face value.", obj(map[string]any{
+			"coin":  map[string]any{"type": "string", "enum": coinParams()},
+			"count": map[string]any{"type": "integer", "minimum": 1},
+			"face":  map[string]any{"type": "string", "description": "face value in US dollars, e.g. \"10\""}}), s.junkMelt},
+		{ToolWhatIf, "What the member's metal would be worth at a target price per ounce.", obj(map[string]any{"metal": metal,
+			"target": map[string]any{"type": "string", "description": "price per troy ounce in US dollars"}}, "metal", "target"), s.whatIf},
+		{ToolPremiums, "Dealer premiums over spot for a metal's products, optionally of one weight in troy ounces.", obj(map[string]any{"metal": metal,
+			"weight": map[string]any{"type": "string", "description": "troy ounces, e.g. \"1\" or \"0.1\""}}, "metal"), s.premiums},
+		{ToolStackSignal, "The latest Stack Signal article (Ounce's market commentary).", obj(map[string]any{"metal": metal}), s.stackSignal},
+		{ToolComex, "COMEX registered stocks of a metal and their trend over recent reports.", obj(map[string]any{"metal": metal}, "metal"), s.comexRegistered},
+	}
+}
+
+func coinParams() []string {
+	out := make([]string, len(metals.Coins))
+	for i, c := range metals.Coins {
+		out[i] = c.Param
+	}
+	return out
+}
+
+func (s *Service) toolByName(name string) (tool, bool) {
+	for _, t := range s.tools {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return tool{}, false
+}
+
+// ToolNames lists the functions, for documents.
+func (s *Service) ToolNames() []string {
+	out := make([]string, len(s.tools))
+	for i, t := range s.tools {
+		out[i] = t.Name
+	}
+	return out
+}
+
+func (s *Service) board() prices.Snapshot {
+	if s.market == nil {
+		return prices.Snapshot{}
+	}
+	return s.market.Snapshot()
+}
+
+// priceFact is the fact of one spot price, naming its date when it is not live.
+func priceFact(sp prices.Spot) Fact {
+	return Fact{Label: metalName(sp.Metal) + " spot", Value: money(sp.Price) + "/oz", AsOf: sp.AsOf, Source: sourceOf(sp)}
+}
+
+func sourceOf(sp prices.Spot) string {
+	if sp.Stale {
+		return "last known price (" + orUnknown(sp.Source) + "), not live"
+	}
+	return orUnknown(sp.Source)
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "price board"
+	}
+	return s
+}
+
+// staleNote says how old a stale price is, in words the reply can carry.
+func staleNote(m metals.Metal, sp prices.Spot) string {
+	return fmt.Sprintf("%s is the last known price from %s, not a live one", metalName(m), day(sp.AsOf))
+}
+
+func metalName(m metals.Metal) string {
+	if m == "" {
+		return ""
+	}
+	return strings.ToUpper(string(m[:1])) + string(m[1:])
+}
+
+// stack values the member's holdings; membership and emptiness are answered in words.
+func (s *Service) stack(ctx context.Context, u db.User) (portfolio.Portfolio, string, error) {
+	if s.portfolio == nil {
+		return portfolio.Portfolio{}, "Your holdings are not available on this server.", nil
+	}
+	p, err := s.portfolio.Portfolio(ctx, u)
+	if apperr.KindOf(err) == apperr.MembershipRequired {
+		return p, "Your stack's value, profit and break-even are part of Gold membership; I can still answer about prices, the gold/silver ratio, junk silver melt, premiums, COMEX and Stack Signal.", nil
+	}
+	if err != nil {
+		return p, "", err
+	}
+	if p.Empty() {
+		return p, "You have no holdings recorded yet. Add your purchases under Holdings and I can value them.", nil
+	}
+	return p, "", nil
+}
+
+// staleSuffix lists the stale prices behind a valuation, with their dates.
+func staleSuffix(p portfolio.Portfolio, board prices.Snapshot) string {
+	var notes []string
+	for _, x := range p.Positions {
+		if !x.HeldOz.IsPositive() {
+			continue
+		}
+		if sp, ok := board.Prices[x.Metal]; ok && sp.Stale {
+			notes = append(notes, staleNote(x.Metal, sp))
+		} else if !ok {
+			notes = append(notes, metalName(x.Metal)+" has no price yet")
+		}
+	}
+	if len(notes) == 0 {
+		return ""
+	}
+	return " Note: " + strings.Join(notes, "; ") + "."
+}
+
+func (s *Service) stackValue(ctx context.Context, u db.User, _ args) (result, error) {
+	p, msg, err := s.stack(ctx, u)
+	if err != nil || msg != "" {
+		return result{Text: msg}, err
+	}
+	board := s.board()
+	var facts []Fact
+	var parts []string
+	for _, x := range p.Positions {
+		if !x.HeldOz.IsPositive() || x.Value == nil {
+			continue
+		}
+		facts = append(facts, Fact{Label: metalName(x.Metal) + " held", Value: ounces(x.HeldOz) + " worth " + money(*x.Value), AsOf: p.AsOf, Source: "your holdings × " + sourceOf(board.Prices[x.Metal])})
+		parts = append(parts, fmt.Sprintf("%s of %s (%s)", ounces(x.HeldOz), x.Metal, money(*x.Value)))
+	}
+	if p.TotalValue == nil {
+		return result{Text: "I cannot value your whole stack: a metal you hold has no price yet." + staleSuffix(p, board), Facts: facts, Stale: true}, nil
+	}
+	facts = append([]Fact{{Label: "Stack value", Value: money(*p.TotalValue), AsOf: p.AsOf, Source: "your holdings × price board"},
+		{Label: "Cost basis", Value: money(p.TotalCost), Source: "your holdings"}}, facts...)
+	text := fmt.Sprintf("Your stack is worth %s at spot: %s. You paid %s for what you still hold.", money(*p.TotalValue), strings.Join(parts, ", "), money(p.TotalCost))
+	return result{Text: text + staleSuffix(p, board), Facts: facts, Stale: p.Stale}, nil
+}
+
+func (s *Service) profitLoss(ctx context.Context, u db.User, _ args) (result, error) {
+	p, msg, err := s.stack(ctx, u)
+	if err != nil || msg != "" {
+		return result{Text: msg}, err
+	}
+	board := s.board()
+	if p.UnrealizedPL == nil {
+		return result{Text: "I cannot work out your profit: a metal you hold has no price yet." + staleSuffix(p, board), Stale: true}, nil
+	}
+	facts := []Fact{
+		{Label: "Unrealized P/L", Value: signedMoney(*p.UnrealizedPL), AsOf: p.AsOf, Source: "your holdings × price board"},
+		{Label: "Cost basis", Value: money(p.TotalCost), Source: "your holdings"},
+	}
+	text := fmt.Sprintf("Your stack is %s on what you paid (%s)", upDown(*p.UnrealizedPL), signedMoney(*p.UnrealizedPL))
+	if p.UnrealizedPLPct != nil {
+		facts = append(facts, Fact{Label: "Unrealized P/L %", Value: signedPct(*p.UnrealizedPLPct), AsOf: p.AsOf, Source: "your holdings × price board"})
+		text += ", " + signedPct(*p.UnrealizedPLPct)
+	}
+	text += fmt.Sprintf(" on a cost basis of %s.", money(p.TotalCost))
+	if !p.Realized.IsZero() {
+		facts = append(facts, Fact{Label: "Realized P/L", Value: signedMoney(p.Realized), Source: "your sales"})
+		text += fmt.Sprintf(" Sales so far realized %s.", signedMoney(p.Realized))
+	}
+	if p.DayChange != nil && !p.Stale {
+		facts = append(facts, Fact{Label: "Change today", Value: signedMoney(*p.DayChange), AsOf: p.AsOf, Source: "price board"})
+		text += fmt.Sprintf(" Today it moved %s.", signedMoney(*p.DayChange))
+	}
+	return result{Text: text + staleSuffix(p, board), Facts: facts, Stale: p.Stale}, nil
+}
+
+func upDown(d decimal.Decimal) string {
+	if d.IsNegative() {
+		return "down"
+	}
+	return "up"
+}
+
+func (s *Service) breakEven(ctx context.Context, u db.User, a args) (result, error) {
+	p, msg, err := s.stack(ctx, u)
+	if err != nil || msg != "" {
+		return result{Text: msg}, err
+	}
+	board := s.board()
+	var facts []Fact
+	var lines []string
+	for _, x := range p.Positions {
+		if !x.HeldOz.IsPositive() || (a.Metal != "" && x.Metal != a.metal()) {
+			continue
+		}
+		be := x.BreakEven()
+		if be == nil {
+			continue
+		}
+		facts = append(facts, Fact{Label: metalName(x.Metal) + " break-even", Value: money(*be) + "/oz", Source: "your holdings"})
+		line := fmt.Sprintf("%s breaks even at %s/oz", metalName(x.Metal), money(*be))
+		if x.Spot != nil {
+			sp := board.Prices[x.Metal]
+			facts = append(facts, priceFact(sp))
+			if d := x.DistanceToBreakEvenPct(); d != nil {
+				dist := metals.Percent(*d)
+				if dist.IsPositive() {
+					line += fmt.Sprintf("; spot %s would need to rise %s to reach it", money(*x.Spot), pct(dist))
+				} else {
+					line += fmt.Sprintf("; spot %s is %s above it", money(*x.Spot), pct(dist.Abs()))
+				}
+				facts = append(facts, Fact{Label: metalName(x.Metal) + " distance to break-even", Value: pct(dist.Abs()), AsOf: sp.AsOf, Source: "your holdings × price board"})
+			}
+		}
+		lines = append(lines, line)
+	}
+	if len(lines) == 0 {
+		if a.Metal != "" {
+			return result{Text: fmt.Sprintf("You hold no %s, so it has no break-even.", a.Metal)}, nil
+		}
+		return result{Text: "You hold no metal with a cost to break even on."}, nil
+	}
+	return result{Text: strings.Join(lines, ". ") + "." + staleSuffix(p, board), Facts: facts, Stale: p.Stale}, nil
+}
+
+func (s *Service) allocation(ctx context.Context, u db.User, _ args) (result, error) {
+	p, msg, err := s.stack(ctx, u)
+	if err != nil || msg != "" {
+		return result{Text: msg}, err
+	}
+	board := s.board()
+	var facts []Fact
+	var parts []string
+	for _, x := range p.Positions {
+		if !x.HeldOz.IsPositive() {
+			continue
+		}
+		if x.AllocationPct != nil {
+			facts = append(facts, Fact{Label: metalName(x.Metal) + " share of value", Value: pct(*x.AllocationPct), AsOf: p.AsOf, Source: "your holdings × price board"})
+			parts = append(parts, fmt.Sprintf("%s %s of value (%s)", x.Metal, pct(*x.AllocationPct), ounces(x.HeldOz)))
+		} else {
+			facts = append(facts, Fact{Label: metalName(x.Metal) + " share of ounces", Value: pct(x.WeightPct), Source: "your holdings"})
+			parts = append(parts, fmt.Sprintf("%s %s of ounces (%s)", x.Metal, pct(x.WeightPct), ounces(x.HeldOz)))
+		}
+	}
+	return result{Text: "Your allocation: " + strings.Join(parts, ", ") + "." + staleSuffix(p, board), Facts: facts, Stale: p.Stale}, nil
+}
+
+func (s *Service) spotPrice(_ context.Context, _ db.User, a args) (result, error) {
+	board := s.board()
+	ms := metals.All
+	if a.Metal != "" {
+		ms = []metals.Metal{a.metal()}
+	}
+	var facts []Fact
+	var parts, notes []string
+	stale := false
+	for _, m := range ms {
+		sp, ok := board.Prices[m]
+		if !ok {
+			notes = append(notes, "I have no "+string(m)+" price yet")
+			continue
+		}
+		facts = append(facts, priceFact(sp))
+		line := fmt.Sprintf("%s is %s per ounce", metalName(m), money(sp.Price))
+		if sp.Stale {
+			stale = true
+			line = fmt.Sprintf("%s was %s per ounce at the last known price, from %s (not live)", metalName(m), money(sp.Price), day(sp.AsOf))
+		} else if !sp.PrevClose.IsZero() {
+			facts = append(facts, Fact{Label: metalName(m) + " change today", Value: signedMoney(sp.Change) + " (" + signedPct(sp.ChangePct) + ")", AsOf: sp.AsOf, Source: sourceOf(sp)})
+			line += fmt.Sprintf(", %s (%s) today", signedMoney(sp.Change), signedPct(sp.ChangePct))
+		}
+		parts = append(parts, line)
+	}
+	text := strings.Join(parts, "; ")
+	if len(notes) > 0 {
+		if text != "" {
+			text += ". "
+		}
+		text += strings.Join(notes, "; ")
+	}
+	return result{Text: text + ".", Facts: facts, Stale: stale}, nil
+}
+
+// rangeStart is the first day of a named range at now, and its words.
+func rangeStart(r string, now time.Time) (time.Time, string, bool) {
+	today := time.Date(now.UTC().Year(), now.UTC().Month(), now.UTC().Day(), 0, 0, 0, 0, time.UTC)
+	switch strings.ToUpper(r) {
+	case "1W":
+		return today.AddDate(0, 0, -7), "the past week", true
+	case "YTD":
+		return time.Date(today.Year(), 1, 1, 0, 0, 0, 0, time.UTC), "this year so far", true
+	case "1M":
+		return prices.Range1M.Start(now), "the past month", true
+	case "3M":
+		return prices.Range3M.Start(now), "the past 3 months", true
+	case "6M":
+		return prices.Range6M.Start(now), "the past 6 months", true
+	case "1Y":
+		return prices.Range1Y.Start(now), "the past year", true
+	case "5Y":
+		return prices.Range5Y.Start(now), "the past 5 years", true
+	case "ALL":
+		return time.Time{}, "all the history I hold", true
+	}
+	return time.Time{}, "", false
+}
+
+func (s *Service) priceRange(ctx context.Context, u db.User, a args) (result, error) {
+	if a.Metal == "" {
+		return result{Text: "Which metal: gold, silver, platinum or palladium?"}, nil
+	}
+	if strings.EqualFold(a.Range, "1D") || a.Range == "" {
+		return s.spotPrice(ctx, u, a)
+	}
+	from, words, ok := rangeStart(a.Range, s.now())
+	if !ok {
+		return result{}, apperr.InvalidField("range", "must be one of 1W, 1M, 3M, 6M, YTD, 1Y, 5Y, ALL")
+	}
+	if s.market == nil {
+		return result{Text: "I have no price history on this server."}, nil
+	}
+	m := a.metal()
+	closes := s.market.DailyCloses(m, from, s.now())
+	if len(closes) < 2 {
+		return result{Text: fmt.Sprintf("I have too few %s closes for %s.", m, words)}, nil
+	}
+	first, last := closes[0], closes[len(closes)-1]
+	hi, lo := first, first
+	for _, c := range closes {
+		if c.Price.GreaterThan(hi.Price) {
+			hi = c
+		}
+		if c.Price.LessThan(lo.Price) {
+			lo = c
+		}
+	}
+	change := metals.Money(last.Price.Sub(first.Price))
+	chPct := metals.Percent(metals.PctChange(first.Price, last.Price))
+	src := "daily closes"
+	facts := []Fact{
+		{Label: metalName(m) + " close " + day(first.Date), Value: money(first.Price), AsOf: first.Date, Source: src},
+		{Label: metalName(m) + " close " + day(last.Date), Value: money(last.Price), AsOf: last.Date, Source: src},
+		{Label: metalName(m) + " change over " + words, Value: signedMoney(change) + " (" + signedPct(chPct) + ")", AsOf: last.Date, Source: src},
+		{Label: metalName(m) + " high over " + words, Value: money(hi.Price), AsOf: hi.Date, Source: src},
+		{Label: metalName(m) + " low over " + words, Value: money(lo.Price), AsOf: lo.Date, Source: src},
+	}
+	text := fmt.Sprintf("Over %s %s went from %s (%s) to %s (%s), %s (%s). The high was %s on %s and the low %s on %s.",
+		words, m, money(first.Price), day(first.Date), money(last.Price), day(last.Date), signedMoney(change), signedPct(chPct),
+		money(hi.Price), day(hi.Date), money(lo.Price), day(lo.Date))
+	return result{Text: text, Facts: facts}, nil
+}
+
+func (s *Service) ratio(_ context.Context, _ db.User, _ args) (result, error) {
+	board := s.board()
+	g, okG := board.Prices[metals.Gold]
+	sv, okS := board.Prices[metals.Silver]
+	if !okG || !okS || !sv.Price.IsPositive() {
+		return result{Text: "I need both a gold and a silver price for the ratio, and I do not have them yet."}, nil
+	}
+	r := g.Price.Div(sv.Price).Round(2)
+	facts := []Fact{{Label: "Gold/silver ratio", Value: r.StringFixed(2), AsOf: minTime(g.AsOf, sv.AsOf), Source: "gold spot ÷ silver spot"}, priceFact(g), priceFact(sv)}
+	text := fmt.Sprintf("The gold/silver ratio is %s: one ounce of gold (%s) buys %s ounces of silver (%s).", r.StringFixed(2), money(g.Price), r.StringFixed(2), money(sv.Price))
+	var notes []string
+	for _, sp := range []prices.Spot{g, sv} {
+		if sp.Stale {
+			notes = append(notes, staleNote(sp.Metal, sp))
+		}
+	}
+	if len(notes) > 0 {
+		text += " Note: " + strings.Join(notes, "; ") + "."
+	}
+	return result{Text: text, Facts: facts, Stale: g.Stale || sv.Stale}, nil
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+func (s *Service) junkMelt(_ context.Context, _ db.User, a args) (result, error) {
+	sp, ok := s.board().Prices[metals.Silver]
+	if !ok {
+		return result{Text: "I have no silver price yet, so I cannot work out melt value."}, nil
+	}
+	q := portfolio.SpotQuote{Price: sp.Price, AsOf: sp.AsOf, Stale: sp.Stale}
+	var what string
+	var oz, melt decimal.Decimal
+	switch {
+	case a.Face != "":
+		face, err := decimal.NewFromString(strings.TrimPrefix(strings.ReplaceAll(a.Face, ",", ""), "$"))
+		if err != nil || !face.IsPositive() || face.GreaterThan(decimal.NewFromInt(portfolio.MaxCoins)) {
+			return result{}, apperr.InvalidField("face", "must be a positive amount of face value in dollars")
+		}
+		// 90 % coins hold the same silver per face dollar whatever the denomination.
+		perDollar := metals.Coins[0].SilverOz.Mul(decimal.NewFromInt(10))
+		oz = metals.Ounces(face.Mul(perDollar))
+		melt = metals.Money(oz.Mul(sp.Price))
+		what = fmt.Sprintf("%s face of 90%% silver coins holds %s of silver (%s oz per $1 face)", money(face), ounces(oz), perDollar.String())
+	default:
+		coin := a.Coin
+		if coin == "" {
+			coin = "dimes"
+		}
+		n := a.Count
+		if n <= 0 {
+			return result{Text: "How many coins, or how much face value? For example: melt value of 20 quarters, or of $10 face."}, nil
+		}
+		if n > portfolio.MaxCoins {
+			return result{}, apperr.InvalidField("count", fmt.Sprintf("must be at most %d coins", portfolio.MaxCoins))
+		}
+		var c metals.Coin
+		found := false
+		for _, x := range metals.Coins {
+			if x.Param == coin {
+				c, found = x, true
+			}
+		}
+		if !found {
+			return result{}, apperr.InvalidField("coin", "must be one of "+strings.Join(coinParams(), ", "))
+		}
+		js := portfolio.Melt(map[string]int64{c.Param: n}, portfolio.BasisUncirculated, q)
+		oz, melt = js.TotalSilverOz, js.TotalMelt
+		what = fmt.Sprintf("%d %s (%s face) hold %s of silver", n, c.Label, money(js.TotalFaceValue), ounces(oz))
+	}
+	facts := []Fact{priceFact(sp), {Label: "Silver content", Value: ounces(oz), Source: "US Mint coin specifications"},
+		{Label: "Melt value", Value: money(melt), AsOf: sp.AsOf, Source: "silver content × " + sourceOf(sp)}}
+	text := fmt.Sprintf("%s, worth %s at %s/oz silver.", what, money(melt), money(sp.Price))
+	if sp.Stale {
+		text += " Note: " + staleNote(metals.Silver, sp) + "."
+	}
+	return result{Text: upperFirst(text), Facts: facts, Stale: sp.Stale}, nil
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func (s *Service) whatIf(ctx context.Context, u db.User, a args) (result, error) {
+	if a.Metal == "" {
+		return result{Text: "Which metal's target price? For example: what if silver hits $50."}, nil
+	}
+	target, err := decimal.NewFromString(strings.TrimPrefix(strings.ReplaceAll(a.Target, ",", ""), "$"))
+	if err != nil || !target.IsPositive() || target.GreaterThan(portfolio.MaxTarget) {
+		return result{}, apperr.InvalidField("target", "must be a positive price per ounce")
+	}
+	m := a.metal()
+	sp, ok := s.board().Prices[m]
+	if !ok {
+		return result{Text: "I have no " + string(m) + " price yet to compare with."}, nil
+	}
+	move := metals.Percent(metals.PctChange(sp.Price, target))
+	facts := []Fact{priceFact(sp), {Label: "Move to target", Value: signedPct(move), AsOf: sp.AsOf, Source: "target vs spot"}}
+	text := fmt.Sprintf("%s at %s would be %s from %s", metalName(m), money(target), signedPct(move), money(sp.Price))
+	p, msg, err := s.stack(ctx, u)
+	if err != nil {
+		return result{}, err
+	}
+	if msg == "" {
+		for _, x := range p.Positions {
+			if x.Metal != m || !x.HeldOz.IsPositive() {
+				continue
+			}
+			proj := portfolio.Project(map[metals.Metal]decimal.Decimal{m: sp.Price}, map[metals.Metal]decimal.Decimal{m: target}, map[metals.Metal]decimal.Decimal{m: x.HeldOz})
+			line := proj.Portfolio.Metals[m]
+			now, then := metals.Money(line.CurrentValue), metals.Money(line.ProjectedValue)
+			gain := then.Sub(now)
+			facts = append(facts, Fact{Label: metalName(m) + " held", Value: ounces(x.HeldOz), Source: "your holdings"},
+				Fact{Label: "Value at target", Value: money(then), Source: "your holdings × target"},
+				Fact{Label: "Value now", Value: money(now), AsOf: sp.AsOf, Source: "your holdings × " + sourceOf(sp)},
+				Fact{Label: "Gain at target", Value: signedMoney(gain), Source: "your holdings × target"})
+			text += fmt.Sprintf(": your %s would be worth %s instead of %s (%s)", ounces(x.HeldOz), money(then), money(now), signedMoney(gain))
+			if be := x.BreakEven(); be != nil && p.TotalCost.IsPositive() {
+				pl := then.Sub(metals.Money(x.Cost))
+				facts = append(facts, Fact{Label: metalName(m) + " cost basis", Value: money(x.Cost), Source: "your holdings"},
+					Fact{Label: "P/L at target", Value: signedMoney(pl), Source: "your holdings × target"})
+				text += fmt.Sprintf(", %s on the %s you paid", signedMoney(pl), money(x.Cost))
+			}
+		}
+	}
+	text += "."
+	if sp.Stale {
+		text += " Note: " + staleNote(m, sp) + "."
+	}
+	return result{Text: text, Facts: facts, Stale: sp.Stale}, nil
+}
+
+func (s *Service) premiums(ctx context.Context, _ db.User, a args) (result, error) {
+	if a.Metal == "" {
+		return result{Text: "Premiums for which metal: gold, silver, platinum or palladium?"}, nil
+	}
+	if s.dealers == nil {
+		return result{Text: "Dealer prices are not set up on this server."}, nil
+	}
+	w := decimal.Zero
+	if a.Weight != "" {
+		v, err := decimal.NewFromString(a.Weight)
+		if err != nil || v.IsNegative() {
+			return result{}, apperr.InvalidField("weight", "must be troy ounces, e.g. 1 or 0.1")
+		}
+		w = v
+	}
+	list, err := s.dealers.Premiums(ctx, a.metal(), w)
+	if err != nil {
+		if k := apperr.KindOf(err); k == apperr.Invalid || k == apperr.NotFound {
+			return result{Text: "I found no dealer products of that kind."}, nil
+		}
+		return result{}, err
+	}
+	var quoted []struct {
+		name string
+		best decimal.Decimal
+		prem *decimal.Decimal
+		p    string
+		at   time.Time
+		demo bool
+	}
+	for _, pp := range list {
+		if pp.Best == nil {
+			continue
+		}
+		quoted = append(quoted, struct {
+			name string
+			best decimal.Decimal
+			prem *decimal.Decimal
+			p    string
+			at   time.Time
+			demo bool
+		}{pp.Product.Name, pp.Best.Price, pp.LowestPremium, pp.Best.Dealer.Name, pp.Best.UpdatedAt, pp.Demo})
+	}
+	if len(quoted) == 0 {
+		return result{Text: fmt.Sprintf("No dealer prices are stored for %s yet.", a.Metal)}, nil
+	}
+	sort.SliceStable(quoted, func(i, j int) bool {
+		if quoted[i].prem == nil || quoted[j].prem == nil {
+			return quoted[j].prem == nil && quoted[i].prem != nil
+		}
+		return quoted[i].prem.LessThan(*quoted[j].prem)
+	})
+	if len(quoted) > 3 {
+		quoted = quoted[:3]
+	}
+	var facts []Fact
+	var lines []string
+	demo := false
+	for _, q := range quoted {
+		src := q.p
+		if q.demo {
+			src += " (demo quote)"
+			demo = true
+		}
+		line := fmt.Sprintf("%s: best %s at %s", q.name, money(q.best), q.p)
+		facts = append(facts, Fact{Label: q.name + " best price", Value: money(q.best), AsOf: q.at, Source: src})
+		if q.prem != nil {
+			line += fmt.Sprintf(", %s over spot", pct(metals.Percent(*q.prem)))
+			facts = append(facts, Fact{Label: q.name + " lowest premium", Value: pct(metals.Percent(*q.prem)), AsOf: q.at, Source: src})
+		}
+		lines = append(lines, line)
+	}
+	text := "Lowest " + a.Metal + " premiums: " + strings.Join(lines, "; ") + "."
+	if demo {
+		text = "Demo quotes, not real dealer prices. " + text
+	}
+	return result{Text: text, Facts: facts}, nil
+}
+
+func (s *Service) stackSignal(ctx context.Context, _ db.User, a args) (result, error) {
+	if s.intel == nil {
+		return result{Text: "Stack Signal is not available on this server."}, nil
+	}
+	page, err := s.intel.StackSignal(ctx, intel.SignalQuery{Limit: 10})
+	if err != nil {
+		return result{}, err
+	}
+	if len(page.Articles) == 0 {
+		return result{Text: "No Stack Signal article has been published yet."}, nil
+	}
+	art := page.Articles[0]
+	if a.Metal != "" {
+		for _, x := range page.Articles {
+			if hasMetal(x.Metals, a.metal()) {
+				art = x
+				break
+			}
+		}
+	}
+	src := "Stack Signal /signal/" + art.Slug
+	if art.Demo {
+		src += " (demo)"
+	}
+	facts := []Fact{{Label: "Latest Stack Signal", Value: art.Title, AsOf: art.PublishedAt, Source: src}}
+	text := fmt.Sprintf("The latest Stack Signal, from %s: \"%s\". %s", day(art.PublishedAt), art.Title, art.Summary)
+	if art.Demo {
+		text = "Demo article: " + text
+	}
+	return result{Text: strings.TrimSpace(text), Facts: facts}, nil
+}
+
+func hasMetal(list db.MetalList, m metals.Metal) bool {
+	for _, x := range list {
+		if metals.Metal(x) == m {
+			return true
+		}
+	}
+	return false
+}
+
+// comexTrendReports is how many reports the trend looks back over.
+const comexTrendReports = 5
+
+func (s *Service) comexRegistered(ctx context.Context, _ db.User, a args) (result, error) {
+	m := a.metal()
+	if m == "" {
+		m = metals.Silver
+	}
+	if s.vault == nil {
+		return result{Text: "COMEX figures are not available on this server."}, nil
+	}
+	w, found, err := s.vault.Current(ctx, m)
+	if err != nil {
+		return result{}, err
+	}
+	if !found || len(w.History) == 0 {
+		return result{Text: fmt.Sprintf("I have no COMEX reports for %s.", m)}, nil
+	}
+	h := w.History
+	first := h[0]
+	if len(h) > comexTrendReports {
+		first = h[len(h)-1-comexTrendReports]
+	}
+	last := h[len(h)-1]
+	change := last.Registered.Sub(first.Registered)
+	src := "CME depository report"
+	if w.Source != "" {
+		src = w.Source
+	}
+	facts := []Fact{
+		{Label: metalName(m) + " registered", Value: ounces(last.Registered), AsOf: last.Date, Source: src},
+		{Label: metalName(m) + " registered on " + day(first.Date), Value: ounces(first.Registered), AsOf: first.Date, Source: src},
+		{Label: metalName(m) + " registered change", Value: signedOz(change), AsOf: last.Date, Source: src},
+	}
+	trend := "flat"
+	if change.IsPositive() {
+		trend = "rising"
+	} else if change.IsNegative() {
+		trend = "falling"
+	}
+	text := fmt.Sprintf("COMEX registered %s stood at %s on %s, %s since %s (%s): %s.", m, ounces(last.Registered), day(last.Date),
+		signedOz(change), day(first.Date), ounces(first.Registered), trend)
+	if w.Stale {
+		text += fmt.Sprintf(" The newest report is from %s; later ones have not arrived.", day(last.Date))
+	}
+	return result{Text: text, Facts: facts, Stale: w.Stale}, nil
+}
+
+func signedOz(d decimal.Decimal) string {
+	if d.IsNegative() {
+		return "-" + ounces(d.Abs())
+	}
+	return "+" + ounces(d)
+}
+
+// errUnknownTool is a model calling a function that does not exist.
+var errUnknownTool = errors.New("unknown tool")
