@@ -13,6 +13,7 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/account"
+	"github.com/ouncehq/ounce/internal/alerts"
 	"github.com/ouncehq/ounce/internal/billing"
 	"github.com/ouncehq/ounce/internal/comex"
 	"github.com/ouncehq/ounce/internal/dealers"
@@ -55,6 +56,8 @@ type Services struct {
 	Social *social.Service
 	// Receipts reads dealer receipts into proposed holdings.
 	Receipts *receipts.Service
+	// Alerts is price alerts, push devices and the notification centre.
+	Alerts *alerts.Service
 }
 
 // Deps are everything the handlers are built from.
@@ -83,6 +86,7 @@ type Handlers struct {
 	billing   *billing.Service
 	social    *social.Service
 	receipts  *receipts.Service
+	alerts    *alerts.Service
 	cache     bodyCache
 	done      <-chan struct{}
 }
@@ -98,7 +102,8 @@ func New(d Deps) *Handlers {
 	sv := d.Services
 	return &Handlers{sessions: d.Sessions, cfg: d.Site, log: d.Logger, now: d.Now, done: d.Done,
 		account: sv.Account, portfolio: sv.Portfolio, market: sv.Market, intel: sv.Intel, vault: sv.Vault,
-		dealers: sv.Dealers, billing: sv.Billing, social: sv.Social, receipts: sv.Receipts}
+		dealers: sv.Dealers, billing: sv.Billing, social: sv.Social, receipts: sv.Receipts,
+		alerts: sv.Alerts}
 }
 
 // Locals keys shared with the web middleware.

@@ -93,6 +93,7 @@ func (h *Handlers) APIRoutes() []APIRoute {
 	out = append(out, h.billingRoutes()...)
 	out = append(out, h.socialRoutes()...)
 	out = append(out, h.receiptsRoutes()...)
+	out = append(out, h.alertsRoutes()...)
 	return out
 }
 
@@ -128,6 +129,7 @@ func (h *Handlers) PageRoutes() []PageRoute {
 	out = append(out, h.billingPages()...)
 	out = append(out, h.socialPages()...)
 	out = append(out, h.receiptsPages()...)
+	out = append(out, h.alertsPages()...)
 	return out
 }
 
@@ -154,6 +156,9 @@ func (h *Handlers) Jobs() []Job {
 	}
 	if h.social != nil {
 		out = append(out, Job{Name: "article viewer pruning", Run: func(ctx context.Context) { h.social.RunPruner(ctx, 10*time.Minute) }})
+	}
+	if h.alerts != nil {
+		out = append(out, Job{Name: "price alerts", Run: h.alerts.Run})
 	}
 	return out
 }

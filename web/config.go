@@ -1,8 +1,11 @@
 package web
 
 import (
+	"strings"
+
 	"github.com/ouncehq/ounce/handlers"
 	"github.com/ouncehq/ounce/internal/account"
+	"github.com/ouncehq/ounce/internal/alerts"
 	"github.com/ouncehq/ounce/internal/billing"
 	"github.com/ouncehq/ounce/internal/comex"
 	"github.com/ouncehq/ounce/internal/dealers"
@@ -34,6 +37,8 @@ type Config struct {
 	Social  social.Config
 	// Receipts configures receipt scanning (limits, tool timeout and memory cap).
 	Receipts receipts.Config
+	// Alerts configures push delivery of price alerts (Expo endpoint and token).
+	Alerts alerts.Config
 }
 
 // HTTPConfig configures the transport layer.
@@ -79,7 +84,23 @@ func (s *server) services(opts Options) handlers.Services {
 			Config: cfg.Billing}),
 		Social:   social.New(social.Deps{Store: deps.Store, Config: cfg.Social, Now: deps.Now, Logger: deps.Logger}),
 		Receipts: receipts.New(receipts.Deps{Store: deps.Store, Portfolio: pf, Config: cfg.Receipts, Now: deps.Now, Logger: deps.Logger}),
+		Alerts:   alerts.New(alertDeps(opts)),
 	}
+}
+
+// alertDeps builds the alerts service's dependencies; VAPID claims name this installation.
+func alertDeps(opts Options) alerts.Deps {
+	d := alerts.Deps{Store: opts.Store, Config: opts.Config.Alerts, Now: opts.Now, Logger: opts.Logger}
+	if opts.Market != nil { // a nil *prices.Service must not become a non-nil interface
+		d.Market = opts.Market
+	}
+	if d.Config.VAPIDSubject == "" {
+		d.Config.VAPIDSubject = opts.Config.Site.BaseURL
+		if !strings.HasPrefix(d.Config.VAPIDSubject, "https://") && opts.Config.Site.ContactEmail != "" {
+			d.Config.VAPIDSubject = "mailto:" + opts.Config.Site.ContactEmail
+		}
+	}
+	return d
 }
 
 // dealerConfig is the dealer settings, naming this installation in the fetcher's User-Agent.

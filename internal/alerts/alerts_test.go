@@ -2,6 +2,9 @@ package alerts_test
 
 import (
 	"context"
+	"crypto/ecdh"
+	"crypto/rand"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"sync"
@@ -86,6 +89,12 @@ func (f *fixture) tick(t *testing.T, price string) alerts.TickResult {
 	return r
 }
 
+var (
+	testKey, _ = ecdh.P256().GenerateKey(rand.Reader)
+	testP256   = base64.RawURLEncoding.EncodeToString(testKey.PublicKey().Bytes())
+	testAuth   = base64.RawURLEncoding.EncodeToString(make([]byte, 16))
+)
+
 func ptr[T any](v T) *T { return &v }
 
 func alertIn(dir, target, repeat string) alerts.AlertInput {
@@ -167,7 +176,7 @@ func TestSpikeHeldTickNeverFires(t *testing.T) {
 		ch, unsub := feed.Subscribe()
 		defer unsub()
 		next := func() prices.Snapshot { t.Helper(); return <-ch }
-		next() // the current board
+		next()           // the current board
 		src.set("45.00") // +15 %: held for confirmation
 		if err := feed.PollOnce(ctx); err != nil {
 			t.Fatal(err)
