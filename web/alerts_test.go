@@ -1,10 +1,14 @@
 package web_test
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
+	"net/url"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -213,5 +217,102 @@ func TestAlertsTwoInstancesOnePerCrossing(t *testing.T) {
 	decodeInto(t, envs[1].api("GET", "/v1/push/notifications", key, nil), &list)
 	if len(list.Notifications) != 2 || list.Unread != 2 {
 		t.Fatalf("notification centre: %+v", list)
+	}
+}
+
+// TestAlertsPages: the alerts page sets an alert from a metal card (price prefilled), pauses,
+// resumes and deletes it, stores a browser subscription, and serves the service worker.
+func TestAlertsPages(t *testing.T) {
+	eachEngine(t, offline(t), func(t *testing.T, e *env) {
+		b := e.browser()
+		b.signUp("pages@example.com")
+		r := b.get("/alerts")
+		if r.Status != 200 {
+			t.Fatalf("GET /alerts: %d %s", r.Status, r.Body)
+		}
+		body := string(r.Body)
+		for _, want := range []string{`data-alert-card="silver"`, `name="target_price"`, "Enable browser notifications", `id="notification-bell"`, "/static/js/push.js"} {
+			if !strings.Contains(body, want) {
+				t.Fatalf("page lacks %q", want)
+			}
+		}
+		silver := e.srv.Handlers().Market().Snapshot().Prices[metals.Silver].Price.StringFixed(2)
+		if !strings.Contains(body, `value="`+silver+`"`) {
+			t.Fatalf("silver's card is not prefilled with %s", silver)
+		}
+		r = b.post("/alerts", url.Values{"metal": {"silver"}, "direction": {"above"}, "target_price": {"$1,000.50"}, "repeat": {"rearm"}}, false)
+		if r.Status != 303 {
+			t.Fatalf("create: %d %s", r.Status, r.Body)
+		}
+		r = b.get("/alerts?done=created")
+		if !strings.Contains(string(r.Body), "$1,000.50") || !strings.Contains(string(r.Body), "Alert created.") {
+			t.Fatalf("the alert is not listed:\n%s", r.Body)
+		}
+		id := regexp.MustCompile(`data-alert-id="(\d+)"`).FindStringSubmatch(string(r.Body))
+		if id == nil {
+			t.Fatal("no alert id on the page")
+		}
+		if r = b.post("/alerts/"+id[1]+"/toggle", nil, false); r.Status != 303 {
+			t.Fatalf("pause: %d", r.Status)
+		}
+		if r = b.get("/alerts"); !strings.Contains(string(r.Body), ">paused<") {
+			t.Fatalf("not paused:\n%s", r.Body)
+		}
+		r = b.post("/alerts", url.Values{"metal": {"silver"}, "direction": {"above"}, "target_price": {"-3"}, "repeat": {"once"}}, false)
+		if r.Status != 422 || !strings.Contains(string(r.Body), "target_price") {
+			t.Fatalf("bad target: %d %s", r.Status, r.Body)
+		}
+		if r = b.post("/alerts/"+id[1]+"/delete", nil, false); r.Status != 303 {
+			t.Fatalf("delete: %d", r.Status)
+		}
+		if r = b.get("/alerts"); strings.Contains(string(r.Body), `data-alert-id="`+id[1]+`"`) {
+			t.Fatal("deleted alert still listed")
+		}
+
+		push := alertstest.NewPushService(t)
+		sub := push.Subscribe("page")
+		j := fmt.Sprintf(`{"platform":"web","token":{"endpoint":%q,"keys":{"p256dh":%q,"auth":%q}}}`, sub.Endpoint, sub.P256dh, sub.Auth)
+		req := httptest.NewRequest("POST", "/alerts/devices", strings.NewReader(j))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-CSRF-Token", b.csrf)
+		if r = b.send(req); r.Status != 201 {
+			t.Fatalf("store subscription: %d %s", r.Status, r.Body)
+		}
+		req = httptest.NewRequest("POST", "/alerts/devices", strings.NewReader(j))
+		req.Header.Set("Content-Type", "application/json")
+		if r = b.send(req); r.Status != 403 {
+			t.Fatalf("subscription without the CSRF token: %d", r.Status)
+		}
+
+		sw := b.get("/sw.js")
+		if sw.Status != 200 || !strings.HasPrefix(sw.Header.Get("Content-Type"), "text/javascript") || !strings.Contains(string(sw.Body), "showNotification") {
+			t.Fatalf("/sw.js: %d %s", sw.Status, sw.Header)
+		}
+	})
+}
+
+// TestNotificationBellStream: the bell's stream says the unread count at once.
+func TestNotificationBellStream(t *testing.T) {
+	e := newEnv(t, sqliteStore(t), offline(t))
+	base := e.live()
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar, Timeout: 10 * time.Second}
+	b := e.browser()
+	b.signUp("bell@example.com")
+	u, _ := url.Parse(base)
+	for k, v := range b.cookies {
+		jar.SetCookies(u, []*http.Cookie{{Name: k, Value: v, Path: "/"}})
+	}
+	res, err := c.Get(base + "/notifications/stream")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("stream: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
+	}
+	line, err := bufio.NewReader(res.Body).ReadString('\n')
+	if err != nil || line != "event: unread\n" {
+		t.Fatalf("first line %q %v", line, err)
 	}
 }
