@@ -63,8 +63,10 @@ func (h *Handlers) alertsView(c *fiber.Ctx, u db.User, errText, notice string) (
 			row.Status = "paused"
 		case a.Armed:
 			row.Status = "watching"
+		case a.Direction == alerts.Above:
+			row.Status = "waits for the price to go under " + format.USD(a.TargetPrice) + " first"
 		default:
-			row.Status = "waiting for the price to cross back"
+			row.Status = "waits for the price to go over " + format.USD(a.TargetPrice) + " first"
 		}
 		if a.LastTriggeredAt != nil {
 			row.LastTriggered = a.LastTriggeredAt.Format("2 Jan 2006 15:04 MST")
