@@ -14,6 +14,7 @@ import (
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/advisor"
+	"github.com/ouncehq/ounce/internal/alerts"
 	"github.com/ouncehq/ounce/internal/billing"
 	"github.com/ouncehq/ounce/internal/comex"
 	"github.com/ouncehq/ounce/internal/dealers"
@@ -58,6 +59,8 @@ type Services struct {
 	Receipts *receipts.Service
 	// Advisor is the daily brief and the advisor chat.
 	Advisor *advisor.Service
+	// Alerts is price alerts, push devices and the notification centre.
+	Alerts *alerts.Service
 }
 
 // Deps are everything the handlers are built from.
@@ -87,6 +90,7 @@ type Handlers struct {
 	social    *social.Service
 	receipts  *receipts.Service
 	advisor   *advisor.Service
+	alerts    *alerts.Service
 	cache     bodyCache
 	done      <-chan struct{}
 }
@@ -103,7 +107,8 @@ func New(d Deps) *Handlers {
 	return &Handlers{sessions: d.Sessions, cfg: d.Site, log: d.Logger, now: d.Now, done: d.Done,
 		account: sv.Account, portfolio: sv.Portfolio, market: sv.Market, intel: sv.Intel, vault: sv.Vault,
 		dealers: sv.Dealers, billing: sv.Billing, social: sv.Social, receipts: sv.Receipts,
-		advisor: sv.Advisor}
+		advisor: sv.Advisor,
+		alerts:  sv.Alerts}
 }
 
 // Locals keys shared with the web middleware.

@@ -94,6 +94,7 @@ func (h *Handlers) APIRoutes() []APIRoute {
 	out = append(out, h.socialRoutes()...)
 	out = append(out, h.receiptsRoutes()...)
 	out = append(out, h.advisorRoutes()...)
+	out = append(out, h.alertsRoutes()...)
 	return out
 }
 
@@ -130,6 +131,7 @@ func (h *Handlers) PageRoutes() []PageRoute {
 	out = append(out, h.socialPages()...)
 	out = append(out, h.receiptsPages()...)
 	out = append(out, h.advisorPages()...)
+	out = append(out, h.alertsPages()...)
 	return out
 }
 
@@ -159,6 +161,9 @@ func (h *Handlers) Jobs() []Job {
 	}
 	if h.social != nil {
 		out = append(out, Job{Name: "article viewer pruning", Run: func(ctx context.Context) { h.social.RunPruner(ctx, 10*time.Minute) }})
+	}
+	if h.alerts != nil {
+		out = append(out, Job{Name: "price alerts", Run: h.alerts.Run})
 	}
 	return out
 }

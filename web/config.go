@@ -1,9 +1,14 @@
 package web
 
 import (
+	"context"
+	"strings"
+	"time"
+
 	"github.com/ouncehq/ounce/handlers"
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/advisor"
+	"github.com/ouncehq/ounce/internal/alerts"
 	"github.com/ouncehq/ounce/internal/billing"
 	"github.com/ouncehq/ounce/internal/comex"
 	"github.com/ouncehq/ounce/internal/dealers"
@@ -38,6 +43,8 @@ type Config struct {
 	// Advisor configures the daily brief and the advisor chat; its model is the Stack Signal
 	// writer's (OUNCE_LLM_*) unless set here.
 	Advisor advisor.Config
+	// Alerts configures push delivery of price alerts (Expo endpoint and token).
+	Alerts alerts.Config
 }
 
 // HTTPConfig configures the transport layer.
@@ -83,10 +90,27 @@ func (s *server) services(opts Options) handlers.Services {
 			Config: cfg.Billing}),
 		Social:   social.New(social.Deps{Store: deps.Store, Config: cfg.Social, Now: deps.Now, Logger: deps.Logger}),
 		Receipts: receipts.New(receipts.Deps{Store: deps.Store, Portfolio: pf, Config: cfg.Receipts, Now: deps.Now, Logger: deps.Logger}),
+		Alerts:   alerts.New(alertDeps(opts)),
 	}
 	sv.Advisor = advisor.New(advisor.Deps{Store: deps.Store, Portfolio: pf, Market: deps.Market, Intel: sv.Intel, Vault: vault,
-		Dealers: sv.Dealers, Config: advisorConfig(cfg), Now: deps.Now, Logger: deps.Logger})
+		Dealers: sv.Dealers, Alerts: firedAlerts{sv.Alerts}, Config: advisorConfig(cfg), Now: deps.Now, Logger: deps.Logger})
 	return sv
+}
+
+// firedAlerts lets the daily brief read alert firings without the advisor importing alerts.
+type firedAlerts struct{ svc *alerts.Service }
+
+func (f firedAlerts) FiredSince(ctx context.Context, userID int64, since time.Time) ([]advisor.FiredAlert, error) {
+	fired, err := f.svc.FiredSince(ctx, userID, since)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]advisor.FiredAlert, len(fired))
+	for i, a := range fired {
+		out[i] = advisor.FiredAlert{Metal: a.Metal, Direction: a.Direction, Target: a.TargetPrice.String(),
+			Price: a.FiredPrice.StringFixed(2), FiredAt: a.FiredAt}
+	}
+	return out, nil
 }
 
 // advisorConfig is the advisor's settings: the Stack Signal writer's model unless the
@@ -100,6 +124,21 @@ func advisorConfig(cfg Config) advisor.Config {
 		}
 	}
 	return ac
+}
+
+// alertDeps builds the alerts service's dependencies; VAPID claims name this installation.
+func alertDeps(opts Options) alerts.Deps {
+	d := alerts.Deps{Store: opts.Store, Config: opts.Config.Alerts, Now: opts.Now, Logger: opts.Logger}
+	if opts.Market != nil { // a nil *prices.Service must not become a non-nil interface
+		d.Market = opts.Market
+	}
+	if d.Config.VAPIDSubject == "" {
+		d.Config.VAPIDSubject = opts.Config.Site.BaseURL
+		if !strings.HasPrefix(d.Config.VAPIDSubject, "https://") && opts.Config.Site.ContactEmail != "" {
+			d.Config.VAPIDSubject = "mailto:" + opts.Config.Site.ContactEmail
+		}
+	}
+	return d
 }
 
 // dealerConfig is the dealer settings, naming this installation in the fetcher's User-Agent.

@@ -176,6 +176,10 @@ func loadConfig(fs *flag.FlagSet, args []string) (config, error) {
 	if app.Social.AddressKey = os.Getenv("OUNCE_SOCIAL_SECRET"); app.Social.AddressKey != "" && len(app.Social.AddressKey) < 16 {
 		return c, fmt.Errorf("OUNCE_SOCIAL_SECRET must be at least 16 characters (it keys the hash of visitor addresses)")
 	}
+	app.Alerts.ExpoAccessToken, app.Alerts.ExpoAPIURL = os.Getenv("OUNCE_EXPO_ACCESS_TOKEN"), os.Getenv("OUNCE_EXPO_API_URL")
+	if u := app.Alerts.ExpoAPIURL; u != "" && !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") {
+		return c, fmt.Errorf("OUNCE_EXPO_API_URL must be an http(s) URL, got %q", u)
+	}
 
 	if fs != nil {
 		fs.StringVar(&c.Addr, "addr", c.Addr, "listen address (OUNCE_ADDR)")

@@ -1,0 +1,323 @@
+package handlers
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/shopspring/decimal"
+
+	"github.com/ouncehq/ounce/internal/alerts"
+	"github.com/ouncehq/ounce/internal/apperr"
+)
+
+// AlertJSON is the wire form of a price alert.
+type AlertJSON struct {
+	ID              int64      `json:"id"`
+	Metal           string     `json:"metal"`
+	Direction       string     `json:"direction"`
+	TargetPrice     Num        `json:"target_price"`
+	Repeat          string     `json:"repeat"`
+	Enabled         bool       `json:"enabled"`
+	Armed           bool       `json:"armed"`
+	LastTriggeredAt *time.Time `json:"last_triggered_at"`
+	CreatedAt       time.Time  `json:"created_at"`
+}
+
+func alertJSON(a alerts.Alert) AlertJSON {
+	return AlertJSON{ID: a.ID, Metal: string(a.Metal), Direction: a.Direction, TargetPrice: targetNum(a.TargetPrice), Repeat: a.Repeat,
+		Enabled: a.Enabled, Armed: a.Armed, LastTriggeredAt: a.LastTriggeredAt, CreatedAt: a.CreatedAt}
+}
+
+// targetNum shows a target with cents, or with the finer places it was set with.
+func targetNum(d decimal.Decimal) Num {
+	places := int32(2)
+	for places < alerts.TargetPlaces && !d.Equal(d.Round(places)) {
+		places++
+	}
+	return Num{D: d, Places: places}
+}
+
+// NotificationJSON is the wire form of one firing in the notification centre.
+type NotificationJSON struct {
+	ID          int64     `json:"id"`
+	AlertID     int64     `json:"alert_id"`
+	Metal       string    `json:"metal"`
+	Direction   string    `json:"direction"`
+	TargetPrice Num       `json:"target_price"`
+	Price       Num       `json:"price"`
+	PriceAsOf   time.Time `json:"price_as_of"`
+	FiredAt     time.Time `json:"fired_at"`
+	Title       string    `json:"title"`
+	Body        string    `json:"body"`
+	Read        bool      `json:"read"`
+}
+
+func notificationJSON(n alerts.Notification) NotificationJSON {
+	return NotificationJSON{ID: n.ID, AlertID: n.AlertID, Metal: string(n.Metal), Direction: n.Direction, TargetPrice: targetNum(n.TargetPrice),
+		Price: money(n.Price), PriceAsOf: n.PriceAsOf, FiredAt: n.FiredAt, Title: n.Title(), Body: n.Body(), Read: n.Read}
+}
+
+// webSubscriptionJSON is a browser's PushSubscription as JSON.
+type webSubscriptionJSON struct {
+	Endpoint string `json:"endpoint"`
+	Keys     struct {
+		P256dh string `json:"p256dh"`
+		Auth   string `json:"auth"`
+	} `json:"keys"`
+}
+
+// deviceInput reads {token, platform}: token is an Expo push token string, or for web a Web
+// Push subscription object (or that object as a JSON string).
+func deviceInput(raw []byte) (alerts.DeviceInput, error) {
+	body, err := socialBody(raw, "token", "platform")
+	if err != nil {
+		return alerts.DeviceInput{}, err
+	}
+	var in alerts.DeviceInput
+	if err := json.Unmarshal(body["platform"], &in.Platform); err != nil || in.Platform == "" {
+		return in, apperr.InvalidField("platform", "is required: ios, android or web")
+	}
+	tok := body["token"]
+	if len(tok) == 0 || string(tok) == "null" {
+		return in, apperr.InvalidField("token", "is required")
+	}
+	var s string
+	isString := json.Unmarshal(tok, &s) == nil
+	if in.Platform != alerts.PlatformWeb {
+		if !isString {
+			return in, apperr.InvalidField("token", "must be a string: the Expo push token")
+		}
+		in.Token = s
+		return in, nil
+	}
+	if isString {
+		tok = []byte(s)
+	}
+	var sub webSubscriptionJSON
+	if err := json.Unmarshal(tok, &sub); err != nil {
+		return in, apperr.InvalidField("token", "must be the Web Push subscription: {endpoint, keys: {p256dh, auth}}")
+	}
+	in.Endpoint, in.P256dh, in.Auth = sub.Endpoint, sub.Keys.P256dh, sub.Keys.Auth
+	return in, nil
+}
+
+// APIPushRegister answers POST /v1/push/register.
+func (h *Handlers) APIPushRegister(c *fiber.Ctx) error {
+	u, err := requireUser(c)
+	if err != nil {
+		return err
+	}
+	in, err := deviceInput(c.Body())
+	if err != nil {
+		return err
+	}
+	d, err := h.alerts.Register(h.ctx(c), u, in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusCreated, fiber.Map{"id": d.ID, "platform": d.Platform, "created_at": d.CreatedAt})
+}
+
+// APIPushDelete answers DELETE /v1/push/delete {token}.
+func (h *Handlers) APIPushDelete(c *fiber.Ctx) error {
+	u, err := requireUser(c)
+	if err != nil {
+		return err
+	}
+	body, err := socialBody(c.Body(), "token", "platform")
+	if err != nil {
+		return err
+	}
+	token, err := tokenOf(body["token"])
+	if err != nil {
+		return err
+	}
+	if err := h.alerts.Unregister(h.ctx(c), u, token); err != nil {
+		return err
+	}
+	return c.SendStatus(http.StatusNoContent)
+}
+
+// tokenOf is the stored token a delete names: the Expo token, or the Web Push endpoint (alone
+// or in its subscription object).
+func tokenOf(raw json.RawMessage) (string, error) {
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil {
+		if strings.HasPrefix(strings.TrimSpace(s), "{") {
+			raw = json.RawMessage(s)
+		} else {
+			return s, nil
+		}
+	}
+	var sub webSubscriptionJSON
+	if err := json.Unmarshal(raw, &sub); err != nil || sub.Endpoint == "" {
+		return "", apperr.InvalidField("token", "is required: the Expo push token, or the Web Push subscription or its endpoint")
+	}
+	return sub.Endpoint, nil
+}
+
+// alertInput reads an alert body; every field is optional here, the service says which are
+// required.
+func alertInput(raw []byte) (alerts.AlertInput, error) {
+	body, err := socialBody(raw, "metal", "direction", "target_price", "repeat", "enabled")
+	if err != nil {
+		return alerts.AlertInput{}, err
+	}
+	var in alerts.AlertInput
+	str := func(name string) (*string, error) {
+		v, ok := body[name]
+		if !ok {
+			return nil, nil
+		}
+		var s string
+		if err := json.Unmarshal(v, &s); err != nil {
+			return nil, apperr.InvalidField(name, "must be a string")
+		}
+		s = strings.ToLower(strings.TrimSpace(s))
+		return &s, nil
+	}
+	if in.Metal, err = str("metal"); err != nil {
+		return in, err
+	}
+	if in.Direction, err = str("direction"); err != nil {
+		return in, err
+	}
+	if in.Repeat, err = str("repeat"); err != nil {
+		return in, err
+	}
+	if v, ok := body["target_price"]; ok {
+		txt := strings.Trim(strings.TrimSpace(string(v)), `"`)
+		d, err := decimal.NewFromString(txt)
+		if err != nil || len(txt) > 40 {
+			return in, apperr.InvalidField("target_price", "must be a decimal number, USD per troy ounce")
+		}
+		in.TargetPrice = &d
+	}
+	if v, ok := body["enabled"]; ok {
+		var b bool
+		if err := json.Unmarshal(v, &b); err != nil {
+			return in, apperr.InvalidField("enabled", "must be true or false")
+		}
+		in.Enabled = &b
+	}
+	return in, nil
+}
+
+// APIAlertCreate answers POST /v1/push/price-alerts.
+func (h *Handlers) APIAlertCreate(c *fiber.Ctx) error {
+	u, err := requireUser(c)
+	if err != nil {
+		return err
+	}
+	in, err := alertInput(c.Body())
+	if err != nil {
+		return err
+	}
+	a, err := h.alerts.Create(h.ctx(c), u, in)
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderLocation, "/v1/push/price-alerts/"+strconv.FormatInt(a.ID, 10))
+	return writeJSON(c, http.StatusCreated, fiber.Map{"alert": alertJSON(a)})
+}
+
+// APIAlertList answers GET /v1/push/price-alerts.
+func (h *Handlers) APIAlertList(c *fiber.Ctx) error {
+	u, err := requireUser(c)
+	if err != nil {
+		return err
+	}
+	list, err := h.alerts.List(h.ctx(c), u)
+	if err != nil {
+		return err
+	}
+	out := make([]AlertJSON, 0, len(list))
+	for _, a := range list {
+		out = append(out, alertJSON(a))
+	}
+	return writeJSON(c, http.StatusOK, fiber.Map{"alerts": out})
+}
+
+// alertID reads the :id of an alert route; anything that is not an id is simply not found.
+func alertID(c *fiber.Ctx) (int64, error) {
+	id, err := strconv.ParseInt(c.Params("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, apperr.NotFoundf("alert")
+	}
+	return id, nil
+}
+
+// APIAlertUpdate answers PATCH /v1/push/price-alerts/{id}.
+func (h *Handlers) APIAlertUpdate(c *fiber.Ctx) error {
+	u, err := requireUser(c)
+	if err != nil {
+		return err
+	}
+	id, err := alertID(c)
+	if err != nil {
+		return err
+	}
+	in, err := alertInput(c.Body())
+	if err != nil {
+		return err
+	}
+	a, err := h.alerts.Update(h.ctx(c), u, id, in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, fiber.Map{"alert": alertJSON(a)})
+}
+
+// APIAlertDelete answers DELETE /v1/push/price-alerts/{id}.
+func (h *Handlers) APIAlertDelete(c *fiber.Ctx) error {
+	u, err := requireUser(c)
+	if err != nil {
+		return err
+	}
+	id, err := alertID(c)
+	if err != nil {
+		return err
+	}
+	if err := h.alerts.Delete(h.ctx(c), u, id); err != nil {
+		return err
+	}
+	return c.SendStatus(http.StatusNoContent)
+}
+
+// APINotifications answers GET /v1/push/notifications.
+func (h *Handlers) APINotifications(c *fiber.Ctx) error {
+	u, err := requireUser(c)
+	if err != nil {
+		return err
+	}
+	limit, err := queryInt(c, "limit", 50, 1, alerts.MaxNotifications)
+	if err != nil {
+		return err
+	}
+	list, err := h.alerts.Notifications(h.ctx(c), u, limit)
+	if err != nil {
+		return err
+	}
+	unread, err := h.alerts.Unread(h.ctx(c), u)
+	if err != nil {
+		return err
+	}
+	out := make([]NotificationJSON, 0, len(list))
+	for _, n := range list {
+		out = append(out, notificationJSON(n))
+	}
+	return writeJSON(c, http.StatusOK, fiber.Map{"notifications": out, "unread": unread})
+}
+
+// APIVAPIDKey answers GET /v1/push/vapid-public-key.
+func (h *Handlers) APIVAPIDKey(c *fiber.Ctx) error {
+	k, err := h.alerts.VAPIDPublicKey(h.ctx(c))
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, fiber.Map{"public_key": k})
+}

@@ -1,0 +1,276 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/account"
+	"github.com/ouncehq/ounce/internal/alerts"
+	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/static"
+	"github.com/ouncehq/ounce/views/format"
+	"github.com/ouncehq/ounce/views/pages"
+)
+
+// alertsPages are the browser routes of price alerts: the page and its forms, the browser's
+// push subscription, the bell's unread stream, and the service worker at the site's root
+// (so its scope is the whole site).
+func (h *Handlers) alertsPages() []PageRoute {
+	if h.alerts == nil {
+		return nil
+	}
+	return []PageRoute{
+		{Method: "GET", Path: "/alerts", Handler: h.AlertsPage, Auth: AuthMember},
+		{Method: "POST", Path: "/alerts", Handler: h.AlertsCreate, Auth: AuthMember, MaxBody: maxPushBody},
+		{Method: "POST", Path: "/alerts/devices", Handler: h.AlertsWebDevice, Auth: AuthMember, MaxBody: maxPushBody},
+		{Method: "POST", Path: "/alerts/:id/toggle", Handler: h.AlertsToggle, Auth: AuthMember},
+		{Method: "POST", Path: "/alerts/:id/delete", Handler: h.AlertsDelete, Auth: AuthMember},
+		{Method: "GET", Path: "/notifications/stream", Handler: h.NotificationEvents, Auth: AuthMember},
+		{Method: "GET", Path: "/sw.js", Handler: h.ServiceWorker, Auth: AuthNone},
+	}
+}
+
+// alertsView builds the page for the member; error and notice are shown above it.
+func (h *Handlers) alertsView(c *fiber.Ctx, u db.User, errText, notice string) (pages.AlertsView, error) {
+	ctx := h.ctx(c)
+	v := pages.AlertsView{Gold: account.IsGold(u), Error: errText, Notice: notice}
+	list, err := h.alerts.List(ctx, u)
+	if err != nil {
+		return v, err
+	}
+	limit := alerts.MaxAlerts
+	if v.Gold {
+		v.LimitText = "Gold members may hold " + strconv.Itoa(alerts.MaxAlerts) + " alerts."
+	} else {
+		limit = alerts.MaxFreeAlert
+		v.LimitText = "Free members may hold one alert; Gold members " + strconv.Itoa(alerts.MaxAlerts) + "."
+	}
+	v.CanCreate = len(list) < limit
+	for _, a := range list {
+		row := pages.AlertRow{ID: strconv.FormatInt(a.ID, 10), Metal: a.Metal.Title(), Direction: a.Direction, Target: format.USD(a.TargetPrice),
+			Enabled: a.Enabled, RepeatText: map[string]string{alerts.Once: "once", alerts.Rearm: "every crossing"}[a.Repeat]}
+		switch {
+		case !a.Enabled && a.Repeat == alerts.Once && a.LastTriggeredAt != nil:
+			row.Status = "fired"
+		case !a.Enabled:
+			row.Status = "paused"
+		case a.Armed:
+			row.Status = "watching"
+		case a.Direction == alerts.Above:
+			row.Status = "waits for the price to go under " + format.USD(a.TargetPrice) + " first"
+		default:
+			row.Status = "waits for the price to go over " + format.USD(a.TargetPrice) + " first"
+		}
+		if a.LastTriggeredAt != nil {
+			row.LastTriggered = a.LastTriggeredAt.Format("2 Jan 2006 15:04 MST")
+		}
+		v.Alerts = append(v.Alerts, row)
+	}
+	if h.market != nil {
+		board := h.market.Snapshot()
+		for _, m := range metals.All {
+			card := pages.AlertMetalCard{Metal: string(m), Title: m.Title(), Price: "No price yet"}
+			if sp, ok := board.Prices[m]; ok {
+				card.Price, card.Prefill, card.Stale = format.USD(sp.Price), sp.Price.StringFixed(2), sp.Stale
+				if sp.Stale {
+					card.AsOf = "last known price, " + format.Date(sp.AsOf)
+				} else {
+					card.AsOf = "live, " + sp.AsOf.UTC().Format("15:04 MST")
+				}
+			}
+			v.Cards = append(v.Cards, card)
+		}
+	}
+	// A metal named in the query (a link from a price card) comes first.
+	if want := c.Query("metal"); want != "" {
+		for i, card := range v.Cards {
+			if card.Metal == want && i > 0 {
+				v.Cards[0], v.Cards[i] = v.Cards[i], v.Cards[0]
+			}
+		}
+	}
+	hist, err := h.alerts.Notifications(ctx, u, 50)
+	if err != nil {
+		return v, err
+	}
+	for _, n := range hist {
+		v.History = append(v.History, pages.NotificationRow{Title: n.Title(), Body: n.Body(), FiredAt: n.FiredAt.Format("2 Jan 2006 15:04 MST"),
+			FiredAtISO: n.FiredAt.Format(time.RFC3339), Unread: !n.Read})
+	}
+	devs, err := h.alerts.Devices(ctx, u)
+	if err != nil {
+		return v, err
+	}
+	for _, d := range devs {
+		if d.Platform == alerts.PlatformWeb {
+			v.WebPushDevice++
+		}
+	}
+	return v, nil
+}
+
+func (h *Handlers) renderAlerts(c *fiber.Ctx, status int, errText, notice string) error {
+	u, _ := UserFrom(c)
+	v, err := h.alertsView(c, u, errText, notice)
+	if err != nil {
+		return err
+	}
+	if err := render(c, status, pages.AlertsPage(h.meta(c, "Price alerts", "alerts"), v)); err != nil {
+		return err
+	}
+	// Seeing the page reads the notifications listed on it.
+	return h.alerts.MarkRead(h.ctx(c), u)
+}
+
+// AlertsPage shows the member's alerts, the metal cards to set new ones, and the history.
+func (h *Handlers) AlertsPage(c *fiber.Ctx) error {
+	c.Set(fiber.HeaderCacheControl, "private, no-store")
+	notice := map[string]string{"created": "Alert created.", "deleted": "Alert deleted.", "paused": "Alert paused.", "resumed": "Alert resumed: it waits for the next crossing."}[c.Query("done")]
+	return h.renderAlerts(c, http.StatusOK, "", notice)
+}
+
+// pageProblem turns a member's mistake into text for the page; other errors stay errors.
+func pageProblem(err error) (string, int, bool) {
+	p := AsProblem(err)
+	if p.Status >= 500 {
+		return "", 0, false
+	}
+	return apperr.Sentence(p.Detail), p.Status, true
+}
+
+// AlertsCreate sets an alert from a metal card's form.
+func (h *Handlers) AlertsCreate(c *fiber.Ctx) error {
+	u, _ := UserFrom(c)
+	metal, dir, repeat := c.FormValue("metal"), c.FormValue("direction"), c.FormValue("repeat")
+	in := alerts.AlertInput{Metal: &metal, Direction: &dir, Repeat: &repeat}
+	if raw := strings.TrimSpace(strings.ReplaceAll(strings.TrimPrefix(c.FormValue("target_price"), "$"), ",", "")); raw != "" {
+		body := `{"target_price":"` + strings.ReplaceAll(raw, `"`, "") + `"}`
+		parsed, err := alertInput([]byte(body))
+		if err != nil {
+			return h.alertsFormError(c, err)
+		}
+		in.TargetPrice = parsed.TargetPrice
+	}
+	if _, err := h.alerts.Create(h.ctx(c), u, in); err != nil {
+		return h.alertsFormError(c, err)
+	}
+	return c.Redirect("/alerts?done=created", http.StatusSeeOther)
+}
+
+func (h *Handlers) alertsFormError(c *fiber.Ctx, err error) error {
+	text, status, ok := pageProblem(err)
+	if !ok {
+		return err
+	}
+	if status == http.StatusBadRequest {
+		status = http.StatusUnprocessableEntity
+	}
+	return h.renderAlerts(c, status, text, "")
+}
+
+// AlertsToggle pauses or resumes one of the member's alerts.
+func (h *Handlers) AlertsToggle(c *fiber.Ctx) error {
+	u, _ := UserFrom(c)
+	id, err := alertID(c)
+	if err != nil {
+		return err
+	}
+	list, err := h.alerts.List(h.ctx(c), u)
+	if err != nil {
+		return err
+	}
+	for _, a := range list {
+		if a.ID == id {
+			on := !a.Enabled
+			if _, err := h.alerts.Update(h.ctx(c), u, id, alerts.AlertInput{Enabled: &on}); err != nil {
+				return err
+			}
+			return c.Redirect("/alerts?done="+map[bool]string{true: "resumed", false: "paused"}[on], http.StatusSeeOther)
+		}
+	}
+	return apperr.NotFoundf("alert")
+}
+
+// AlertsDelete deletes one of the member's alerts.
+func (h *Handlers) AlertsDelete(c *fiber.Ctx) error {
+	u, _ := UserFrom(c)
+	id, err := alertID(c)
+	if err != nil {
+		return err
+	}
+	if err := h.alerts.Delete(h.ctx(c), u, id); err != nil {
+		return err
+	}
+	return c.Redirect("/alerts?done=deleted", http.StatusSeeOther)
+}
+
+// AlertsWebDevice stores this browser's push subscription (sent by push.js as JSON, with the
+// CSRF header) for the signed-in member.
+func (h *Handlers) AlertsWebDevice(c *fiber.Ctx) error {
+	u, _ := UserFrom(c)
+	in, err := deviceInput(c.Body())
+	if err == nil && in.Platform != alerts.PlatformWeb {
+		err = apperr.InvalidField("platform", "must be web here")
+	}
+	if err != nil {
+		return err
+	}
+	d, err := h.alerts.Register(h.ctx(c), u, in)
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusCreated, fiber.Map{"id": d.ID, "platform": d.Platform, "created_at": d.CreatedAt})
+}
+
+// NotificationEvents streams the member's unread count ("unread" events) for the bell: at
+// once, then whenever it changes (checked every few seconds), with heartbeats between.
+func (h *Handlers) NotificationEvents(c *fiber.Ctx) error {
+	u, _ := UserFrom(c)
+	done := h.done
+	startSSE(c, func(s *sseStream) {
+		ctx := context.Background()
+		last := int64(-1)
+		check := time.NewTicker(3 * time.Second)
+		defer check.Stop()
+		beat := time.NewTicker(sseHeartbeat)
+		defer beat.Stop()
+		for {
+			n, err := h.alerts.Unread(ctx, u)
+			if err == nil && n != last {
+				if !s.send("event: unread\ndata: " + strconv.FormatInt(n, 10) + "\n\n") {
+					return
+				}
+				last = n
+			}
+			select {
+			case <-done:
+				return
+			case <-check.C:
+			case <-beat.C:
+				if !s.heartbeat() {
+					return
+				}
+			}
+		}
+	})
+	return nil
+}
+
+// ServiceWorker serves the Web Push service worker from the site root, so its scope is "/".
+func (h *Handlers) ServiceWorker(c *fiber.Ctx) error {
+	b, err := static.FS.ReadFile("js/sw.js")
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderContentType, "text/javascript; charset=utf-8")
+	c.Set(fiber.HeaderCacheControl, "no-cache")
+	c.Set("Service-Worker-Allowed", "/")
+	return c.Send(b)
+}

@@ -1,0 +1,194 @@
+package alerts
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/ouncehq/ounce/db"
+)
+
+// Delivery retries: a failed send is tried again after 30 s, then 1.5, 4.5, 13.5 and 40.5
+// minutes: at most MaxAttempts tries over about an hour.
+const (
+	MaxAttempts  = 6
+	firstBackoff = 30 * time.Second
+	// lease is how long a claimed outbox row is left to its worker before another may claim it.
+	lease = 2 * time.Minute
+	// batchSize is the most rows claimed at once, and Expo's limit per request.
+	batchSize = 100
+	// receiptGiveUp ends the wait for an Expo receipt that never comes.
+	receiptGiveUp = 24 * time.Hour
+)
+
+// Backoff is the wait after the n-th failed attempt (n ≥ 1).
+func Backoff(n int) time.Duration {
+	d := firstBackoff
+	for i := 1; i < n; i++ {
+		d *= 3
+	}
+	return d
+}
+
+// Outcomes recorded in push_deliveries.
+const (
+	OutcomeSent         = "sent"          // the push service accepted it (Web Push) or Expo's receipt is ok
+	OutcomeTicket       = "ticket"        // Expo accepted it; its receipt is asked later
+	OutcomeRetry        = "retry"         // failed for now; tried again later
+	OutcomeGaveUp       = "gave_up"       // failed MaxAttempts times
+	OutcomeFailed       = "failed"        // refused for good
+	OutcomeDeviceGone   = "device_gone"   // DeviceNotRegistered, or 404/410 from the push service: the device is removed
+	OutcomeNoReceipt    = "no_receipt"    // Expo kept no receipt for a day; counted as sent
+	OutcomeReceiptLater = "receipt_later" // Expo's receipt is not ready yet
+)
+
+// result is what one send or receipt check came to.
+type result struct {
+	outcome string
+	detail  string
+	// retryAfter is the wait the service asked for (429 Retry-After), if any.
+	retryAfter time.Duration
+	ticket     string
+}
+
+// RunWorker drains the outbox until ctx ends: at once when woken by a firing, and every
+// PollEvery for retries that fall due (and rows left by an instance that stopped).
+func (s *Service) RunWorker(ctx context.Context) {
+	t := time.NewTicker(s.cfg.PollEvery)
+	defer t.Stop()
+	for {
+		for {
+			n, err := s.DrainOnce(ctx)
+			if err != nil && ctx.Err() == nil {
+				s.log.Warn("push outbox", "err", err)
+			}
+			if n < batchSize || err != nil {
+				break
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.wake:
+		case <-t.C:
+		}
+	}
+}
+
+// DrainOnce claims the rows due now (up to one batch), sends them and records each outcome.
+// It returns how many rows it handled.
+func (s *Service) DrainOnce(ctx context.Context) (int, error) {
+	now := s.now()
+	items, err := s.store.ClaimOutbox(ctx, now.UnixMilli(), lease.Milliseconds(), batchSize)
+	if err != nil || len(items) == 0 {
+		return 0, err
+	}
+	var expoSend, expoReceipts []db.OutboxItem
+	results := make(map[int64]result, len(items))
+	for _, it := range items {
+		switch {
+		case it.Platform == PlatformWeb:
+			results[it.ID] = s.sendWeb(ctx, it)
+		case it.Status == db.OutboxTicketed:
+			expoReceipts = append(expoReceipts, it)
+		default:
+			expoSend = append(expoSend, it)
+		}
+	}
+	for k, v := range s.sendExpo(ctx, expoSend) {
+		results[k] = v
+	}
+	for k, v := range s.expoReceipts(ctx, expoReceipts, now) {
+		results[k] = v
+	}
+	var errs []error
+	for _, it := range items {
+		if err := s.finish(ctx, it, results[it.ID]); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return len(items), errors.Join(errs...)
+}
+
+// finish records r for the claimed row and moves it on.
+func (s *Service) finish(ctx context.Context, it db.OutboxItem, r result) error {
+	now := s.now()
+	u := db.OutboxUpdate{ID: it.ID, Item: it, Attempts: it.Attempts, TicketID: it.TicketID, NextAt: now.UnixMilli(), Outcome: r.outcome, Detail: r.detail}
+	if it.Status != db.OutboxTicketed {
+		u.Attempts++ // a send, not a receipt check
+	}
+	switch r.outcome {
+	case OutcomeSent, OutcomeNoReceipt:
+		u.Status = db.OutboxSent
+	case OutcomeTicket:
+		u.Status, u.TicketID = db.OutboxTicketed, r.ticket
+		u.NextAt = now.Add(s.cfg.ReceiptDelay).UnixMilli()
+	case OutcomeReceiptLater:
+		u.Status = db.OutboxTicketed
+		u.NextAt = now.Add(s.cfg.ReceiptDelay).UnixMilli()
+	case OutcomeRetry:
+		if it.Status == db.OutboxTicketed {
+			u.Attempts++ // the receipt says the send failed: that send counts
+		}
+		if u.Attempts >= MaxAttempts {
+			u.Status, u.Outcome, u.Error = db.OutboxFailed, OutcomeGaveUp, r.detail
+		} else {
+			u.Status, u.TicketID, u.Error = db.OutboxPending, "", r.detail
+			u.NextAt = now.Add(max(Backoff(u.Attempts), min(r.retryAfter, time.Hour))).UnixMilli()
+		}
+	case OutcomeDeviceGone:
+		u.Status, u.Error = db.OutboxFailed, r.detail
+	default:
+		u.Status, u.Error = db.OutboxFailed, r.detail
+		if u.Outcome == "" {
+			u.Outcome = OutcomeFailed
+		}
+	}
+	if err := s.store.FinishOutbox(ctx, u, now.UnixMilli()); err != nil {
+		return fmt.Errorf("outbox %d: %w", it.ID, err)
+	}
+	if r.outcome == OutcomeDeviceGone {
+		s.log.Info("push device removed", "device", it.DeviceID, "platform", it.Platform, "why", r.detail)
+		return s.store.RemoveDevice(ctx, it.DeviceID)
+	}
+	return nil
+}
+
+// httpFailure classifies a push service's HTTP status: 429 and 5xx are worth retrying.
+func httpFailure(resp *http.Response, what string) result {
+	detail := what + ": HTTP " + strconv.Itoa(resp.StatusCode)
+	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
+		r := result{outcome: OutcomeRetry, detail: detail}
+		if secs, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && secs > 0 {
+			r.retryAfter = time.Duration(secs) * time.Second
+		}
+		return r
+	}
+	return result{outcome: OutcomeFailed, detail: detail}
+}
+
+// publicClient is the default client to push services: it refuses to connect to loopback,
+// private and link-local addresses, so a registered "endpoint" cannot make the server call
+// into its own network.
+func publicClient() *http.Client {
+	dialer := &net.Dialer{Timeout: 10 * time.Second, Control: func(network, address string, _ syscall.RawConn) error {
+		host, _, err := net.SplitHostPort(address)
+		if err != nil {
+			return err
+		}
+		ip := net.ParseIP(host)
+		if ip == nil || ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsUnspecified() || ip.IsMulticast() {
+			return fmt.Errorf("push: refusing to connect to non-public address %s", host)
+		}
+		return nil
+	}}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.DialContext = dialer.DialContext
+	tr.Proxy = nil
+	return &http.Client{Timeout: 15 * time.Second, Transport: tr}
+}
