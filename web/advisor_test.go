@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -10,7 +11,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/alerts"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/web"
 )
@@ -341,6 +345,28 @@ func TestAdvisorPageStreams(t *testing.T) {
 		}
 		if r := ann.get(string(m[1])); r.Status != 404 {
 			t.Fatalf("a stream token works once: %d", r.Status)
+		}
+	})
+}
+
+// The brief names the alerts that fired, read from the alerts service through web's adapter.
+func TestBriefNamesFiredAlerts(t *testing.T) {
+	eachEngine(t, offline(t), func(t *testing.T, e *env) {
+		advisorLive(e)
+		_, key := e.user("alerted@example.test", db.TierGold)
+		advisorStack(t, e, key)
+		r := e.api("POST", "/v1/push/price-alerts", key, map[string]any{"metal": "silver", "direction": "above", "target_price": "32", "repeat": "once"})
+		wantStatus(t, "create alert", r, 201, "")
+		res, err := e.srv.Handlers().Alerts().Evaluate(context.Background(), alerts.Tick{Metal: metals.Silver, Price: decimal.RequireFromString("32.4150"), AsOf: intelNow})
+		if err != nil || res.Fired != 1 {
+			t.Fatalf("evaluate: %+v %v", res, err)
+		}
+		var got briefOut
+		g := e.api("POST", "/v1/daily-brief/generate", key, nil)
+		wantStatus(t, "generate", g, 201, "")
+		decodeInto(t, g, &got)
+		if !strings.Contains(got.Brief.Body, "Silver went above $32 (at $32.42 on") {
+			t.Fatalf("the brief does not name the fired alert: %s", g.Body)
 		}
 	})
 }
