@@ -33,7 +33,7 @@ func (h *Handlers) pricesRoutes() []APIRoute {
 			Example: "GET /v1/prices"},
 		{Method: "GET", Path: "/v1/prices/history", Handler: h.APIPriceHistory, OperationID: "getPriceHistory", Tag: "Market data",
 			Summary:     "Daily closes of one metal over a range, downsampled so peaks survive",
-			Description: "ALL uses daily closes where they exist and monthly averages before (gold back to 1950). Downsampling is Largest-Triangle-Three-Buckets.",
+			Description: "ALL uses daily closes where they exist and monthly averages before (gold back to 1950). Downsampling keeps peaks: the series is cut into consecutive windows of ⌈N ÷ (⌊max_points÷2⌋ − 1)⌉ closes counted from the oldest, and the lowest and the highest close of every window are returned unchanged, together with the first and the last close, so count ≤ max_points and no high or low visible at the chart's resolution is lost.",
 			Params: []Param{
 				{Name: "metal", In: "query", Required: true, Description: "The metal.", Schema: metalSchema()},
 				{Name: "range", In: "query", Description: "How far back from today.", Schema: Schema{"type": "string", "enum": []string{"1M", "3M", "6M", "1Y", "5Y", "ALL"}, "default": "1Y"}},

@@ -377,7 +377,7 @@ type HistoryResult struct {
 }
 
 // History returns the metal's closes over the range ending now, downsampled to maxPoints
-// with LTTB. The default size is precomputed and reused until the day or the data changes.
+// keeping every window's lowest and highest close (Downsample). The default size is precomputed and reused until the day or the data changes.
 func (s *Service) History(m metals.Metal, r Range, maxPoints int) HistoryResult {
 	if maxPoints <= 0 {
 		maxPoints = DefaultMaxPoints
@@ -407,7 +407,7 @@ func (s *Service) History(m metals.Metal, r Range, maxPoints int) HistoryResult 
 	if len(series) > 0 {
 		res.From, res.To = series[0].Date, series[len(series)-1].Date
 	}
-	res.Points = LTTB(series, maxPoints)
+	res.Points = Downsample(series, maxPoints)
 	if maxPoints == DefaultMaxPoints {
 		s.mu.Lock()
 		if !s.day.Equal(today) {
