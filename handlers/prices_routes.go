@@ -13,14 +13,18 @@ func metalProps(s Schema) Schema {
 
 // pricesRoutes are the /v1 market-data routes: the live board and the history.
 func (h *Handlers) pricesRoutes() []APIRoute {
-	num := Schema{"type": "number"}
-	nnum := Schema{"type": "number", "nullable": true}
+	priceSchema := Schema{"type": "number", "description": "USD per troy ounce at its source's precision: at least 2 and at most 4 decimals (LBMA silver 63.935 is served as 63.935)."}
+	nnum := Schema{"type": "number", "nullable": true, "description": "USD per troy ounce at source precision (up to 4 decimals); change_pct is percent, 2 decimals."}
 	spot := Schema{"type": "object", "nullable": true, "required": []string{"metal", "symbol", "price", "prev_close", "change", "change_pct", "as_of", "source", "stale"},
 		"properties": Schema{
 			"metal": metalSchema(), "symbol": Schema{"type": "string", "enum": []string{"XAU", "XAG", "XPT", "XPD"}},
-			"price": num, "prev_close": nnum, "change": nnum, "change_pct": nnum,
+			"price": priceSchema, "prev_close": nnum, "change": nnum, "change_pct": nnum,
 			"as_of": Schema{"type": "string", "format": "date-time"}, "source": Schema{"type": "string"},
-			"stale": Schema{"type": "boolean", "description": "true when the price is last-known rather than live"},
+			"stale":        Schema{"type": "boolean", "description": "true when the price is last-known rather than live"},
+			"change_from":  Schema{"type": "string", "format": "date", "nullable": true, "description": "Trading day whose close prev_close is; change runs from it to change_as_of. Null without a previous close."},
+			"change_as_of": Schema{"type": "string", "format": "date", "nullable": true, "description": "Trading day of price, the end of change. Null without a previous close."},
+			"change_today": Schema{"type": "boolean", "description": "true only when the price is live and change_from is the trading session before change_as_of: only then is change today's move."},
+			"change_note":  Schema{"type": "string", "nullable": true, "description": "Why change is not today's, naming its dates (a stale price, or a previous close older than the preceding session); null when change_today."},
 		}}
 	return []APIRoute{
 		{Method: "GET", Path: "/v1/prices", Handler: h.APIPrices, OperationID: "getSpotPrices", Tag: "Market data",
@@ -43,7 +47,7 @@ func (h *Handlers) pricesRoutes() []APIRoute {
 				"metal": metalSchema(), "range": Schema{"type": "string"}, "unit": Schema{"type": "string", "enum": []string{"USD/oz"}},
 				"from": Schema{"type": "string", "format": "date", "nullable": true}, "to": Schema{"type": "string", "format": "date", "nullable": true},
 				"granularity": Schema{"type": "string", "enum": []string{"daily", "monthly+daily"}}, "count": Schema{"type": "integer"},
-				"points": Schema{"type": "array", "items": Schema{"type": "object", "required": []string{"date", "price"}, "properties": Schema{"date": Schema{"type": "string", "format": "date"}, "price": num}}},
+				"points": Schema{"type": "array", "items": Schema{"type": "object", "required": []string{"date", "price"}, "properties": Schema{"date": Schema{"type": "string", "format": "date"}, "price": priceSchema}}},
 			}}}},
 			Example: "GET /v1/prices/history?metal=gold&range=5Y&max_points=200"},
 	}

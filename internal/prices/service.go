@@ -161,20 +161,26 @@ func (s *Service) reload(ctx context.Context) error {
 // Reload rereads closes after an import.
 func (s *Service) Reload(ctx context.Context) error { return s.reload(ctx) }
 
-// seed starts the feed from the last live quotes, or else from the last stored closes.
+// seed starts the feed from the last live quotes, or else from the last stored closes. The
+// previous close carries its date: the last stored daily close before the price's session.
 func (s *Service) seed(ctx context.Context) error {
 	latest, err := s.store.Latest(ctx)
 	if err != nil {
 		return err
 	}
 	last := map[metals.Metal]Quote{}
-	prev := map[metals.Metal]decimal.Decimal{}
+	prev := map[metals.Metal]Close{}
+	s.mu.RLock()
 	for _, q := range latest {
 		m := metals.Metal(q.Metal)
 		last[m] = Quote{Metal: m, Price: q.Price, AsOf: q.AsOf, Source: q.Source}
-		prev[m] = q.PrevClose
+		pc := Close{Price: q.PrevClose}
+		d := s.daily[m]
+		if i := sort.Search(len(d), func(i int) bool { return !d[i].Date.Before(SessionDate(q.AsOf)) }); i > 0 {
+			pc.Date = d[i-1].Date
+		}
+		prev[m] = pc
 	}
-	s.mu.RLock()
 	for _, m := range metals.All {
 		if _, ok := last[m]; ok {
 			continue
@@ -186,7 +192,7 @@ func (s *Service) seed(ctx context.Context) error {
 		c := d[len(d)-1]
 		last[m] = Quote{Metal: m, Price: c.Price, AsOf: c.Date, Source: embeddedSource[m]}
 		if len(d) > 1 {
-			prev[m] = d[len(d)-2].Price
+			prev[m] = d[len(d)-2]
 		}
 	}
 	s.mu.RUnlock()

@@ -1,0 +1,86 @@
+package web_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ouncehq/ounce/web"
+)
+
+// offlineAt is "a fresh start, offline" as issue 10 tried it: a Monday in November with the
+// embedded history ending in August (silver's last close 2026-08-10, 63.935).
+var offlineAt = time.Date(2026, 11, 23, 15, 0, 0, 0, time.UTC)
+
+func offlineEnv(t *testing.T, fn func(t *testing.T, e *env)) {
+	eachEngine(t, func(o *web.Options) {
+		o.Now = func() time.Time { return offlineAt }
+		withMarket(t)(o)
+	}, fn)
+}
+
+func num(t *testing.T, v any) string {
+	t.Helper()
+	n, ok := v.(json.Number)
+	if !ok {
+		f, ok := v.(float64)
+		if !ok {
+			t.Fatalf("%v (%T) is not a number", v, v)
+		}
+		b, _ := json.Marshal(f)
+		return string(b)
+	}
+	return n.String()
+}
+
+// rawJSON decodes keeping numbers as written, so 63.935 is not a float's guess.
+func rawJSON(t *testing.T, r resp) map[string]any {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(string(r.Body)))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		t.Fatalf("%d %s", r.Status, r.Body)
+	}
+	return m
+}
+
+// TestTruthPrecisionKeptThroughTheMath is issue 10, case 2: silver's stored close 63.935 is
+// served and used as 63.935, not 63.94.
+func TestTruthPrecisionKeptThroughTheMath(t *testing.T) {
+	offlineEnv(t, func(t *testing.T, e *env) {
+		b := rawJSON(t, e.api("GET", "/v1/prices", "", nil))
+		s := b["prices"].(map[string]any)["silver"].(map[string]any)
+		// Before: price 63.94, change -0.38, change_pct -0.59.
+		if num(t, s["price"]) != "63.935" || num(t, s["prev_close"]) != "64.32" || num(t, s["change"]) != "-0.385" || num(t, s["change_pct"]) != "-0.60" {
+			t.Errorf("silver = price %v prev %v change %v (%v %%)", s["price"], s["prev_close"], s["change"], s["change_pct"])
+		}
+		// 1,000,000 dimes: 72,340 oz × 63.935 = 4,625,057.90 (63.94 gave 4,625,419.60, $361.70 high).
+		j := rawJSON(t, e.api("GET", "/v1/junk-silver?dimes=1000000", "", nil))
+		if num(t, j["total_melt_value"]) != "4625057.90" || num(t, j["spot"].(map[string]any)["price"]) != "63.935" {
+			t.Errorf("junk silver = %v at %v", j["total_melt_value"], j["spot"])
+		}
+
+		// One value, one answer: 36 oz of silver is 2,301.66 on the dashboard, in what-if and
+		// at the value-history point of the same close (63.94 gave 2,301.84 against 2,301.66).
+		_, key := e.user("truth@ounce.test", "gold")
+		pfCreate(t, e, key, pfH("silver", 36, "1", "20.00", "0", "2025-01-02"))
+		p := rawJSON(t, e.api("GET", "/v1/portfolio", key, nil))
+		sp := rawJSON(t, e.api("GET", "/v1/speculation", key, nil))
+		h := rawJSON(t, e.api("GET", "/v1/portfolio/history?range=ALL", key, nil))
+		var hist string
+		for _, pt := range h["points"].([]any) {
+			if pt.(map[string]any)["date"] == "2026-08-10" {
+				hist = num(t, pt.(map[string]any)["value"])
+			}
+		}
+		got := []string{num(t, p["total_value"]), num(t, sp["portfolio"].(map[string]any)["current_value"]), hist}
+		for i, g := range got {
+			if g != "2301.66" {
+				t.Errorf("figure %d (dashboard, what-if, history 2026-08-10) = %v, want 2301.66 each", i, got)
+				break
+			}
+		}
+	})
+}
