@@ -117,6 +117,10 @@ type HistoryJSON struct {
 	Granularity string      `json:"granularity"`
 	Count       int         `json:"count"`
 	Points      []PointJSON `json:"points"`
+	// Through is the date of the newest close; Stale says the range was anchored at it
+	// because the data ends before the range would start today.
+	Through *string `json:"through"`
+	Stale   bool    `json:"stale"`
 }
 
 // PointJSON is one dated price.
@@ -127,7 +131,8 @@ type PointJSON struct {
 
 // historyJSON renders a series.
 func historyJSON(res prices.HistoryResult) HistoryJSON {
-	out := HistoryJSON{Metal: string(res.Metal), Range: string(res.Range), Unit: "USD/oz", Granularity: res.Granularity, Count: len(res.Points), Points: make([]PointJSON, len(res.Points))}
+	out := HistoryJSON{Metal: string(res.Metal), Range: string(res.Range), Unit: "USD/oz", Granularity: res.Granularity, Count: len(res.Points), Points: make([]PointJSON, len(res.Points)),
+		Through: dayOrNull(res.Through), Stale: res.Stale}
 	if len(res.Points) > 0 {
 		f, t := res.From.Format(time.DateOnly), res.To.Format(time.DateOnly)
 		out.From, out.To = &f, &t

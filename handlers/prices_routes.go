@@ -15,7 +15,7 @@ func metalProps(s Schema) Schema {
 func (h *Handlers) pricesRoutes() []APIRoute {
 	priceSchema := Schema{"type": "number", "description": "USD per troy ounce at its source's precision: at least 2 and at most 4 decimals (LBMA silver 63.935 is served as 63.935)."}
 	nnum := Schema{"type": "number", "nullable": true, "description": "USD per troy ounce at source precision (up to 4 decimals); change_pct is percent, 2 decimals."}
-	spot := Schema{"type": "object", "nullable": true, "required": []string{"metal", "symbol", "price", "prev_close", "change", "change_pct", "as_of", "source", "stale"},
+	spot := Schema{"type": "object", "nullable": true, "required": []string{"metal", "symbol", "price", "prev_close", "change", "change_pct", "as_of", "source", "stale", "change_from", "change_as_of", "change_today", "change_note"},
 		"properties": Schema{
 			"metal": metalSchema(), "symbol": Schema{"type": "string", "enum": []string{"XAU", "XAG", "XPT", "XPD"}},
 			"price": priceSchema, "prev_close": nnum, "change": nnum, "change_pct": nnum,
@@ -40,14 +40,16 @@ func (h *Handlers) pricesRoutes() []APIRoute {
 			Description: "ALL uses daily closes where they exist and monthly averages before (gold back to 1950). Downsampling keeps peaks: the series is cut into consecutive windows of ⌈N ÷ (⌊max_points÷2⌋ − 1)⌉ closes counted from the oldest, and the lowest and the highest close of every window are returned unchanged, together with the first and the last close, so count ≤ max_points and no high or low visible at the chart's resolution is lost.",
 			Params: []Param{
 				{Name: "metal", In: "query", Required: true, Description: "The metal.", Schema: metalSchema()},
-				{Name: "range", In: "query", Description: "How far back from today.", Schema: Schema{"type": "string", "enum": []string{"1M", "3M", "6M", "1Y", "5Y", "ALL"}, "default": "1Y"}},
+				{Name: "range", In: "query", Description: "How far back from today (from through, with stale=true, when the data ends before that).", Schema: Schema{"type": "string", "enum": []string{"1M", "3M", "6M", "1Y", "5Y", "ALL"}, "default": "1Y"}},
 				{Name: "max_points", In: "query", Description: "At most this many points.", Schema: Schema{"type": "integer", "minimum": 2, "maximum": 10000, "default": 1000}},
 			},
-			Responses: []Response{{Status: 200, Description: "The series, oldest first.", Schema: Schema{"type": "object", "required": []string{"metal", "range", "unit", "from", "to", "granularity", "count", "points"}, "properties": Schema{
+			Responses: []Response{{Status: 200, Description: "The series, oldest first.", Schema: Schema{"type": "object", "required": []string{"metal", "range", "unit", "from", "to", "granularity", "count", "points", "through", "stale"}, "properties": Schema{
 				"metal": metalSchema(), "range": Schema{"type": "string"}, "unit": Schema{"type": "string", "enum": []string{"USD/oz"}},
 				"from": Schema{"type": "string", "format": "date", "nullable": true}, "to": Schema{"type": "string", "format": "date", "nullable": true},
 				"granularity": Schema{"type": "string", "enum": []string{"daily", "monthly+daily"}}, "count": Schema{"type": "integer"},
-				"points": Schema{"type": "array", "items": Schema{"type": "object", "required": []string{"date", "price"}, "properties": Schema{"date": Schema{"type": "string", "format": "date"}, "price": priceSchema}}},
+				"through": Schema{"type": "string", "format": "date", "nullable": true, "description": "Date of the metal's newest daily close: the data ends here. Null when there is none."},
+				"stale":   Schema{"type": "boolean", "description": "true when the newest close (through) is older than the start of the range counted back from today: the range is then anchored at through instead (1M is the month up to through), so the series is never silently empty."},
+				"points":  Schema{"type": "array", "items": Schema{"type": "object", "required": []string{"date", "price"}, "properties": Schema{"date": Schema{"type": "string", "format": "date"}, "price": priceSchema}}},
 			}}}},
 			Example: "GET /v1/prices/history?metal=gold&range=5Y&max_points=200"},
 	}

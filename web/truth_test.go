@@ -84,3 +84,24 @@ func TestTruthPrecisionKeptThroughTheMath(t *testing.T) {
 		}
 	})
 }
+
+// TestTruthHistoryRangesSayWhereDataEnds is issue 10, case 4: offline, 1M and 3M answered 200
+// with count 0 and nothing saying the data ends in August.
+func TestTruthHistoryRangesSayWhereDataEnds(t *testing.T) {
+	offlineEnv(t, func(t *testing.T, e *env) {
+		for _, rng := range []string{"1M", "3M"} {
+			h := e.api("GET", "/v1/prices/history?metal=gold&range="+rng, "", nil).JSON(t)
+			if h["through"] != "2026-08-17" || h["stale"] != true || h["count"].(float64) < 15 || h["to"] != "2026-08-17" {
+				t.Errorf("%s: through %v stale %v count %v to %v", rng, h["through"], h["stale"], h["count"], h["to"])
+			}
+		}
+		h := e.api("GET", "/v1/prices/history?metal=gold&range=1Y", "", nil).JSON(t)
+		if h["through"] != "2026-08-17" || h["stale"] != false {
+			t.Errorf("1Y: through %v stale %v", h["through"], h["stale"])
+		}
+		page := string(e.api("GET", "/markets/chart?metal=gold&range=1M", "", nil).Body)
+		if !strings.Contains(page, "The data ends on 17 Aug 2026") {
+			t.Errorf("chart does not say where the data ends:\n%s", page)
+		}
+	})
+}

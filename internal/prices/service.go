@@ -380,6 +380,12 @@ type HistoryResult struct {
 	From, To    time.Time
 	Granularity string // "daily", or "monthly+daily" when ALL reaches back before daily data
 	Points      []Close
+	// Through is the date of the metal's newest daily close (zero without any). Stale is
+	// true when that close is older than the range's start as seen today: the range is then
+	// anchored at Through instead (1M is the month up to Through), so a chart is never
+	// silently empty and says which data it shows.
+	Through time.Time
+	Stale   bool
 }
 
 // History returns the metal's closes over the range ending now, downsampled to maxPoints
@@ -401,6 +407,9 @@ func (s *Service) History(m metals.Metal, r Range, maxPoints int) HistoryResult 
 	s.mu.RUnlock()
 
 	res := HistoryResult{Metal: m, Range: r, Granularity: "daily"}
+	if len(daily) > 0 {
+		res.Through = daily[len(daily)-1].Date
+	}
 	var series []Close
 	if r == RangeAll {
 		series = MergeSeries(daily, monthly)
@@ -408,7 +417,11 @@ func (s *Service) History(m metals.Metal, r Range, maxPoints int) HistoryResult 
 			res.Granularity = "monthly+daily"
 		}
 	} else {
-		series = Since(daily, r.Start(today))
+		start := r.Start(today)
+		if !res.Through.IsZero() && res.Through.Before(start) {
+			start, res.Stale = r.Start(res.Through), true
+		}
+		series = Since(daily, start)
 	}
 	if len(series) > 0 {
 		res.From, res.To = series[0].Date, series[len(series)-1].Date

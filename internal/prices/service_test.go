@@ -89,3 +89,36 @@ func TestServiceFirstStartLoadsHistoryAndSeedsStalePrices(t *testing.T) {
 		}
 	})
 }
+
+// TestHistoryAnchorsAtThroughWhenDataEnds is issue 10, case 4: offline in November with the
+// data ending in August, 1M and 3M were empty (count 0) with nothing saying why.
+func TestHistoryAnchorsAtThroughWhenDataEnds(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, s *db.Store) {
+		ctx := context.Background()
+		now := func() time.Time { return time.Date(2026, 11, 23, 15, 0, 0, 0, time.UTC) }
+		svc, err := prices.NewService(ctx, s, prices.ServiceConfig{Offline: true, Now: now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			r        prices.Range
+			from     string
+			stale    bool
+			minCount int
+		}{
+			{prices.Range1M, "2026-07-17", true, 15},
+			{prices.Range3M, "2026-05-18", true, 50},
+			{prices.Range1Y, "2025-11-24", false, 150},
+		} {
+			res, err := svc.PriceHistory(ctx, prices.HistoryQuery{Metal: metals.Gold, Range: c.r})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Through.Format(time.DateOnly) != "2026-08-17" || res.Stale != c.stale || len(res.Points) < c.minCount ||
+				res.From.Format(time.DateOnly) != c.from || res.To.Format(time.DateOnly) != "2026-08-17" {
+				t.Errorf("gold %s: through %s stale %t, %d points %s..%s; want through 2026-08-17 stale %t, ≥%d points from %s",
+					c.r, res.Through.Format(time.DateOnly), res.Stale, len(res.Points), res.From.Format(time.DateOnly), res.To.Format(time.DateOnly), c.stale, c.minCount, c.from)
+			}
+		}
+	})
+}
