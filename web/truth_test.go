@@ -1,7 +1,11 @@
 package web_test
 
 import (
+	"context"
 	"encoding/json"
+	"net/http/httptest"
+	"net/url"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -104,4 +108,58 @@ func TestTruthHistoryRangesSayWhereDataEnds(t *testing.T) {
 			t.Errorf("chart does not say where the data ends:\n%s", page)
 		}
 	})
+}
+
+// TestTruthVaultWatchRatesAndPublicPage is issue 10, cases 5 and 6. Platinum's two real
+// reports, 2026-01-05 and 2026-04-27, gave "3.1 trading days until registered runs out";
+// over the 79 business days between them the drain is 1,104 oz a day: 246 days. Visitors saw
+// operator instructions and red/green registered/eligible figures.
+func TestTruthVaultWatchRatesAndPublicPage(t *testing.T) {
+	eachEngine(t, offline(t), func(t *testing.T, e *env) {
+		e.importAll()
+		v := rawJSON(t, e.api("GET", "/v1/vault-watch?metal=platinum&days=365", "", nil))
+		if num(t, v["days_to_zero"]) != "246.0" || num(t, v["registered_per_business_day"]) != "-1104.07562" || num(t, v["drain_business_days"]) != "79" ||
+			v["drain_from"] != "2026-01-05" || v["drain_to"] != "2026-04-27" || v["days_to_zero_reason"] != nil || num(t, v["drain_window_business_days"]) != "90" {
+			t.Errorf("platinum drain: days %v rate %v over %v (%v..%v) reason %v", v["days_to_zero"], v["registered_per_business_day"], v["drain_business_days"], v["drain_from"], v["drain_to"], v["days_to_zero_reason"])
+		}
+		page := string(e.do(httptest.NewRequest("GET", "/vault?metal=platinum", nil)).Body)
+		if !strings.Contains(page, "246 business days") || strings.Contains(page, "3.1 trading days") {
+			t.Errorf("platinum page does not show the per-business-day figure")
+		}
+		for _, metal := range []string{"platinum", "gold", "silver"} {
+			page := string(e.do(httptest.NewRequest("GET", "/vault?metal="+metal, nil)).Body)
+			main := page[strings.Index(page, "<main"):]
+			for _, bad := range []string{"ounce vault", "Import a CME workbook", "set it with", "text-red-", "text-emerald-"} {
+				if strings.Contains(main, bad) {
+					t.Errorf("public %s page shows %q", metal, bad)
+				}
+			}
+		}
+		// An administrator still sees how to fill the gaps.
+		e.admin("ops@ounce.test")
+		b := e.browser()
+		b.get("/login")
+		b.post("/login", url.Values{"email": {"ops@ounce.test"}, "password": {"correct horse battery"}}, false)
+		if admin := string(b.get("/vault?metal=platinum").Body); !strings.Contains(admin, "ounce vault open-interest") {
+			t.Error("admin page lacks the how-to")
+		}
+	})
+	// A metal with one report in the window: null with a reason, not a number.
+	e := newEnv(t, sqliteStore(t), offline(t))
+	if _, err := e.srv.Handlers().Vault().ImportXLS(context.Background(), mustRead(t, "../internal/comex/testdata/xls/PA-PL_2026-04-27.xls"), "x.xls"); err != nil {
+		t.Fatal(err)
+	}
+	v := rawJSON(t, e.api("GET", "/v1/vault-watch?metal=platinum", "", nil))
+	if v["days_to_zero"] != nil || !strings.Contains(v["days_to_zero_reason"].(string), "fewer than two reports") {
+		t.Errorf("one report: days %v reason %v", v["days_to_zero"], v["days_to_zero_reason"])
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
