@@ -163,3 +163,43 @@ func mustRead(t *testing.T, path string) []byte {
 	}
 	return b
 }
+
+// TestTruthNoTodayOrLiveForOldPrices is issue 10, case 3 on the pages and /v1: offline, the
+// dashboard said "Valued at live spot prices" with a green "TODAY +$42.53" summing moves of
+// four dates, and the home hero said "Live spot prices".
+func TestTruthNoTodayOrLiveForOldPrices(t *testing.T) {
+	offlineEnv(t, func(t *testing.T, e *env) {
+		b := rawJSON(t, e.api("GET", "/v1/prices", "", nil))
+		s := b["prices"].(map[string]any)["silver"].(map[string]any)
+		if s["change_today"] != false || s["change_from"] != "2026-08-07" || s["change_as_of"] != "2026-08-10" || !strings.Contains(s["change_note"].(string), "10 Aug 2026") {
+			t.Errorf("silver change labels: %v %v %v %v", s["change_today"], s["change_from"], s["change_as_of"], s["change_note"])
+		}
+		_, key := e.user("stack@ounce.test", "gold")
+		for _, m := range []string{"gold", "silver", "platinum", "palladium"} {
+			pfCreate(t, e, key, pfH(m, 1, "1", "100.00", "0", "2025-01-02"))
+		}
+		p := rawJSON(t, e.api("GET", "/v1/portfolio", key, nil))
+		left, _ := p["day_change_left_out"].([]any)
+		if p["day_change"] != nil || len(left) != 4 || p["metals"].(map[string]any)["gold"].(map[string]any)["day_change_note"] == nil {
+			t.Errorf("day_change %v left out %v", p["day_change"], p["day_change_left_out"])
+		}
+
+		hero := string(e.do(httptest.NewRequest("GET", "/", nil)).Body)
+		if strings.Contains(hero, "Live spot prices") {
+			t.Error("home hero says live with stale prices")
+		}
+		if !strings.Contains(hero, "10 Aug 2026 vs 7 Aug 2026 close") {
+			t.Error("price card does not date silver's change")
+		}
+		br := e.browser()
+		br.get("/login")
+		br.post("/login", url.Values{"email": {"stack@ounce.test"}, "password": {"correct horse battery"}}, false)
+		dash := string(br.get("/").Body)
+		if !strings.Contains(dash, "Your stack") {
+			t.Fatalf("not the dashboard:\n%.500s", dash)
+		}
+		if strings.Contains(dash, "Valued at live spot prices") || strings.Contains(dash, ">Today<") || !strings.Contains(dash, "leaves out Gold, Silver, Platinum, Palladium") {
+			t.Errorf("dashboard words: live %t today %t", strings.Contains(dash, "Valued at live spot prices"), strings.Contains(dash, ">Today<"))
+		}
+	})
+}

@@ -131,7 +131,7 @@ func articleSummary(lead Story, headline string, sources int, cited []metals.Met
 		if !ok {
 			continue
 		}
-		fmt.Fprintf(&b, " %s is at %s an ounce (%s on the day", m.Title(), usd(p.Price), pct(p.ChangePct))
+		fmt.Fprintf(&b, " %s is at %s an ounce (%s", m.Title(), usd(p.Price), p.move())
 		if c.Stale {
 			b.WriteString("; prices may be out of date")
 		}
@@ -199,9 +199,11 @@ func priceLine(cited []metals.Metal, c Context) (line string, missing []metals.M
 			continue
 		}
 		if len(parts) == 0 {
-			parts = append(parts, fmt.Sprintf("%s is at %s an ounce (%s on the day)", m, usd(p.Price), pct(p.ChangePct)))
-		} else {
+			parts = append(parts, fmt.Sprintf("%s is at %s an ounce (%s)", m, usd(p.Price), p.move()))
+		} else if p.current() {
 			parts = append(parts, fmt.Sprintf("%s at %s (%s)", m, usd(p.Price), pct(p.ChangePct)))
+		} else {
+			parts = append(parts, fmt.Sprintf("%s at %s (%s)", m, usd(p.Price), p.move()))
 		}
 	}
 	return andList(parts), missing
@@ -216,6 +218,27 @@ func ratio(c Context) (decimal.Decimal, bool) {
 		return decimal.Zero, false
 	}
 	return g.Price.Div(s.Price).Round(1), true
+}
+
+// ratioDates names the dates of the two prices the ratio divides when they are not the same
+// day (" (gold of 17 Aug 2026, silver of 10 Aug 2026)"), or when they are not today's
+// (" (prices of 10 Aug 2026)"); "" for two current prices.
+func ratioDates(c Context) string {
+	g, s := c.Prices[metals.Gold], c.Prices[metals.Silver]
+	switch {
+	case g.current() && s.current():
+		return ""
+	case !g.Day.Equal(s.Day):
+		return " (from gold of " + dayOr(g) + " and silver of " + dayOr(s) + ", not the same day)"
+	}
+	return " (prices of " + day(g.Day) + ")"
+}
+
+func dayOr(p PricePoint) string {
+	if p.Day.IsZero() {
+		return "today"
+	}
+	return day(p.Day)
 }
 
 // staleWarning is said whenever the price feed is behind, so old quotes are never presented
@@ -240,7 +263,9 @@ func priceContext(seed string, own, cited []metals.Metal, c Context) string {
 	sent = append(sent, intro+", "+line+".")
 	for _, m := range cited {
 		if p, ok := c.Prices[m]; ok {
-			sent = append(sent, fmt.Sprintf("For %s that is %s.", m, sizeWords(p.ChangePct)))
+			if p.current() {
+				sent = append(sent, fmt.Sprintf("For %s that is %s.", m, sizeWords(p.ChangePct)))
+			}
 			break
 		}
 	}
@@ -249,7 +274,7 @@ func priceContext(seed string, own, cited []metals.Metal, c Context) string {
 	}
 	// The ratio is how silver stackers judge value, so it goes with silver stories only.
 	if r, ok := ratio(c); ok && containsMetal(cited, metals.Silver) {
-		sent = append(sent, fmt.Sprintf("The gold-to-silver ratio stands at %s: one ounce of gold buys that many ounces of silver.", r.StringFixed(1)))
+		sent = append(sent, fmt.Sprintf("The gold-to-silver ratio stands at %s%s: one ounce of gold buys that many ounces of silver.", r.StringFixed(1), ratioDates(c)))
 	}
 	return strings.Join(sent, " ")
 }
