@@ -30,6 +30,9 @@ const (
 
 // demoNote labels articles written from demo stories in the text itself, so the label
 // survives wherever the text is shown.
+// demoPrefix labels demo content, once.
+const demoPrefix = "Demo: "
+
 const demoNote = "Demo content: this article was written from the sample stories that ship with Ounce for demonstration. It is not market news."
 
 // Thresholds for describing a day's move in words, in percent.
@@ -71,6 +74,9 @@ func voiceOf(category string) voice {
 
 // outlet names a source for prose even when the feed gave no name.
 func outlet(s Story) string {
+	if s.Demo {
+		return "A sample story shipped with Ounce"
+	}
 	if n := oneLine(s.Source); n != "" {
 		return n
 	}
@@ -89,15 +95,22 @@ func (BuiltinWriter) Article(_ context.Context, cluster []Story, c Context) (Art
 	v := voiceOf(lead.Category)
 	seed := slugStory(ordered).ID + "\x00" + slugStory(ordered).Title
 	headline := clip(oneLine(lead.Title), headlineRunes)
+	if lead.Demo {
+		// The article is labelled demo once, up front; the sample's own "Demo:" is not repeated.
+		headline = strings.TrimPrefix(headline, demoPrefix)
+	}
 	if headline == "" {
 		headline = "an untitled report"
 	}
 	cited := citedMetals(a.Metals)
 
 	a.Title = clip(fmt.Sprintf(pick(seed, v.frames), headline), MaxTitleRunes)
+	if a.Demo && !strings.HasPrefix(a.Title, demoPrefix) {
+		a.Title = clip(demoPrefix+a.Title, MaxTitleRunes)
+	}
 	a.Summary = articleSummary(lead, headline, len(a.Sources), cited, c)
 	if a.Demo {
-		a.Summary = "Demo: " + a.Summary
+		a.Summary = demoPrefix + a.Summary
 	}
 
 	paras := []string{
@@ -158,7 +171,7 @@ func whatHappened(seed string, v voice, ordered []Story, headline string) string
 	var others []string
 	seen := map[string]bool{oneLine(lead.Title): true}
 	for _, s := range ordered[1:] {
-		t := clip(oneLine(s.Title), headlineRunes)
+		t := storyTitle(s)
 		if t == "" || seen[t] {
 			continue
 		}
@@ -175,7 +188,10 @@ func whatHappened(seed string, v voice, ordered []Story, headline string) string
 			capitalize(countWord(len(others))), andList(others))
 	}
 	first := slugStory(ordered)
-	if !first.PublishedAt.IsZero() {
+	switch {
+	case first.Demo && !first.PublishedAt.IsZero():
+		fmt.Fprintf(&b, " Ounce created this sample on %s; it never appeared in a news feed.", day(first.PublishedAt))
+	case !first.PublishedAt.IsZero():
 		fmt.Fprintf(&b, " The first report reached our feeds on %s.", day(first.PublishedAt))
 	}
 	return b.String()

@@ -102,13 +102,26 @@ func synthesisSummary(ordered []Story, c Context) string {
 		b.WriteString("No current prices are available today.")
 	}
 	if len(ordered) > 0 {
-		fmt.Fprintf(&b, " Lead story: %s, from %s.", quote(clip(oneLine(ordered[0].Title), headlineRunes)), outletName(ordered[0]))
+		fmt.Fprintf(&b, " Lead story: %s, from %s.", quote(storyTitle(ordered[0])), outletName(ordered[0]))
 	}
 	return b.String()
 }
 
+// storyTitle is a story's headline for quoting; a demo sample's own "Demo:" is dropped because
+// the article carries the label once.
+func storyTitle(s Story) string {
+	t := clip(oneLine(s.Title), headlineRunes)
+	if s.Demo {
+		t = strings.TrimPrefix(t, demoPrefix)
+	}
+	return t
+}
+
 // outletName names a source mid-sentence.
 func outletName(s Story) string {
+	if s.Demo {
+		return "a sample story shipped with Ounce"
+	}
 	if n := oneLine(s.Source); n != "" {
 		return n
 	}
@@ -250,7 +263,7 @@ func synthesisStories(ordered []Story) string {
 		sent = []string{"One story stood out today."}
 	}
 	for i, s := range ordered {
-		t := clip(oneLine(s.Title), headlineRunes)
+		t := storyTitle(s)
 		line := fmt.Sprintf("%s, %s reports %s, filed under %s", ordinals[i], outletName(s), quote(t), voiceOf(s.Category).label)
 		if len(ordered) == 1 {
 			line = fmt.Sprintf("%s reports %s, filed under %s", outlet(s), quote(t), voiceOf(s.Category).label)

@@ -60,3 +60,23 @@ func TestSynthesisNamesTheDatesOfOldMoves(t *testing.T) {
 		t.Errorf("live synthesis: %q\n%s", a.Title, a.Commentary)
 	}
 }
+
+// TestDemoArticleSaysDemoOnceAndWhenItWasMade is issue 10, case 7: a demo article read
+// "Demo: Ounce demo reports “Demo: …”" and said the sample "reached our feeds" at an
+// invented time.
+func TestDemoArticleSaysDemoOnceAndWhenItWasMade(t *testing.T) {
+	made := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
+	st := Story{ID: "1", Title: "Demo: Gold jumps sharply in a volatile session", Source: "Ounce demo", URL: "https://ounce.invalid/demo/x",
+		Category: "breaking", Metals: []metals.Metal{metals.Gold}, Relevance: 80, PublishedAt: made, Demo: true}
+	a, err := BuiltinWriter{}.Article(context.Background(), []Story{st}, Context{Now: made})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := a.Title + "\n" + a.Summary + "\n" + a.Commentary
+	if strings.Count(a.Summary, "Demo") != 1 || strings.Count(a.Title, "Demo") != 1 || strings.Contains(text, "Ounce demo reports") || strings.Contains(text, "“Demo:") {
+		t.Errorf("demo label repeated:\n%s", text)
+	}
+	if strings.Contains(text, "reached our feeds") || !strings.Contains(text, "Ounce created this sample on 23 Nov 2026") {
+		t.Errorf("demo time not stated as its creation:\n%s", text)
+	}
+}
