@@ -45,6 +45,10 @@ func (h *Handlers) tickerView() pages.TickerView {
 	}
 	if r, ok := snap.GoldSilverRatio(); ok {
 		v.Ratio = format.Number(r, 2)
+		// The ratio divides two closes of different days only when it says which.
+		if g, s := snap.Prices[metals.Gold], snap.Prices[metals.Silver]; !g.Session.Equal(s.Session) {
+			v.Ratio += " (gold of " + format.Date(g.Session) + ", silver of " + format.Date(s.Session) + ")"
+		}
 	}
 	if !snap.AsOf.IsZero() {
 		v.AsOf = format.DateTime(snap.AsOf)
