@@ -49,16 +49,28 @@ func Downsample(points []Close, maxPoints int) []Close {
 		return append(out, points[n-1])
 	}
 	w := DownsampleWindow(n, maxPoints)
+	// Floats order the closes cheaply; decimals decide whenever the floats tie, so the
+	// choice is exact (float conversion never reverses an order, it can only merge).
+	fs := make([]float64, n)
+	for i, p := range points {
+		fs[i] = p.Price.InexactFloat64()
+	}
+	less := func(i, j int) bool {
+		if fs[i] != fs[j] {
+			return fs[i] < fs[j]
+		}
+		return points[i].Price.LessThan(points[j].Price)
+	}
 	keep := make([]int, 0, maxPoints)
 	keep = append(keep, 0)
 	for lo := 0; lo < n; lo += w {
 		hi := min(lo+w, n)
 		minI, maxI := lo, lo
 		for i := lo + 1; i < hi; i++ {
-			if points[i].Price.LessThan(points[minI].Price) {
+			if less(i, minI) {
 				minI = i
 			}
-			if points[i].Price.GreaterThan(points[maxI].Price) {
+			if less(maxI, i) {
 				maxI = i
 			}
 		}

@@ -132,3 +132,23 @@ func mustDate(s string) time.Time {
 	}
 	return d
 }
+
+// BenchmarkDownsample compares Downsample with the LTTB it replaced (the baseline) on the
+// real gold ALL series at the default 1,000 points.
+func BenchmarkDownsample(b *testing.B) {
+	daily, monthly, err := Embedded(metals.Gold)
+	if err != nil {
+		b.Fatal(err)
+	}
+	all := MergeSeries(daily, monthly)
+	b.Run("Downsample", func(b *testing.B) {
+		for range b.N {
+			Downsample(all, DefaultMaxPoints)
+		}
+	})
+	b.Run("LTTB-baseline", func(b *testing.B) {
+		for range b.N {
+			LTTB(all, DefaultMaxPoints)
+		}
+	})
+}
