@@ -51,43 +51,61 @@ func (s *Store) SeedVaultReports(ctx context.Context, reports []VaultReport) err
 	return s.writeVault(ctx, reports, false)
 }
 
+// ReplaceVaultSource deletes every report stored from source, then stores reports whose
+// (metal, activity date) is not stored by another source, in one transaction: how a
+// corrected bundled history replaces the old one without touching imported reports.
+func (s *Store) ReplaceVaultSource(ctx context.Context, source string, reports []VaultReport) error {
+	return s.WithTx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM vault_depositories WHERE EXISTS (SELECT 1 FROM vault_reports r
+			WHERE r.metal = vault_depositories.metal AND r.activity_date = vault_depositories.activity_date AND r.source = ?)`), source); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM vault_reports WHERE source = ?`), source); err != nil {
+			return err
+		}
+		return s.writeVaultTx(ctx, tx, reports, false)
+	})
+}
+
 func (s *Store) writeVault(ctx context.Context, reports []VaultReport, replace bool) error {
 	if len(reports) == 0 {
 		return nil
 	}
+	return s.WithTx(ctx, func(tx *sqlx.Tx) error { return s.writeVaultTx(ctx, tx, reports, replace) })
+}
+
+func (s *Store) writeVaultTx(ctx context.Context, tx *sqlx.Tx, reports []VaultReport, replace bool) error {
 	now := s.now()
 	conflict := ` ON CONFLICT (metal, activity_date) DO NOTHING`
 	if replace {
 		conflict = ` ON CONFLICT (metal, activity_date) DO UPDATE SET report_date = excluded.report_date, registered = excluded.registered,
 			pledged = excluded.pledged, eligible = excluded.eligible, source = excluded.source, updated_at = excluded.updated_at`
 	}
-	return s.WithTx(ctx, func(tx *sqlx.Tx) error {
-		ins := tx.Rebind(`INSERT INTO vault_reports (metal, activity_date, report_date, registered, pledged, eligible, source, updated_at)
+	ins := tx.Rebind(`INSERT INTO vault_reports (metal, activity_date, report_date, registered, pledged, eligible, source, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?)` + conflict)
-		for _, r := range reports {
-			var pledged any
-			if r.Pledged.Valid {
-				pledged = r3(r.Pledged.Decimal)
-			}
-			res, err := tx.ExecContext(ctx, ins, r.Metal, r.ActivityDate, r.ReportDate, r3(r.Registered), pledged, r3(r.Eligible), r.Source, now)
-			if err != nil {
-				return fmt.Errorf("save vault report %s %s: %w", r.Metal, r.ActivityDate, err)
-			}
-			if n, _ := res.RowsAffected(); n == 0 {
-				continue // kept what was stored
-			}
-			if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM vault_depositories WHERE metal = ? AND activity_date = ?`), r.Metal, r.ActivityDate); err != nil {
-				return err
-			}
-			for i, d := range r.Depositories {
-				if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO vault_depositories (metal, activity_date, position, name, registered, pledged, eligible, total)
+	for _, r := range reports {
+		var pledged any
+		if r.Pledged.Valid {
+			pledged = r3(r.Pledged.Decimal)
+		}
+		res, err := tx.ExecContext(ctx, ins, r.Metal, r.ActivityDate, r.ReportDate, r3(r.Registered), pledged, r3(r.Eligible), r.Source, now)
+		if err != nil {
+			return fmt.Errorf("save vault report %s %s: %w", r.Metal, r.ActivityDate, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			continue // kept what was stored
+		}
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM vault_depositories WHERE metal = ? AND activity_date = ?`), r.Metal, r.ActivityDate); err != nil {
+			return err
+		}
+		for i, d := range r.Depositories {
+			if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO vault_depositories (metal, activity_date, position, name, registered, pledged, eligible, total)
 					VALUES (?, ?, ?, ?, ?, ?, ?, ?)`), r.Metal, r.ActivityDate, i, d.Name, r3(d.Registered), r3(d.Pledged), r3(d.Eligible), r3(d.Total)); err != nil {
-					return fmt.Errorf("save depository %q: %w", d.Name, err)
-				}
+				return fmt.Errorf("save depository %q: %w", d.Name, err)
 			}
 		}
-		return nil
-	})
+	}
+	return nil
 }
 
 // CountVaultReports reports how many vault reports are stored, all metals.

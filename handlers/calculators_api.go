@@ -67,7 +67,7 @@ type SpeculationPortfolioLine struct {
 }
 
 func junkSilverJSON(r portfolio.JunkSilver) JunkSilverJSON {
-	out := JunkSilverJSON{Spot: SpotRef{Price: money(r.Spot.Price), AsOf: r.Spot.AsOf.UTC(), Stale: r.Spot.Stale}, Basis: r.Basis, Coins: []JunkCoinJSON{},
+	out := JunkSilverJSON{Spot: SpotRef{Price: priceNum(r.Spot.Price), AsOf: r.Spot.AsOf.UTC(), Stale: r.Spot.Stale}, Basis: r.Basis, Coins: []JunkCoinJSON{},
 		TotalFaceValue: money(r.TotalFaceValue), TotalSilverOz: ounces(r.TotalSilverOz), TotalMeltValue: money(r.TotalMelt), MeltPerFaceDollar: money(r.MeltPerFaceDollar)}
 	for _, c := range r.Coins {
 		out.Coins = append(out.Coins, JunkCoinJSON{Type: c.Type, Quantity: c.Quantity, FaceValue: money(c.FaceValue),
@@ -79,13 +79,13 @@ func junkSilverJSON(r portfolio.JunkSilver) JunkSilverJSON {
 func speculationJSON(s portfolio.Speculation) SpeculationJSON {
 	out := SpeculationJSON{Current: map[string]Num{}, Targets: map[string]Num{}, Multipliers: map[string]Num{}, Scenarios: map[string]map[string]Num{}, Stale: s.Stale}
 	for _, m := range metals.All {
-		out.Current[string(m)], out.Targets[string(m)] = money(s.Current[m]), money(s.Targets[m])
+		out.Current[string(m)], out.Targets[string(m)] = priceNum(s.Current[m]), priceNum(s.Targets[m])
 		out.Multipliers[string(m)] = Num{s.Multipliers[m].Round(4), 4}
 	}
 	for name, row := range s.Scenarios {
 		r := map[string]Num{}
 		for m, p := range row {
-			r[string(m)] = money(p)
+			r[string(m)] = priceNum(p)
 		}
 		out.Scenarios[name] = r
 	}

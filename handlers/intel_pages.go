@@ -86,6 +86,10 @@ func (h *Handlers) IntelIndex(c *fiber.Ctx) error {
 		v.Rows = append(v.Rows, pages.IntelRow{Title: it.Title, URL: linkable(it.URL), Source: it.Source, Date: format.Date(it.PublishedAt),
 			DateTime: it.PublishedAt.UTC().Format(time.RFC3339), CategoryLabel: categoryLabel(it.Category), Analysis: it.Analysis,
 			Metals: it.Metals, Relevance: it.Relevance, Demo: it.Demo})
+		if it.Demo {
+			// A sample has no publication time: it carries when Ounce created it, and says so.
+			v.Rows[len(v.Rows)-1].Date = "created by Ounce " + format.DateTime(it.PublishedAt)
+		}
 	}
 	if wantsFragment(c) {
 		return render(c, http.StatusOK, pages.IntelResults(v))

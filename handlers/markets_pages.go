@@ -36,12 +36,19 @@ func (h *Handlers) tickerView() pages.TickerView {
 			if !sp.PrevClose.IsZero() {
 				c.Change, c.ChangePct = format.SignedUSD(sp.Change), format.SignedPct(sp.ChangePct)
 				c.Up, c.Down = sp.Change.IsPositive(), sp.Change.IsNegative()
+				if !sp.ChangeIsToday() && !sp.PrevDate.IsZero() {
+					c.ChangeSpan = format.Date(sp.Session) + " vs " + format.Date(sp.PrevDate) + " close"
+				}
 			}
 		}
 		v.Cards = append(v.Cards, c)
 	}
 	if r, ok := snap.GoldSilverRatio(); ok {
 		v.Ratio = format.Number(r, 2)
+		// The ratio divides two closes of different days only when it says which.
+		if g, s := snap.Prices[metals.Gold], snap.Prices[metals.Silver]; !g.Session.Equal(s.Session) {
+			v.Ratio += " (gold of " + format.Date(g.Session) + ", silver of " + format.Date(s.Session) + ")"
+		}
 	}
 	if !snap.AsOf.IsZero() {
 		v.AsOf = format.DateTime(snap.AsOf)
@@ -76,6 +83,10 @@ func (h *Handlers) chartView(ctx context.Context, metal, rng string) (pages.Char
 	}
 	v.Chart.Series = []components.ChartSeries{series}
 	v.Granularity = res.Granularity
+	if res.Stale {
+		v.Through, v.Anchored = format.Date(res.Through), true
+		v.Chart.Title += " to " + v.Through
+	}
 	if hi, lo, ok := res.Extremes(); ok {
 		v.From, v.To = format.Date(res.From), format.Date(res.To)
 		v.High, v.HighDate, v.Low, v.LowDate = format.USD(hi.Price), format.ISODate(hi.Date), format.USD(lo.Price), format.ISODate(lo.Date)

@@ -185,7 +185,7 @@ func (h *Handlers) OpenAPI() Schema {
 		"info": Schema{
 			"title":       "Ounce API",
 			"version":     "1.0.0",
-			"description": "Precious-metals prices, history, market intelligence, COMEX vault data and calculators, plus your own holdings and portfolio (Gold membership). Send `Authorization: Bearer <API key>`; create keys under Settings → Developer Access. Errors are RFC 9457 problem+json.",
+			"description": "Precious-metals prices, history, market intelligence, COMEX vault data and calculators, plus your own holdings and portfolio (Gold membership). Send `Authorization: Bearer <API key>`; create keys under Settings → Developer Access. Errors are RFC 9457 problem+json. Numbers: prices are kept at their source's precision through every computation and rounded only when rendered — money amounts (values, costs, P/L, melt values, day changes) to cents, `price` fields and other prices per ounce (spot, prev_close, change, history points) to the source's precision, at least 2 and at most 4 decimals; percentages to 2 decimals; ounces to 5. \"today\" and \"live\" figures are only those of live prices: stale figures carry their dates (as_of, change_from, through).",
 			"contact":     Schema{"name": "Ounce", "url": h.cfg.BaseURL},
 			"license":     Schema{"name": "Proprietary", "url": h.cfg.BaseURL + "/legal"},
 		},

@@ -22,21 +22,29 @@ type PortfolioMetalJSON struct {
 	AllocationPct   *Num `json:"allocation_pct"`
 	DayChange       *Num `json:"day_change"`
 	Stale           bool `json:"stale"`
+	// DayChangeNote says why day_change is null for a metal held before today (its change
+	// is not today's); ChangeFrom/ChangeAsOf date the move the price board has.
+	DayChangeNote *string `json:"day_change_note"`
+	ChangeFrom    *string `json:"change_from"`
+	ChangeAsOf    *string `json:"change_as_of"`
 }
 
 // PortfolioJSON is the body of GET /v1/portfolio (and of the MCP get_portfolio tool).
 type PortfolioJSON struct {
-	AsOf            *time.Time                    `json:"as_of"`
-	Stale           bool                          `json:"stale"`
-	TotalValue      *Num                          `json:"total_value"`
-	TotalCost       Num                           `json:"total_cost"`
-	UnrealizedPL    *Num                          `json:"unrealized_pl"`
-	UnrealizedPLPct *Num                          `json:"unrealized_pl_pct"`
-	DayChange       *Num                          `json:"day_change"`
-	DayChangePct    *Num                          `json:"day_change_pct"`
-	RealizedPL      Num                           `json:"realized_pl"`
-	HoldingsCount   int64                         `json:"holdings_count"`
-	Metals          map[string]PortfolioMetalJSON `json:"metals"`
+	AsOf            *time.Time `json:"as_of"`
+	Stale           bool       `json:"stale"`
+	TotalValue      *Num       `json:"total_value"`
+	TotalCost       Num        `json:"total_cost"`
+	UnrealizedPL    *Num       `json:"unrealized_pl"`
+	UnrealizedPLPct *Num       `json:"unrealized_pl_pct"`
+	DayChange       *Num       `json:"day_change"`
+	DayChangePct    *Num       `json:"day_change_pct"`
+	// DayChangeLeftOut lists the held metals day_change does not include because their
+	// change is not today's.
+	DayChangeLeftOut []string                      `json:"day_change_left_out"`
+	RealizedPL       Num                           `json:"realized_pl"`
+	HoldingsCount    int64                         `json:"holdings_count"`
+	Metals           map[string]PortfolioMetalJSON `json:"metals"`
 }
 
 // AnalyticsMetalJSON is one metal of GET /v1/analytics.
@@ -117,6 +125,15 @@ func asOfOrNull(t time.Time) *time.Time {
 	return &t
 }
 
+// dayOrNull is the calendar date of t, null for the zero time.
+func dayOrNull(t time.Time) *string {
+	if t.IsZero() {
+		return nil
+	}
+	s := t.Format(time.DateOnly)
+	return &s
+}
+
 // dateOrNull is a calendar date, null for none.
 func dateOrNull(d db.Date) *string {
 	if d.IsZero() {
@@ -131,11 +148,19 @@ func portfolioJSON(v portfolio.Portfolio) PortfolioJSON {
 	out := PortfolioJSON{AsOf: asOfOrNull(v.AsOf), Stale: v.Stale, TotalValue: numOrNull(v.TotalValue, money), TotalCost: money(v.TotalCost),
 		UnrealizedPL: numOrNull(v.UnrealizedPL, money), UnrealizedPLPct: numOrNull(v.UnrealizedPLPct, pct),
 		DayChange: numOrNull(v.DayChange, money), DayChangePct: numOrNull(v.DayChangePct, pct), RealizedPL: money(v.Realized),
-		HoldingsCount: v.Lots, Metals: map[string]PortfolioMetalJSON{}}
+		HoldingsCount: v.Lots, Metals: map[string]PortfolioMetalJSON{}, DayChangeLeftOut: []string{}}
+	for _, m := range v.DayChangeLeftOut {
+		out.DayChangeLeftOut = append(out.DayChangeLeftOut, string(m))
+	}
 	for _, p := range v.Positions {
-		out.Metals[string(p.Metal)] = PortfolioMetalJSON{Oz: ounces(p.HeldOz), Spot: numOrNull(p.Spot, money), Value: numOrNull(p.Value, money),
+		j := PortfolioMetalJSON{Oz: ounces(p.HeldOz), Spot: numOrNull(p.Spot, priceNum), Value: numOrNull(p.Value, money),
 			Cost: money(p.Cost), UnrealizedPL: numOrNull(p.UnrealizedPL, money), UnrealizedPLPct: numOrNull(p.UnrealizedPLPct, pct),
-			AllocationPct: numOrNull(p.AllocationPct, pct), DayChange: numOrNull(p.DayChange, money), Stale: p.Stale()}
+			AllocationPct: numOrNull(p.AllocationPct, pct), DayChange: numOrNull(p.DayChange, money), Stale: p.Stale(),
+			ChangeFrom: dayOrNull(p.ChangeFrom), ChangeAsOf: dayOrNull(p.ChangeAsOf)}
+		if p.DayChangeNote != "" {
+			j.DayChangeNote = &p.DayChangeNote
+		}
+		out.Metals[string(p.Metal)] = j
 	}
 	return out
 }
@@ -146,7 +171,7 @@ func analyticsJSON(a portfolio.Analytics) AnalyticsJSON {
 	for _, m := range a.Metals {
 		out.Metals[string(m.Metal)] = AnalyticsMetalJSON{
 			Oz: ounces(m.HeldOz), CostBasis: money(m.Cost), AvgCostPerOz: numOrNull(m.AvgCostPerOz(), money), BreakEvenPrice: numOrNull(m.BreakEven(), money),
-			Spot: numOrNull(m.Spot, money), DistanceToBreakEvenPct: numOrNull(m.DistanceToBreakEvenPct(), pct),
+			Spot: numOrNull(m.Spot, priceNum), DistanceToBreakEvenPct: numOrNull(m.DistanceToBreakEvenPct(), pct),
 			Value: numOrNull(m.Value, money), UnrealizedPL: numOrNull(m.UnrealizedPL, money), UnrealizedPLPct: numOrNull(m.UnrealizedPLPct, pct),
 			RealizedPL: money(m.Realized), AllocationPct: numOrNull(m.AllocationPct, pct), WeightAllocationPct: pct(m.WeightPct),
 			Purchases: m.Purchases, Sales: m.Sales, FirstPurchase: dateOrNull(m.FirstPurchase), LastPurchase: dateOrNull(m.LastPurchase),

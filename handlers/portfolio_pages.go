@@ -40,8 +40,19 @@ func (h *Handlers) dashboardSummaryView(v portfolio.Portfolio) pages.DashboardSu
 		DayChange: format.SignedUSDPtr(v.DayChange), DayTone: plTone(v.DayChange), RealizedPL: format.SignedUSD(v.Realized), RealizedTone: plTone(&v.Realized),
 		Stale: v.Stale, Count: format.Int(v.Lots),
 	}
+	// "Today" only for moves of live prices from the preceding session's close.
+	out.DayLabel = "Today"
 	if v.DayChange != nil {
 		out.DayChangePct = format.SignedPctPtr(v.DayChangePct)
+	} else {
+		out.DayLabel, out.DayTone, out.DayChangePct = "Day change", "", "no live change"
+	}
+	if len(v.DayChangeLeftOut) > 0 {
+		names := make([]string, len(v.DayChangeLeftOut))
+		for i, m := range v.DayChangeLeftOut {
+			names[i] = m.Title()
+		}
+		out.DayNote = "Day change leaves out " + strings.Join(names, ", ") + ": no live move from the previous session's close."
 	}
 	if !v.AsOf.IsZero() {
 		out.AsOf = format.DateTime(v.AsOf)

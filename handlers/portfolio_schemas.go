@@ -51,14 +51,17 @@ func pfPerMetal(item Schema) Schema {
 func pfMetalSchema() Schema {
 	return pfObject(Schema{
 		"oz":                pfNum("Fine troy ounces still held."),
-		"spot":              pfNullNum("Live spot price per ounce; null when Ounce has no price for the metal."),
-		"value":             pfNullNum("oz × spot, USD; null when held without a price."),
+		"spot":              pfNullNum("Spot price per ounce used (live unless stale), at its source's precision up to 4 decimals; null when Ounce has no price for the metal."),
+		"value":             pfNullNum("oz × spot computed at full precision, then rounded to cents, USD; null when held without a price."),
 		"cost":              pfNum("Remaining cost basis, USD."),
 		"unrealized_pl":     pfNullNum("value − cost, USD."),
 		"unrealized_pl_pct": pfNullNum("unrealized_pl as a percentage of cost; null when cost is zero."),
 		"allocation_pct":    pfNullNum("Share of the portfolio's value, percent (the four add up to 100 when value > 0)."),
-		"day_change":        pfNullNum("Ounces held before today × today's change in spot, USD."),
+		"day_change":        pfNullNum("Ounces held before today × today's change in spot, USD. Null when the metal's change is not today's (price not live, or its previous close is not the preceding trading session); 0 when nothing was held before today."),
 		"stale":             Schema{"type": "boolean", "description": "The spot price is not live (or missing)."},
+		"day_change_note":   Schema{"type": "string", "nullable": true, "description": "Why day_change is null for a metal held before today, naming the dates of the move the board has."},
+		"change_from":       Schema{"type": "string", "format": "date", "nullable": true, "description": "Trading day of the previous close the metal's price change is measured from; null when unknown."},
+		"change_as_of":      Schema{"type": "string", "format": "date", "nullable": true, "description": "Trading day of the price the change is measured to; null when no change is known."},
 	})
 }
 
@@ -70,11 +73,13 @@ func pfSummarySchema() Schema {
 		"total_cost":        pfNum("Remaining cost basis, USD."),
 		"unrealized_pl":     pfNullNum("total_value − total_cost, USD."),
 		"unrealized_pl_pct": pfNullNum("Percent of total_cost; null when total_cost is zero."),
-		"day_change":        pfNullNum("Change in value since the previous close of what was held before today, USD."),
-		"day_change_pct":    pfNullNum("day_change as a percentage of that holding's value at the previous close."),
-		"realized_pl":       pfNum("Profit or loss realized by every recorded sale, USD."),
-		"holdings_count":    Schema{"type": "integer", "description": "Holdings with units still held."},
-		"metals":            pfPerMetal(pfMetalSchema()),
+		"day_change":        pfNullNum("Change in value since the previous close of what was held before today, USD, summed over the metals whose change is today's only (see day_change_left_out); null when every metal held before today is left out."),
+		"day_change_pct":    pfNullNum("day_change as a percentage of the value at the previous close of what it covers."),
+		"day_change_left_out": Schema{"type": "array", "items": Schema{"type": "string", "enum": []string{"gold", "silver", "platinum", "palladium"}},
+			"description": "Metals held before today that day_change leaves out because their change is not today's (the price is not live, or its previous close is not the preceding trading session); each metal's day_change_note says why."},
+		"realized_pl":    pfNum("Profit or loss realized by every recorded sale, USD."),
+		"holdings_count": Schema{"type": "integer", "description": "Holdings with units still held."},
+		"metals":         pfPerMetal(pfMetalSchema()),
 	})
 }
 
@@ -84,7 +89,7 @@ func pfAnalyticsMetalSchema() Schema {
 		"cost_basis":                 pfNum("Remaining cost basis after sales, USD."),
 		"avg_cost_per_oz":            pfNullNum("Total paid (fees included) ÷ fine ounces, over every purchase including sold units; null with no purchases."),
 		"break_even_price":           pfNullNum("Spot price per ounce at which value equals the remaining cost basis; null when nothing is held."),
-		"spot":                       pfNullNum("Live spot price per ounce."),
+		"spot":                       pfNullNum("Spot price per ounce (live unless stale), at its source's precision up to 4 decimals."),
 		"distance_to_break_even_pct": pfNullNum("(break_even_price − spot) ÷ spot × 100: negative when spot is above break-even."),
 		"value":                      pfNullNum("USD."),
 		"unrealized_pl":              pfNullNum("USD."),

@@ -23,6 +23,13 @@ type SpotJSON struct {
 	AsOf      time.Time `json:"as_of"`
 	Source    string    `json:"source"`
 	Stale     bool      `json:"stale"`
+	// ChangeFrom is the date of prev_close and ChangeAsOf the trading day of price: change
+	// spans them. ChangeToday is true only for a live price whose previous close is the
+	// preceding trading session; ChangeNote says otherwise why the change is not today's.
+	ChangeFrom  *string `json:"change_from"`
+	ChangeAsOf  *string `json:"change_as_of"`
+	ChangeToday bool    `json:"change_today"`
+	ChangeNote  *string `json:"change_note"`
 }
 
 // PricesJSON is the body of GET /v1/prices.
@@ -54,10 +61,15 @@ func pricesJSON(snap prices.Snapshot) PricesJSON {
 			out.Prices[string(m)] = nil
 			continue
 		}
-		j := &SpotJSON{Metal: string(m), Symbol: m.Symbol(), Price: money(sp.Price), AsOf: sp.AsOf.UTC(), Source: sp.Source, Stale: sp.Stale}
+		j := &SpotJSON{Metal: string(m), Symbol: m.Symbol(), Price: priceNum(sp.Price), AsOf: sp.AsOf.UTC(), Source: sp.Source, Stale: sp.Stale}
 		if !sp.PrevClose.IsZero() {
-			pc, ch, cp := money(sp.PrevClose), money(sp.Change), pct(sp.ChangePct)
+			pc, ch, cp := priceNum(sp.PrevClose), priceNum(sp.Change), pct(sp.ChangePct)
 			j.PrevClose, j.Change, j.ChangePct = &pc, &ch, &cp
+			j.ChangeFrom, j.ChangeAsOf = dayOrNull(sp.PrevDate), dayOrNull(sp.Session)
+		}
+		j.ChangeToday = sp.ChangeIsToday()
+		if note := prices.ChangeNote(sp); note != "" {
+			j.ChangeNote = &note
 		}
 		out.Prices[string(m)] = j
 	}
@@ -105,6 +117,10 @@ type HistoryJSON struct {
 	Granularity string      `json:"granularity"`
 	Count       int         `json:"count"`
 	Points      []PointJSON `json:"points"`
+	// Through is the date of the newest close; Stale says the range was anchored at it
+	// because the data ends before the range would start today.
+	Through *string `json:"through"`
+	Stale   bool    `json:"stale"`
 }
 
 // PointJSON is one dated price.
@@ -115,13 +131,14 @@ type PointJSON struct {
 
 // historyJSON renders a series.
 func historyJSON(res prices.HistoryResult) HistoryJSON {
-	out := HistoryJSON{Metal: string(res.Metal), Range: string(res.Range), Unit: "USD/oz", Granularity: res.Granularity, Count: len(res.Points), Points: make([]PointJSON, len(res.Points))}
+	out := HistoryJSON{Metal: string(res.Metal), Range: string(res.Range), Unit: "USD/oz", Granularity: res.Granularity, Count: len(res.Points), Points: make([]PointJSON, len(res.Points)),
+		Through: dayOrNull(res.Through), Stale: res.Stale}
 	if len(res.Points) > 0 {
 		f, t := res.From.Format(time.DateOnly), res.To.Format(time.DateOnly)
 		out.From, out.To = &f, &t
 	}
 	for i, p := range res.Points {
-		out.Points[i] = PointJSON{Date: p.Date.Format(time.DateOnly), Price: money(p.Price)}
+		out.Points[i] = PointJSON{Date: p.Date.Format(time.DateOnly), Price: priceNum(p.Price)}
 	}
 	return out
 }

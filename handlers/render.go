@@ -6,6 +6,8 @@ import (
 	"github.com/a-h/templ"
 	"github.com/gofiber/fiber/v2"
 	"github.com/shopspring/decimal"
+
+	"github.com/ouncehq/ounce/internal/metals"
 )
 
 // isHTMX reports whether the request came from HTMX and wants a fragment.
@@ -53,6 +55,21 @@ func (n Num) String() string { return n.D.StringFixed(n.Places) }
 func money(d decimal.Decimal) Num  { return Num{d.Round(2), 2} }
 func pct(d decimal.Decimal) Num    { return Num{d.Round(2), 2} }
 func ounces(d decimal.Decimal) Num { return Num{d.Round(5), 5} }
+
+// priceNum renders a price per ounce at its source's precision: at least cents, at most
+// metals.PricePlaces (LBMA silver 63.935 stays 63.935; gold 4405.8 is 4405.80).
+func priceNum(d decimal.Decimal) Num {
+	d = metals.Price(d)
+	places := int32(2)
+	if e := -d.Exponent(); e > places {
+		// Trailing zeros beyond cents say nothing: 58.4100 is 58.41.
+		for t := d.StringFixed(int32(e)); e > places && t[len(t)-1] == '0'; t = t[:len(t)-1] {
+			e--
+		}
+		places = e
+	}
+	return Num{d, places}
+}
 
 // optMoney renders nil as JSON null.
 func optMoney(d *decimal.Decimal) *Num {

@@ -34,24 +34,32 @@ type VaultDayJSON struct {
 // VaultWatchJSON is the Vault Watch view of one metal. Optional figures are null when unknown,
 // never zero: no open interest recorded, or registered stocks not draining.
 type VaultWatchJSON struct {
-	Metal               string                `json:"metal"`
-	AsOf                string                `json:"as_of"`
-	Stale               bool                  `json:"stale"`
-	Source              string                `json:"source"`
-	RegisteredOz        Num                   `json:"registered_oz"`
-	EligibleOz          Num                   `json:"eligible_oz"`
-	CombinedOz          Num                   `json:"combined_oz"`
-	RegisteredChangeOz  Num                   `json:"registered_change_oz"`
-	EligibleChangeOz    Num                   `json:"eligible_change_oz"`
-	CombinedChangeOz    Num                   `json:"combined_change_oz"`
-	RegisteredSharePct  Num                   `json:"registered_share_pct"`
-	DaysToZero          *Num                  `json:"days_to_zero"`
-	OpenInterestOz      *Num                  `json:"open_interest_oz"`
-	OpenInterestAsOf    *string               `json:"open_interest_as_of"`
-	OversubscribedRatio *Num                  `json:"oversubscribed_ratio"`
-	Depositories        []VaultDepositoryJSON `json:"depositories"`
-	DepositoriesAsOf    *string               `json:"depositories_as_of"`
-	History             []VaultDayJSON        `json:"history"`
+	Metal              string `json:"metal"`
+	AsOf               string `json:"as_of"`
+	Stale              bool   `json:"stale"`
+	Source             string `json:"source"`
+	RegisteredOz       Num    `json:"registered_oz"`
+	EligibleOz         Num    `json:"eligible_oz"`
+	CombinedOz         Num    `json:"combined_oz"`
+	RegisteredChangeOz Num    `json:"registered_change_oz"`
+	EligibleChangeOz   Num    `json:"eligible_change_oz"`
+	CombinedChangeOz   Num    `json:"combined_change_oz"`
+	RegisteredSharePct Num    `json:"registered_share_pct"`
+	DaysToZero         *Num   `json:"days_to_zero"`
+	// The drain behind days_to_zero: per business day between two reports' activity dates
+	// inside a stated window, or a reason why there is none.
+	DaysToZeroReason         *string               `json:"days_to_zero_reason"`
+	RegisteredPerBusinessDay *Num                  `json:"registered_per_business_day"`
+	DrainFrom                *string               `json:"drain_from"`
+	DrainTo                  *string               `json:"drain_to"`
+	DrainBusinessDays        int                   `json:"drain_business_days"`
+	DrainWindowBusinessDays  int                   `json:"drain_window_business_days"`
+	OpenInterestOz           *Num                  `json:"open_interest_oz"`
+	OpenInterestAsOf         *string               `json:"open_interest_as_of"`
+	OversubscribedRatio      *Num                  `json:"oversubscribed_ratio"`
+	Depositories             []VaultDepositoryJSON `json:"depositories"`
+	DepositoriesAsOf         *string               `json:"depositories_as_of"`
+	History                  []VaultDayJSON        `json:"history"`
 }
 
 // optDate renders a zero time as JSON null and any other as a date.
@@ -76,6 +84,15 @@ func vaultWatchJSON(w comex.Watch) VaultWatchJSON {
 	if w.DaysToZero != nil {
 		out.DaysToZero = &Num{w.DaysToZero.Round(1), 1}
 	}
+	if w.DaysToZeroReason != "" {
+		out.DaysToZeroReason = &w.DaysToZeroReason
+	}
+	if w.RegisteredPerDay != nil {
+		v := ounces(*w.RegisteredPerDay)
+		out.RegisteredPerBusinessDay = &v
+	}
+	out.DrainFrom, out.DrainTo = optDate(w.DrainFrom), optDate(w.DrainTo)
+	out.DrainBusinessDays, out.DrainWindowBusinessDays = w.DrainBusinessDays, comex.DrainWindowDays
 	if w.OpenInterestOz != nil {
 		v := ounces(*w.OpenInterestOz)
 		out.OpenInterestOz = &v

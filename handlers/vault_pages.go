@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/shopspring/decimal"
 
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/comex"
 	"github.com/ouncehq/ounce/internal/metals"
@@ -26,17 +27,6 @@ func vaultHref(metal string, days int) string {
 	return "/vault?" + q.Encode()
 }
 
-// vaultTone is "down" for a fall, "up" for a rise, as the page colours them.
-func vaultTone(d decimal.Decimal) string {
-	switch {
-	case d.Round(0).IsNegative():
-		return "down"
-	case d.Round(0).IsPositive():
-		return "up"
-	}
-	return ""
-}
-
 // oz is whole ounces with the unit.
 func oz(d decimal.Decimal) string { return format.WholeOz(d) + " oz" }
 
@@ -47,7 +37,7 @@ func (h *Handlers) VaultPage(c *fiber.Ctx) error {
 		return err
 	}
 	m := q.Metal
-	v := pages.VaultView{Metal: string(m), MetalTitle: m.Title()}
+	v := pages.VaultView{Metal: string(m), MetalTitle: m.Title(), Admin: account.IsAdmin(caller(c))}
 	for _, x := range metals.All {
 		v.MetalTabs = append(v.MetalTabs, pages.Chip{Label: x.Title(), Href: vaultHref(string(x), q.Days), Active: x == m})
 	}
@@ -70,23 +60,30 @@ func fillVaultView(v *pages.VaultView, w comex.Watch) {
 	v.Found, v.AsOf, v.Source, v.Stale = true, format.ISODate(w.AsOf), w.Source, w.Stale
 	since := " oz since the previous report"
 	v.Stats = []pages.VaultStat{
-		{Label: "Registered", Value: oz(w.Registered), Note: format.SignedWholeOz(w.RegisteredChange) + since, Tone: vaultTone(w.RegisteredChange)},
-		{Label: "Eligible", Value: oz(w.Eligible), Note: format.SignedWholeOz(w.EligibleChange) + since, Tone: vaultTone(w.EligibleChange)},
-		{Label: "Combined", Value: oz(w.Combined), Note: format.SignedWholeOz(w.CombinedChange) + since, Tone: vaultTone(w.CombinedChange)},
+		// Movements are facts, not good or bad news: no red or green.
+		{Label: "Registered", Value: oz(w.Registered), Note: format.SignedWholeOz(w.RegisteredChange) + since},
+		{Label: "Eligible", Value: oz(w.Eligible), Note: format.SignedWholeOz(w.EligibleChange) + since},
+		{Label: "Combined", Value: oz(w.Combined), Note: format.SignedWholeOz(w.CombinedChange) + since},
 		{Label: "Registered share", Value: format.Pct(w.RegisteredSharePct), Note: "of combined stocks can settle futures"},
 	}
-	window := format.Count(comex.DrainWindow, "report", "reports")
-	dz := pages.VaultStat{Label: "Days to zero", Value: "Not draining", Note: "registered stocks did not fall over the last " + window}
+	dz := pages.VaultStat{Label: "Days to zero", Value: "Not measured", Note: w.DaysToZeroReason}
+	if w.RegisteredPerDay != nil && w.DaysToZero == nil {
+		dz.Value = "Not draining"
+	}
 	if w.DaysToZero != nil {
 		// The figure the API publishes (tenths), shown whole past a hundred days.
 		days, places := w.DaysToZero.Round(1), int32(1)
 		if days.GreaterThanOrEqual(decimal.NewFromInt(100)) {
 			places = 0
 		}
-		dz.Value = format.Number(days, places) + " trading days"
-		dz.Note = "until registered runs out at the average drain of the last " + window
+		dz.Value = format.Number(days, places) + " business days"
+		dz.Note = "until registered runs out at " + format.WholeOz(w.RegisteredPerDay.Neg()) + " oz a business day, the pace from " +
+			format.ISODate(w.DrainFrom) + " to " + format.ISODate(w.DrainTo) + " (" + format.Count(int64(w.DrainBusinessDays), "business day", "business days") + ")"
 	}
-	oi := pages.VaultStat{Label: "Open interest", Value: "Not recorded", Note: "set it with: ounce vault open-interest"}
+	oi := pages.VaultStat{Label: "Open interest", Value: "Not recorded", Note: "CME futures open interest is not published with the warehouse reports and has not been recorded here"}
+	if v.Admin {
+		oi.Note = "Admin: set it with: ounce vault open-interest"
+	}
 	if w.OpenInterestOz != nil {
 		oi.Value = oz(*w.OpenInterestOz)
 		oi.Note = "as of " + format.ISODate(w.OpenInterestAsOf)
@@ -118,7 +115,7 @@ func fillVaultView(v *pages.VaultView, w comex.Watch) {
 	for i := len(w.History) - 1; i >= 0; i-- {
 		d := w.History[i]
 		v.History = append(v.History, pages.VaultHistRow{Date: format.ISODate(d.Date), Registered: format.WholeOz(d.Registered), Eligible: format.WholeOz(d.Eligible),
-			Combined: format.WholeOz(d.Combined), RegChange: format.SignedWholeOz(d.RegisteredChange), RegTone: vaultTone(d.RegisteredChange)})
+			Combined: format.WholeOz(d.Combined), RegChange: format.SignedWholeOz(d.RegisteredChange)})
 	}
 	if !w.DepositoriesAsOf.IsZero() {
 		v.DepsAsOf = format.ISODate(w.DepositoriesAsOf)

@@ -217,10 +217,13 @@ func withMarket(t *testing.T) func(*web.Options) {
 // setPrices publishes live prices through the feed, the way a follower applies the leader's tick.
 func setPrices(svc *prices.Service, at time.Time, quotes map[metals.Metal][2]string) {
 	snap := prices.Snapshot{AsOf: at, MarketsOpen: prices.MarketsOpen(at), Prices: map[metals.Metal]prices.Spot{}}
+	// The previous close is the preceding session's: the change is today's.
+	sess := prices.SessionDate(at)
 	for m, q := range quotes {
 		p, prev := decimal.RequireFromString(q[0]), decimal.RequireFromString(q[1])
 		snap.Prices[m] = prices.Spot{Metal: m, Symbol: m.Symbol(), Price: p, PrevClose: prev, Change: p.Sub(prev),
-			ChangePct: metals.Percent(metals.PctChange(prev, p)), AsOf: at, Source: "test-feed", Sources: []string{"test-feed"}}
+			ChangePct: metals.Percent(metals.PctChange(prev, p)), AsOf: at, Source: "test-feed", Sources: []string{"test-feed"},
+			Session: sess, PrevDate: prices.TradingDayBefore(sess)}
 	}
 	svc.Feed().Apply(snap)
 }

@@ -180,8 +180,8 @@ func TestPortfolioHandComputed(t *testing.T) {
 			{"metals.palladium.oz", "1"}, {"metals.palladium.value", "1100.55"}, {"metals.palladium.cost", "1000.02"},
 			{"metals.palladium.unrealized_pl", "100.53"}, {"metals.palladium.day_change", "0"}, {"metals.palladium.allocation_pct", "7.40"},
 			{"total_value", "14880.51"}, {"total_cost", "12145.01"}, {"unrealized_pl", "2735.50"}, {"unrealized_pl_pct", "22.52"},
-			// 70.31 on a previous-close value of 14,554.56
-			{"day_change", "70.31"}, {"day_change_pct", "0.48"},
+			// 60.90 − 20.585 + 30 = 70.315 → 70.32 on a previous-close value of 14,554.56 (70.31 summed parts already rounded to the cent)
+			{"day_change", "70.32"}, {"day_change_pct", "0.48"},
 			{"realized_pl", "449.97"}, {"holdings_count", "7"}, {"stale", "false"}, {"as_of", "2026-11-20T15:00:00Z"},
 		} {
 			pfCheck(t, p, c.path, c.want)
@@ -331,7 +331,9 @@ func TestPortfolioProperties(t *testing.T) {
 				alloc = alloc.Add(pfDec(t, p, "metals."+string(m)+".allocation_pct"))
 				weight = weight.Add(pfDec(t, a, "metals."+string(m)+".weight_allocation_pct"))
 			}
-			if !sum.Equal(pfDec(t, p, "total_value")) {
+			// The total is the exact sum rounded once (the figure what-if and the value history
+			// give too), so the rounded parts may differ from it by half a cent each.
+			if sum.Sub(pfDec(t, p, "total_value")).Abs().GreaterThan(decimal.RequireFromString("0.02")) {
 				t.Fatalf("metal values add to %s, total_value %s", sum, pfDec(t, p, "total_value"))
 			}
 			hundred, tol := decimal.NewFromInt(100), decimal.RequireFromString("0.01")

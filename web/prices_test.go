@@ -100,7 +100,7 @@ func TestPriceHistory(t *testing.T) {
 	r := e.api("GET", "/v1/prices/history?metal=gold&range=ALL&max_points=300", "", nil)
 	h := r.JSON(t)
 	pts := h["points"].([]any)
-	if h["from"] != "1950-01-01" || h["granularity"] != "monthly+daily" || h["count"] != 300.0 || len(pts) != 300 || h["unit"] != "USD/oz" {
+	if h["from"] != "1950-01-01" || h["granularity"] != "monthly+daily" || h["count"] != float64(len(pts)) || len(pts) > 300 || len(pts) < 250 || h["unit"] != "USD/oz" {
 		t.Fatalf("ALL: from %v gran %v count %v", h["from"], h["granularity"], h["count"])
 	}
 	prev := ""

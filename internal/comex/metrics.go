@@ -1,17 +1,31 @@
 package comex
 
 import (
+	"fmt"
 	"sort"
 	"time"
 
 	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/prices"
 	"github.com/shopspring/decimal"
 )
 
-// DrainWindow is how many of the latest report-to-report changes feed DaysToZero:
-// one trading week, long enough to smooth a single large withdrawal, short enough to
-// follow a change of trend.
-const DrainWindow = 5
+// DrainWindowDays is the window the drain rate is measured over, in CME business days
+// counted back from the newest report (about four months): long enough to hold two reports
+// of a metal CME files are rarely captured for, short enough to follow a change of trend.
+const DrainWindowDays = 90
+
+// BusinessDays counts the CME trading days after from up to and including to: the number
+// of business days of activity between two reports' activity dates.
+func BusinessDays(from, to time.Time) int {
+	n := 0
+	for d := from.AddDate(0, 0, 1); !d.After(to); d = d.AddDate(0, 0, 1) {
+		if prices.IsTradingDay(d) {
+			n++
+		}
+	}
+	return n
+}
 
 // Day is one report in a metal's history with its movement since the report before.
 // The first day of a history has zero changes because there is nothing to compare.
@@ -49,10 +63,21 @@ type Metrics struct {
 	// actually available to settle futures.
 	RegisteredSharePct decimal.Decimal
 
-	// DaysToZero is registered ÷ the average registered outflow per report over the
-	// last DrainWindow changes, i.e. reports (business days) until registered stocks
-	// would run out at that pace.
-	DaysToZero *decimal.Decimal
+	// RegisteredPerDay is the change in registered stocks per business day over the drain
+	// window: (registered at DrainTo − registered at DrainFrom) ÷ DrainBusinessDays, where
+	// DrainFrom and DrainTo are the activity dates of the oldest and newest report inside
+	// the DrainWindowDays business days ending at AsOf. nil when fewer than two reports fall
+	// in the window (DaysToZeroReason says so).
+	RegisteredPerDay  *decimal.Decimal
+	DrainFrom         time.Time
+	DrainTo           time.Time
+	DrainBusinessDays int
+
+	// DaysToZero is registered ÷ the outflow per business day: business days until
+	// registered stocks would run out at the window's pace. nil with DaysToZeroReason when
+	// it cannot be measured or registered stocks are not falling.
+	DaysToZero       *decimal.Decimal
+	DaysToZeroReason string
 
 	// OpenInterestOz is open interest expressed in ounces (contracts × ContractSize).
 	OpenInterestOz *decimal.Decimal
@@ -96,17 +121,7 @@ func Compute(history []Snapshot, openInterestContracts *int64) Metrics {
 		m.RegisteredSharePct = m.Registered.Div(m.Combined).Mul(decimal.NewFromInt(100))
 	}
 
-	if n := min(DrainWindow, len(h)-1); n > 0 {
-		sum := decimal.Zero
-		for _, d := range m.History[len(h)-n:] {
-			sum = sum.Add(d.RegisteredChange)
-		}
-		// registered ÷ (−sum/n), written as registered·n ÷ −sum to divide only once.
-		if sum.IsNegative() {
-			days := m.Registered.Mul(decimal.NewFromInt(int64(n))).Div(sum.Neg())
-			m.DaysToZero = &days
-		}
-	}
+	m.drain()
 
 	if openInterestContracts != nil && *openInterestContracts > 0 {
 		if size := ContractSize(m.Metal); size.IsPositive() {
@@ -119,4 +134,42 @@ func Compute(history []Snapshot, openInterestContracts *int64) Metrics {
 		}
 	}
 	return m
+}
+
+// drain measures the registered drain per business day between the activity dates of the
+// oldest and newest report in the window, and days to zero at that pace.
+func (m *Metrics) drain() {
+	// The window's first business day: DrainWindowDays−1 trading days before AsOf.
+	start := m.AsOf
+	for n := 1; n < DrainWindowDays; {
+		start = start.AddDate(0, 0, -1)
+		if prices.IsTradingDay(start) {
+			n++
+		}
+	}
+	var in []Day
+	for _, d := range m.History {
+		if !d.Date.Before(start) {
+			in = append(in, d)
+		}
+	}
+	if len(in) < 2 {
+		m.DaysToZeroReason = fmt.Sprintf("fewer than two reports in the %d business days from %s to %s: no drain rate can be measured", DrainWindowDays, day(start), day(m.AsOf))
+		return
+	}
+	first, last := in[0], in[len(in)-1]
+	m.DrainFrom, m.DrainTo = first.Date, last.Date
+	m.DrainBusinessDays = BusinessDays(first.Date, last.Date)
+	if m.DrainBusinessDays == 0 {
+		m.DaysToZeroReason = "the reports in the window fall on the same business day"
+		return
+	}
+	rate := last.Registered.Sub(first.Registered).Div(decimal.NewFromInt(int64(m.DrainBusinessDays)))
+	m.RegisteredPerDay = &rate
+	if !rate.IsNegative() {
+		m.DaysToZeroReason = fmt.Sprintf("registered stocks did not fall between %s and %s", day(first.Date), day(last.Date))
+		return
+	}
+	days := m.Registered.Div(rate.Neg())
+	m.DaysToZero = &days
 }

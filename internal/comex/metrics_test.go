@@ -1,6 +1,7 @@
 package comex
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ouncehq/ounce/internal/metals"
@@ -32,7 +33,8 @@ func TestContractSize(t *testing.T) {
 func TestCompute(t *testing.T) {
 	week := []string{"2026-03-02", "2026-03-03", "2026-03-04", "2026-03-05", "2026-03-06", "2026-03-09", "2026-03-10"}
 	// Registered 100 90 95 80 70 72 60: changes -10 +5 -15 -10 +2 -12.
-	// The last five changes sum to -30, an average drain of 6 per report, so 60 lasts 10.
+	// All seven reports fall in the window: 100 → 60 over the 6 business days 03-03..03-10
+	// is a drain of 40/6 oz a day, so 60 lasts 9 business days.
 	silver := snaps(metals.Silver, week, []int64{100, 90, 95, 80, 70, 72, 60}, []int64{50, 55, 50, 60, 65, 66, 70})
 
 	ptr := func(s string) *decimal.Decimal { d := dec(s); return &d }
@@ -51,15 +53,15 @@ func TestCompute(t *testing.T) {
 		want    want
 	}{
 		{"silver week with open interest", silver, i64(3), want{
-			"2026-03-10", "60", "70", "130", "-12", "4", "-8", "46.15", ptr("10"), ptr("15000"), ptr("250"), 7}},
+			"2026-03-10", "60", "70", "130", "-12", "4", "-8", "46.15", ptr("9"), ptr("15000"), ptr("250"), 7}},
 		{"open interest unknown", silver, nil, want{
-			"2026-03-10", "60", "70", "130", "-12", "4", "-8", "46.15", ptr("10"), nil, nil, 7}},
+			"2026-03-10", "60", "70", "130", "-12", "4", "-8", "46.15", ptr("9"), nil, nil, 7}},
 		{"zero open interest is unknown, not 0", silver, i64(0), want{
-			"2026-03-10", "60", "70", "130", "-12", "4", "-8", "46.15", ptr("10"), nil, nil, 7}},
+			"2026-03-10", "60", "70", "130", "-12", "4", "-8", "46.15", ptr("9"), nil, nil, 7}},
 		{"input out of order is sorted", []Snapshot{silver[6], silver[0], silver[3], silver[1], silver[5], silver[2], silver[4]}, i64(3), want{
-			"2026-03-10", "60", "70", "130", "-12", "4", "-8", "46.15", ptr("10"), ptr("15000"), ptr("250"), 7}},
-		{"fewer than five changes averages what there is", snaps(metals.Gold, week[:3], []int64{100, 90, 80}, []int64{0, 5, 20}), i64(2), want{
-			// changes -10, -10: 80 / 10 = 8 reports; 2×100 oz over 80 registered = 2.5
+			"2026-03-10", "60", "70", "130", "-12", "4", "-8", "46.15", ptr("9"), ptr("15000"), ptr("250"), 7}},
+		{"a short history measures what there is", snaps(metals.Gold, week[:3], []int64{100, 90, 80}, []int64{0, 5, 20}), i64(2), want{
+			// 100 → 80 over 2 business days: 10 a day, 80 / 10 = 8; 2×100 oz over 80 registered = 2.5
 			"2026-03-04", "80", "20", "100", "-10", "15", "5", "80.00", ptr("8"), ptr("200"), ptr("2.5"), 3}},
 		{"registered rising: no days to zero", snaps(metals.Platinum, week[:3], []int64{10, 20, 25}, []int64{5, 5, 5}), i64(4), want{
 			"2026-03-04", "25", "5", "30", "5", "0", "5", "83.33", nil, ptr("200"), ptr("8"), 3}},
@@ -136,9 +138,35 @@ func TestComputeHistoryDays(t *testing.T) {
 			t.Errorf("day %d = %+v, want %+v", i, g, w)
 		}
 	}
-	// Average change over the two changes is (-10+5)/2 = -2.5; 95 / 2.5 = 38.
-	if m.DaysToZero == nil || !m.DaysToZero.Equal(dec("38")) {
-		t.Errorf("DaysToZero = %v, want 38", m.DaysToZero)
+	// 100 → 95 over the 3 business days 03-03..03-05 is 5/3 oz a day; 95 ÷ 5/3 = 57. (Per
+	// report, (-10+5)/2 = -2.5 a report gave 38: a report is not a business day.)
+	if m.DaysToZero == nil || !m.DaysToZero.Round(6).Equal(dec("57")) || m.DrainBusinessDays != 3 {
+		t.Errorf("DaysToZero = %v over %d business days, want 57 over 3", m.DaysToZero, m.DrainBusinessDays)
+	}
+}
+
+// TestDrainPerBusinessDay is issue 10, case 5: platinum's two real CME reports, 112 calendar
+// days apart, gave "3.1 trading days" (one report-to-report change read as one day).
+func TestDrainPerBusinessDay(t *testing.T) {
+	pt := []Snapshot{
+		{Date: date("2026-01-05"), Metal: metals.Platinum, Registered: dec("358797.636"), Eligible: dec("300000")},
+		{Date: date("2026-04-27"), Metal: metals.Platinum, Registered: dec("271575.662"), Eligible: dec("300000")},
+	}
+	m := Compute(pt, nil)
+	// 80 weekdays less Good Friday (2026-04-03): 79 business days; 87,221.974 oz ÷ 79 =
+	// 1,104.07 oz a day; 271,575.662 ÷ 1,104.07 = 246.0 business days.
+	if m.DrainBusinessDays != 79 || m.RegisteredPerDay == nil || m.RegisteredPerDay.Round(2).String() != "-1104.08" ||
+		m.DaysToZero == nil || m.DaysToZero.Round(1).String() != "246" || day(m.DrainFrom) != "2026-01-05" || day(m.DrainTo) != "2026-04-27" {
+		t.Fatalf("platinum: %d business days, %v oz/day, days to zero %v (%s..%s)", m.DrainBusinessDays, m.RegisteredPerDay, m.DaysToZero, day(m.DrainFrom), day(m.DrainTo))
+	}
+	// Only one report inside the window: no rate, and a reason instead of a number.
+	pt[0].Date = date("2025-06-02")
+	m = Compute(pt, nil)
+	if m.DaysToZero != nil || m.RegisteredPerDay != nil || !strings.Contains(m.DaysToZeroReason, "fewer than two reports") {
+		t.Fatalf("one report in the window: days %v rate %v reason %q", m.DaysToZero, m.RegisteredPerDay, m.DaysToZeroReason)
+	}
+	if BusinessDays(date("2026-04-02"), date("2026-04-06")) != 1 { // Good Friday and a weekend
+		t.Fatal("business days across Good Friday")
 	}
 }
 
@@ -149,7 +177,7 @@ func TestComputeEmpty(t *testing.T) {
 	}
 }
 
-// Compute over the real seed: gold's last report is 2026-08-20 and the figures come
+// Compute over the real seed: gold's last report is of activity 2026-08-19 and the figures come
 // straight from the CSV.
 func TestComputeOnSeed(t *testing.T) {
 	all, err := Seed()
@@ -157,10 +185,10 @@ func TestComputeOnSeed(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := Compute(History(all, metals.Gold), nil)
-	if day(m.AsOf) != "2026-08-20" || !m.Registered.Equal(dec("14514950.107")) || !m.Eligible.Equal(dec("12165903.313")) {
+	if day(m.AsOf) != "2026-08-19" || !m.Registered.Equal(dec("14514950.107")) || !m.Eligible.Equal(dec("12165903.313")) {
 		t.Errorf("gold as of %s: %s / %s", day(m.AsOf), m.Registered, m.Eligible)
 	}
-	if m.Metal != metals.Gold || len(m.History) != 120 {
+	if m.Metal != metals.Gold || len(m.History) != 112 {
 		t.Errorf("metal %s, %d days", m.Metal, len(m.History))
 	}
 }

@@ -19,8 +19,10 @@ func TestSeed(t *testing.T) {
 		rows        int
 		first, last string
 	}{
-		{metals.Gold, 120, "2025-12-01", "2026-08-20"},
-		{metals.Silver, 103, "2026-02-02", "2026-08-20"},
+		// Dated by CME activity date (issue 10): the captures of 2025-12-01 and 2026-08-20
+		// hold the reports of activity 2025-11-26 and 2026-08-19.
+		{metals.Gold, 112, "2025-11-26", "2026-08-19"},
+		{metals.Silver, 102, "2026-02-02", "2026-08-19"},
 		{metals.Platinum, 0, "", ""},
 		{metals.Palladium, 0, "", ""},
 	}
@@ -46,8 +48,8 @@ func TestSeed(t *testing.T) {
 }
 
 // The seed and the real workbooks come from different archives; where they cover the
-// same report they must agree. Source B dates silver by activity date; source C
-// dates gold by the day the file was captured, i.e. the report date.
+// same report they must agree, on the same activity date (the seed was dated by capture
+// date before issue 10, so each of these reports showed twice, a day apart).
 func TestSeedAgreesWithWorkbooks(t *testing.T) {
 	all, err := Seed()
 	if err != nil {
@@ -59,9 +61,10 @@ func TestSeedAgreesWithWorkbooks(t *testing.T) {
 		byReport bool
 	}{
 		{"Silver_2026-02-18.xls", "2026-02-18", false},
-		{"Silver_2026-04-27.xls", "2026-04-28", true},
-		{"Gold_2026-04-27.xls", "2026-04-28", true},
-		{"Gold_2025-11-26.xls", "2025-12-01", false}, // captured after the Thanksgiving weekend
+		{"Silver_2026-04-27.xls", "2026-04-27", false},
+		{"Gold_2026-04-15.xls", "2026-04-15", false},
+		{"Gold_2026-04-27.xls", "2026-04-27", false},
+		{"Gold_2025-11-26.xls", "2025-11-26", false}, // captured after the Thanksgiving weekend
 	}
 	for _, tt := range tests {
 		rs, err := ParseXLS(readFixture(t, tt.file))
@@ -69,8 +72,8 @@ func TestSeedAgreesWithWorkbooks(t *testing.T) {
 			t.Fatal(err)
 		}
 		snap := FromReport(rs[0])
-		if tt.byReport && !rs[0].ReportDate.Equal(date(tt.seedDate)) {
-			t.Errorf("%s: report date %s, expected the seed to use %s", tt.file, day(rs[0].ReportDate), tt.seedDate)
+		if tt.byReport || !rs[0].ActivityDate.Equal(date(tt.seedDate)) {
+			t.Errorf("%s: activity date %s, expected the seed to use %s", tt.file, day(rs[0].ActivityDate), tt.seedDate)
 		}
 		found := false
 		for _, s := range all {

@@ -256,10 +256,13 @@ func (s *Service) SetOpenInterest(ctx context.Context, in OpenInterest) (OpenInt
 }
 
 // Seed stores the bundled history when no vault data exists at all, and reports whether it
-// did. It is cheap when there is something stored, so it may run at every start.
+// did. It is cheap when there is something stored, so it may run at every start. A bundled
+// history stored by an older release under other dates (it was dated by capture date, so a
+// report also imported from its CME file showed twice, a day apart) is replaced by this one,
+// dated by activity date; imported and fetched reports are kept.
 func (s *Service) Seed(ctx context.Context) (bool, error) {
 	n, err := s.store.CountVaultReports(ctx)
-	if err != nil || n > 0 {
+	if err != nil {
 		return false, err
 	}
 	snaps, err := Seed()
@@ -267,10 +270,27 @@ func (s *Service) Seed(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	out := make([]db.VaultReport, len(snaps))
+	want := map[string]bool{}
 	for i, sn := range snaps {
 		out[i] = db.VaultReport{Metal: string(sn.Metal), ActivityDate: db.NewDate(sn.Date), Registered: sn.Registered, Eligible: sn.Eligible, Source: SourceSeed}
+		want[string(sn.Metal)+"/"+day(sn.Date)] = true
 	}
-	return true, s.store.SeedVaultReports(ctx, out)
+	if n == 0 {
+		return true, s.store.SeedVaultReports(ctx, out)
+	}
+	for _, m := range metals.All {
+		rows, err := s.store.VaultHistory(ctx, string(m))
+		if err != nil {
+			return false, err
+		}
+		for _, r := range rows {
+			if r.Source == SourceSeed && !want[r.Metal+"/"+day(r.ActivityDate.Time)] {
+				s.log.Info("vault: replacing the bundled history with its activity-dated edition")
+				return true, s.store.ReplaceVaultSource(ctx, SourceSeed, out)
+			}
+		}
+	}
+	return false, nil
 }
 
 // FetchResult is the outcome of fetching one metal's CME report: the activity date of the

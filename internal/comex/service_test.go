@@ -67,10 +67,10 @@ func TestVaultWatchFromTheSeed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if w.Metal != metals.Silver || !w.AsOf.Equal(day("2026-08-20")) || w.Stale || w.Source != comex.SourceSeed {
+		if w.Metal != metals.Silver || !w.AsOf.Equal(day("2026-08-19")) || w.Stale || w.Source != comex.SourceSeed {
 			t.Fatalf("silver: metal %s as of %s stale %v source %q", w.Metal, w.AsOf, w.Stale, w.Source)
 		}
-		if len(w.History) == 0 || w.History[0].Date.Before(day("2026-07-22")) || !w.History[len(w.History)-1].Date.Equal(w.AsOf) {
+		if len(w.History) == 0 || w.History[0].Date.Before(day("2026-07-21")) || !w.History[len(w.History)-1].Date.Equal(w.AsOf) {
 			t.Fatalf("30-day window: %d reports from %v", len(w.History), w.History)
 		}
 		if !w.Combined.Equal(w.Registered.Add(w.Eligible)) {
@@ -85,8 +85,8 @@ func TestVaultWatchFromTheSeed(t *testing.T) {
 			t.Fatalf("gold, 1 day: %v %v", one.History, err)
 		}
 		year, _ := svc.VaultWatch(ctx, comex.WatchQuery{Metal: metals.Gold, Days: comex.MaxDays})
-		if len(year.History) != 120 {
-			t.Fatalf("gold, a year: %d reports, want the seed's 120", len(year.History))
+		if len(year.History) != 112 {
+			t.Fatalf("gold, a year: %d reports, want the seed's 112", len(year.History))
 		}
 
 		// A week later the same report is stale, and says so.
@@ -229,6 +229,63 @@ func TestFetchLatest(t *testing.T) {
 		off := comex.New(comex.Deps{Store: s, Source: cme, Config: comex.Config{Offline: true}})
 		if res := off.FetchLatest(ctx); res != nil || cme.calls[metals.Gold] != 2 {
 			t.Fatalf("offline fetched: %v %v", res, cme.calls)
+		}
+	})
+}
+
+// TestImportingEveryBundledWorkbookAddsNoDuplicate is issue 10, case 5: the bundled history
+// was dated by capture date and the CME import by activity date, so the same report showed
+// twice a day apart (gold 04-15/04-16, 04-27/04-28, 2025-11-26/2025-12-01). Importing all
+// eight real workbooks, twice, over the seed must leave one report per (metal, activity date)
+// and no report repeated under another date.
+func TestImportingEveryBundledWorkbookAddsNoDuplicate(t *testing.T) {
+	files := []string{"Gold_2025-11-26.xls", "Gold_2026-04-15.xls", "Gold_2026-04-27.xls", "PA-PL_2026-01-05.xls",
+		"PA-PL_2026-04-27.xls", "Silver_2026-01-22.xls", "Silver_2026-02-18.xls", "Silver_2026-04-27.xls"}
+	dbtest.Each(t, func(t *testing.T, s *db.Store) {
+		ctx := context.Background()
+		svc := comex.New(comex.Deps{Store: s, Now: clock(day("2026-08-21"))})
+		if _, err := svc.Seed(ctx); err != nil {
+			t.Fatal(err)
+		}
+		before, _ := s.CountVaultReports(ctx)
+		for round := 0; round < 2; round++ {
+			for _, f := range files {
+				if _, err := svc.ImportXLS(ctx, workbook(t, f), f); err != nil {
+					t.Fatalf("%s: %v", f, err)
+				}
+			}
+		}
+		after, _ := s.CountVaultReports(ctx)
+		// New reports: silver 2026-01-22 and the four platinum/palladium ones; the other four
+		// replace the seed rows of the same activity date.
+		if after-before != 5 {
+			t.Errorf("imports added %d reports over the seed's %d, want 5", after-before, before)
+		}
+		for _, m := range metals.All {
+			rows, err := s.VaultHistory(ctx, string(m))
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := map[string]string{}
+			for _, r := range rows {
+				k := r.Registered.String() + "/" + r.Eligible.String()
+				if d, dup := seen[k]; dup {
+					t.Errorf("%s: the report of %s is stored again on %s", m, d, r.ActivityDate)
+				}
+				seen[k] = r.ActivityDate.String()
+			}
+		}
+		// A start with the old, capture-dated seed stored re-dates it and keeps the imports.
+		old := []db.VaultReport{{Metal: "gold", ActivityDate: db.NewDate(day("2026-08-20")), Registered: decimal.RequireFromString("14514950.107"),
+			Eligible: decimal.RequireFromString("1"), Source: comex.SourceSeed}}
+		if err := s.SeedVaultReports(ctx, old); err != nil {
+			t.Fatal(err)
+		}
+		if again, err := svc.Seed(ctx); err != nil || !again {
+			t.Fatalf("old seed not replaced: %v %v", again, err)
+		}
+		if n, _ := s.CountVaultReports(ctx); n != after {
+			t.Errorf("after re-dating the seed: %d reports, want %d", n, after)
 		}
 	})
 }

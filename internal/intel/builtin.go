@@ -30,6 +30,9 @@ const (
 
 // demoNote labels articles written from demo stories in the text itself, so the label
 // survives wherever the text is shown.
+// demoPrefix labels demo content, once.
+const demoPrefix = "Demo: "
+
 const demoNote = "Demo content: this article was written from the sample stories that ship with Ounce for demonstration. It is not market news."
 
 // Thresholds for describing a day's move in words, in percent.
@@ -71,6 +74,9 @@ func voiceOf(category string) voice {
 
 // outlet names a source for prose even when the feed gave no name.
 func outlet(s Story) string {
+	if s.Demo {
+		return "A sample story shipped with Ounce"
+	}
 	if n := oneLine(s.Source); n != "" {
 		return n
 	}
@@ -89,15 +95,22 @@ func (BuiltinWriter) Article(_ context.Context, cluster []Story, c Context) (Art
 	v := voiceOf(lead.Category)
 	seed := slugStory(ordered).ID + "\x00" + slugStory(ordered).Title
 	headline := clip(oneLine(lead.Title), headlineRunes)
+	if lead.Demo {
+		// The article is labelled demo once, up front; the sample's own "Demo:" is not repeated.
+		headline = strings.TrimPrefix(headline, demoPrefix)
+	}
 	if headline == "" {
 		headline = "an untitled report"
 	}
 	cited := citedMetals(a.Metals)
 
 	a.Title = clip(fmt.Sprintf(pick(seed, v.frames), headline), MaxTitleRunes)
+	if a.Demo && !strings.HasPrefix(a.Title, demoPrefix) {
+		a.Title = clip(demoPrefix+a.Title, MaxTitleRunes)
+	}
 	a.Summary = articleSummary(lead, headline, len(a.Sources), cited, c)
 	if a.Demo {
-		a.Summary = "Demo: " + a.Summary
+		a.Summary = demoPrefix + a.Summary
 	}
 
 	paras := []string{
@@ -131,7 +144,7 @@ func articleSummary(lead Story, headline string, sources int, cited []metals.Met
 		if !ok {
 			continue
 		}
-		fmt.Fprintf(&b, " %s is at %s an ounce (%s on the day", m.Title(), usd(p.Price), pct(p.ChangePct))
+		fmt.Fprintf(&b, " %s is at %s an ounce (%s", m.Title(), usd(p.Price), p.move())
 		if c.Stale {
 			b.WriteString("; prices may be out of date")
 		}
@@ -158,7 +171,7 @@ func whatHappened(seed string, v voice, ordered []Story, headline string) string
 	var others []string
 	seen := map[string]bool{oneLine(lead.Title): true}
 	for _, s := range ordered[1:] {
-		t := clip(oneLine(s.Title), headlineRunes)
+		t := storyTitle(s)
 		if t == "" || seen[t] {
 			continue
 		}
@@ -175,7 +188,10 @@ func whatHappened(seed string, v voice, ordered []Story, headline string) string
 			capitalize(countWord(len(others))), andList(others))
 	}
 	first := slugStory(ordered)
-	if !first.PublishedAt.IsZero() {
+	switch {
+	case first.Demo && !first.PublishedAt.IsZero():
+		fmt.Fprintf(&b, " Ounce created this sample on %s; it never appeared in a news feed.", day(first.PublishedAt))
+	case !first.PublishedAt.IsZero():
 		fmt.Fprintf(&b, " The first report reached our feeds on %s.", day(first.PublishedAt))
 	}
 	return b.String()
@@ -199,9 +215,11 @@ func priceLine(cited []metals.Metal, c Context) (line string, missing []metals.M
 			continue
 		}
 		if len(parts) == 0 {
-			parts = append(parts, fmt.Sprintf("%s is at %s an ounce (%s on the day)", m, usd(p.Price), pct(p.ChangePct)))
-		} else {
+			parts = append(parts, fmt.Sprintf("%s is at %s an ounce (%s)", m, usd(p.Price), p.move()))
+		} else if p.current() {
 			parts = append(parts, fmt.Sprintf("%s at %s (%s)", m, usd(p.Price), pct(p.ChangePct)))
+		} else {
+			parts = append(parts, fmt.Sprintf("%s at %s (%s)", m, usd(p.Price), p.move()))
 		}
 	}
 	return andList(parts), missing
@@ -216,6 +234,27 @@ func ratio(c Context) (decimal.Decimal, bool) {
 		return decimal.Zero, false
 	}
 	return g.Price.Div(s.Price).Round(1), true
+}
+
+// ratioDates names the dates of the two prices the ratio divides when they are not the same
+// day (" (gold of 17 Aug 2026, silver of 10 Aug 2026)"), or when they are not today's
+// (" (prices of 10 Aug 2026)"); "" for two current prices.
+func ratioDates(c Context) string {
+	g, s := c.Prices[metals.Gold], c.Prices[metals.Silver]
+	switch {
+	case g.current() && s.current():
+		return ""
+	case !g.Day.Equal(s.Day):
+		return " (from gold of " + dayOr(g) + " and silver of " + dayOr(s) + ", not the same day)"
+	}
+	return " (prices of " + day(g.Day) + ")"
+}
+
+func dayOr(p PricePoint) string {
+	if p.Day.IsZero() {
+		return "today"
+	}
+	return day(p.Day)
 }
 
 // staleWarning is said whenever the price feed is behind, so old quotes are never presented
@@ -240,7 +279,9 @@ func priceContext(seed string, own, cited []metals.Metal, c Context) string {
 	sent = append(sent, intro+", "+line+".")
 	for _, m := range cited {
 		if p, ok := c.Prices[m]; ok {
-			sent = append(sent, fmt.Sprintf("For %s that is %s.", m, sizeWords(p.ChangePct)))
+			if p.current() {
+				sent = append(sent, fmt.Sprintf("For %s that is %s.", m, sizeWords(p.ChangePct)))
+			}
 			break
 		}
 	}
@@ -249,7 +290,7 @@ func priceContext(seed string, own, cited []metals.Metal, c Context) string {
 	}
 	// The ratio is how silver stackers judge value, so it goes with silver stories only.
 	if r, ok := ratio(c); ok && containsMetal(cited, metals.Silver) {
-		sent = append(sent, fmt.Sprintf("The gold-to-silver ratio stands at %s: one ounce of gold buys that many ounces of silver.", r.StringFixed(1)))
+		sent = append(sent, fmt.Sprintf("The gold-to-silver ratio stands at %s%s: one ounce of gold buys that many ounces of silver.", r.StringFixed(1), ratioDates(c)))
 	}
 	return strings.Join(sent, " ")
 }

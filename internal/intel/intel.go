@@ -78,6 +78,36 @@ type Story struct {
 type PricePoint struct {
 	Price     decimal.Decimal
 	ChangePct decimal.Decimal
+	// Day is the trading day of Price and From the day of the close ChangePct is measured
+	// from; Today says the change is today's (a live price, from the preceding session's
+	// close). A point without a Day is taken as today's (a writer given bare numbers).
+	Day, From time.Time
+	Today     bool
+}
+
+// current reports whether p's change may be called the day's.
+func (p PricePoint) current() bool { return p.Today || p.Day.IsZero() }
+
+// allCurrent reports whether every price of c is today's.
+func (c Context) allCurrent() bool {
+	for _, p := range c.Prices {
+		if !p.current() {
+			return false
+		}
+	}
+	return true
+}
+
+// move is a price's change in words with its dates when it is not today's: "+0.34% on the
+// day", or "−0.60% on 10 Aug 2026 (from the 7 Aug 2026 close)".
+func (p PricePoint) move() string {
+	if p.current() {
+		return pct(p.ChangePct) + " on the day"
+	}
+	if p.From.IsZero() {
+		return pct(p.ChangePct) + " as of " + day(p.Day)
+	}
+	return pct(p.ChangePct) + " on " + day(p.Day) + " (from the " + day(p.From) + " close)"
 }
 
 // Context carries the market data an article may cite. Writers quote only these numbers, so

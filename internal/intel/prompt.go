@@ -67,7 +67,16 @@ func promptData(stories []Story, c Context, quoteMetals []metals.Metal) string {
 			continue
 		}
 		havePrices = true
-		fmt.Fprintf(&b, "- %s: %s, %s%%\n", m, metals.Money(p.Price).StringFixed(2), signed(metals.Percent(p.ChangePct), 2))
+		fmt.Fprintf(&b, "- %s: %s, %s%%", m, metals.Money(p.Price).StringFixed(2), signed(metals.Percent(p.ChangePct), 2))
+		if !p.current() {
+			// Old moves go to the writer with their dates, so it cannot call them the day's.
+			fmt.Fprintf(&b, " (NOT today's: close of %s", day(p.Day))
+			if !p.From.IsZero() {
+				fmt.Fprintf(&b, ", change from the %s close", day(p.From))
+			}
+			b.WriteString("; name these dates when citing it)")
+		}
+		b.WriteString("\n")
 	}
 	if !havePrices {
 		b.WriteString("(no prices available; do not state any)\n")
@@ -76,7 +85,7 @@ func promptData(stories []Story, c Context, quoteMetals []metals.Metal) string {
 		b.WriteString("These prices may be out of date: the price feed has not refreshed on schedule.\n")
 	}
 	if r, ok := ratio(c); ok {
-		fmt.Fprintf(&b, "Gold-to-silver ratio: %s\n", r.StringFixed(1))
+		fmt.Fprintf(&b, "Gold-to-silver ratio: %s%s\n", r.StringFixed(1), ratioDates(c))
 	}
 
 	if len(c.Vault) > 0 {

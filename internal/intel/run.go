@@ -144,8 +144,13 @@ func articleRow(a Article) db.Article {
 func (s *Service) writeContext(ctx context.Context, now time.Time) (Context, error) {
 	pc := s.priceContext()
 	c := Context{Now: now, Prices: map[metals.Metal]PricePoint{}, Stale: pc.Stale}
-	for m, p := range pc.Prices {
-		c.Prices[m] = PricePoint{Price: p.Price, ChangePct: p.ChangePct}
+	if s.market != nil {
+		// With the dates of each price and its change, so old moves are never the day's.
+		for m, sp := range s.market.Snapshot().Prices {
+			if sp.Price.IsPositive() {
+				c.Prices[m] = PricePoint{Price: sp.Price, ChangePct: sp.ChangePct, Day: sp.Session, From: sp.PrevDate, Today: sp.ChangeIsToday()}
+			}
+		}
 	}
 	for _, m := range metals.All {
 		w, found, err := s.vault.Current(ctx, m)

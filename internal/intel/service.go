@@ -236,7 +236,7 @@ func (s *Service) priceContext() news.PriceContext {
 	}
 	for m, sp := range s.market.Snapshot().Prices {
 		if sp.Price.IsPositive() {
-			pc.Prices[m] = news.PricePoint{Price: sp.Price, ChangePct: sp.ChangePct}
+			pc.Prices[m] = news.PricePoint{Price: sp.Price, ChangePct: sp.ChangePct, Day: sp.Session}
 			pc.Stale = pc.Stale || sp.Stale
 		}
 	}

@@ -23,7 +23,12 @@ func synthesisTitle(c Context) string {
 	var moves []string
 	for _, m := range metals.All {
 		if p, ok := c.Prices[m]; ok {
-			moves = append(moves, string(m)+" "+pct(p.ChangePct))
+			mv := string(m) + " " + pct(p.ChangePct)
+			if !p.current() {
+				// An old move is named with its date, never presented as the day's.
+				mv += " on " + day(p.Day)
+			}
+			moves = append(moves, mv)
 			if len(moves) == 2 {
 				break
 			}
@@ -31,6 +36,9 @@ func synthesisTitle(c Context) string {
 	}
 	if len(moves) == 0 {
 		return t + ": no current prices"
+	}
+	if !c.allCurrent() {
+		return t + ": last known moves, " + strings.Join(moves, ", ")
 	}
 	return t + ": " + strings.Join(moves, ", ")
 }
@@ -76,7 +84,11 @@ func synthesisSummary(ordered []Story, c Context) string {
 	var parts []string
 	for _, m := range metals.All {
 		if p, ok := c.Prices[m]; ok {
-			parts = append(parts, fmt.Sprintf("%s %s at %s", m, pct(p.ChangePct), usd(p.Price)))
+			part := fmt.Sprintf("%s %s at %s", m, pct(p.ChangePct), usd(p.Price))
+			if !p.current() {
+				part += " (close of " + day(p.Day) + ")"
+			}
+			parts = append(parts, part)
 		}
 	}
 	var b strings.Builder
@@ -90,13 +102,26 @@ func synthesisSummary(ordered []Story, c Context) string {
 		b.WriteString("No current prices are available today.")
 	}
 	if len(ordered) > 0 {
-		fmt.Fprintf(&b, " Lead story: %s, from %s.", quote(clip(oneLine(ordered[0].Title), headlineRunes)), outletName(ordered[0]))
+		fmt.Fprintf(&b, " Lead story: %s, from %s.", quote(storyTitle(ordered[0])), outletName(ordered[0]))
 	}
 	return b.String()
 }
 
+// storyTitle is a story's headline for quoting; a demo sample's own "Demo:" is dropped because
+// the article carries the label once.
+func storyTitle(s Story) string {
+	t := clip(oneLine(s.Title), headlineRunes)
+	if s.Demo {
+		t = strings.TrimPrefix(t, demoPrefix)
+	}
+	return t
+}
+
 // outletName names a source mid-sentence.
 func outletName(s Story) string {
+	if s.Demo {
+		return "a sample story shipped with Ounce"
+	}
 	if n := oneLine(s.Source); n != "" {
 		return n
 	}
@@ -110,11 +135,15 @@ func synthesisPrices(seed string, c Context) string {
 	if c.Stale {
 		sent = append(sent, "A caution first: our price feed has not refreshed on schedule, so these prices may be out of date.")
 	}
-	sent = append(sent, pick(seed, []string{
-		"Here is where the four metals stand.",
-		"First, the prices.",
-		"The day in prices:",
-	}))
+	if c.allCurrent() {
+		sent = append(sent, pick(seed, []string{
+			"Here is where the four metals stand.",
+			"First, the prices.",
+			"The day in prices:",
+		}))
+	} else {
+		sent = append(sent, "These are the last prices we have, not today's; each is named with its date.")
+	}
 	var have, missing []metals.Metal
 	for _, m := range metals.All {
 		p, ok := c.Prices[m]
@@ -123,7 +152,11 @@ func synthesisPrices(seed string, c Context) string {
 			continue
 		}
 		have = append(have, m)
-		sent = append(sent, fmt.Sprintf("%s is at %s an ounce, %s on the day.", m.Title(), usd(p.Price), pct(p.ChangePct)))
+		if p.current() {
+			sent = append(sent, fmt.Sprintf("%s is at %s an ounce, %s.", m.Title(), usd(p.Price), p.move()))
+		} else {
+			sent = append(sent, fmt.Sprintf("%s closed at %s an ounce on %s, %s.", m.Title(), usd(p.Price), day(p.Day), p.move()))
+		}
 	}
 	if len(missing) > 0 {
 		sent = append(sent, fmt.Sprintf("We have no current quote for %s.", metalList(missing)))
@@ -141,7 +174,7 @@ func synthesisPrices(seed string, c Context) string {
 		}
 	}
 	if r, ok := ratio(c); ok {
-		sent = append(sent, fmt.Sprintf("The gold-to-silver ratio is %s.", r.StringFixed(1)))
+		sent = append(sent, fmt.Sprintf("The gold-to-silver ratio is %s%s.", r.StringFixed(1), ratioDates(c)))
 	}
 	return strings.Join(sent, " ")
 }
@@ -165,10 +198,14 @@ func moves(have []metals.Metal, c Context) (up, down, flat []metals.Metal) {
 func tone(have []metals.Metal, c Context) string {
 	up, down, flat := moves(have, c)
 	switch {
-	case len(up) == len(have):
+	case len(up) == len(have) && c.allCurrent():
 		return "Every metal we quote is higher on the day."
-	case len(down) == len(have):
+	case len(down) == len(have) && c.allCurrent():
 		return "Every metal we quote is lower on the day."
+	case len(up) == len(have):
+		return "Every metal we quote rose in its last recorded session."
+	case len(down) == len(have):
+		return "Every metal we quote fell in its last recorded session."
 	case len(flat) == len(have):
 		return "Nothing moved: every metal we quote is unchanged."
 	}
@@ -226,7 +263,7 @@ func synthesisStories(ordered []Story) string {
 		sent = []string{"One story stood out today."}
 	}
 	for i, s := range ordered {
-		t := clip(oneLine(s.Title), headlineRunes)
+		t := storyTitle(s)
 		line := fmt.Sprintf("%s, %s reports %s, filed under %s", ordinals[i], outletName(s), quote(t), voiceOf(s.Category).label)
 		if len(ordered) == 1 {
 			line = fmt.Sprintf("%s reports %s, filed under %s", outlet(s), quote(t), voiceOf(s.Category).label)

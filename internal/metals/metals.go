@@ -83,13 +83,19 @@ var TroyOunceGrams = decimal.RequireFromString("31.1034768")
 
 // Rounding used when numbers leave the service (JSON, pages).
 const (
-	MoneyPlaces   = 2 // currency amounts and prices per ounce
+	MoneyPlaces   = 2 // currency amounts
+	PricePlaces   = 4 // prices per ounce: kept (and served) at their source's precision up to this
 	PercentPlaces = 2 // percentages
 	OuncePlaces   = 5 // ounces
 )
 
 // Money rounds a currency amount to cents (half away from zero).
 func Money(d decimal.Decimal) decimal.Decimal { return d.Round(MoneyPlaces) }
+
+// Price bounds a price per ounce to PricePlaces, which keeps every source's own precision
+// (LBMA silver fixes have three places): prices are never rounded to cents before the
+// arithmetic, only when an amount of money is shown.
+func Price(d decimal.Decimal) decimal.Decimal { return d.Round(PricePlaces) }
 
 // Percent rounds a percentage to two places.
 func Percent(d decimal.Decimal) decimal.Decimal { return d.Round(PercentPlaces) }

@@ -122,6 +122,10 @@ func quote(m metals.Metal, pp PricePoint, stale bool) string {
 	if stale {
 		verb = " was last at "
 		when = " on the day"
+		if !pp.Day.IsZero() {
+			// A stale move is the move of its own day, which the reader is told.
+			when = " on " + pp.Day.UTC().Format("2 Jan 2006")
+		}
 	}
 	pct := metals.Percent(pp.ChangePct)
 	var move string

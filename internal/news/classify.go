@@ -3,6 +3,7 @@ package news
 import (
 	"regexp"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/ouncehq/ounce/internal/metals"
@@ -14,6 +15,8 @@ import (
 type PricePoint struct {
 	Price     decimal.Decimal
 	ChangePct decimal.Decimal
+	// Day is the trading day of Price; a stale quote names it (zero when unknown).
+	Day time.Time
 }
 
 // PriceContext is what the classifier knows about the market when it writes an

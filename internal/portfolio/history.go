@@ -134,7 +134,7 @@ func valueHistory(mk market, changes []db.PositionChange, r prices.Range, now ti
 		values = append(values, prices.Close{Date: d, Price: value})
 		costs[d] = cost
 	}
-	values = prices.LTTB(values, MaxHistoryPoints)
+	values = prices.Downsample(values, MaxHistoryPoints)
 	out := make([]HistoryPoint, len(values))
 	for i, p := range values {
 		out[i] = HistoryPoint{Date: p.Date, Value: p.Price, Cost: costs[p.Date]}

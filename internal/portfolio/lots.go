@@ -66,7 +66,7 @@ func (s *Service) HeldLots(ctx context.Context, u db.User, order, dir string, li
 	for i, r := range rows {
 		l := Lot{Holding: holdingFromRow(r.Holding), HeldOz: r.HeldOz, HeldCost: r.HeldCost}
 		if sp, ok := board.Prices[l.Metal]; ok {
-			l.Value = ptr(metals.Money(r.HeldOz.Mul(sp.Price)))
+			l.Value = ptr(r.HeldOz.Mul(sp.Price))
 			l.PL = sub(l.Value, r.HeldCost)
 			l.PLPct = PctOf(l.PL, r.HeldCost)
 		}

@@ -27,14 +27,20 @@ type Position struct {
 	// Spot is the price per ounce used; nil without one. SpotStale says it is not live.
 	Spot      *decimal.Decimal
 	SpotStale bool
-	// Value is HeldOz × spot to the cent.
+	// Value is HeldOz × spot, exact: it is rounded to the cent only when shown, so every
+	// page and route gives the same total for the same prices.
 	Value *decimal.Decimal
 	// UnrealizedPL is Value − Cost; UnrealizedPLPct its share of Cost (nil when Cost is zero).
 	UnrealizedPL, UnrealizedPLPct *decimal.Decimal
-	// DayChange is HeldOzBefore × today's change in spot, to the cent; PrevValue what that
-	// holding was worth at the previous close.
-	DayChange *decimal.Decimal
-	PrevValue decimal.Decimal
+	// DayChange is HeldOzBefore × today's change in spot (exact); PrevValue what that holding
+	// was worth at the previous close. DayChange is nil when the metal's change is not
+	// today's (the price is not live, or its previous close is not the preceding trading
+	// session): DayChangeNote then says why, and ChangeFrom/ChangeAsOf date the move the
+	// board does have.
+	DayChange              *decimal.Decimal
+	PrevValue              decimal.Decimal
+	DayChangeNote          string
+	ChangeFrom, ChangeAsOf time.Time
 	// AllocationPct is the share of the stack's value (nil unless every value is known);
 	// WeightPct the share of fine ounces held. Each set adds up to exactly 100 (or is all zero).
 	AllocationPct *decimal.Decimal
@@ -68,10 +74,13 @@ type Portfolio struct {
 	TotalValue                    *decimal.Decimal
 	TotalCost                     decimal.Decimal
 	UnrealizedPL, UnrealizedPLPct *decimal.Decimal
-	// DayChange is nil when some held metal's change is unknown; DayChangePct is its share of
-	// PrevValue, the value at the previous close of what was held before today.
+	// DayChange sums the day changes of the metals whose change is today's only; the held
+	// metals left out are listed in DayChangeLeftOut. It is nil when every metal held before
+	// today is left out. DayChangePct is its share of PrevValue, the value at the previous
+	// close of what it covers.
 	DayChange, DayChangePct *decimal.Decimal
 	PrevValue               decimal.Decimal
+	DayChangeLeftOut        []metals.Metal
 	Realized                decimal.Decimal
 	// Lots counts holdings with units still held.
 	Lots int64
@@ -115,22 +124,28 @@ func (s *Service) value(ctx context.Context, u db.User, detail db.TotalsDetail) 
 func Value(totals []db.MetalTotals, board prices.Snapshot, live bool) Portfolio {
 	v := Portfolio{AsOf: board.AsOf, Stale: !live, TotalCost: decimal.Zero, Realized: decimal.Zero, PrevValue: decimal.Zero}
 	total, day := decimal.Zero, decimal.Zero
-	valueKnown, dayKnown := true, true
+	valueKnown, dayCovered := true, false
 	for _, t := range totals {
 		p := Position{Metal: t.Metal, Lots: t.Lots, Purchases: t.Purchases, Sales: t.Sales, HeldOz: t.HeldOz, Cost: t.HeldCost,
 			HeldOzBefore: t.HeldOzBefore, Realized: t.Realized, PrevValue: decimal.Zero}
 		if sp, ok := board.Prices[t.Metal]; ok {
 			price := sp.Price
 			p.Spot, p.SpotStale = &price, sp.Stale
-			p.Value = ptr(metals.Money(t.HeldOz.Mul(sp.Price)))
+			p.Value = ptr(t.HeldOz.Mul(sp.Price))
 			if sp.Stale {
 				v.Stale = true
 			}
 			if !sp.PrevClose.IsZero() {
-				p.DayChange = ptr(metals.Money(t.HeldOzBefore.Mul(sp.Change)))
+				p.ChangeFrom, p.ChangeAsOf = sp.PrevDate, sp.Session
+			}
+			switch {
+			case t.HeldOzBefore.IsZero():
+				p.DayChange = ptr(decimal.Zero) // nothing was held through any move
+			case live && sp.ChangeIsToday():
+				p.DayChange = ptr(t.HeldOzBefore.Mul(sp.Change))
 				p.PrevValue = t.HeldOzBefore.Mul(sp.PrevClose)
-			} else if t.HeldOzBefore.IsZero() {
-				p.DayChange = ptr(decimal.Zero)
+			default:
+				p.DayChangeNote = notTodayReason(sp)
 			}
 		} else {
 			v.Stale = true
@@ -139,6 +154,8 @@ func Value(totals []db.MetalTotals, board prices.Snapshot, live bool) Portfolio 
 			}
 			if t.HeldOzBefore.IsZero() {
 				p.DayChange = ptr(decimal.Zero)
+			} else {
+				p.DayChangeNote = "no " + string(t.Metal) + " price"
 			}
 		}
 		p.UnrealizedPL = sub(p.Value, p.Cost)
@@ -149,9 +166,10 @@ func Value(totals []db.MetalTotals, board prices.Snapshot, live bool) Portfolio 
 			total = total.Add(*p.Value)
 		}
 		if p.DayChange == nil {
-			dayKnown = false
+			v.DayChangeLeftOut = append(v.DayChangeLeftOut, t.Metal)
 		} else {
 			day = day.Add(*p.DayChange)
+			dayCovered = dayCovered || t.HeldOzBefore.IsPositive()
 		}
 		v.PrevValue = v.PrevValue.Add(p.PrevValue)
 		v.TotalCost = v.TotalCost.Add(t.HeldCost)
@@ -159,6 +177,7 @@ func Value(totals []db.MetalTotals, board prices.Snapshot, live bool) Portfolio 
 		v.Lots += t.Lots
 		v.Positions = append(v.Positions, p)
 	}
+	dayKnown := dayCovered || len(v.DayChangeLeftOut) == 0
 	if valueKnown {
 		v.TotalValue = &total
 		values := make([]decimal.Decimal, len(v.Positions))
@@ -183,6 +202,25 @@ func Value(totals []db.MetalTotals, board prices.Snapshot, live bool) Portfolio 
 		v.Positions[i].WeightPct = w
 	}
 	return v
+}
+
+// notTodayReason says why a metal's change is not today's, naming the dates it spans.
+func notTodayReason(sp prices.Spot) string {
+	switch {
+	case sp.PrevClose.IsZero():
+		return "no previous close is known for " + string(sp.Metal)
+	case sp.Stale:
+		return string(sp.Metal) + " is not live: its last price is of " + dateOf(sp.Session) + " (change since " + dateOf(sp.PrevDate) + ")"
+	default:
+		return string(sp.Metal) + "'s previous close (" + dateOf(sp.PrevDate) + ") is not the session before " + dateOf(sp.Session)
+	}
+}
+
+func dateOf(t time.Time) string {
+	if t.IsZero() {
+		return "an unknown date"
+	}
+	return t.Format(time.DateOnly)
 }
 
 // Shares turns non-negative parts into percentages with two decimals that add up to exactly

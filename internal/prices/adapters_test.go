@@ -2,6 +2,7 @@ package prices
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -79,8 +80,10 @@ func wantPrices(t *testing.T, got map[metals.Metal]Quote, want map[metals.Metal]
 			t.Errorf("%s missing", m)
 			continue
 		}
-		if !q.Price.Equal(dec(w)) {
-			t.Errorf("%s price = %s, want %s", m, q.Price, w)
+		// Wants are written to the cent; the quote keeps the provider's own precision
+		// (at most 4 places), which must round to the want.
+		if !metals.Money(q.Price).Equal(dec(w)) || !q.Price.Equal(metals.Price(q.Price)) {
+			t.Errorf("%s price = %s, want %s (to the cent; at most 4 places kept)", m, q.Price, w)
 		}
 		if q.Metal != m || q.Source != source {
 			t.Errorf("%s quote = %+v, want metal %s source %s", m, q, m, source)
@@ -247,7 +250,7 @@ func TestMetalsDevTimeseriesFixture(t *testing.T) {
 		metal metals.Metal
 		want  []string // prices by date from 06-29; "" = absent
 	}{
-		{metals.Gold, []string{"4101.35", "4120.80", "4139.96", "4152.10", ""}},
+		{metals.Gold, []string{"4101.35", "4120.80", "4139.955", "4152.10", ""}},
 		{metals.Palladium, []string{"1688.10", "1691.75", "1695.00", "1699.90", "1702.30"}},
 	}
 	for _, tt := range tests {
@@ -550,6 +553,21 @@ func TestNew(t *testing.T) {
 	if md, _ := New(MetalsDevName, keys, nil); md != nil {
 		if _, ok := md.(HistoryProvider); !ok {
 			t.Error("metals-dev should implement HistoryProvider")
+		}
+	}
+}
+
+// TestAdaptersKeepSourcePrecision pins the exact prices of the fixtures: a quote is no
+// longer rounded to the cent before any arithmetic (issue 10, case 2).
+func TestAdaptersKeepSourcePrecision(t *testing.T) {
+	for _, c := range []struct {
+		m    metals.Metal
+		raw  string
+		want string
+	}{{metals.Silver, "58.409", "58.409"}, {metals.Silver, "58.40871", "58.4087"}, {metals.Gold, "4165.20123", "4165.2012"}, {metals.Gold, "4165.2", "4165.2"}} {
+		got, err := priceFrom(c.m, json.Number(c.raw))
+		if err != nil || !got.Equal(dec(c.want)) {
+			t.Errorf("%s %s → %s %v, want %s", c.m, c.raw, got, err, c.want)
 		}
 	}
 }

@@ -43,13 +43,17 @@ type FeedOptions struct {
 type Spot struct {
 	Metal  metals.Metal
 	Symbol string
-	// Price in USD per troy ounce, rounded to cents.
+	// Price in USD per troy ounce at its source's precision (at most 4 places).
 	Price decimal.Decimal
-	// PrevClose is the last price of the previous session; zero when unknown,
-	// in which case Change and ChangePct are zero too.
+	// PrevClose is the last price of the previous session the feed knew; zero when
+	// unknown, in which case Change and ChangePct are zero too.
 	PrevClose decimal.Decimal
-	Change    decimal.Decimal // Price − PrevClose, to the cent
+	Change    decimal.Decimal // Price − PrevClose, exact (at most 4 places)
 	ChangePct decimal.Decimal // Change as a percentage of PrevClose, 2 places
+	// Session is the trading day of Price; PrevDate the trading day PrevClose closed
+	// (zero when unknown). The change is a one-session move only when PrevDate is the
+	// trading day before Session — see OneSession and ChangeIsToday.
+	Session, PrevDate time.Time
 	// AsOf is the provider's time for the price.
 	AsOf time.Time
 	// Source names who priced it: one provider, "a+b" for a median, or the
@@ -110,6 +114,7 @@ type metalState struct {
 	sources   []string
 	spread    decimal.Decimal
 	prevClose decimal.Decimal
+	prevDate  time.Time // session of prevClose
 	session   time.Time // SessionDate of asOf
 	received  time.Time // our clock when the price arrived
 	// staleOrigin marks a price that was already stale when it arrived (seed,
@@ -164,16 +169,16 @@ func NewFeed(src Source, opts FeedOptions) *Feed {
 // Seed loads the last known prices (and the previous session's closes) from the
 // database at start, before Run. They are served as stale until a live tick
 // replaces them, and they prime the spike guard so the first live tick is judged
-// against them. prevClose is the close of the session before the seeded price's
-// own session; it may be nil or miss metals.
-func (f *Feed) Seed(last map[metals.Metal]Quote, prevClose map[metals.Metal]decimal.Decimal) {
+// against them. prevClose is the latest close before the seeded price's own
+// session, with its date; it may be nil or miss metals.
+func (f *Feed) Seed(last map[metals.Metal]Quote, prevClose map[metals.Metal]Close) {
 	f.mu.Lock()
 	for _, m := range metals.All {
 		q, ok := last[m]
-		if !ok || CheckPrice(m, metals.Money(q.Price)) != nil {
+		if !ok || CheckPrice(m, metals.Price(q.Price)) != nil {
 			continue
 		}
-		price := metals.Money(q.Price)
+		price := metals.Price(q.Price)
 		st := &metalState{
 			price:       price,
 			asOf:        q.AsOf,
@@ -184,8 +189,8 @@ func (f *Feed) Seed(last map[metals.Metal]Quote, prevClose map[metals.Metal]deci
 			received:    q.AsOf,
 			staleOrigin: true,
 		}
-		if pc, ok := prevClose[m]; ok && pc.IsPositive() {
-			st.prevClose = metals.Money(pc)
+		if pc, ok := prevClose[m]; ok && pc.Price.IsPositive() {
+			st.prevClose, st.prevDate = metals.Price(pc.Price), pc.Date
 		}
 		f.state[m] = st
 		f.guard.Prime(m, price)
@@ -263,7 +268,7 @@ func (f *Feed) PollOnce(ctx context.Context) error {
 		if !ok {
 			continue
 		}
-		price := metals.Money(a.Price)
+		price := metals.Price(a.Price)
 		if err := CheckPrice(m, price); err != nil {
 			f.log.Warn("implausible price ignored", "metal", m, "err", err)
 			continue
@@ -299,7 +304,7 @@ func (f *Feed) tickLocked(m metals.Metal, price decimal.Decimal, asOf time.Time,
 		st = &metalState{session: sess}
 		f.state[m] = st
 	} else if sess.After(st.session) {
-		st.prevClose = st.price
+		st.prevClose, st.prevDate = st.price, st.session
 		st.session = sess
 	}
 	st.price = price
@@ -325,7 +330,7 @@ func (f *Feed) Apply(s Snapshot) {
 		if !ok {
 			continue
 		}
-		price := metals.Money(sp.Price)
+		price := metals.Price(sp.Price)
 		if CheckPrice(m, price) != nil {
 			continue
 		}
@@ -343,7 +348,7 @@ func (f *Feed) Apply(s Snapshot) {
 			staleOrigin: sp.Stale,
 		}
 		if sp.PrevClose.IsPositive() {
-			st.prevClose = metals.Money(sp.PrevClose)
+			st.prevClose, st.prevDate = metals.Price(sp.PrevClose), sp.PrevDate
 		}
 		f.state[m] = st
 		f.guard.Prime(m, price) // stay in step in case this instance takes over polling
@@ -370,13 +375,15 @@ func (f *Feed) publishLocked(now time.Time) Snapshot {
 			Change:    decimal.Zero,
 			ChangePct: decimal.Zero,
 			AsOf:      st.asOf,
+			Session:   st.session,
+			PrevDate:  st.prevDate,
 			Source:    st.source,
 			Sources:   st.sources,
 			SpreadPct: st.spread,
 			Stale:     stale,
 		}
 		if st.prevClose.IsPositive() {
-			sp.Change = metals.Money(st.price.Sub(st.prevClose))
+			sp.Change = st.price.Sub(st.prevClose)
 			sp.ChangePct = metals.Percent(metals.PctChange(st.prevClose, st.price))
 		}
 		v.snap.Prices[m] = sp
@@ -485,6 +492,30 @@ func (f *Feed) broadcast(snap Snapshot) {
 		default:
 		}
 	}
+}
+
+// OneSession reports whether Change is the move of one trading session: PrevClose
+// closed the trading day before the price's own session. A change measured against
+// an older close (a provider answering after a gap, a seed whose previous row is
+// weeks old) is not a day's move and must be labelled with both dates.
+func (sp Spot) OneSession() bool {
+	if sp.PrevClose.IsZero() || sp.PrevDate.IsZero() || sp.Session.IsZero() {
+		return false
+	}
+	return sp.PrevDate.Equal(TradingDayBefore(sp.Session))
+}
+
+// ChangeIsToday reports whether Change may be called today's: the price is live
+// (not stale) and its previous close is the preceding trading session.
+func (sp Spot) ChangeIsToday() bool { return !sp.Stale && sp.OneSession() }
+
+// TradingDayBefore is the CME trading day before the calendar date of d, at UTC midnight.
+func TradingDayBefore(d time.Time) time.Time {
+	day := date(d.Date()).AddDate(0, 0, -1)
+	for !IsTradingDay(day) {
+		day = day.AddDate(0, 0, -1)
+	}
+	return day
 }
 
 // String summarises the board for logs.

@@ -110,14 +110,14 @@ func TestFeedScenarios(t *testing.T) {
 	tests := []struct {
 		name      string
 		seed      map[metals.Metal]Quote
-		seedPrev  map[metals.Metal]decimal.Decimal
+		seedPrev  map[metals.Metal]Close
 		acts      []act
 		wantTicks int
 	}{
 		{
 			name:     "seed is served stale until a live tick",
 			seed:     map[metals.Metal]Quote{g: {Metal: g, Price: dec("4000"), AsOf: wed.Add(-time.Hour), Source: "db"}},
-			seedPrev: map[metals.Metal]decimal.Decimal{g: dec("3990")},
+			seedPrev: map[metals.Metal]Close{g: {Price: dec("3990")}},
 			acts: []act{
 				{clock: wed, check: check{wed, map[metals.Metal]*spotWant{g: {"4000", "3990", "10", "0.25", true}, s: nil}}},
 				{clock: wed, poll: ptr(tick(wed, "gold", "4010", "silver", "58.41")), check: check{wed, map[metals.Metal]*spotWant{
@@ -130,7 +130,7 @@ func TestFeedScenarios(t *testing.T) {
 		{
 			name:     "a seed from an earlier session becomes the previous close",
 			seed:     map[metals.Metal]Quote{g: {Metal: g, Price: dec("4000"), AsOf: et(2026, 3, 3, 16, 59), Source: "db"}},
-			seedPrev: map[metals.Metal]decimal.Decimal{g: dec("3990")},
+			seedPrev: map[metals.Metal]Close{g: {Price: dec("3990")}},
 			acts: []act{
 				{clock: wed, poll: ptr(tick(wed, "gold", "4020")), check: check{wed, map[metals.Metal]*spotWant{g: {"4020", "4000", "20", "0.5", false}}}},
 			},
@@ -247,7 +247,7 @@ func TestFeedSnapshotFields(t *testing.T) {
 		t.Fatal(err)
 	}
 	sp := got.Prices[metals.Gold]
-	if !sp.Price.Equal(dec("4165.20")) || sp.Source != "a+b" || len(sp.Sources) != 2 || !sp.SpreadPct.Equal(dec("0.12")) || !sp.AsOf.Equal(wed.Add(-time.Second)) {
+	if !sp.Price.Equal(dec("4165.204")) || sp.Source != "a+b" || len(sp.Sources) != 2 || !sp.SpreadPct.Equal(dec("0.12")) || !sp.AsOf.Equal(wed.Add(-time.Second)) {
 		t.Errorf("gold spot = %+v", sp)
 	}
 	if !got.AsOf.Equal(wed.Add(-time.Second)) || !got.MarketsOpen {

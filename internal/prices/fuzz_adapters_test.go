@@ -39,8 +39,8 @@ func checkQuote(t *testing.T, m metals.Metal, q Quote) {
 	if err := CheckPrice(m, q.Price); err != nil {
 		t.Fatalf("accepted implausible price: %v", err)
 	}
-	if !q.Price.Equal(metals.Money(q.Price)) {
-		t.Fatalf("price %s not rounded to cents", q.Price)
+	if !q.Price.Equal(metals.Price(q.Price)) {
+		t.Fatalf("price %s has more than %d places", q.Price, metals.PricePlaces)
 	}
 	if q.AsOf.IsZero() {
 		t.Fatal("zero AsOf")

@@ -134,6 +134,6 @@ func metalpricePrice(m metals.Metal, rates map[string]json.Number) (decimal.Deci
 	if !rate.IsPositive() {
 		return decimal.Decimal{}, true, fmt.Errorf("%w: %s rate %s is not positive", ErrBadResponse, m, rate)
 	}
-	price := metals.Money(decimal.NewFromInt(1).DivRound(rate, invertPlaces))
+	price := metals.Price(decimal.NewFromInt(1).DivRound(rate, invertPlaces))
 	return price, true, CheckPrice(m, price)
 }

@@ -137,7 +137,7 @@ func aggregate(m metals.Metal, qs []Quote) Agg {
 	n := len(prices)
 	med := prices[n/2]
 	if n%2 == 0 {
-		med = metals.Money(prices[n/2-1].Add(prices[n/2]).Div(decimal.NewFromInt(2)))
+		med = metals.Price(prices[n/2-1].Add(prices[n/2]).Div(decimal.NewFromInt(2)))
 	}
 	spread := metals.Percent(prices[n-1].Sub(prices[0]).Div(med).Mul(decimal.NewFromInt(100)))
 	return Agg{

@@ -74,13 +74,14 @@ func TestMultiLatest(t *testing.T) {
 			want: map[metals.Metal]want{metals.Gold: {"4165.20", "a+b+c", []string{"a", "b", "c"}, "0.24"}},
 		},
 		{
-			name: "even count averages the middle two, to the cent",
+			name: "even count averages the middle two, at source precision",
 			providers: []Provider{
 				&fakeProvider{name: "a", prices: map[metals.Metal]string{metals.Gold: "4165.20"}},
 				&fakeProvider{name: "b", prices: map[metals.Metal]string{metals.Gold: "4170.01"}},
 			},
-			// (4165.20 + 4170.01) / 2 = 4167.605 → 4167.61; spread 4.81 / 4167.61 × 100 = 0.1154…
-			want: map[metals.Metal]want{metals.Gold: {"4167.61", "a+b", []string{"a", "b"}, "0.12"}},
+			// (4165.20 + 4170.01) / 2 = 4167.605, kept (no rounding to cents before the
+			// arithmetic); spread 4.81 / 4167.605 × 100 = 0.1154…
+			want: map[metals.Metal]want{metals.Gold: {"4167.605", "a+b", []string{"a", "b"}, "0.12"}},
 		},
 		{
 			name: "four answers ignore one outlier",
@@ -229,7 +230,7 @@ func TestMultiAsOfIsNewest(t *testing.T) {
 func TestAggregateMatchesSortedMedian(t *testing.T) {
 	// Property check over many permutations: order of answers never changes the price.
 	base := []string{"4160.00", "4161.50", "4165.25", "4170.00", "4175.75"}
-	want := map[int]string{1: "4160.00", 2: "4160.75", 3: "4161.50", 4: "4163.38", 5: "4165.25"}
+	want := map[int]string{1: "4160.00", 2: "4160.75", 3: "4161.50", 4: "4163.375", 5: "4165.25"}
 	for n := 1; n <= len(base); n++ {
 		vals := slices.Clone(base[:n])
 		for rot := 0; rot < n; rot++ {

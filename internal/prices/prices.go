@@ -23,7 +23,7 @@ import (
 )
 
 // Quote is one provider's (or the aggregate's) price for a metal, in US dollars
-// per troy ounce, rounded to cents.
+// per troy ounce, at the provider's precision up to metals.PricePlaces.
 type Quote struct {
 	Metal metals.Metal
 	Price decimal.Decimal
@@ -266,13 +266,13 @@ func validJSONNumber(s string) bool {
 	return i == len(s)
 }
 
-// priceFrom parses, rounds to cents and sanity-checks a provider's price.
+// priceFrom parses, bounds to PricePlaces and sanity-checks a provider's price.
 func priceFrom(m metals.Metal, n json.Number) (decimal.Decimal, error) {
 	d, err := parseNumber(n)
 	if err != nil {
 		return decimal.Decimal{}, fmt.Errorf("%s: %w", m, err)
 	}
-	d = metals.Money(d)
+	d = metals.Price(d)
 	if err := CheckPrice(m, d); err != nil {
 		return decimal.Decimal{}, err
 	}

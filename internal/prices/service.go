@@ -161,20 +161,26 @@ func (s *Service) reload(ctx context.Context) error {
 // Reload rereads closes after an import.
 func (s *Service) Reload(ctx context.Context) error { return s.reload(ctx) }
 
-// seed starts the feed from the last live quotes, or else from the last stored closes.
+// seed starts the feed from the last live quotes, or else from the last stored closes. The
+// previous close carries its date: the last stored daily close before the price's session.
 func (s *Service) seed(ctx context.Context) error {
 	latest, err := s.store.Latest(ctx)
 	if err != nil {
 		return err
 	}
 	last := map[metals.Metal]Quote{}
-	prev := map[metals.Metal]decimal.Decimal{}
+	prev := map[metals.Metal]Close{}
+	s.mu.RLock()
 	for _, q := range latest {
 		m := metals.Metal(q.Metal)
 		last[m] = Quote{Metal: m, Price: q.Price, AsOf: q.AsOf, Source: q.Source}
-		prev[m] = q.PrevClose
+		pc := Close{Price: q.PrevClose}
+		d := s.daily[m]
+		if i := sort.Search(len(d), func(i int) bool { return !d[i].Date.Before(SessionDate(q.AsOf)) }); i > 0 {
+			pc.Date = d[i-1].Date
+		}
+		prev[m] = pc
 	}
-	s.mu.RLock()
 	for _, m := range metals.All {
 		if _, ok := last[m]; ok {
 			continue
@@ -186,7 +192,7 @@ func (s *Service) seed(ctx context.Context) error {
 		c := d[len(d)-1]
 		last[m] = Quote{Metal: m, Price: c.Price, AsOf: c.Date, Source: embeddedSource[m]}
 		if len(d) > 1 {
-			prev[m] = d[len(d)-2].Price
+			prev[m] = d[len(d)-2]
 		}
 	}
 	s.mu.RUnlock()
@@ -374,10 +380,16 @@ type HistoryResult struct {
 	From, To    time.Time
 	Granularity string // "daily", or "monthly+daily" when ALL reaches back before daily data
 	Points      []Close
+	// Through is the date of the metal's newest daily close (zero without any). Stale is
+	// true when that close is older than the range's start as seen today: the range is then
+	// anchored at Through instead (1M is the month up to Through), so a chart is never
+	// silently empty and says which data it shows.
+	Through time.Time
+	Stale   bool
 }
 
 // History returns the metal's closes over the range ending now, downsampled to maxPoints
-// with LTTB. The default size is precomputed and reused until the day or the data changes.
+// keeping every window's lowest and highest close (Downsample). The default size is precomputed and reused until the day or the data changes.
 func (s *Service) History(m metals.Metal, r Range, maxPoints int) HistoryResult {
 	if maxPoints <= 0 {
 		maxPoints = DefaultMaxPoints
@@ -395,6 +407,9 @@ func (s *Service) History(m metals.Metal, r Range, maxPoints int) HistoryResult 
 	s.mu.RUnlock()
 
 	res := HistoryResult{Metal: m, Range: r, Granularity: "daily"}
+	if len(daily) > 0 {
+		res.Through = daily[len(daily)-1].Date
+	}
 	var series []Close
 	if r == RangeAll {
 		series = MergeSeries(daily, monthly)
@@ -402,12 +417,16 @@ func (s *Service) History(m metals.Metal, r Range, maxPoints int) HistoryResult 
 			res.Granularity = "monthly+daily"
 		}
 	} else {
-		series = Since(daily, r.Start(today))
+		start := r.Start(today)
+		if !res.Through.IsZero() && res.Through.Before(start) {
+			start, res.Stale = r.Start(res.Through), true
+		}
+		series = Since(daily, start)
 	}
 	if len(series) > 0 {
 		res.From, res.To = series[0].Date, series[len(series)-1].Date
 	}
-	res.Points = LTTB(series, maxPoints)
+	res.Points = Downsample(series, maxPoints)
 	if maxPoints == DefaultMaxPoints {
 		s.mu.Lock()
 		if !s.day.Equal(today) {

@@ -3,6 +3,7 @@ package prices
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -107,4 +108,20 @@ func (s Snapshot) AnyStale() bool {
 		}
 	}
 	return false
+}
+
+// ChangeNote says, in reader terms, why sp's change is not today's ("" when it is): which
+// dates it spans and whether the price is live.
+func ChangeNote(sp Spot) string {
+	day := func(t time.Time) string { return t.Format("2 Jan 2006") }
+	switch {
+	case sp.ChangeIsToday():
+		return ""
+	case sp.PrevClose.IsZero() || sp.PrevDate.IsZero():
+		return "no previous close is known, so no change is given"
+	case !sp.OneSession():
+		return fmt.Sprintf("change from the close of %s to %s: the previous close is not the preceding trading session", day(sp.PrevDate), day(sp.Session))
+	default:
+		return fmt.Sprintf("last known move, of %s (from the close of %s); not live", day(sp.Session), day(sp.PrevDate))
+	}
 }

@@ -1,0 +1,88 @@
+package prices
+
+import "slices"
+
+// DownsampleWindow is the size of the windows Downsample keeps whole: for n closes and a
+// budget of maxPoints it is ⌈n / (⌊maxPoints/2⌋ − 1)⌉. Each window needs two points (its
+// lowest and its highest close) and the first and last close take one slot each, so this
+// is the smallest window for which the guarantee fits the budget. It returns 0 when the
+// budget is too small for any window (maxPoints < 4) or the series fits as it is.
+func DownsampleWindow(n, maxPoints int) int {
+	if n <= maxPoints || maxPoints < 4 {
+		return 0
+	}
+	buckets := maxPoints/2 - 1
+	return (n + buckets - 1) / buckets
+}
+
+// Downsample reduces points (ascending by date) to at most maxPoints without losing a
+// peak: the series is cut into consecutive windows of DownsampleWindow(n, maxPoints)
+// closes counted from the first one, and every window keeps both its lowest and its
+// highest close (the earlier of equal closes); the first and the last close are always
+// kept. So every high and low a reader could see at the chart's resolution is a real
+// close that survives, not an average and not a neighbour — the guarantee the history
+// API makes. The returned points are the original closes with their exact prices.
+//
+// With len(points) ≤ maxPoints it returns a copy. maxPoints of 2 or 3 keeps the first and
+// last close (and, with 3, the highest of the others); below 1 yields an empty result.
+func Downsample(points []Close, maxPoints int) []Close {
+	n := len(points)
+	if n <= maxPoints {
+		return slices.Clone(points)
+	}
+	switch {
+	case maxPoints < 1:
+		return []Close{}
+	case maxPoints == 1:
+		return []Close{points[0]}
+	case maxPoints < 4:
+		out := []Close{points[0]}
+		if maxPoints == 3 {
+			hi := 1
+			for i := 2; i < n-1; i++ {
+				if points[i].Price.GreaterThan(points[hi].Price) {
+					hi = i
+				}
+			}
+			out = append(out, points[hi])
+		}
+		return append(out, points[n-1])
+	}
+	w := DownsampleWindow(n, maxPoints)
+	// Floats order the closes cheaply; decimals decide whenever the floats tie, so the
+	// choice is exact (float conversion never reverses an order, it can only merge).
+	fs := make([]float64, n)
+	for i, p := range points {
+		fs[i] = p.Price.InexactFloat64()
+	}
+	less := func(i, j int) bool {
+		if fs[i] != fs[j] {
+			return fs[i] < fs[j]
+		}
+		return points[i].Price.LessThan(points[j].Price)
+	}
+	keep := make([]int, 0, maxPoints)
+	keep = append(keep, 0)
+	for lo := 0; lo < n; lo += w {
+		hi := min(lo+w, n)
+		minI, maxI := lo, lo
+		for i := lo + 1; i < hi; i++ {
+			if less(i, minI) {
+				minI = i
+			}
+			if less(maxI, i) {
+				maxI = i
+			}
+		}
+		keep = append(keep, min(minI, maxI), max(minI, maxI))
+	}
+	keep = append(keep, n-1)
+	// Indices are ascending already (windows are in order and each adds its pair sorted);
+	// Compact drops the first/last close when a window picked it too.
+	keep = slices.Compact(keep)
+	out := make([]Close, len(keep))
+	for i, idx := range keep {
+		out[i] = points[idx]
+	}
+	return out
+}
