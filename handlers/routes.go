@@ -152,6 +152,9 @@ func (h *Handlers) Jobs() []Job {
 	if h.billing != nil {
 		out = append(out, Job{Name: "billing grace periods", Run: h.billing.Run})
 	}
+	if h.portfolio != nil && h.portfolio.Live() {
+		out = append(out, Job{Name: "spot at purchase refresh", Run: func(ctx context.Context) { h.portfolio.RunSpotRefresh(ctx, time.Minute) }})
+	}
 	if h.social != nil {
 		out = append(out, Job{Name: "article viewer pruning", Run: func(ctx context.Context) { h.social.RunPruner(ctx, 10*time.Minute) }})
 	}

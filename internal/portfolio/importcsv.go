@@ -224,7 +224,9 @@ func (s *Service) ImportHoldings(ctx context.Context, u db.User, data []byte) (I
 		return ImportResult{}, ImportProblem(p)
 	}
 	rows := make([]db.Holding, len(p.Rows))
+	find := s.spotFinder()
 	for i, h := range p.Rows {
+		find.withSpot(&h)
 		rows[i] = h.row(u.ID)
 	}
 	if err := s.checkImportCap(ctx, u, rows); err != nil {

@@ -45,7 +45,6 @@ type Service struct {
 	market   market // nil without a price service
 	now      func() time.Time
 	log      *slog.Logger
-	premiums premiumCache
 }
 
 // New builds the service.
