@@ -60,7 +60,7 @@ func holdingSchemas() map[string]Schema {
 			"remaining_quantity": Schema{"type": "integer", "description": "quantity − sold_quantity: units still held."},
 			"spot_at_purchase":   Schema{"type": "number", "nullable": true, "description": "The metal's close (USD per troy ounce) on purchase_date, or the last close before it; stored with the lot and recomputed when its date or metal changes or the price history is corrected. Null when undated or no close is known."},
 			"premium_pct":        Schema{"type": "number", "nullable": true, "description": "Premium paid per unit over its metal at spot_at_purchase, percent: (purchase_price ÷ (spot_at_purchase × weight_oz) − 1) × 100. Null without spot_at_purchase and for zero-price lots."},
-			"id": Schema{"type": "string"}, "metal": fields["metal"], "product_name": Schema{"type": "string"}, "quantity": Schema{"type": "integer"},
+			"id":                 Schema{"type": "string"}, "metal": fields["metal"], "product_name": Schema{"type": "string"}, "quantity": Schema{"type": "integer"},
 			"weight_oz": num, "total_oz": num, "purchase_price": num, "fees": num, "total_cost": num, "dealer": Schema{"type": "string"},
 			"purchase_date": Schema{"type": "string", "format": "date", "nullable": true}, "notes": Schema{"type": "string"},
 			"created_at": Schema{"type": "string", "format": "date-time"}, "updated_at": Schema{"type": "string", "format": "date-time"},

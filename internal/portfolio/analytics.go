@@ -98,4 +98,3 @@ func Analyze(p Portfolio, totals []db.MetalTotals, paid, ref map[metals.Metal]de
 func Premium(paid, reference decimal.Decimal) *decimal.Decimal {
 	return PctOf(ptr(paid.Sub(reference)), reference)
 }
-
