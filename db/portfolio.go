@@ -374,3 +374,84 @@ func (s *Store) HeldLots(ctx context.Context, userID int64, order string, desc b
 	}
 	return out, total, nil
 }
+
+// HistoryChanges is what a value-over-time chart needs of PositionChanges, cheaper: ounces and
+// cost basis bought (positive) or sold (negative) per metal and day, oldest first, purchases
+// before sales on a day. Everything dated before since (when not zero) is collapsed into one
+// change per metal on the day before it, so a 5-year chart of a long-held stack groups only
+// the days it shows. Paid and PricedOz are left zero (premiums come from the stored spot at
+// purchase now).
+func (s *Store) HistoryChanges(ctx context.Context, userID int64, since Date) ([]PositionChange, error) {
+	var out []PositionChange
+	var fixed Date // the day of collapsed rows, which select no day
+	scan := func(label, q string, sale, dated bool, args ...any) error {
+		rows, err := s.db.QueryContext(ctx, s.rebind(q), args...)
+		if err != nil {
+			return fmt.Errorf("%s: %w", label, err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var metal string
+			var day Date
+			var created sql.NullTime
+			var ozInt, ozE8, costInt, costC int64
+			dest := []any{&metal, &day, &ozInt, &ozE8, &costInt, &costC}
+			if !dated {
+				dest[1] = &created
+			}
+			if !fixed.IsZero() {
+				dest = append(dest[:1], dest[2:]...)
+				day = fixed
+			}
+			if err := rows.Scan(dest...); err != nil {
+				return fmt.Errorf("%s: %w", label, err)
+			}
+			ch := PositionChange{Metal: metals.Metal(metal), Day: day, Dated: dated,
+				Oz: joinInts(ozInt, ozE8, ozPlaces), Cost: joinInts(costInt, costC, moneyPlaces), Paid: decimal.Zero, PricedOz: decimal.Zero}
+			if created.Valid {
+				ch.Day = NewDate(created.Time)
+			}
+			if sale {
+				ch.Oz, ch.Cost = ch.Oz.Neg(), ch.Cost.Neg()
+			}
+			out = append(out, ch)
+		}
+		return rows.Err()
+	}
+	sums := `SUM(oz_int), SUM(oz_e8), SUM(cost_int), SUM(cost_c)`
+	if !since.IsZero() {
+		// One row per metal for all that came before the range, on the day before it.
+		fixed = NewDate(since.AddDate(0, 0, -1))
+		if err := scan("purchases before the range", `SELECT metal, `+sums+` FROM holdings
+			WHERE user_id = ? AND purchase_date < ? GROUP BY metal`, false, true, userID, since); err != nil {
+			return nil, err
+		}
+		if err := scan("sales before the range", `SELECT metal, `+sums+` FROM sales
+			WHERE user_id = ? AND sold_on < ? GROUP BY metal`, true, true, userID, since); err != nil {
+			return nil, err
+		}
+		fixed = Date{}
+		if err := scan("purchases by day", `SELECT metal, purchase_date, `+sums+` FROM holdings
+			WHERE user_id = ? AND purchase_date >= ? GROUP BY metal, purchase_date`, false, true, userID, since); err != nil {
+			return nil, err
+		}
+	} else if err := scan("purchases by day", `SELECT metal, purchase_date, `+sums+` FROM holdings
+			WHERE user_id = ? AND purchase_date IS NOT NULL GROUP BY metal, purchase_date`, false, true, userID); err != nil {
+		return nil, err
+	}
+	if err := scan("undated purchases", `SELECT metal, created_at, oz_int, oz_e8, cost_int, cost_c
+		FROM holdings WHERE user_id = ? AND purchase_date IS NULL`, false, false, userID); err != nil {
+		return nil, err
+	}
+	salesQ, salesArgs := `SELECT metal, sold_on, `+sums+` FROM sales WHERE user_id = ? GROUP BY metal, sold_on`, []any{userID}
+	if !since.IsZero() {
+		salesQ, salesArgs = `SELECT metal, sold_on, `+sums+` FROM sales WHERE user_id = ? AND sold_on >= ? GROUP BY metal, sold_on`, []any{userID, since}
+	}
+	if err := scan("sales by day", salesQ, true, true, salesArgs...); err != nil {
+		return nil, err
+	}
+	// Stable: on one day, purchases (read first) stay before sales; the collapsed sales of
+	// before the range come before later purchases, which is harmless (same day, summed).
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Day.Before(out[j].Day.Time) })
+	return out, nil
+}

@@ -170,3 +170,56 @@ func (s *Store) SalesByUser(ctx context.Context, userID int64, f SaleFilter) (Sa
 		ORDER BY sold_on DESC, created_at DESC, id DESC LIMIT ? OFFSET ?`), append(args, f.Limit, f.Offset)...)
 	return out, err
 }
+
+// DeleteSale undoes one of the user's sales: in one transaction the sale is removed and its
+// units, fine ounces and cost basis go back to the holding (all of its original cost once no
+// sale is left). Another user's sale, or none, is ErrNotFound. It returns the sale removed.
+func (s *Store) DeleteSale(ctx context.Context, userID int64, saleID string) (Sale, error) {
+	var sale Sale
+	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
+		if err := tx.GetContext(ctx, &sale, tx.Rebind(`SELECT `+saleCols+` FROM sales WHERE id = ? AND user_id = ?`), saleID, userID); err != nil {
+			return notFound(err)
+		}
+		var h struct {
+			Holding
+			CostInt     int64 `db:"cost_int"`
+			CostC       int64 `db:"cost_c"`
+			HeldCostInt int64 `db:"held_cost_int"`
+			HeldCostC   int64 `db:"held_cost_c"`
+		}
+		if err := tx.GetContext(ctx, &h, tx.Rebind(`SELECT `+holdingCols+`, cost_int, cost_c, held_cost_int, held_cost_c FROM holdings WHERE id = ? AND user_id = ?`+s.forUpdate()),
+			sale.HoldingID, userID); err != nil {
+			return notFound(err)
+		}
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM sales WHERE id = ? AND user_id = ?`), saleID, userID); err != nil {
+			return fmt.Errorf("delete sale: %w", err)
+		}
+		sold := h.SoldQuantity - sale.Quantity
+		if sold < 0 {
+			sold = 0
+		}
+		heldCost := join(decimal.NewFromInt(h.HeldCostInt), decimal.NewFromInt(h.HeldCostC), moneyPlaces).Add(sale.CostBasis)
+		if sold == 0 {
+			heldCost = join(decimal.NewFromInt(h.CostInt), decimal.NewFromInt(h.CostC), moneyPlaces)
+		}
+		heldOzInt, heldOzE8 := split(h.WeightOz.Mul(decimal.NewFromInt(h.Quantity-sold)), ozPlaces)
+		heldCostInt, heldCostC := split(heldCost, moneyPlaces)
+		_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE holdings SET sold_quantity = ?, held_oz_int = ?, held_oz_e8 = ?, held_cost_int = ?, held_cost_c = ?, updated_at = ?
+			WHERE id = ? AND user_id = ?`), sold, heldOzInt, heldOzE8, heldCostInt, heldCostC, s.now(), h.ID, userID)
+		return err
+	})
+	if err != nil {
+		if errors.Is(err, ErrNotFound) {
+			return Sale{}, err
+		}
+		return Sale{}, fmt.Errorf("delete sale: %w", err)
+	}
+	return sale, nil
+}
+
+// AllSales returns every sale of the user in the order they were recorded, for export.
+func (s *Store) AllSales(ctx context.Context, userID int64) ([]Sale, error) {
+	out := []Sale{}
+	err := s.db.SelectContext(ctx, &out, s.rebind(`SELECT `+saleCols+` FROM sales WHERE user_id = ? ORDER BY created_at, id`), userID)
+	return out, err
+}

@@ -113,6 +113,8 @@ func (h *Handlers) PageRoutes() []PageRoute {
 		{Method: "GET", Path: "/", Handler: h.Home, Auth: AuthNone},
 		{Method: "GET", Path: "/holdings", Handler: h.HoldingsIndex, Auth: AuthGold},
 		{Method: "GET", Path: "/holdings/new", Handler: h.HoldingsNew, Auth: AuthGold},
+		{Method: "GET", Path: "/holdings/sales", Handler: h.SalesIndex, Auth: AuthGold},
+		{Method: "POST", Path: "/holdings/sales/:id/undo", Handler: h.SaleUndo, Auth: AuthGold},
 		{Method: "POST", Path: "/holdings", Handler: h.HoldingsSave, Auth: AuthGold},
 		{Method: "GET", Path: "/holdings/:id/edit", Handler: h.HoldingsEdit, Auth: AuthGold},
 		{Method: "POST", Path: "/holdings/:id", Handler: h.HoldingsSave, Auth: AuthGold},

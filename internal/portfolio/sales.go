@@ -190,3 +190,27 @@ func (s *Service) ListSales(ctx context.Context, u db.User, q SalesQuery) (Sales
 	}
 	return out, nil
 }
+
+// saleErr is "sale not found" for another member's sale or none.
+func saleErr(err error) error {
+	if errors.Is(err, db.ErrNotFound) {
+		return apperr.NotFoundf("sale")
+	}
+	return err
+}
+
+// DeleteSale undoes one of the member's sales (a sale recorded by mistake): its units and
+// their cost basis go back to the holding, and its realized profit or loss is gone.
+func (s *Service) DeleteSale(ctx context.Context, u db.User, saleID string) (Sale, error) {
+	if err := requireGold(u); err != nil {
+		return Sale{}, err
+	}
+	if len(saleID) > 64 {
+		return Sale{}, apperr.NotFoundf("sale")
+	}
+	r, err := s.store.DeleteSale(ctx, u.ID, saleID)
+	if err != nil {
+		return Sale{}, saleErr(err)
+	}
+	return saleFromRow(r), nil
+}
