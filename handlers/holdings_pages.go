@@ -122,7 +122,7 @@ func (h *Handlers) HoldingsIndex(c *fiber.Ctx) error {
 
 // formView is the add/edit form with the values to show and the errors per field.
 func (h *Handlers) formView(id string, in map[string]string, errs []apperr.FieldError) pages.HoldingFormView {
-	v := pages.HoldingFormView{ID: id, Values: in, Errors: map[string]string{}, Today: format.ISODate(h.now())}
+	v := pages.HoldingFormView{ID: id, Values: in, Errors: map[string]string{}, Today: format.ISODate(h.now()), Products: productOptions()}
 	for _, e := range errs {
 		v.Errors[e.Field] = apperr.Sentence(e.Message)
 	}
@@ -224,4 +224,13 @@ func (h *Handlers) SaleUndo(c *fiber.Ctx) error {
 		return redirect(c, "/holdings/sales?undone=1")
 	}
 	return redirect(c, "/holdings?undone=1")
+}
+
+// productOptions is the catalogue as the add-holding picker offers it.
+func productOptions() []pages.ProductOption {
+	out := make([]pages.ProductOption, len(metals.Products))
+	for i, p := range metals.Products {
+		out[i] = pages.ProductOption{Name: p.Name, Metal: string(p.Metal), MetalTitle: p.Metal.Title(), FineOz: p.FineOz.String(), PerFace: p.PerFace}
+	}
+	return out
 }

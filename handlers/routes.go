@@ -87,6 +87,7 @@ func (h *Handlers) APIRoutes() []APIRoute {
 	// the /v1/holdings/:id pattern does.
 	out = append(out, h.portfolioRoutes()...)
 	out = append(out, h.holdingsRoutes()...)
+	out = append(out, h.productRoutes()...)
 	out = append(out, h.intelRoutes()...)
 	out = append(out, h.vaultRoutes()...)
 	out = append(out, h.dealerRoutes()...)

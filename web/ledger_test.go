@@ -120,3 +120,47 @@ func TestLedgerPages(t *testing.T) {
 		}
 	})
 }
+
+// TestProductsCatalogue: GET /v1/products lists the catalogue with fine weights (search by
+// words, filter by metal), and the add form's picker offers the same products.
+func TestProductsCatalogue(t *testing.T) {
+	eachEngine(t, pfMarket(t, pfQuotes), func(t *testing.T, e *env) {
+		all := pfJSON(t, e.api("GET", "/v1/products", "", nil))["products"].([]any)
+		if len(all) < 30 {
+			t.Fatalf("catalogue has %d products", len(all))
+		}
+		names := map[string]bool{}
+		for _, p := range all {
+			names[p.(map[string]any)["id"].(string)] = true
+		}
+		for _, id := range []string{"gold-american-eagle-1oz", "silver-american-eagle-1oz", "platinum-american-eagle-1oz", "gold-maple-leaf-1oz", "silver-maple-leaf-1oz",
+			"platinum-maple-leaf-1oz", "palladium-maple-leaf-1oz", "gold-krugerrand-1oz", "silver-britannia-1oz", "gold-american-buffalo-1oz", "silver-philharmonic-1oz",
+			"silver-kangaroo-1oz", "silver-panda-30g", "silver-round-1oz", "silver-bar-1oz", "silver-bar-10oz", "silver-bar-100oz", "silver-bar-1kg",
+			"gold-bar-1g", "gold-bar-1oz", "gold-bar-10oz", "gold-bar-1kg", "silver-junk-90-face", "silver-junk-40-face", "silver-war-nickel"} {
+			if !names[id] {
+				t.Errorf("catalogue lacks %s", id)
+			}
+		}
+		m := pfJSON(t, e.api("GET", "/v1/products?q=MAPLE&metal=silver", "", nil))["products"].([]any)
+		if len(m) != 1 {
+			t.Fatalf("maple silver: %v", m)
+		}
+		pfCheck(t, m[0].(map[string]any), "fine_oz", "1")
+		j := pfJSON(t, e.api("GET", "/v1/products?q=junk", "", nil))["products"].([]any)[0].(map[string]any)
+		pfCheck(t, j, "per_face", "true")
+		pfCheck(t, j, "fine_oz", "0.715")
+		if r := e.api("GET", "/v1/products?metal=copper", "", nil); r.Status != 400 {
+			t.Fatalf("bad metal: %d", r.Status)
+		}
+		b := e.browser()
+		b.signUp("picker@example.com")
+		form := doc(t, b.get("/holdings/new"))
+		opt := form.Find(`#product-options option[value="Silver Bar 1 kg"]`)
+		if oz, _ := opt.Attr("data-oz"); oz != "32.15075" {
+			t.Errorf("picker's 1 kg bar: %q", oz)
+		}
+		if face, _ := form.Find(`#product-options option[value="90% US Silver Coins ($1 face)"]`).Attr("data-face"); face != "1" {
+			t.Errorf("junk is not marked per face")
+		}
+	})
+}
