@@ -80,13 +80,13 @@ func (in SaleInput) validate(hold Holding, now time.Time) (db.Sale, []apperr.Fie
 	} else {
 		out.Quantity = q
 	}
-	if p, msg := parseAmount(in.fields["price_per_unit"], isNum("price_per_unit"), true, true, maxPrice, maxMoneyDecimals); msg != "" {
+	if p, msg := parseAmount(moneyText(in.fields["price_per_unit"], in.json), isNum("price_per_unit"), true, true, maxPrice, maxMoneyDecimals); msg != "" {
 		bad("price_per_unit", msg)
 	} else {
 		out.PricePerUnit = p
 	}
 	if v := in.fields["fees"]; strings.TrimSpace(v) != "" {
-		if f, msg := parseAmount(v, isNum("fees"), false, true, maxPrice, maxMoneyDecimals); msg != "" {
+		if f, msg := parseAmount(moneyText(v, in.json), isNum("fees"), false, true, maxPrice, maxMoneyDecimals); msg != "" {
 			bad("fees", msg)
 		} else {
 			out.Fees = f
