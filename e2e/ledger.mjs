@@ -109,7 +109,7 @@ try {
     for (const path of ["/", "/holdings", "/calculators/what-if"]) {
       await p.goto(base + path);
       await p.waitForLoadState("networkidle");
-      await p.screenshot({ path: `${shots}/ledger${path.replaceAll("/", "-") || "-home"}-375.png`, fullPage: true });
+      await p.screenshot({ path: `${shots}/ledger${path === "/" ? "-home" : path.replaceAll("/", "-")}-375.png`, fullPage: true });
     }
     await phone.close();
     assert.deepEqual(wide, [], "pages wider than the phone");
@@ -126,7 +126,7 @@ try {
     for (const path of ["/", "/holdings", "/calculators/what-if"]) {
       await page.goto(base + path);
       await page.waitForLoadState("networkidle");
-      await page.screenshot({ path: `${shots}/ledger${path.replaceAll("/", "-") || "-home"}-1280.png`, fullPage: true });
+      await page.screenshot({ path: `${shots}/ledger${path === "/" ? "-home" : path.replaceAll("/", "-")}-1280.png`, fullPage: true });
     }
   });
 
