@@ -30,6 +30,9 @@ type Holding struct {
 	SoldQuantity int64     `db:"sold_quantity"`
 	CreatedAt    time.Time `db:"created_at"`
 	UpdatedAt    time.Time `db:"updated_at"`
+	// SpotAtPurchase is the metal's close on the purchase date (or the last close before it),
+	// set by the portfolio service on every write; invalid when no close is known.
+	SpotAtPurchase decimal.NullDecimal `db:"spot_at_purchase"`
 }
 
 // Remaining is how many units are still held after sales.
@@ -43,21 +46,29 @@ func (h Holding) TotalCost() decimal.Decimal {
 	return h.PurchasePrice.Mul(decimal.NewFromInt(h.Quantity)).Add(h.Fees)
 }
 
-const holdingCols = `id, user_id, metal, product_name, quantity, weight_oz, purchase_price, fees, dealer, purchase_date, notes, sold_quantity, created_at, updated_at`
+const holdingCols = `id, user_id, metal, product_name, quantity, weight_oz, purchase_price, fees, dealer, purchase_date, notes, sold_quantity, created_at, updated_at, spot_at_purchase`
 
 // holdingInsertCols are the columns a new holding is written with: its fields and the exact
 // integer totals the portfolio aggregates (see lotTotals).
 const holdingInsertCols = `id, user_id, metal, product_name, quantity, weight_oz, purchase_price, fees, dealer, purchase_date, notes, created_at, updated_at,
-	oz_int, oz_e8, cost_int, cost_c, fees_c, held_oz_int, held_oz_e8, held_cost_int, held_cost_c`
+	oz_int, oz_e8, cost_int, cost_c, fees_c, held_oz_int, held_oz_e8, held_cost_int, held_cost_c, spot_at_purchase, ref_int, ref_e8`
 
-const holdingInsertPlaceholders = `?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?`
+const holdingInsertPlaceholders = `?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?`
 
 // holdingInsertArgs are the values for holdingInsertCols.
 func holdingInsertArgs(h Holding) []any {
 	t := lotTotalsOf(h)
 	return []any{h.ID, h.UserID, h.Metal, h.ProductName, h.Quantity, h.WeightOz.String(), h.PurchasePrice.String(), h.Fees.String(),
 		h.Dealer, h.PurchaseDate, h.Notes, h.CreatedAt, h.UpdatedAt,
-		t.OzInt, t.OzE8, t.CostInt, t.CostC, t.FeesC, t.HeldOzInt, t.HeldOzE8, t.HeldCostInt, t.HeldCostC}
+		t.OzInt, t.OzE8, t.CostInt, t.CostC, t.FeesC, t.HeldOzInt, t.HeldOzE8, t.HeldCostInt, t.HeldCostC, spotArg(h.SpotAtPurchase), t.RefInt, t.RefE8}
+}
+
+// spotArg is the stored form of a spot at purchase: decimal text, or NULL.
+func spotArg(d decimal.NullDecimal) any {
+	if !d.Valid {
+		return nil
+	}
+	return d.Decimal.String()
 }
 
 // newID returns an opaque, unguessable identifier with a readable prefix.
@@ -143,17 +154,21 @@ func (s *Store) UpdateHolding(ctx context.Context, h Holding) (Holding, error) {
 			if !h.PurchaseDate.IsZero() && !first.IsZero() && h.PurchaseDate.After(first.Time) {
 				return fmt.Errorf("the purchase date cannot be after the first sale of this holding (%s): %w", first, ErrConflict)
 			}
-			_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE holdings SET product_name = ?, dealer = ?, purchase_date = ?, notes = ?, updated_at = ? WHERE id = ? AND user_id = ?`),
-				h.ProductName, h.Dealer, h.PurchaseDate, h.Notes, h.UpdatedAt, h.ID, h.UserID)
+			ri, re := refOf(cur, h.SpotAtPurchase)
+			_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE holdings SET product_name = ?, dealer = ?, purchase_date = ?, notes = ?, updated_at = ?,
+				spot_at_purchase = ?, ref_int = ?, ref_e8 = ? WHERE id = ? AND user_id = ?`),
+				h.ProductName, h.Dealer, h.PurchaseDate, h.Notes, h.UpdatedAt, spotArg(h.SpotAtPurchase), ri, re, h.ID, h.UserID)
 			return err
 		}
 		t := lotTotalsOf(h)
 		_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE holdings SET metal = ?, product_name = ?, quantity = ?, weight_oz = ?, purchase_price = ?,
 			fees = ?, dealer = ?, purchase_date = ?, notes = ?, updated_at = ?,
-			oz_int = ?, oz_e8 = ?, cost_int = ?, cost_c = ?, fees_c = ?, held_oz_int = ?, held_oz_e8 = ?, held_cost_int = ?, held_cost_c = ?
+			oz_int = ?, oz_e8 = ?, cost_int = ?, cost_c = ?, fees_c = ?, held_oz_int = ?, held_oz_e8 = ?, held_cost_int = ?, held_cost_c = ?,
+			spot_at_purchase = ?, ref_int = ?, ref_e8 = ?
 			WHERE id = ? AND user_id = ? AND sold_quantity = 0`),
 			h.Metal, h.ProductName, h.Quantity, h.WeightOz.String(), h.PurchasePrice.String(), h.Fees.String(), h.Dealer, h.PurchaseDate, h.Notes,
-			h.UpdatedAt, t.OzInt, t.OzE8, t.CostInt, t.CostC, t.FeesC, t.HeldOzInt, t.HeldOzE8, t.HeldCostInt, t.HeldCostC, h.ID, h.UserID)
+			h.UpdatedAt, t.OzInt, t.OzE8, t.CostInt, t.CostC, t.FeesC, t.HeldOzInt, t.HeldOzE8, t.HeldCostInt, t.HeldCostC,
+			spotArg(h.SpotAtPurchase), t.RefInt, t.RefE8, h.ID, h.UserID)
 		return err
 	})
 	if err != nil {
@@ -201,4 +216,43 @@ func (s *Store) forUpdate() string {
 func isForeignKeyViolation(err error) bool {
 	msg := err.Error()
 	return strings.Contains(msg, "FOREIGN KEY constraint failed") || strings.Contains(msg, "violates foreign key constraint") || strings.Contains(msg, "23503")
+}
+
+// LotSpot is what the spot-at-purchase refresh needs of one dated lot.
+type LotSpot struct {
+	ID             string              `db:"id"`
+	Metal          string              `db:"metal"`
+	PurchaseDate   Date                `db:"purchase_date"`
+	Quantity       int64               `db:"quantity"`
+	WeightOz       decimal.Decimal     `db:"weight_oz"`
+	PurchasePrice  decimal.Decimal     `db:"purchase_price"`
+	SpotAtPurchase decimal.NullDecimal `db:"spot_at_purchase"`
+}
+
+// LotSpots lists every lot of every member that has a purchase date or a stored spot, after
+// the id given (keyset paging, at most limit rows), for the refresh that follows corrections
+// of the price history.
+func (s *Store) LotSpots(ctx context.Context, after string, limit int) ([]LotSpot, error) {
+	out := []LotSpot{}
+	err := s.db.SelectContext(ctx, &out, s.rebind(`SELECT id, metal, purchase_date, quantity, weight_oz, purchase_price, spot_at_purchase
+		FROM holdings WHERE id > ? AND (purchase_date IS NOT NULL OR spot_at_purchase IS NOT NULL) ORDER BY id LIMIT ?`), after, limit)
+	return out, err
+}
+
+// SetLotSpot stores a new spot at purchase for a lot (and the reference value derived from
+// it). A lot edited since it was read keeps what its edit stored: the condition on the old
+// spot and date makes the write a no-op then.
+func (s *Store) SetLotSpot(ctx context.Context, l LotSpot, spot decimal.NullDecimal) error {
+	h := Holding{Quantity: l.Quantity, WeightOz: l.WeightOz, PurchasePrice: l.PurchasePrice}
+	ri, re := refOf(h, spot)
+	q := `UPDATE holdings SET spot_at_purchase = ?, ref_int = ?, ref_e8 = ? WHERE id = ? AND weight_oz = ? AND purchase_price = ? AND quantity = ? AND metal = ?`
+	args := []any{spotArg(spot), ri, re, l.ID, l.WeightOz.String(), l.PurchasePrice.String(), l.Quantity, l.Metal}
+	if l.PurchaseDate.IsZero() {
+		q += ` AND purchase_date IS NULL`
+	} else {
+		q += ` AND purchase_date = ?`
+		args = append(args, l.PurchaseDate)
+	}
+	_, err := s.db.ExecContext(ctx, s.rebind(q), args...)
+	return err
 }

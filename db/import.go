@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 )
@@ -14,6 +15,8 @@ import (
 type ImportResult struct {
 	Imported   int
 	Duplicates []int
+	// Sales counts the sales recorded with the holdings.
+	Sales int
 }
 
 // DuplicateKey identifies a purchase for duplicate detection: the same metal, product,
@@ -28,6 +31,22 @@ func DuplicateKey(h Holding) string {
 // of the same import. Concurrent imports of one user are serialised, so they cannot both
 // insert the same purchase.
 func (s *Store) ImportHoldings(ctx context.Context, userID int64, rows []Holding) (ImportResult, error) {
+	return s.ImportHoldingsWithSales(ctx, userID, rows, nil)
+}
+
+// ImportedSale is a sale of an import: of the holding at index Row of the imported rows.
+// Its quantity, price, fees and date are used; cost basis and realized profit are computed
+// as for any sale, in the order given, so an export imports back to the same figures.
+type ImportedSale struct {
+	Row  int
+	Sale Sale
+}
+
+// ImportHoldingsWithSales is ImportHoldings followed, in the same transaction, by the sales of
+// the imported holdings in the order given. Sales of a row skipped as a duplicate are skipped
+// with it (that holding's own sales already stand); a sale of more than is held fails the
+// whole import.
+func (s *Store) ImportHoldingsWithSales(ctx context.Context, userID int64, rows []Holding, sales []ImportedSale) (ImportResult, error) {
 	res := ImportResult{Duplicates: []int{}}
 	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
 		if s.Engine == Postgres {
@@ -46,6 +65,7 @@ func (s *Store) ImportHoldings(ctx context.Context, userID int64, rows []Holding
 		}
 		now := s.now()
 		fresh := make([]Holding, 0, len(rows))
+		ids := make([]string, len(rows))
 		for i, h := range rows {
 			k := DuplicateKey(h)
 			if seen[k] {
@@ -54,6 +74,7 @@ func (s *Store) ImportHoldings(ctx context.Context, userID int64, rows []Holding
 			}
 			seen[k] = true
 			h.ID, h.UserID, h.SoldQuantity = newID("h_"), userID, 0
+			ids[i] = h.ID
 			h.CreatedAt, h.UpdatedAt = now, now
 			fresh = append(fresh, h)
 		}
@@ -76,6 +97,19 @@ func (s *Store) ImportHoldings(ctx context.Context, userID int64, rows []Holding
 			}
 		}
 		res.Imported = len(fresh)
+		for i, x := range sales {
+			if x.Row < 0 || x.Row >= len(ids) {
+				return fmt.Errorf("imported sale %d refers to row %d of %d", i, x.Row, len(ids))
+			}
+			if ids[x.Row] == "" {
+				continue // its holding was a duplicate
+			}
+			// A microsecond apart, so the order they were given is the order they are listed in.
+			if _, err := s.insertSale(ctx, tx, userID, ids[x.Row], x.Sale, now.Add(time.Duration(i)*time.Microsecond)); err != nil {
+				return err
+			}
+			res.Sales++
+		}
 		return nil
 	})
 	if err != nil {

@@ -33,6 +33,8 @@ func join(whole, frac decimal.Decimal, places int32) decimal.Decimal {
 type lotTotals struct {
 	OzInt, OzE8, CostInt, CostC, FeesC          int64
 	HeldOzInt, HeldOzE8, HeldCostInt, HeldCostC int64
+	// RefInt + RefE8/1e8 is the lot's ounces at its spot at purchase (see refOf).
+	RefInt, RefE8 int64
 }
 
 // lotTotalsOf computes the totals of a holding with nothing sold yet.
@@ -42,7 +44,18 @@ func lotTotalsOf(h Holding) lotTotals {
 	t.CostInt, t.CostC = split(h.TotalCost(), moneyPlaces)
 	t.FeesC = h.Fees.Shift(moneyPlaces).Floor().IntPart()
 	t.HeldOzInt, t.HeldOzE8, t.HeldCostInt, t.HeldCostC = t.OzInt, t.OzE8, t.CostInt, t.CostC
+	t.RefInt, t.RefE8 = refOf(h, h.SpotAtPurchase)
 	return t
+}
+
+// refOf is what a lot's fine ounces were worth at spot on its purchase day, rounded to 1e-8
+// and split: the reference its premium is measured against. It is zero for lots without a
+// spot and for gifts (price zero), which have no premium.
+func refOf(h Holding, spot decimal.NullDecimal) (whole, frac int64) {
+	if !spot.Valid || !h.PurchasePrice.IsPositive() || !spot.Decimal.IsPositive() {
+		return 0, 0
+	}
+	return split(h.TotalOz().Mul(spot.Decimal).Round(ozPlaces), ozPlaces)
 }
 
 // MetalTotals are one metal's exact sums over a user's holdings and sales.
@@ -70,6 +83,9 @@ type MetalTotals struct {
 	// LastChange is the latest update of any of the metal's holdings (a sale updates its
 	// holding too): with the sums it tells whether anything derived from them is stale.
 	LastChange string
+	// Paid is quantity × price (fees left out) over the lots with a spot at purchase, and Ref
+	// what their ounces were worth at those spots: the premium's two sides.
+	Paid, Ref decimal.Decimal
 }
 
 // TotalsDetail chooses how much PortfolioTotals computes.
@@ -101,6 +117,10 @@ type metalSums struct {
 	FeesC       decimal.Decimal
 	First, Last Date
 	LastChange  sql.NullString
+	PaidInt     decimal.Decimal
+	PaidC       decimal.Decimal
+	RefInt      decimal.Decimal
+	RefE8       decimal.Decimal
 }
 
 // PortfolioTotals aggregates the user's holdings and sales per metal in SQL (an index holds
@@ -118,7 +138,10 @@ func (s *Store) PortfolioTotals(ctx context.Context, userID int64, before Date, 
 			COALESCE(SUM(held_oz_e8) FILTER (WHERE purchase_date >= ? OR (purchase_date IS NULL AND created_at >= ?)), 0)`
 	if detail == WithPurchases {
 		q += `, COALESCE(SUM(oz_int), 0), COALESCE(SUM(oz_e8), 0), COALESCE(SUM(cost_int), 0), COALESCE(SUM(cost_c), 0), COALESCE(SUM(fees_c), 0),
-			MIN(purchase_date), MAX(purchase_date), MAX(updated_at)`
+			MIN(purchase_date), MAX(purchase_date), MAX(updated_at),
+			COALESCE(SUM(CASE WHEN ref_int > 0 OR ref_e8 > 0 THEN cost_int ELSE 0 END), 0),
+			COALESCE(SUM(CASE WHEN ref_int > 0 OR ref_e8 > 0 THEN cost_c - fees_c ELSE 0 END), 0),
+			COALESCE(SUM(ref_int), 0), COALESCE(SUM(ref_e8), 0)`
 	}
 	q += ` FROM holdings WHERE user_id = ? GROUP BY metal`
 	rows, err := s.db.QueryContext(ctx, s.rebind(q), before, before.Time, before, before.Time, userID)
@@ -131,7 +154,7 @@ func (s *Store) PortfolioTotals(ctx context.Context, userID int64, before Date, 
 		var r metalSums
 		dest := []any{&r.Metal, &r.Purchases, &r.Lots, &r.HeldOzInt, &r.HeldOzE8, &r.HeldCostInt, &r.HeldCostC, &r.NewOzInt, &r.NewOzE8}
 		if detail == WithPurchases {
-			dest = append(dest, &r.OzInt, &r.OzE8, &r.CostInt, &r.CostC, &r.FeesC, &r.First, &r.Last, &r.LastChange)
+			dest = append(dest, &r.OzInt, &r.OzE8, &r.CostInt, &r.CostC, &r.FeesC, &r.First, &r.Last, &r.LastChange, &r.PaidInt, &r.PaidC, &r.RefInt, &r.RefE8)
 		}
 		if err := rows.Scan(dest...); err != nil {
 			return nil, fmt.Errorf("portfolio totals: %w", err)
@@ -152,7 +175,7 @@ func (s *Store) PortfolioTotals(ctx context.Context, userID int64, before Date, 
 	idx := map[string]int{}
 	for i, m := range metals.All {
 		out[i] = MetalTotals{Metal: m, HeldOz: decimal.Zero, HeldCost: decimal.Zero, HeldOzBefore: decimal.Zero,
-			BoughtOz: decimal.Zero, BoughtCost: decimal.Zero, BoughtFees: decimal.Zero, Realized: decimal.Zero}
+			BoughtOz: decimal.Zero, BoughtCost: decimal.Zero, BoughtFees: decimal.Zero, Realized: decimal.Zero, Paid: decimal.Zero, Ref: decimal.Zero}
 		idx[string(m)] = i
 	}
 	for _, r := range sums {
@@ -170,6 +193,8 @@ func (s *Store) PortfolioTotals(ctx context.Context, userID int64, before Date, 
 			t.BoughtCost = join(r.CostInt, r.CostC, moneyPlaces)
 			t.BoughtFees = r.FeesC.Shift(-moneyPlaces)
 			t.FirstPurchase, t.LastPurchase, t.LastChange = r.First, r.Last, r.LastChange.String
+			t.Paid = join(r.PaidInt, r.PaidC, moneyPlaces)
+			t.Ref = join(r.RefInt, r.RefE8, ozPlaces)
 		}
 	}
 	for _, r := range sales {
@@ -348,4 +373,85 @@ func (s *Store) HeldLots(ctx context.Context, userID int64, order string, desc b
 			HeldCost: join(decimal.NewFromInt(r.HeldCostInt), decimal.NewFromInt(r.HeldCostC), moneyPlaces)}
 	}
 	return out, total, nil
+}
+
+// HistoryChanges is what a value-over-time chart needs of PositionChanges, cheaper: ounces and
+// cost basis bought (positive) or sold (negative) per metal and day, oldest first, purchases
+// before sales on a day. Everything dated before since (when not zero) is collapsed into one
+// change per metal on the day before it, so a 5-year chart of a long-held stack groups only
+// the days it shows. Paid and PricedOz are left zero (premiums come from the stored spot at
+// purchase now).
+func (s *Store) HistoryChanges(ctx context.Context, userID int64, since Date) ([]PositionChange, error) {
+	var out []PositionChange
+	var fixed Date // the day of collapsed rows, which select no day
+	scan := func(label, q string, sale, dated bool, args ...any) error {
+		rows, err := s.db.QueryContext(ctx, s.rebind(q), args...)
+		if err != nil {
+			return fmt.Errorf("%s: %w", label, err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var metal string
+			var day Date
+			var created sql.NullTime
+			var ozInt, ozE8, costInt, costC int64
+			dest := []any{&metal, &day, &ozInt, &ozE8, &costInt, &costC}
+			if !dated {
+				dest[1] = &created
+			}
+			if !fixed.IsZero() {
+				dest = append(dest[:1], dest[2:]...)
+				day = fixed
+			}
+			if err := rows.Scan(dest...); err != nil {
+				return fmt.Errorf("%s: %w", label, err)
+			}
+			ch := PositionChange{Metal: metals.Metal(metal), Day: day, Dated: dated,
+				Oz: joinInts(ozInt, ozE8, ozPlaces), Cost: joinInts(costInt, costC, moneyPlaces), Paid: decimal.Zero, PricedOz: decimal.Zero}
+			if created.Valid {
+				ch.Day = NewDate(created.Time)
+			}
+			if sale {
+				ch.Oz, ch.Cost = ch.Oz.Neg(), ch.Cost.Neg()
+			}
+			out = append(out, ch)
+		}
+		return rows.Err()
+	}
+	sums := `SUM(oz_int), SUM(oz_e8), SUM(cost_int), SUM(cost_c)`
+	if !since.IsZero() {
+		// One row per metal for all that came before the range, on the day before it.
+		fixed = NewDate(since.AddDate(0, 0, -1))
+		if err := scan("purchases before the range", `SELECT metal, `+sums+` FROM holdings
+			WHERE user_id = ? AND purchase_date < ? GROUP BY metal`, false, true, userID, since); err != nil {
+			return nil, err
+		}
+		if err := scan("sales before the range", `SELECT metal, `+sums+` FROM sales
+			WHERE user_id = ? AND sold_on < ? GROUP BY metal`, true, true, userID, since); err != nil {
+			return nil, err
+		}
+		fixed = Date{}
+		if err := scan("purchases by day", `SELECT metal, purchase_date, `+sums+` FROM holdings
+			WHERE user_id = ? AND purchase_date >= ? GROUP BY metal, purchase_date`, false, true, userID, since); err != nil {
+			return nil, err
+		}
+	} else if err := scan("purchases by day", `SELECT metal, purchase_date, `+sums+` FROM holdings
+			WHERE user_id = ? AND purchase_date IS NOT NULL GROUP BY metal, purchase_date`, false, true, userID); err != nil {
+		return nil, err
+	}
+	if err := scan("undated purchases", `SELECT metal, created_at, oz_int, oz_e8, cost_int, cost_c
+		FROM holdings WHERE user_id = ? AND purchase_date IS NULL`, false, false, userID); err != nil {
+		return nil, err
+	}
+	salesQ, salesArgs := `SELECT metal, sold_on, `+sums+` FROM sales WHERE user_id = ? GROUP BY metal, sold_on`, []any{userID}
+	if !since.IsZero() {
+		salesQ, salesArgs = `SELECT metal, sold_on, `+sums+` FROM sales WHERE user_id = ? AND sold_on >= ? GROUP BY metal, sold_on`, []any{userID, since}
+	}
+	if err := scan("sales by day", salesQ, true, true, salesArgs...); err != nil {
+		return nil, err
+	}
+	// Stable: on one day, purchases (read first) stay before sales; the collapsed sales of
+	// before the range come before later purchases, which is harmless (same day, summed).
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Day.Before(out[j].Day.Time) })
+	return out, nil
 }

@@ -68,55 +68,9 @@ func (s *Store) InsertSale(ctx context.Context, userID int64, holdingID string, 
 	}
 	var out Sale
 	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
-		var h struct {
-			Holding
-			HeldCostInt int64 `db:"held_cost_int"`
-			HeldCostC   int64 `db:"held_cost_c"`
-		}
-		err := tx.GetContext(ctx, &h, tx.Rebind(`SELECT `+holdingCols+`, held_cost_int, held_cost_c FROM holdings WHERE id = ? AND user_id = ?`+s.forUpdate()), holdingID, userID)
-		if err != nil {
-			return notFound(err)
-		}
-		remaining := h.Remaining()
-		if in.Quantity > remaining {
-			return &OversoldError{Asked: in.Quantity, Held: remaining}
-		}
-		heldCost := join(decimal.NewFromInt(h.HeldCostInt), decimal.NewFromInt(h.HeldCostC), moneyPlaces)
-		now := s.now()
-		out = Sale{
-			ID: newID("s_"), UserID: userID, HoldingID: h.ID, Metal: h.Metal, Quantity: in.Quantity,
-			Oz: h.WeightOz.Mul(decimal.NewFromInt(in.Quantity)), PricePerUnit: in.PricePerUnit, Fees: in.Fees, SoldOn: in.SoldOn,
-			Proceeds:  in.PricePerUnit.Mul(decimal.NewFromInt(in.Quantity)),
-			CostBasis: saleShare(heldCost, remaining, in.Quantity),
-			CreatedAt: now,
-		}
-		out.RealizedPL = out.Proceeds.Sub(out.Fees).Sub(out.CostBasis)
-		ozInt, ozE8 := split(out.Oz, ozPlaces)
-		costInt, costC := split(out.CostBasis, moneyPlaces)
-		plInt, plC := split(out.RealizedPL, moneyPlaces)
-		_, err = tx.ExecContext(ctx, tx.Rebind(`INSERT INTO sales (`+saleCols+`, oz_int, oz_e8, cost_int, cost_c, pl_int, pl_c)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-			out.ID, out.UserID, out.HoldingID, out.Metal, out.Quantity, out.Oz.String(), out.PricePerUnit.String(), out.Fees.String(),
-			out.SoldOn, out.Proceeds.String(), out.CostBasis.String(), out.RealizedPL.String(), out.CreatedAt,
-			ozInt, ozE8, costInt, costC, plInt, plC)
-		if err != nil {
-			return fmt.Errorf("insert sale: %w", err)
-		}
-		left := remaining - in.Quantity
-		heldOzInt, heldOzE8 := split(h.WeightOz.Mul(decimal.NewFromInt(left)), ozPlaces)
-		heldCostInt, heldCostC := split(heldCost.Sub(out.CostBasis), moneyPlaces)
-		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE holdings SET sold_quantity = ?, held_oz_int = ?, held_oz_e8 = ?, held_cost_int = ?, held_cost_c = ?, updated_at = ?
-			WHERE id = ? AND user_id = ? AND sold_quantity = ?`),
-			h.SoldQuantity+in.Quantity, heldOzInt, heldOzE8, heldCostInt, heldCostC, now, h.ID, userID, h.SoldQuantity)
-		if err != nil {
-			return fmt.Errorf("update sold holding: %w", err)
-		}
-		if n, _ := res.RowsAffected(); n != 1 {
-			// The row lock (PostgreSQL) or the write lock (SQLite) makes this unreachable;
-			// refuse rather than double-sell if it ever is not.
-			return fmt.Errorf("the holding changed during the sale: %w", ErrConflict)
-		}
-		return nil
+		var err error
+		out, err = s.insertSale(ctx, tx, userID, holdingID, in, s.now())
+		return err
 	})
 	if err != nil {
 		if errors.Is(err, ErrNotFound) || errors.Is(err, ErrConflict) {
@@ -169,4 +123,109 @@ func (s *Store) SalesByUser(ctx context.Context, userID int64, f SaleFilter) (Sa
 	err := s.db.SelectContext(ctx, &out.Sales, s.rebind(`SELECT `+saleCols+` FROM sales `+where+`
 		ORDER BY sold_on DESC, created_at DESC, id DESC LIMIT ? OFFSET ?`), append(args, f.Limit, f.Offset)...)
 	return out, err
+}
+
+// DeleteSale undoes one of the user's sales: in one transaction the sale is removed and its
+// units, fine ounces and cost basis go back to the holding (all of its original cost once no
+// sale is left). Another user's sale, or none, is ErrNotFound. It returns the sale removed.
+func (s *Store) DeleteSale(ctx context.Context, userID int64, saleID string) (Sale, error) {
+	var sale Sale
+	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
+		if err := tx.GetContext(ctx, &sale, tx.Rebind(`SELECT `+saleCols+` FROM sales WHERE id = ? AND user_id = ?`), saleID, userID); err != nil {
+			return notFound(err)
+		}
+		var h struct {
+			Holding
+			CostInt     int64 `db:"cost_int"`
+			CostC       int64 `db:"cost_c"`
+			HeldCostInt int64 `db:"held_cost_int"`
+			HeldCostC   int64 `db:"held_cost_c"`
+		}
+		if err := tx.GetContext(ctx, &h, tx.Rebind(`SELECT `+holdingCols+`, cost_int, cost_c, held_cost_int, held_cost_c FROM holdings WHERE id = ? AND user_id = ?`+s.forUpdate()),
+			sale.HoldingID, userID); err != nil {
+			return notFound(err)
+		}
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM sales WHERE id = ? AND user_id = ?`), saleID, userID); err != nil {
+			return fmt.Errorf("delete sale: %w", err)
+		}
+		sold := h.SoldQuantity - sale.Quantity
+		if sold < 0 {
+			sold = 0
+		}
+		heldCost := join(decimal.NewFromInt(h.HeldCostInt), decimal.NewFromInt(h.HeldCostC), moneyPlaces).Add(sale.CostBasis)
+		if sold == 0 {
+			heldCost = join(decimal.NewFromInt(h.CostInt), decimal.NewFromInt(h.CostC), moneyPlaces)
+		}
+		heldOzInt, heldOzE8 := split(h.WeightOz.Mul(decimal.NewFromInt(h.Quantity-sold)), ozPlaces)
+		heldCostInt, heldCostC := split(heldCost, moneyPlaces)
+		_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE holdings SET sold_quantity = ?, held_oz_int = ?, held_oz_e8 = ?, held_cost_int = ?, held_cost_c = ?, updated_at = ?
+			WHERE id = ? AND user_id = ?`), sold, heldOzInt, heldOzE8, heldCostInt, heldCostC, s.now(), h.ID, userID)
+		return err
+	})
+	if err != nil {
+		if errors.Is(err, ErrNotFound) {
+			return Sale{}, err
+		}
+		return Sale{}, fmt.Errorf("delete sale: %w", err)
+	}
+	return sale, nil
+}
+
+// AllSales returns every sale of the user in the order they were recorded, for export.
+func (s *Store) AllSales(ctx context.Context, userID int64) ([]Sale, error) {
+	out := []Sale{}
+	err := s.db.SelectContext(ctx, &out, s.rebind(`SELECT `+saleCols+` FROM sales WHERE user_id = ? ORDER BY created_at, id`), userID)
+	return out, err
+}
+
+// insertSale is InsertSale inside the caller's transaction, recorded at now.
+func (s *Store) insertSale(ctx context.Context, tx *sqlx.Tx, userID int64, holdingID string, in Sale, now time.Time) (Sale, error) {
+	var h struct {
+		Holding
+		HeldCostInt int64 `db:"held_cost_int"`
+		HeldCostC   int64 `db:"held_cost_c"`
+	}
+	err := tx.GetContext(ctx, &h, tx.Rebind(`SELECT `+holdingCols+`, held_cost_int, held_cost_c FROM holdings WHERE id = ? AND user_id = ?`+s.forUpdate()), holdingID, userID)
+	if err != nil {
+		return Sale{}, notFound(err)
+	}
+	remaining := h.Remaining()
+	if in.Quantity > remaining {
+		return Sale{}, &OversoldError{Asked: in.Quantity, Held: remaining}
+	}
+	heldCost := join(decimal.NewFromInt(h.HeldCostInt), decimal.NewFromInt(h.HeldCostC), moneyPlaces)
+	out := Sale{
+		ID: newID("s_"), UserID: userID, HoldingID: h.ID, Metal: h.Metal, Quantity: in.Quantity,
+		Oz: h.WeightOz.Mul(decimal.NewFromInt(in.Quantity)), PricePerUnit: in.PricePerUnit, Fees: in.Fees, SoldOn: in.SoldOn,
+		Proceeds:  in.PricePerUnit.Mul(decimal.NewFromInt(in.Quantity)),
+		CostBasis: saleShare(heldCost, remaining, in.Quantity),
+		CreatedAt: now,
+	}
+	out.RealizedPL = out.Proceeds.Sub(out.Fees).Sub(out.CostBasis)
+	ozInt, ozE8 := split(out.Oz, ozPlaces)
+	costInt, costC := split(out.CostBasis, moneyPlaces)
+	plInt, plC := split(out.RealizedPL, moneyPlaces)
+	_, err = tx.ExecContext(ctx, tx.Rebind(`INSERT INTO sales (`+saleCols+`, oz_int, oz_e8, cost_int, cost_c, pl_int, pl_c)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		out.ID, out.UserID, out.HoldingID, out.Metal, out.Quantity, out.Oz.String(), out.PricePerUnit.String(), out.Fees.String(),
+		out.SoldOn, out.Proceeds.String(), out.CostBasis.String(), out.RealizedPL.String(), out.CreatedAt,
+		ozInt, ozE8, costInt, costC, plInt, plC)
+	if err != nil {
+		return Sale{}, fmt.Errorf("insert sale: %w", err)
+	}
+	left := remaining - in.Quantity
+	heldOzInt, heldOzE8 := split(h.WeightOz.Mul(decimal.NewFromInt(left)), ozPlaces)
+	heldCostInt, heldCostC := split(heldCost.Sub(out.CostBasis), moneyPlaces)
+	res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE holdings SET sold_quantity = ?, held_oz_int = ?, held_oz_e8 = ?, held_cost_int = ?, held_cost_c = ?, updated_at = ?
+			WHERE id = ? AND user_id = ? AND sold_quantity = ?`),
+		h.SoldQuantity+in.Quantity, heldOzInt, heldOzE8, heldCostInt, heldCostC, now, h.ID, userID, h.SoldQuantity)
+	if err != nil {
+		return Sale{}, fmt.Errorf("update sold holding: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		// The row lock (PostgreSQL) or the write lock (SQLite) makes this unreachable;
+		// refuse rather than double-sell if it ever is not.
+		return Sale{}, fmt.Errorf("the holding changed during the sale: %w", ErrConflict)
+	}
+	return out, nil
 }

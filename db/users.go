@@ -3,6 +3,8 @@ package db
 import (
 	"context"
 	"fmt"
+
+	"github.com/jmoiron/sqlx"
 	"strings"
 	"time"
 )
@@ -23,9 +25,12 @@ type User struct {
 	// DisplayName is shown beside the member's comments; empty means the default name.
 	DisplayName string `db:"display_name"`
 	// TimeZone is an IANA zone name; daily briefs follow the member's day in it.
-	TimeZone  string    `db:"time_zone"`
-	CreatedAt time.Time `db:"created_at"`
-	UpdatedAt time.Time `db:"updated_at"`
+	TimeZone string `db:"time_zone"`
+	// SessionGen moves on every password change: browser sessions made under an older value
+	// are signed out.
+	SessionGen int64     `db:"session_gen"`
+	CreatedAt  time.Time `db:"created_at"`
+	UpdatedAt  time.Time `db:"updated_at"`
 }
 
 // DefaultTimeZone is a new account's time zone (the US market's).
@@ -38,7 +43,7 @@ func (u User) IsGold() bool { return u.Tier == TierGold }
 // NormalizeEmail is the one form of an address that is stored and compared.
 func NormalizeEmail(e string) string { return strings.ToLower(strings.TrimSpace(e)) }
 
-const userCols = `id, email, password_hash, tier, is_admin, display_name, time_zone, created_at, updated_at`
+const userCols = `id, email, password_hash, tier, is_admin, display_name, time_zone, session_gen, created_at, updated_at`
 
 // InsertUser creates an account; a taken email is ErrConflict.
 func (s *Store) InsertUser(ctx context.Context, email, passwordHash, tier string, admin bool) (User, error) {
@@ -91,4 +96,54 @@ func (s *Store) SetUserProfile(ctx context.Context, id int64, displayName, timeZ
 		return ErrNotFound
 	}
 	return nil
+}
+
+// SetUserPassword stores a new password hash and moves the account's session generation on,
+// which signs out every browser session made before; it returns the new generation.
+func (s *Store) SetUserPassword(ctx context.Context, id int64, passwordHash string) (int64, error) {
+	var gen int64
+	err := s.db.GetContext(ctx, &gen, s.rebind(`UPDATE users SET password_hash = ?, session_gen = session_gen + 1, updated_at = ? WHERE id = ? RETURNING session_gen`),
+		passwordHash, s.now(), id)
+	return gen, notFound(err)
+}
+
+// SetUserEmail changes the account's email; an address another account has is ErrConflict.
+func (s *Store) SetUserEmail(ctx context.Context, id int64, email string) error {
+	res, err := s.db.ExecContext(ctx, s.rebind(`UPDATE users SET email = ?, updated_at = ? WHERE id = ?`), NormalizeEmail(email), s.now(), id)
+	if isUniqueViolation(err) {
+		return fmt.Errorf("email already registered: %w", ErrConflict)
+	}
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// DeleteUser removes the account and, through the foreign keys, every row that refers to it:
+// each table with a user reference declares ON DELETE CASCADE (or SET NULL where a shared
+// record, such as a dealer price report, outlives its reporter without naming them). The
+// migrations are the one place that lists them; TestDeleteUserRemovesEveryRow reads the
+// schema to prove no table was missed.
+//
+// The one kind of row that names a member without a foreign key, the day's article viewers
+// ("u:<id>", "k:<key id>"), is removed here in the same transaction.
+func (s *Store) DeleteUser(ctx context.Context, id int64) error {
+	return s.WithTx(ctx, func(tx *sqlx.Tx) error {
+		viewer := fmt.Sprintf("u:%d", id)
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM article_views WHERE viewer = ?
+			OR viewer IN (SELECT 'k:' || CAST(id AS TEXT) FROM api_keys WHERE user_id = ?)`), viewer, id); err != nil {
+			return fmt.Errorf("delete viewer rows: %w", err)
+		}
+		res, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM users WHERE id = ?`), id)
+		if err != nil {
+			return fmt.Errorf("delete user: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNotFound
+		}
+		return nil
+	})
 }

@@ -27,6 +27,7 @@ func (h *Handlers) startSession(c *fiber.Ctx, u db.User) error {
 		return err
 	}
 	h.sessions.Put(ctx, sessUserID, u.ID)
+	h.sessions.Put(ctx, sessGen, u.SessionGen)
 	h.sessions.Put(ctx, SessionCSRFKey, newCSRFToken())
 	return nil
 }

@@ -17,6 +17,11 @@ func (h *Handlers) accountPages() []PageRoute {
 		{Method: "GET", Path: "/login", Handler: h.LoginPage, Auth: AuthNone},
 		{Method: "POST", Path: "/login", Handler: h.LoginSubmit, Auth: AuthNone},
 		{Method: "POST", Path: "/logout", Handler: h.Logout, Auth: AuthNone},
+		{Method: "GET", Path: "/settings/account", Handler: h.AccountPage, Auth: AuthMember},
+		{Method: "POST", Path: "/settings/account/profile", Handler: h.AccountProfile, Auth: AuthMember},
+		{Method: "POST", Path: "/settings/account/email", Handler: h.AccountEmail, Auth: AuthMember},
+		{Method: "POST", Path: "/settings/account/password", Handler: h.AccountPassword, Auth: AuthMember},
+		{Method: "POST", Path: "/settings/account/delete", Handler: h.AccountDelete, Auth: AuthMember},
 		{Method: "GET", Path: "/settings/developer", Handler: h.DeveloperPage, Auth: AuthMember},
 		{Method: "POST", Path: "/settings/developer/keys", Handler: h.DeveloperCreateKey, Auth: AuthMember},
 		{Method: "POST", Path: "/settings/developer/keys/:id/revoke", Handler: h.DeveloperRevokeKey, Auth: AuthMember},
@@ -33,8 +38,16 @@ const sessUserID = "user_id"
 // SessionUser loads the signed-in member of a browser request, if any: the session names an
 // id, the account service says whether that account still exists.
 func (h *Handlers) SessionUser(ctx context.Context) (db.User, bool) {
-	return h.account.SessionUser(ctx, h.sessions.GetInt64(ctx, sessUserID))
+	u, ok := h.account.SessionUser(ctx, h.sessions.GetInt64(ctx, sessUserID))
+	if ok && h.sessions.GetInt64(ctx, sessGen) != u.SessionGen {
+		// The password changed since this session signed in: it is signed out.
+		return db.User{}, false
+	}
+	return u, ok
 }
+
+// sessGen is the session key holding the account's session generation at sign-in.
+const sessGen = "session_gen"
 
 // AuthenticateKey resolves a bearer secret to its key and member (the MCP endpoint checks
 // keys itself, after the web layer's limits).

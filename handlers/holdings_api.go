@@ -26,6 +26,12 @@ type HoldingJSON struct {
 	Notes         string    `json:"notes"`
 	CreatedAt     time.Time `json:"created_at"`
 	UpdatedAt     time.Time `json:"updated_at"`
+	// The ledger: units sold and still held, and the spot of the purchase day with the
+	// premium paid over it (null when undated or no close is known).
+	SoldQuantity      int64 `json:"sold_quantity"`
+	RemainingQuantity int64 `json:"remaining_quantity"`
+	SpotAtPurchase    *Num  `json:"spot_at_purchase"`
+	PremiumPct        *Num  `json:"premium_pct"`
 }
 
 // HoldingToJSON renders a holding.
@@ -35,6 +41,14 @@ func HoldingToJSON(h portfolio.Holding) HoldingJSON {
 		WeightOz: Num{h.WeightOz.Round(portfolio.MaxWeightDecimals), 5}, TotalOz: ounces(h.TotalOz()),
 		PurchasePrice: money(h.PurchasePrice), Fees: money(h.Fees), TotalCost: money(h.TotalCost()),
 		Dealer: h.Dealer, PurchaseDate: dateOrNull(h.PurchaseDate), Notes: h.Notes, CreatedAt: h.CreatedAt.UTC(), UpdatedAt: h.UpdatedAt.UTC(),
+		SoldQuantity: h.SoldQuantity, RemainingQuantity: h.Remaining(),
+	}
+	if h.SpotAtPurchase.Valid {
+		out.SpotAtPurchase = optMoney(&h.SpotAtPurchase.Decimal)
+	}
+	if p := h.PremiumPct(); p != nil {
+		n := pct(*p)
+		out.PremiumPct = &n
 	}
 	if h.WeightOz.Exponent() < -5 {
 		// More precision was entered than the usual 5 places: show it all rather than round it away.
@@ -142,3 +156,6 @@ func (h *Handlers) APIHoldingsDelete(c *fiber.Ctx) error {
 	}
 	return c.SendStatus(http.StatusNoContent)
 }
+
+// Portfolio returns the portfolio service, for tools and benchmarks (the spot refresh).
+func (h *Handlers) Portfolio() *portfolio.Service { return h.portfolio }

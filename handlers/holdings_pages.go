@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
 
@@ -30,19 +31,73 @@ func ozText(d decimal.Decimal) string { return format.Number(d, metals.OuncePlac
 func holdingRow(x portfolio.Holding) pages.HoldingRow {
 	return pages.HoldingRow{
 		ID: x.ID, Metal: string(x.Metal), MetalTitle: x.Metal.Title(), Product: x.Name(),
-		Quantity: format.Int(x.Quantity), WeightOz: ozText(x.WeightOz), TotalOz: ozText(x.TotalOz()),
-		UnitPrice: format.USD(x.PurchasePrice), Fees: format.USD(x.Fees), TotalCost: format.USD(x.TotalCost()), Dealer: x.Dealer, Date: holdingDate(x.PurchaseDate),
+		Quantity: format.Int(x.Quantity), WeightOz: format.Oz(x.WeightOz), TotalOz: format.Oz(x.TotalOz()),
+		UnitPrice: format.USD(x.PurchasePrice), Fees: format.USD(x.Fees), TotalCost: format.USD(x.TotalCost()), Dealer: x.Dealer, Date: pageDate(x.PurchaseDate),
 	}
 }
 
+// pageDate is a date in the pages' style ("2 Jan 2026"), or "undated".
+func pageDate(d db.Date) string {
+	if d.IsZero() {
+		return "undated"
+	}
+	return format.Date(d.Time)
+}
+
+// saleRow formats a sale for the ledger and the all-sales page.
+func saleRow(s portfolio.Sale, product string) pages.SaleRow {
+	return pages.SaleRow{ID: s.ID, HoldingID: s.HoldingID, Product: product, Metal: string(s.Metal), Date: pageDate(s.SoldOn),
+		Units: format.Count(s.Quantity, "unit", "units"), Price: format.USD(s.PricePerUnit), Fees: format.USD(s.Fees), Proceeds: format.USD(s.Proceeds),
+		CostBasis: format.USD(s.CostBasis), Realized: format.SignedUSD(s.RealizedPL), RealizedTone: plTone(&s.RealizedPL)}
+}
+
+// ledgerRow formats one lot of the ledger.
+func ledgerRow(l portfolio.LedgerLot) pages.HoldingRow {
+	r := holdingRow(l.Holding)
+	r.Bought = format.Count(l.Quantity, "unit", "units")
+	r.Sold = format.Int(l.SoldQuantity)
+	r.Remaining = format.Count(l.Remaining(), "unit", "units")
+	r.RemainingOz = format.Oz(l.RemainingOz)
+	r.RemainingCost = format.USD(l.RemainingCost)
+	r.Value, r.PL, r.PLPct, r.PLTone = format.USDPtr(l.Value), format.SignedUSDPtr(l.PL), format.SignedPctPtr(l.PLPct), plTone(l.PL)
+	r.Spot, r.Premium = format.Dash, format.Dash
+	if l.SpotAtPurchase.Valid {
+		r.Spot = format.USD(l.SpotAtPurchase.Decimal) + "/oz"
+	}
+	if p := l.PremiumPct(); p != nil {
+		r.Premium = format.SignedPct(*p)
+	}
+	r.Realized, r.RealizedTone = format.SignedUSD(l.Realized), plTone(&l.Realized)
+	r.SoldOut, r.HasSales = l.Remaining() == 0, l.SoldQuantity > 0 || len(l.Sales) > 0
+	for _, s := range l.Sales {
+		r.Sales = append(r.Sales, saleRow(s, l.Name()))
+	}
+	return r
+}
+
 func (h *Handlers) holdingsView(c *fiber.Ctx, u db.User) (pages.HoldingsView, error) {
-	p, err := h.portfolio.ListHoldings(h.ctx(c), u, portfolio.HoldingsQuery{Limit: 200})
+	metal := c.Query("metal")
+	if metal != "" && !metals.Metal(metal).Valid() {
+		metal = "" // an unknown filter shows everything rather than failing the page
+	}
+	l, err := h.portfolio.Ledger(h.ctx(c), u, metal)
 	if err != nil {
 		return pages.HoldingsView{}, err
 	}
-	v := pages.HoldingsView{Total: format.Int(int64(p.Total))}
-	for _, x := range p.Holdings {
-		v.Rows = append(v.Rows, holdingRow(x))
+	v := pages.HoldingsView{Total: format.Count(int64(l.Total), "holding", "holdings"), Metal: l.Metal}
+	if len(l.Lots) < l.Total {
+		v.Shown = fmt.Sprintf(", newest %s shown", format.Int(int64(len(l.Lots))))
+	}
+	for _, x := range l.Lots {
+		v.Rows = append(v.Rows, ledgerRow(x))
+	}
+	for _, p := range l.Portfolio.Positions {
+		if p.Purchases == 0 {
+			continue
+		}
+		v.Subtotals = append(v.Subtotals, pages.MetalSubtotal{Metal: string(p.Metal), Title: p.Metal.Title(), Lots: format.Count(p.Lots, "lot held", "lots held"),
+			Oz: format.Oz(p.HeldOz), Cost: format.USD(p.Cost), Value: format.USDPtr(p.Value), PL: format.SignedUSDPtr(p.UnrealizedPL), PLTone: plTone(p.UnrealizedPL),
+			Realized: format.SignedUSD(p.Realized)})
 	}
 	return v, nil
 }
@@ -54,15 +109,20 @@ func (h *Handlers) HoldingsIndex(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if c.Query("saved") == "1" {
+	switch {
+	case c.Query("saved") == "1":
 		v.Flash = "Holding saved."
+	case c.Query("sold") == "1":
+		v.Flash = "Sale recorded."
+	case c.Query("undone") == "1":
+		v.Flash = "Sale undone: its units are back in the holding."
 	}
 	return render(c, http.StatusOK, pages.Holdings(h.meta(c, "Holdings", "holdings"), v))
 }
 
 // formView is the add/edit form with the values to show and the errors per field.
 func (h *Handlers) formView(id string, in map[string]string, errs []apperr.FieldError) pages.HoldingFormView {
-	v := pages.HoldingFormView{ID: id, Values: in, Errors: map[string]string{}, Today: format.ISODate(h.now())}
+	v := pages.HoldingFormView{ID: id, Values: in, Errors: map[string]string{}, Today: format.ISODate(h.now()), Products: productOptions()}
 	for _, e := range errs {
 		v.Errors[e.Field] = apperr.Sentence(e.Message)
 	}
@@ -129,4 +189,48 @@ func (h *Handlers) HoldingsDelete(c *fiber.Ctx) error {
 		return err
 	}
 	return render(c, http.StatusOK, pages.HoldingsTable(h.meta(c, "", "holdings"), v))
+}
+
+// SalesIndex lists every sale of the member, each with undo.
+func (h *Handlers) SalesIndex(c *fiber.Ctx) error {
+	u, _ := UserFrom(c)
+	p, err := h.portfolio.ListSales(h.ctx(c), u, portfolio.SalesQuery{Limit: 200})
+	if err != nil {
+		return err
+	}
+	names := map[string]string{}
+	if all, err := h.portfolio.ExportHoldings(h.ctx(c), u); err == nil {
+		for _, x := range all {
+			names[x.ID] = x.Name()
+		}
+	}
+	v := pages.SalesView{Total: format.Count(int64(p.Total), "sale", "sales"), Realized: format.SignedUSD(p.Realized), Tone: plTone(&p.Realized)}
+	for _, s := range p.Sales {
+		v.Rows = append(v.Rows, saleRow(s, names[s.HoldingID]))
+	}
+	if c.Query("undone") == "1" {
+		v.Flash = "Sale undone: its units are back in the holding."
+	}
+	return render(c, http.StatusOK, pages.Sales(h.meta(c, "Sales", "holdings"), v))
+}
+
+// SaleUndo deletes one of the member's sales and returns to the page it came from.
+func (h *Handlers) SaleUndo(c *fiber.Ctx) error {
+	u, _ := UserFrom(c)
+	if _, err := h.portfolio.DeleteSale(h.ctx(c), u, c.Params("id")); err != nil {
+		return err
+	}
+	if c.FormValue("back") == "sales" {
+		return redirect(c, "/holdings/sales?undone=1")
+	}
+	return redirect(c, "/holdings?undone=1")
+}
+
+// productOptions is the catalogue as the add-holding picker offers it.
+func productOptions() []pages.ProductOption {
+	out := make([]pages.ProductOption, len(metals.Products))
+	for i, p := range metals.Products {
+		out[i] = pages.ProductOption{Name: p.Name, Metal: string(p.Metal), MetalTitle: p.Metal.Title(), FineOz: p.FineOz.String(), PerFace: p.PerFace}
+	}
+	return out
 }

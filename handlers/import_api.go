@@ -44,6 +44,21 @@ type ExportHoldingJSON struct {
 	PurchaseDate  *string   `json:"purchase_date"`
 	Notes         string    `json:"notes"`
 	CreatedAt     time.Time `json:"created_at"`
+	// Sales are the lot's sales in the order they were recorded.
+	Sales []ExportSaleJSON `json:"sales"`
+}
+
+// ExportSaleJSON is one sale of an exported holding.
+type ExportSaleJSON struct {
+	ID           string    `json:"id"`
+	Quantity     int64     `json:"quantity"`
+	PricePerUnit Num       `json:"price_per_unit"`
+	Fees         Num       `json:"fees"`
+	SoldOn       string    `json:"sold_on"`
+	Proceeds     Num       `json:"proceeds"`
+	CostBasis    Num       `json:"cost_basis"`
+	RealizedPL   Num       `json:"realized_pl"`
+	CreatedAt    time.Time `json:"created_at"`
 }
 
 // ExportJSON is the body of a JSON export.
@@ -117,7 +132,7 @@ func (h *Handlers) APIHoldingsImport(c *fiber.Ctx) error {
 	if err != nil {
 		return importWireError(err)
 	}
-	return writeJSON(c, http.StatusOK, ImportResultJSON{Imported: res.Imported, SkippedDuplicates: res.SkippedDuplicates})
+	return writeJSON(c, http.StatusOK, fiber.Map{"imported": res.Imported, "skipped_duplicates": res.SkippedDuplicates, "sales": res.Sales})
 }
 
 // exactWeight renders a weight with every decimal it has (at least 5), so exports lose nothing.
@@ -129,13 +144,22 @@ func exactWeight(x portfolio.Holding) Num {
 	return n
 }
 
-func exportJSON(list []portfolio.Holding, now time.Time) ExportJSON {
+func exportJSON(list []portfolio.Holding, sales []portfolio.Sale, now time.Time) ExportJSON {
 	out := ExportJSON{ExportedAt: now.UTC().Truncate(time.Second), Count: len(list), Holdings: make([]ExportHoldingJSON, len(list))}
+	byLot := map[string][]ExportSaleJSON{}
+	for _, x := range sales {
+		byLot[x.HoldingID] = append(byLot[x.HoldingID], ExportSaleJSON{ID: x.ID, Quantity: x.Quantity, PricePerUnit: money(x.PricePerUnit), Fees: money(x.Fees),
+			SoldOn: x.SoldOn.String(), Proceeds: money(x.Proceeds), CostBasis: money(x.CostBasis), RealizedPL: money(x.RealizedPL), CreatedAt: x.CreatedAt.UTC()})
+	}
 	for i, x := range list {
 		w := exactWeight(x)
 		out.Holdings[i] = ExportHoldingJSON{ID: x.ID, Metal: string(x.Metal), ProductName: x.ProductName, Quantity: x.Quantity, SoldQuantity: x.SoldQuantity,
 			WeightOz: w, TotalOz: Num{x.TotalOz(), w.Places}, PurchasePrice: money(x.PurchasePrice), Fees: money(x.Fees),
-			TotalCost: money(x.TotalCost()), Dealer: x.Dealer, PurchaseDate: dateOrNull(x.PurchaseDate), Notes: x.Notes, CreatedAt: x.CreatedAt.UTC()}
+			TotalCost: money(x.TotalCost()), Dealer: x.Dealer, PurchaseDate: dateOrNull(x.PurchaseDate), Notes: x.Notes, CreatedAt: x.CreatedAt.UTC(),
+			Sales: byLot[x.ID]}
+		if out.Holdings[i].Sales == nil {
+			out.Holdings[i].Sales = []ExportSaleJSON{}
+		}
 	}
 	return out
 }
@@ -153,15 +177,19 @@ func (h *Handlers) sendExport(c *fiber.Ctx, u db.User, format string) error {
 	if err != nil {
 		return err
 	}
+	sales, err := h.portfolio.ExportSales(h.ctx(c), u)
+	if err != nil {
+		return err
+	}
 	now := h.now()
 	name := "ounce-holdings-" + now.UTC().Format(db.DateLayout) + "." + format
 	c.Set(fiber.HeaderContentDisposition, `attachment; filename="`+name+`"`)
 	c.Set(fiber.HeaderCacheControl, "private, no-store")
 	if format == "json" {
-		return writeJSON(c, http.StatusOK, exportJSON(list, now))
+		return writeJSON(c, http.StatusOK, exportJSON(list, sales, now))
 	}
 	var buf bytes.Buffer
-	if err := portfolio.WriteHoldingsCSV(&buf, list); err != nil {
+	if err := portfolio.WriteLedgerCSV(&buf, list, sales); err != nil {
 		return fmt.Errorf("export csv: %w", err)
 	}
 	c.Status(http.StatusOK)

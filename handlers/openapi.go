@@ -53,9 +53,14 @@ func holdingSchemas() map[string]Schema {
 	}
 	create := Schema{"type": "object", "additionalProperties": false, "required": []string{"metal", "quantity", "weight_oz", "purchase_price"}, "properties": fields}
 	patch := Schema{"type": "object", "additionalProperties": false, "minProperties": 1, "properties": fields}
-	holding := Schema{"type": "object", "required": []string{"id", "metal", "product_name", "quantity", "weight_oz", "total_oz", "purchase_price", "fees", "total_cost", "dealer", "purchase_date", "notes", "created_at", "updated_at"},
+	holding := Schema{"type": "object", "required": []string{"id", "metal", "product_name", "quantity", "weight_oz", "total_oz", "purchase_price", "fees", "total_cost", "dealer", "purchase_date", "notes", "created_at", "updated_at",
+		"sold_quantity", "remaining_quantity", "spot_at_purchase", "premium_pct"},
 		"properties": Schema{
-			"id": Schema{"type": "string"}, "metal": fields["metal"], "product_name": Schema{"type": "string"}, "quantity": Schema{"type": "integer"},
+			"sold_quantity":      Schema{"type": "integer", "description": "Units of this lot sold so far (see /v1/sales)."},
+			"remaining_quantity": Schema{"type": "integer", "description": "quantity − sold_quantity: units still held."},
+			"spot_at_purchase":   Schema{"type": "number", "nullable": true, "description": "The metal's close (USD per troy ounce) on purchase_date, or the last close before it; stored with the lot and recomputed when its date or metal changes or the price history is corrected. Null when undated or no close is known."},
+			"premium_pct":        Schema{"type": "number", "nullable": true, "description": "Premium paid per unit over its metal at spot_at_purchase, percent: (purchase_price ÷ (spot_at_purchase × weight_oz) − 1) × 100. Null without spot_at_purchase and for zero-price lots."},
+			"id":                 Schema{"type": "string"}, "metal": fields["metal"], "product_name": Schema{"type": "string"}, "quantity": Schema{"type": "integer"},
 			"weight_oz": num, "total_oz": num, "purchase_price": num, "fees": num, "total_cost": num, "dealer": Schema{"type": "string"},
 			"purchase_date": Schema{"type": "string", "format": "date", "nullable": true}, "notes": Schema{"type": "string"},
 			"created_at": Schema{"type": "string", "format": "date-time"}, "updated_at": Schema{"type": "string", "format": "date-time"},

@@ -177,6 +177,11 @@ func pfExportHoldingSchema() Schema {
 		"purchase_price": pfNum("Per unit, USD."), "fees": pfNum("USD."), "total_cost": pfNum("USD."),
 		"dealer": Schema{"type": "string"}, "purchase_date": pfNullDate(""), "notes": Schema{"type": "string"},
 		"created_at": Schema{"type": "string", "format": "date-time"},
+		"sales": Schema{"type": "array", "description": "The lot's sales in the order they were recorded.", "items": pfObject(Schema{
+			"id": Schema{"type": "string"}, "quantity": pfInt(), "price_per_unit": pfNum("USD."), "fees": pfNum("USD."),
+			"sold_on": Schema{"type": "string", "format": "date"}, "proceeds": pfNum("USD."), "cost_basis": pfNum("USD."),
+			"realized_pl": pfNum("USD."), "created_at": Schema{"type": "string", "format": "date-time"},
+		})},
 	})
 }
 

@@ -87,6 +87,7 @@ func (h *Handlers) APIRoutes() []APIRoute {
 	// the /v1/holdings/:id pattern does.
 	out = append(out, h.portfolioRoutes()...)
 	out = append(out, h.holdingsRoutes()...)
+	out = append(out, h.productRoutes()...)
 	out = append(out, h.intelRoutes()...)
 	out = append(out, h.vaultRoutes()...)
 	out = append(out, h.dealerRoutes()...)
@@ -115,6 +116,8 @@ func (h *Handlers) PageRoutes() []PageRoute {
 		{Method: "GET", Path: "/", Handler: h.Home, Auth: AuthNone},
 		{Method: "GET", Path: "/holdings", Handler: h.HoldingsIndex, Auth: AuthGold},
 		{Method: "GET", Path: "/holdings/new", Handler: h.HoldingsNew, Auth: AuthGold},
+		{Method: "GET", Path: "/holdings/sales", Handler: h.SalesIndex, Auth: AuthGold},
+		{Method: "POST", Path: "/holdings/sales/:id/undo", Handler: h.SaleUndo, Auth: AuthGold},
 		{Method: "POST", Path: "/holdings", Handler: h.HoldingsSave, Auth: AuthGold},
 		{Method: "GET", Path: "/holdings/:id/edit", Handler: h.HoldingsEdit, Auth: AuthGold},
 		{Method: "POST", Path: "/holdings/:id", Handler: h.HoldingsSave, Auth: AuthGold},
@@ -158,6 +161,9 @@ func (h *Handlers) Jobs() []Job {
 	}
 	if h.advisor != nil {
 		out = append(out, Job{Name: "morning briefs", Run: func(ctx context.Context) { h.advisor.RunBriefs(ctx, 5*time.Minute) }})
+	}
+	if h.portfolio != nil && h.portfolio.Live() {
+		out = append(out, Job{Name: "spot at purchase refresh", Run: func(ctx context.Context) { h.portfolio.RunSpotRefresh(ctx, time.Minute) }})
 	}
 	if h.social != nil {
 		out = append(out, Job{Name: "article viewer pruning", Run: func(ctx context.Context) { h.social.RunPruner(ctx, 10*time.Minute) }})

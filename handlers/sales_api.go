@@ -70,3 +70,15 @@ func (h *Handlers) APISalesList(c *fiber.Ctx) error {
 	}
 	return writeJSON(c, http.StatusOK, fiber.Map{"sales": items, "limit": p.Limit, "offset": p.Offset, "total": p.Total, "realized_pl": money(p.Realized)})
 }
+
+// APISalesDelete answers DELETE /v1/sales/{id}: the sale is undone.
+func (h *Handlers) APISalesDelete(c *fiber.Ctx) error {
+	u, err := requireUser(c)
+	if err != nil {
+		return err
+	}
+	if _, err := h.portfolio.DeleteSale(h.ctx(c), u, c.Params("id")); err != nil {
+		return err
+	}
+	return c.SendStatus(http.StatusNoContent)
+}

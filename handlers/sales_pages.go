@@ -42,7 +42,7 @@ func (h *Handlers) SaleSubmit(c *fiber.Ctx) error {
 	in := portfolio.SaleInputFromForm(func(k string) string { return c.FormValue(k) })
 	_, err := h.portfolio.RecordSale(h.ctx(c), u, c.Params("id"), in)
 	if err == nil {
-		return redirect(c, "/?sale=1")
+		return redirect(c, "/holdings?sold=1")
 	}
 	e, ok := apperr.As(err)
 	if !ok || (e.Kind != apperr.Invalid && e.Kind != apperr.Conflict) {

@@ -200,8 +200,8 @@ func TestHoldingsPagesFlow(t *testing.T) {
 			t.Fatalf("save: %d %s", r.Status, r.Body)
 		}
 		list := doc(t, b.get("/holdings"))
-		row := list.Find("#holdings-table tbody tr")
-		if row.Length() != 1 || !strings.Contains(row.Text(), "10 oz bar") || !strings.Contains(row.Text(), "$655.00") || !strings.Contains(row.Text(), "20.00000") {
+		row := list.Find("#holdings-table li[id^=holding-]")
+		if row.Length() != 1 || !strings.Contains(row.Text(), "10 oz bar") || !strings.Contains(row.Text(), "$655.00") || !strings.Contains(row.Text(), "2 units") {
 			t.Fatalf("list row: %q", row.Text())
 		}
 		id, _ := row.Attr("id")

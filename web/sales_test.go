@@ -149,11 +149,17 @@ func TestSalePagesAndDeleteRefused(t *testing.T) {
 			t.Fatalf("bad price form: %d", r.Status)
 		}
 		r = b.post("/holdings/"+h.ID+"/sell", url.Values{"quantity": {"1"}, "price_per_unit": {"800"}, "fees": {"1.50"}, "sold_on": {"2026-01-02"}}, false)
-		if r.Status != 303 || r.Header.Get("Location") != "/?sale=1" {
+		if r.Status != 303 || r.Header.Get("Location") != "/holdings?sold=1" {
 			t.Fatalf("sale: %d %s", r.Status, r.Body)
 		}
-		if home := b.get("/?sale=1"); !strings.Contains(string(home.Body), "Sale recorded.") {
-			t.Fatal("no confirmation on the dashboard")
+		// The ledger confirms it and shows what remains; Delete is locked with its reason.
+		ledger := doc(t, b.get("/holdings?sold=1"))
+		lot := ledger.Find("#holding-" + h.ID)
+		if !strings.Contains(ledger.Text(), "Sale recorded.") || !strings.Contains(lot.Text(), "1 sold") || !strings.Contains(lot.Text(), "Undo sale") {
+			t.Fatalf("ledger after the sale: %q", lot.Text())
+		}
+		if del := lot.Find("button[disabled]"); del.Length() != 1 || !strings.Contains(lot.Text(), "undo them first") {
+			t.Fatalf("delete is not locked: %q", lot.Text())
 		}
 		// Without the CSRF token nothing is sold.
 		if r := b.post("/holdings/"+h.ID+"/sell", url.Values{"_csrf": {"forged"}, "quantity": {"1"}, "price_per_unit": {"800"}}, false); r.Status != 403 {

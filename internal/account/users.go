@@ -193,3 +193,100 @@ func (s *Service) SetProfile(ctx context.Context, u db.User, displayName, timeZo
 	u.DisplayName, u.TimeZone = displayName, timeZone
 	return u, nil
 }
+
+// errWrongPassword is the field error of a settings change whose current password is wrong.
+func errWrongPassword(field string) error {
+	return apperr.InvalidField(field, "that is not your current password")
+}
+
+// confirmPassword checks the member's current password for a sensitive change.
+func (s *Service) confirmPassword(ctx context.Context, u db.User, field, password string) error {
+	if password == "" {
+		return apperr.InvalidField(field, "enter your current password")
+	}
+	ok, err := checkPassword(ctx, u.PasswordHash, password)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errWrongPassword(field)
+	}
+	return nil
+}
+
+// ChangePassword sets a new password after checking the current one. Every other browser
+// session of the member is signed out (the session generation moves on); the caller keeps
+// its own session by storing the returned user's SessionGen in it.
+func (s *Service) ChangePassword(ctx context.Context, u db.User, current, next string) (db.User, error) {
+	if err := s.confirmPassword(ctx, u, "current_password", current); err != nil {
+		return u, err
+	}
+	if err := ValidatePassword(next); err != nil {
+		return u, apperr.InvalidField("new_password", err.Error())
+	}
+	if next == current {
+		return u, apperr.InvalidField("new_password", "must differ from your current password")
+	}
+	hash, err := hashPassword(ctx, next)
+	if err != nil {
+		return u, err
+	}
+	gen, err := s.store.SetUserPassword(ctx, u.ID, hash)
+	if err != nil {
+		return u, err
+	}
+	u.PasswordHash, u.SessionGen = hash, gen
+	return u, nil
+}
+
+// ChangeEmail changes the member's sign-in address after checking their password.
+func (s *Service) ChangeEmail(ctx context.Context, u db.User, password, email string) (db.User, error) {
+	email = db.NormalizeEmail(email)
+	if a, err := mail.ParseAddress(email); err != nil || a.Address != email || len(email) > 254 || !strings.Contains(email[strings.LastIndex(email, "@")+1:], ".") {
+		return u, apperr.InvalidField("email", "enter a valid email address")
+	}
+	if err := s.confirmPassword(ctx, u, "password", password); err != nil {
+		return u, err
+	}
+	if email == u.Email {
+		return u, nil
+	}
+	if err := s.store.SetUserEmail(ctx, u.ID, email); err != nil {
+		if errors.Is(err, db.ErrConflict) {
+			return u, apperr.InvalidField("email", "is used by another account")
+		}
+		return u, err
+	}
+	u.Email = email
+	return u, nil
+}
+
+// DeleteConfirmation is what a member types to confirm deleting their account.
+const DeleteConfirmation = "delete my account"
+
+// DeleteAccount removes the member and everything stored for them, after their password and
+// the typed confirmation (DeleteConfirmation, any case). Nothing can be recovered after.
+func (s *Service) DeleteAccount(ctx context.Context, u db.User, password, confirm string) error {
+	var errs []apperr.FieldError
+	if !strings.EqualFold(strings.Join(strings.Fields(confirm), " "), DeleteConfirmation) {
+		errs = append(errs, apperr.FieldError{Field: "confirm", Message: "type " + DeleteConfirmation + " to confirm"})
+	}
+	if err := s.confirmPassword(ctx, u, "password", password); err != nil {
+		if e, ok := apperr.As(err); ok && e.Kind == apperr.Invalid {
+			errs = append(errs, e.Fields...)
+		} else {
+			return err
+		}
+	}
+	if err := apperr.InvalidFields(errs); err != nil {
+		return err
+	}
+	if err := s.store.DeleteUser(ctx, u.ID); err != nil {
+		if errors.Is(err, db.ErrNotFound) {
+			return apperr.NotFoundf("account")
+		}
+		return err
+	}
+	s.log.InfoContext(ctx, "account deleted by its member", "user_id", u.ID)
+	return nil
+}

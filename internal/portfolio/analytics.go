@@ -2,9 +2,6 @@ package portfolio
 
 import (
 	"context"
-	"fmt"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -59,9 +56,10 @@ func (s *Service) Analytics(ctx context.Context, u db.User) (Analytics, error) {
 	if err != nil {
 		return Analytics{}, err
 	}
-	paid, ref, err := s.premiumSums(ctx, u, totals)
-	if err != nil {
-		return Analytics{}, err
+	// Each lot carries its spot at purchase, so the premium's sums come with the totals.
+	paid, ref := map[metals.Metal]decimal.Decimal{}, map[metals.Metal]decimal.Decimal{}
+	for _, t := range totals {
+		paid[t.Metal], ref[t.Metal] = t.Paid, t.Ref
 	}
 	return Analyze(p, totals, paid, ref), nil
 }
@@ -99,92 +97,4 @@ func Analyze(p Portfolio, totals []db.MetalTotals, paid, ref map[metals.Metal]de
 // of the same ounces was paid; nil when there is no reference.
 func Premium(paid, reference decimal.Decimal) *decimal.Decimal {
 	return PctOf(ptr(paid.Sub(reference)), reference)
-}
-
-// premium is a member's cached premium sums and what they were computed from.
-type premium struct {
-	fingerprint string
-	paid, ref   map[metals.Metal]decimal.Decimal
-}
-
-// premiumCache keeps each member's premium sums until their holdings or the price history
-// change: they depend on every purchase (one historical close per purchase day), but not on
-// live prices. Entries are checked against a fingerprint of the totals read on every request,
-// so several instances stay correct; the cache is bounded by random eviction.
-type premiumCache struct {
-	sync.Mutex
-	m map[int64]premium
-}
-
-const premiumCacheSize = 4096
-
-// premiumSums returns the member's premium sums, from the cache when nothing they depend on
-// has changed. Within five minutes a date-only edit made by an instance whose clock runs
-// behind could go unnoticed; the time bucket in the fingerprint bounds that.
-func (s *Service) premiumSums(ctx context.Context, u db.User, totals []db.MetalTotals) (paid, ref map[metals.Metal]decimal.Decimal, err error) {
-	paid, ref = map[metals.Metal]decimal.Decimal{}, map[metals.Metal]decimal.Decimal{}
-	if s.market == nil {
-		return paid, ref, nil
-	}
-	var fp strings.Builder
-	fmt.Fprintf(&fp, "%d/%d", s.market.Generation(), s.now().Unix()/300)
-	for _, t := range totals {
-		fmt.Fprintf(&fp, "|%d,%s,%s,%s,%s,%s,%s", t.Purchases, t.BoughtOz, t.BoughtCost, t.BoughtFees, t.FirstPurchase, t.LastPurchase, t.LastChange)
-	}
-	c := &s.premiums
-	c.Lock()
-	hit, ok := c.m[u.ID]
-	c.Unlock()
-	if ok && hit.fingerprint == fp.String() {
-		return hit.paid, hit.ref, nil
-	}
-	// Purchases grouped per metal and date in SQL: one historical close per purchase day.
-	changes, err := s.store.PositionChanges(ctx, u.ID)
-	if err != nil {
-		return nil, nil, err
-	}
-	spotOn := s.spotOn()
-	for _, ch := range changes {
-		if !ch.Dated || !ch.PricedOz.IsPositive() {
-			continue
-		}
-		spot, ok := spotOn(ch.Metal, ch.Day.Time)
-		if !ok {
-			continue
-		}
-		paid[ch.Metal] = paid[ch.Metal].Add(ch.Paid)
-		ref[ch.Metal] = ref[ch.Metal].Add(ch.PricedOz.Mul(spot))
-	}
-	c.Lock()
-	if c.m == nil {
-		c.m = map[int64]premium{}
-	}
-	if len(c.m) >= premiumCacheSize {
-		for k := range c.m {
-			delete(c.m, k)
-			break
-		}
-	}
-	c.m[u.ID] = premium{fingerprint: fp.String(), paid: paid, ref: ref}
-	c.Unlock()
-	return paid, ref, nil
-}
-
-// spotOn returns, per metal, the historical spot for a purchase day: the last daily close on
-// or before it (the monthly average before daily data begins). A day more than a week after
-// the last close has none, because a stale close would mislead.
-func (s *Service) spotOn() func(m metals.Metal, day time.Time) (decimal.Decimal, bool) {
-	now := s.now().UTC()
-	last := map[metals.Metal]time.Time{}
-	for _, m := range metals.All {
-		if cs := s.market.DailyCloses(m, now.AddDate(-3, 0, 0), now); len(cs) > 0 {
-			last[m] = cs[len(cs)-1].Date
-		}
-	}
-	return func(m metals.Metal, day time.Time) (decimal.Decimal, bool) {
-		if l, ok := last[m]; ok && day.After(l.AddDate(0, 0, 7)) {
-			return decimal.Zero, false
-		}
-		return s.market.CloseOn(m, day)
-	}
 }

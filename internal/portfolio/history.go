@@ -56,7 +56,13 @@ func (s *Service) History(ctx context.Context, u db.User, rng string) (History, 
 		return History{}, err
 	}
 	out := History{Range: r}
-	changes, err := s.store.PositionChanges(ctx, u.ID)
+	// Whatever happened before the range only sets where it starts: the store sums it per
+	// metal rather than per day (ALL has no such part).
+	var since db.Date
+	if r != prices.RangeAll {
+		since = db.NewDate(r.Start(s.now().UTC()))
+	}
+	changes, err := s.store.HistoryChanges(ctx, u.ID, since)
 	if err != nil {
 		return out, err
 	}
@@ -140,4 +146,10 @@ func valueHistory(mk market, changes []db.PositionChange, r prices.Range, now ti
 		out[i] = HistoryPoint{Date: p.Date, Value: p.Price, Cost: costs[p.Date]}
 	}
 	return out
+}
+
+// ReplayHistory is the value-over-time math over position changes, exported for the
+// benchmark that compares the per-day replay with the range-collapsed one.
+func ReplayHistory(mk *prices.Service, changes []db.PositionChange, r prices.Range, now time.Time) []HistoryPoint {
+	return valueHistory(mk, changes, r, now)
 }

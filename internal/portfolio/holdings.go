@@ -29,6 +29,23 @@ type Holding struct {
 	SoldQuantity int64
 	CreatedAt    time.Time
 	UpdatedAt    time.Time
+	// SpotAtPurchase is the metal's close on the purchase date (or the last before it);
+	// invalid when undated or no close is known.
+	SpotAtPurchase decimal.NullDecimal
+}
+
+// PremiumPct is what was paid per unit over the unit's fine ounces at spot on the purchase
+// day, in percent: (price ÷ (spot × fine oz) − 1) × 100. Nil without a spot or for a gift.
+func (h Holding) PremiumPct() *decimal.Decimal {
+	if !h.SpotAtPurchase.Valid || !h.PurchasePrice.IsPositive() || !h.WeightOz.IsPositive() {
+		return nil
+	}
+	return Premium(h.PurchasePrice, h.WeightOz.Mul(h.SpotAtPurchase.Decimal))
+}
+
+// RemainingOz is the fine ounces still held.
+func (h Holding) RemainingOz() decimal.Decimal {
+	return h.WeightOz.Mul(decimal.NewFromInt(h.Remaining()))
 }
 
 // Remaining is how many units are still held after sales.
@@ -53,13 +70,13 @@ func (h Holding) Name() string {
 func holdingFromRow(r db.Holding) Holding {
 	return Holding{ID: r.ID, Metal: metals.Metal(r.Metal), ProductName: r.ProductName, Quantity: r.Quantity, WeightOz: r.WeightOz,
 		PurchasePrice: r.PurchasePrice, Fees: r.Fees, Dealer: r.Dealer, PurchaseDate: r.PurchaseDate, Notes: r.Notes,
-		SoldQuantity: r.SoldQuantity, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+		SoldQuantity: r.SoldQuantity, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, SpotAtPurchase: r.SpotAtPurchase}
 }
 
 func (h Holding) row(userID int64) db.Holding {
 	return db.Holding{ID: h.ID, UserID: userID, Metal: string(h.Metal), ProductName: h.ProductName, Quantity: h.Quantity, WeightOz: h.WeightOz,
 		PurchasePrice: h.PurchasePrice, Fees: h.Fees, Dealer: h.Dealer, PurchaseDate: h.PurchaseDate, Notes: h.Notes,
-		SoldQuantity: h.SoldQuantity, CreatedAt: h.CreatedAt, UpdatedAt: h.UpdatedAt}
+		SoldQuantity: h.SoldQuantity, CreatedAt: h.CreatedAt, UpdatedAt: h.UpdatedAt, SpotAtPurchase: h.SpotAtPurchase}
 }
 
 func holdingsFromRows(rows []db.Holding) []Holding {
@@ -130,6 +147,7 @@ func (s *Service) CreateHolding(ctx context.Context, u db.User, in HoldingInput)
 	if err := s.checkHoldingsCap(ctx, u, 1); err != nil {
 		return Holding{}, err
 	}
+	s.spotFinder().withSpot(&h)
 	r, err := s.store.InsertHolding(ctx, h.row(u.ID))
 	if err != nil {
 		return Holding{}, err
@@ -173,6 +191,8 @@ func (s *Service) UpdateHolding(ctx context.Context, u db.User, id string, in Ho
 	if err := apperr.InvalidFields(in.apply(&cur, false, s.now())); err != nil {
 		return Holding{}, err
 	}
+	// The date or metal may have changed: the spot at purchase follows.
+	s.spotFinder().withSpot(&cur)
 	r, err := s.store.UpdateHolding(ctx, cur.row(u.ID))
 	if err != nil {
 		return Holding{}, holdingErr(err)

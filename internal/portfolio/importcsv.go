@@ -47,12 +47,22 @@ type ImportParse struct {
 	BadRows    int
 	// Bad marks the rows (by index into Rows) with at least one problem.
 	Bad []bool
+	// Sales are the rows of the sales section (see SalesHeader), in file order.
+	Sales []db.ImportedSale
 }
+
+// SaleColumns are the columns of a CSV's sales section, which starts with a header row whose
+// first cell is sale_of_row (export pads its rows with empty cells to the holdings' width): the data row (counted from 1 after the holdings header) of the
+// holding sold, then the sale's fields. An export writes it after the holdings, so a sold lot
+// imports back with its sales.
+var SaleColumns = []string{"sale_of_row", "quantity", "price_per_unit", "fees", "sold_on"}
 
 // ImportResult says what an import stored.
 type ImportResult struct {
 	Imported          int
 	SkippedDuplicates int
+	// Sales counts the sales recorded with the holdings.
+	Sales int
 }
 
 // tooLarge is the error of an upload over the limits.
@@ -149,6 +159,8 @@ func ParseHoldingsCSV(data []byte, now time.Time) (ImportParse, error) {
 		addErr(row, "row", msg)
 		out.Rows, out.Bad = append(out.Rows, Holding{}), append(out.Bad, true)
 	}
+	var saleCol map[string]int // set once the sales section begins
+	sold := map[int]int64{}    // units sold per holding row index
 	for row := 1; ; row++ {
 		rec, err := r.Read()
 		if errors.Is(err, io.EOF) {
@@ -156,6 +168,64 @@ func ParseHoldingsCSV(data []byte, now time.Time) (ImportParse, error) {
 		}
 		if row > MaxImportRows {
 			return ImportParse{}, tooLarge("the file has more than %d data rows; split it into smaller files", MaxImportRows)
+		}
+		if err == nil && saleCol == nil && len(rec) > 0 && column(rec[0]) == SaleColumns[0] {
+			saleCol = map[string]int{}
+			for i, name := range rec {
+				n := column(name)
+				if n == "" {
+					continue // padding, so the file stays rectangular
+				}
+				if !slices.Contains(SaleColumns, n) {
+					return out, apperr.InvalidField("header", fmt.Sprintf("unknown column %q in the sales section: columns are %s", strings.TrimSpace(name), strings.Join(SaleColumns, ", ")))
+				}
+				saleCol[n] = i
+			}
+			for _, f := range []string{"sale_of_row", "quantity", "price_per_unit"} {
+				if _, ok := saleCol[f]; !ok {
+					return out, apperr.InvalidField("header", "the sales section lacks the column "+f)
+				}
+			}
+			continue
+		}
+		if saleCol != nil {
+			if err != nil {
+				out.BadRows++
+				addErr(row, "row", "is not valid CSV: "+csvErr(err))
+				continue
+			}
+			get := func(f string) string {
+				if i, ok := saleCol[f]; ok && i < len(rec) {
+					return rec[i]
+				}
+				return ""
+			}
+			of, perr := strconv.Atoi(strings.TrimSpace(get("sale_of_row")))
+			if perr != nil || of < 1 || of > len(out.Rows) {
+				out.BadRows++
+				addErr(row, "sale_of_row", fmt.Sprintf("must be the row number of a holding above (1 to %d)", len(out.Rows)))
+				continue
+			}
+			if out.Bad[of-1] {
+				out.BadRows++
+				addErr(row, "sale_of_row", fmt.Sprintf("refers to row %d, which has problems", of))
+				continue
+			}
+			hold := out.Rows[of-1]
+			sale, errs := SaleInputFromForm(get).validate(hold, now)
+			if len(errs) == 0 && sold[of-1]+sale.Quantity > hold.Quantity {
+				errs = append(errs, apperr.FieldError{Field: "quantity", Message: fmt.Sprintf("sells more than the %d units of row %d", hold.Quantity, of)})
+			}
+			if len(errs) > 0 {
+				out.BadRows++
+				for _, e := range errs {
+					addErr(row, e.Field, e.Message)
+				}
+				continue
+			}
+			sold[of-1] += sale.Quantity
+			out.Sales = append(out.Sales, db.ImportedSale{Row: of - 1, Sale: sale})
+			continue
 		}
 		if err != nil {
 			badRow(row, "is not valid CSV: "+csvErr(err))
@@ -224,17 +294,19 @@ func (s *Service) ImportHoldings(ctx context.Context, u db.User, data []byte) (I
 		return ImportResult{}, ImportProblem(p)
 	}
 	rows := make([]db.Holding, len(p.Rows))
+	find := s.spotFinder()
 	for i, h := range p.Rows {
+		find.withSpot(&h)
 		rows[i] = h.row(u.ID)
 	}
 	if err := s.checkImportCap(ctx, u, rows); err != nil {
 		return ImportResult{}, err
 	}
-	res, err := s.store.ImportHoldings(ctx, u.ID, rows)
+	res, err := s.store.ImportHoldingsWithSales(ctx, u.ID, rows, p.Sales)
 	if err != nil {
 		return ImportResult{}, err
 	}
-	return ImportResult{Imported: res.Imported, SkippedDuplicates: len(res.Duplicates)}, nil
+	return ImportResult{Imported: res.Imported, SkippedDuplicates: len(res.Duplicates), Sales: res.Sales}, nil
 }
 
 // checkImportCap refuses an import that would take u past MaxHoldings, counting only the rows
@@ -344,6 +416,65 @@ func WriteHoldingsCSV(w io.Writer, list []Holding) error {
 		rec := []string{string(x.Metal), CSVCell(x.ProductName), strconv.FormatInt(x.Quantity, 10), x.WeightOz.String(),
 			x.PurchasePrice.StringFixed(2), x.Fees.StringFixed(2), CSVCell(x.Dealer), x.PurchaseDate.String(), CSVCell(x.Notes)}
 		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// ExportSales returns every sale of the member in the order they were recorded.
+func (s *Service) ExportSales(ctx context.Context, u db.User) ([]Sale, error) {
+	if err := requireGold(u); err != nil {
+		return nil, err
+	}
+	rows, err := s.store.AllSales(ctx, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Sale, len(rows))
+	for i, r := range rows {
+		out[i] = saleFromRow(r)
+	}
+	return out, nil
+}
+
+// WriteLedgerCSV writes the holdings as WriteHoldingsCSV does and then, when there are any,
+// the sales section: a SaleColumns header and one row per sale in the order recorded, each
+// naming its holding by data row. Import reads both, so nothing sold is lost on the way back.
+func WriteLedgerCSV(w io.Writer, list []Holding, sales []Sale) error {
+	var buf bytes.Buffer
+	if err := WriteHoldingsCSV(&buf, list); err != nil {
+		return err
+	}
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		return err
+	}
+	if len(sales) == 0 {
+		return nil
+	}
+	row := make(map[string]int, len(list))
+	for i, x := range list {
+		row[x.ID] = i + 1
+	}
+	// Rows are padded with empty cells to the holdings' width: every row of the file then has
+	// the same number of cells, as spreadsheets and strict CSV readers expect.
+	pad := func(cells []string) []string {
+		for len(cells) < len(HoldingFields) {
+			cells = append(cells, "")
+		}
+		return cells
+	}
+	cw := csv.NewWriter(w)
+	if err := cw.Write(pad(slices.Clone(SaleColumns))); err != nil {
+		return err
+	}
+	for _, x := range sales {
+		n, ok := row[x.HoldingID]
+		if !ok {
+			continue
+		}
+		if err := cw.Write(pad([]string{strconv.Itoa(n), strconv.FormatInt(x.Quantity, 10), x.PricePerUnit.StringFixed(2), x.Fees.StringFixed(2), x.SoldOn.String()})); err != nil {
 			return err
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -126,6 +127,10 @@ func (in HoldingInput) apply(h *Holding, create bool, now time.Time) []apperr.Fi
 	if v, ok := get("metal"); ok || create {
 		// Exactly the documented identifiers: the API promises an enum, so it takes nothing looser.
 		m := metals.Metal(v)
+		if !in.json {
+			// Forms and CSV files are typed by people: "Silver" is silver.
+			m = metals.Metal(strings.ToLower(strings.TrimSpace(v)))
+		}
 		switch {
 		case !isStr("metal"):
 			bad("metal", "must be a string")
@@ -152,7 +157,7 @@ func (in HoldingInput) apply(h *Holding, create bool, now time.Time) []apperr.Fi
 		}
 	}
 	if v, ok := get("purchase_price"); ok || create {
-		if d, msg := parseAmount(v, isNum("purchase_price"), true, true, maxPrice, maxMoneyDecimals); msg != "" {
+		if d, msg := parseAmount(in.money(v), isNum("purchase_price"), true, true, maxPrice, maxMoneyDecimals); msg != "" {
 			bad("purchase_price", msg)
 		} else {
 			h.PurchasePrice = d
@@ -164,7 +169,7 @@ func (in HoldingInput) apply(h *Holding, create bool, now time.Time) []apperr.Fi
 	if v, ok := get("fees"); ok {
 		if strings.TrimSpace(v) == "" {
 			h.Fees = decimal.Zero
-		} else if d, msg := parseAmount(v, isNum("fees"), true, true, maxPrice, maxMoneyDecimals); msg != "" {
+		} else if d, msg := parseAmount(in.money(v), isNum("fees"), true, true, maxPrice, maxMoneyDecimals); msg != "" {
 			bad("fees", msg)
 		} else {
 			h.Fees = d
@@ -324,4 +329,23 @@ func parseBoundedDecimal(v string) (decimal.Decimal, error) {
 		return decimal.Zero, fmt.Errorf("exponent out of range")
 	}
 	return d, nil
+}
+
+// groupedMoney is an amount written with thousands separators and an optional dollar sign.
+var groupedMoney = regexp.MustCompile(`^\$?\s*\d{1,3}(,\d{3})+(\.\d+)?$`)
+
+// money reads an amount the way people type it in a form or spreadsheet ("$1,234.50",
+// "$ 1234.5") as plain digits; JSON numbers are taken as they are.
+func (in HoldingInput) money(v string) string { return moneyText(v, in.json) }
+
+func moneyText(v string, json bool) string {
+	if json {
+		return v
+	}
+	v = strings.TrimSpace(v)
+	if groupedMoney.MatchString(v) {
+		v = strings.ReplaceAll(v, ",", "")
+	}
+	v = strings.TrimSpace(strings.TrimPrefix(v, "$"))
+	return v
 }

@@ -54,17 +54,17 @@ func FuzzParseHoldingJSON(f *testing.F) {
 }
 
 func TestHoldingFormInputKeepsTextAndValidates(t *testing.T) {
-	form := map[string]string{"metal": "gold", "quantity": "2", "weight_oz": "0.5", "purchase_price": "1,000", "purchase_date": ""}
+	form := map[string]string{"metal": "gold", "quantity": "2", "weight_oz": "0.5", "purchase_price": "1.000,50", "purchase_date": ""}
 	in := HoldingInputFromForm(func(k string) string { return form[k] })
 	var h Holding
 	errs := in.apply(&h, true, time.Now())
 	if len(errs) != 1 || errs[0].Field != "purchase_price" {
 		t.Fatalf("errors = %v", errs)
 	}
-	if in.Value("purchase_price") != "1,000" {
+	if in.Value("purchase_price") != "1.000,50" {
 		t.Fatal("form value not kept for re-display")
 	}
-	form["purchase_price"] = "1000"
+	form["purchase_price"] = "$1,000" // written as people write it
 	h = Holding{}
 	if errs := HoldingInputFromForm(func(k string) string { return form[k] }).apply(&h, true, time.Now()); len(errs) != 0 || h.Metal != "gold" || !h.PurchaseDate.IsZero() {
 		t.Fatalf("valid form: %v %+v", errs, h)
@@ -156,5 +156,27 @@ func TestSaleInput(t *testing.T) {
 	in := SaleInputFromForm(func(k string) string { return map[string]string{"quantity": "1", "price_per_unit": "30"}[k] })
 	if sale, errs := in.validate(Holding{Quantity: 1, PurchaseDate: day("2026-11-21")}, now); len(errs) != 0 || sale.SoldOn.String() != "2026-11-21" {
 		t.Fatalf("default date: %v %s", errs, sale.SoldOn)
+	}
+}
+
+// TestFormsReadPeoplesNumbers: forms and CSV take "$1,234.50" and any-case metals; JSON stays strict.
+func TestFormsReadPeoplesNumbers(t *testing.T) {
+	form := map[string]string{"metal": "Silver", "quantity": "1", "weight_oz": "1", "purchase_price": "$1,234.50", "fees": "$ 12"}
+	var h Holding
+	if errs := HoldingInputFromForm(func(k string) string { return form[k] }).apply(&h, true, time.Now()); len(errs) != 0 || h.Metal != "silver" ||
+		!h.PurchasePrice.Equal(decimal.RequireFromString("1234.5")) || !h.Fees.Equal(decimal.NewFromInt(12)) {
+		t.Fatalf("form: %v %+v", errs, h)
+	}
+	for _, bad := range []string{"1,23.50", "12,34", "$-5", "1.234,50"} {
+		form["purchase_price"] = bad
+		if errs := HoldingInputFromForm(func(k string) string { return form[k] }).apply(&h, true, time.Now()); len(errs) == 0 {
+			t.Errorf("%q was accepted", bad)
+		}
+	}
+	in, err := ParseHoldingJSON([]byte(`{"metal":"Silver","quantity":1,"weight_oz":1,"purchase_price":1}`))
+	if err == nil {
+		if errs := in.apply(&h, true, time.Now()); len(errs) == 0 {
+			t.Error("JSON took a capitalised metal")
+		}
 	}
 }

@@ -80,13 +80,13 @@ func (in SaleInput) validate(hold Holding, now time.Time) (db.Sale, []apperr.Fie
 	} else {
 		out.Quantity = q
 	}
-	if p, msg := parseAmount(in.fields["price_per_unit"], isNum("price_per_unit"), true, true, maxPrice, maxMoneyDecimals); msg != "" {
+	if p, msg := parseAmount(moneyText(in.fields["price_per_unit"], in.json), isNum("price_per_unit"), true, true, maxPrice, maxMoneyDecimals); msg != "" {
 		bad("price_per_unit", msg)
 	} else {
 		out.PricePerUnit = p
 	}
 	if v := in.fields["fees"]; strings.TrimSpace(v) != "" {
-		if f, msg := parseAmount(v, isNum("fees"), false, true, maxPrice, maxMoneyDecimals); msg != "" {
+		if f, msg := parseAmount(moneyText(v, in.json), isNum("fees"), false, true, maxPrice, maxMoneyDecimals); msg != "" {
 			bad("fees", msg)
 		} else {
 			out.Fees = f
@@ -189,4 +189,28 @@ func (s *Service) ListSales(ctx context.Context, u db.User, q SalesQuery) (Sales
 		out.Sales[i] = saleFromRow(r)
 	}
 	return out, nil
+}
+
+// saleErr is "sale not found" for another member's sale or none.
+func saleErr(err error) error {
+	if errors.Is(err, db.ErrNotFound) {
+		return apperr.NotFoundf("sale")
+	}
+	return err
+}
+
+// DeleteSale undoes one of the member's sales (a sale recorded by mistake): its units and
+// their cost basis go back to the holding, and its realized profit or loss is gone.
+func (s *Service) DeleteSale(ctx context.Context, u db.User, saleID string) (Sale, error) {
+	if err := requireGold(u); err != nil {
+		return Sale{}, err
+	}
+	if len(saleID) > 64 {
+		return Sale{}, apperr.NotFoundf("sale")
+	}
+	r, err := s.store.DeleteSale(ctx, u.ID, saleID)
+	if err != nil {
+		return Sale{}, saleErr(err)
+	}
+	return saleFromRow(r), nil
 }

@@ -41,11 +41,10 @@ type market interface {
 
 // Service holds the portfolio use cases.
 type Service struct {
-	store    *db.Store
-	market   market // nil without a price service
-	now      func() time.Time
-	log      *slog.Logger
-	premiums premiumCache
+	store  *db.Store
+	market market // nil without a price service
+	now    func() time.Time
+	log    *slog.Logger
 }
 
 // New builds the service.

@@ -32,7 +32,7 @@ var NavItems = []NavItem{
 	{Key: "dealers", Label: "Dealers", Href: "/dealers"},
 	{Key: "holdings", Label: "Holdings", Href: "/holdings", SignedInOnly: true},
 	{Key: "advisor", Label: "Advisor", Href: "/advisor", SignedInOnly: true},
-	{Key: "settings", Label: "Settings", Href: "/settings/developer", SignedInOnly: true},
+	{Key: "settings", Label: "Settings", Href: "/settings/account", SignedInOnly: true},
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -108,7 +108,7 @@ func Base(m components.Meta) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "\"><a href=\"#main\" class=\"sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-slate-900\">Skip to content</a><header class=\"border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900\"><nav class=\"mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-6 gap-y-2 px-4 py-3\" aria-label=\"Main\"><a href=\"/\" class=\"flex items-center gap-2 text-lg font-bold tracking-tight text-slate-900 dark:text-white\"><span aria-hidden=\"true\" class=\"inline-block h-6 w-6 rounded-full bg-gradient-to-br from-amber-300 to-amber-600\"></span> Ounce</a><ul class=\"order-last -mx-1 flex w-full items-center gap-x-4 overflow-x-auto whitespace-nowrap px-1 pb-1 text-sm lg:order-none lg:mx-0 lg:w-auto lg:flex-1 lg:flex-wrap lg:overflow-visible lg:px-0 lg:pb-0\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "\"><a href=\"#main\" class=\"sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-slate-900\">Skip to content</a><header class=\"border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900\"><nav class=\"mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-6 gap-y-2 px-4 py-3\" aria-label=\"Main\"><a href=\"/\" class=\"flex items-center gap-2 text-lg font-bold tracking-tight text-slate-900 dark:text-white\"><span aria-hidden=\"true\" class=\"inline-block h-6 w-6 rounded-full bg-gradient-to-br from-amber-300 to-amber-600\"></span> Ounce</a><ul class=\"order-last -mx-1 flex w-full items-center gap-x-4 overflow-x-auto whitespace-nowrap px-1 pb-1 text-sm lg:order-none lg:mx-0 lg:w-auto lg:flex-1 lg:gap-x-3 lg:overflow-visible lg:px-0 lg:pb-0 xl:gap-x-4\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -187,14 +187,14 @@ func Base(m components.Meta) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, " <span class=\"hidden text-slate-500 dark:text-slate-400 sm:inline\" title=\"Signed in\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, " <span class=\"sr-only\">Signed in as ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var11 string
 			templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(m.UserEmail)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layouts/base.templ`, Line: 52, Col: 104}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layouts/base.templ`, Line: 52, Col: 55}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var11))
 			if templ_7745c5c3_Err != nil {
@@ -218,17 +218,30 @@ func Base(m components.Meta) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "<button type=\"submit\" class=\"rounded px-2 py-1 text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white\">Sign out</button></form>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "<button type=\"submit\" class=\"whitespace-nowrap rounded px-2 py-1 text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white\" title=\"")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			var templ_7745c5c3_Var12 string
+			templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs("Signed in as " + m.UserEmail)
+			if templ_7745c5c3_Err != nil {
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layouts/base.templ`, Line: 58, Col: 189}
+			}
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var12))
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "\">Sign out</button></form>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		} else {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "<a href=\"/login\" class=\"text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white\">Sign in</a> <a href=\"/signup\" class=\"rounded-md bg-amber-600 px-3 py-1.5 font-semibold text-white hover:bg-amber-700\">Create account</a>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "<a href=\"/login\" class=\"text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white\">Sign in</a> <a href=\"/signup\" class=\"rounded-md bg-amber-600 px-3 py-1.5 font-semibold text-white hover:bg-amber-700\">Create account</a>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "</div></nav></header><main id=\"main\" class=\"mx-auto max-w-6xl px-4 py-6 sm:py-8\" tabindex=\"-1\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "</div></nav></header><main id=\"main\" class=\"mx-auto max-w-6xl px-4 py-6 sm:py-8\" tabindex=\"-1\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -236,20 +249,20 @@ func Base(m components.Meta) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "</main><footer class=\"mx-auto max-w-6xl px-4 pb-8 text-xs text-slate-500 dark:text-slate-400\">Ounce ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "</main><footer class=\"mx-auto max-w-6xl px-4 pb-8 text-xs text-slate-500 dark:text-slate-400\">Ounce ")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var12 string
-		templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs(m.Version)
+		var templ_7745c5c3_Var13 string
+		templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(m.Version)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layouts/base.templ`, Line: 71, Col: 21}
 		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var12))
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var13))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, " · prices in USD per troy ounce · <a class=\"underline\" href=\"/docs/api\">API</a> · <a class=\"underline\" href=\"/llms.txt\">llms.txt</a></footer><div id=\"toasts\" class=\"fixed bottom-4 right-4 z-50 flex flex-col gap-2\" aria-live=\"polite\"></div></body></html>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, " · prices in USD per troy ounce · <a class=\"underline\" href=\"/docs/api\">API</a> · <a class=\"underline\" href=\"/llms.txt\">llms.txt</a></footer><div id=\"toasts\" class=\"fixed bottom-4 right-4 z-50 flex flex-col gap-2\" aria-live=\"polite\"></div></body></html>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -1,0 +1,133 @@
+package handlers
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/account"
+	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/views/pages"
+)
+
+// accountZones are the suggestions of the time zone field (any IANA name is accepted).
+var accountZones = []string{"America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles", "America/Toronto",
+	"Europe/London", "Europe/Berlin", "Europe/Zurich", "Asia/Singapore", "Asia/Hong_Kong", "Asia/Tokyo", "Australia/Sydney", "UTC"}
+
+// accountView is the settings page of u with the values of a rejected form and its errors,
+// keyed by the page's field names.
+func (h *Handlers) accountView(u db.User, vals map[string]string, errs map[string]string) pages.AccountView {
+	v := pages.AccountView{Email: u.Email, Values: map[string]string{"display_name": u.DisplayName, "time_zone": u.TimeZone},
+		Errors: map[string]string{}, Gold: account.IsGold(u), Zones: accountZones, DeleteTip: account.DeleteConfirmation}
+	for k, x := range vals {
+		v.Values[k] = x
+	}
+	for k, x := range errs {
+		v.Errors[k] = x
+	}
+	return v
+}
+
+// accountFieldErrors maps a service's field errors onto the page's field names (several forms
+// share "password"), as sentences.
+func accountFieldErrors(err error, rename map[string]string) (map[string]string, bool) {
+	e, ok := apperr.As(err)
+	if !ok || e.Kind != apperr.Invalid {
+		return nil, false
+	}
+	out := map[string]string{}
+	for _, f := range e.Fields {
+		name := f.Field
+		if r, ok := rename[name]; ok {
+			name = r
+		}
+		msg := f.Message
+		if subject, ok := accountSubjects[f.Field]; ok && (strings.HasPrefix(msg, "must") || strings.HasPrefix(msg, "is ") || strings.HasPrefix(msg, "cannot")) {
+			msg = subject + " " + msg
+		}
+		out[name] = apperr.Sentence(msg)
+	}
+	return out, true
+}
+
+// accountSubjects name the fields in messages that follow a field's name ("must be …").
+var accountSubjects = map[string]string{"display_name": "display name", "time_zone": "time zone", "email": "email", "new_password": "new password"}
+
+// AccountPage shows /settings/account.
+func (h *Handlers) AccountPage(c *fiber.Ctx) error {
+	u, _ := UserFrom(c)
+	v := h.accountView(u, nil, nil)
+	switch c.Query("done") {
+	case "profile":
+		v.Flash = "Profile saved."
+	case "email":
+		v.Flash = "Email changed."
+	case "password":
+		v.Flash = "Password changed. Your other browsers are signed out."
+	}
+	return render(c, http.StatusOK, pages.Account(h.meta(c, "Account", "settings"), v))
+}
+
+// accountRefused re-renders the page with 422 and the form's errors, keeping what was typed
+// (never passwords).
+func (h *Handlers) accountRefused(c *fiber.Ctx, u db.User, err error, rename map[string]string, vals map[string]string) error {
+	errs, ok := accountFieldErrors(err, rename)
+	if !ok {
+		return err
+	}
+	return render(c, http.StatusUnprocessableEntity, pages.Account(h.meta(c, "Account", "settings"), h.accountView(u, vals, errs)))
+}
+
+// AccountProfile saves the display name and time zone.
+func (h *Handlers) AccountProfile(c *fiber.Ctx) error {
+	u, _ := UserFrom(c)
+	name, zone := c.FormValue("display_name"), c.FormValue("time_zone")
+	if _, err := h.account.SetProfile(h.ctx(c), u, name, zone); err != nil {
+		return h.accountRefused(c, u, err, nil, map[string]string{"display_name": name, "time_zone": zone})
+	}
+	return redirect(c, "/settings/account?done=profile")
+}
+
+// AccountEmail changes the sign-in address.
+func (h *Handlers) AccountEmail(c *fiber.Ctx) error {
+	u, _ := UserFrom(c)
+	email := c.FormValue("email")
+	if _, err := h.account.ChangeEmail(h.ctx(c), u, c.FormValue("email_password"), email); err != nil {
+		return h.accountRefused(c, u, err, map[string]string{"password": "email_password"}, map[string]string{"email": email})
+	}
+	return redirect(c, "/settings/account?done=email")
+}
+
+// AccountPassword changes the password; this browser stays signed in on a fresh session,
+// every other one is signed out.
+func (h *Handlers) AccountPassword(c *fiber.Ctx) error {
+	u, _ := UserFrom(c)
+	nu, err := h.account.ChangePassword(h.ctx(c), u, c.FormValue("current_password"), c.FormValue("new_password"))
+	if err != nil {
+		return h.accountRefused(c, u, err, nil, nil)
+	}
+	if err := h.startSession(c, nu); err != nil {
+		return err
+	}
+	return redirect(c, "/settings/account?done=password")
+}
+
+// AccountDelete deletes the account after the password and typed confirmation, ends the
+// session and says goodbye on the home page.
+func (h *Handlers) AccountDelete(c *fiber.Ctx) error {
+	u, _ := UserFrom(c)
+	confirm := c.FormValue("confirm")
+	if err := h.account.DeleteAccount(h.ctx(c), u, c.FormValue("delete_password"), confirm); err != nil {
+		return h.accountRefused(c, u, err, map[string]string{"password": "delete_password"}, map[string]string{"confirm": confirm})
+	}
+	ctx := c.UserContext()
+	if err := h.sessions.RenewToken(ctx); err != nil {
+		return err
+	}
+	if err := h.sessions.Destroy(ctx); err != nil {
+		return err
+	}
+	return redirect(c, "/?deleted=1")
+}

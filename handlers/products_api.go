@@ -1,0 +1,78 @@
+package handlers
+
+import (
+	"net/http"
+	"unicode/utf8"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/metals"
+)
+
+// ProductJSON is one catalogue product: what the add-holding picker fills in.
+type ProductJSON struct {
+	ID      string   `json:"id"`
+	Name    string   `json:"name"`
+	Metal   string   `json:"metal"`
+	FineOz  Num      `json:"fine_oz"`
+	Purity  Num      `json:"purity"`
+	Form    string   `json:"form"`
+	PerFace bool     `json:"per_face"`
+	Aliases []string `json:"aliases"`
+}
+
+func productJSON(p metals.Product) ProductJSON {
+	a := p.Aliases
+	if a == nil {
+		a = []string{}
+	}
+	return ProductJSON{ID: p.ID, Name: p.Name, Metal: string(p.Metal), FineOz: ounces(p.FineOz), Purity: purity(p.Purity), Form: string(p.Form), PerFace: p.PerFace, Aliases: a}
+}
+
+// APIProducts answers GET /v1/products.
+func (h *Handlers) APIProducts(c *fiber.Ctx) error {
+	m, err := parseMetalParam(c.Query("metal"), "")
+	if err != nil {
+		return err
+	}
+	q := c.Query("q")
+	if utf8.RuneCountInString(q) > 100 {
+		return apperr.InvalidField("q", "must be at most 100 characters")
+	}
+	out := []ProductJSON{}
+	for _, p := range metals.SearchProducts(q, metals.Metal(m)) {
+		out = append(out, productJSON(p))
+	}
+	c.Set(fiber.HeaderCacheControl, "public, max-age=3600")
+	return writeJSON(c, http.StatusOK, fiber.Map{"products": out})
+}
+
+// productRoutes is the catalogue route.
+func (h *Handlers) productRoutes() []APIRoute {
+	product := Schema{"type": "object", "additionalProperties": false,
+		"required": []string{"id", "name", "metal", "fine_oz", "purity", "form", "per_face", "aliases"},
+		"properties": Schema{
+			"id": Schema{"type": "string"}, "name": Schema{"type": "string"}, "metal": metalSchema(),
+			"fine_oz":  Schema{"type": "number", "description": "Pure metal in one unit, troy ounces (for per_face products, per $1 of face value)."},
+			"purity":   Schema{"type": "number", "description": "Fineness as a fraction, e.g. 0.9999 or 0.9167."},
+			"form":     Schema{"type": "string", "enum": []string{"coin", "bar", "round", "junk"}},
+			"per_face": Schema{"type": "boolean", "description": "One unit is $1 of face value (junk silver): $10 face of 90% is 10 units, 7.15 oz."},
+			"aliases":  Schema{"type": "array", "items": Schema{"type": "string"}, "description": "Other names it goes by."},
+		}}
+	return []APIRoute{
+		{Method: "GET", Path: "/v1/products", Auth: AuthNone, Handler: h.APIProducts, OperationID: "listProducts", Tag: "Portfolio",
+			Summary:     "The product catalogue: common coins, bars, rounds and junk silver",
+			Description: "What the add-holding form's picker offers: each product's metal, fine weight and purity, so a holding can be entered by name. Matches every word of q against name and aliases (any case), best first; without q, the whole catalogue in order.",
+			Params: []Param{
+				{Name: "q", In: "query", Description: "Words to match.", Schema: Schema{"type": "string", "maxLength": 100}, Example: "maple"},
+				{Name: "metal", In: "query", Description: "Only this metal.", Schema: metalSchema(), Example: "silver"},
+			},
+			Responses: []Response{
+				{Status: 200, Description: "The matching products.", Schema: Schema{"type": "object", "additionalProperties": false, "required": []string{"products"},
+					"properties": Schema{"products": Schema{"type": "array", "items": product}}}},
+				{Status: 400, Description: "metal is not a metal, or q is too long."},
+			},
+			Example: "GET /v1/products?q=maple&metal=silver"},
+	}
+}

@@ -1,0 +1,101 @@
+package portfolio
+
+import (
+	"context"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/metals"
+)
+
+// LedgerLot is one purchase as the ledger shows it: what was bought, what of it was sold
+// (each sale), and what remains, valued at the live board.
+type LedgerLot struct {
+	Holding
+	// Sales are the lot's sales in the order they were recorded.
+	Sales []Sale
+	// RemainingOz and RemainingCost are the fine ounces still held and their cost basis (the
+	// lot's cost less the cost basis its sales took).
+	RemainingOz, RemainingCost decimal.Decimal
+	// Realized is the profit or loss of the lot's sales.
+	Realized decimal.Decimal
+	// Value is RemainingOz × spot to the cent; PL is Value − RemainingCost, PLPct its share
+	// of RemainingCost. Nil without a price for the metal.
+	Value, PL, PLPct *decimal.Decimal
+}
+
+// Ledger is a member's lots (newest purchase first, at most MaxLedgerLots) with the per-metal
+// subtotals of the whole stack.
+type Ledger struct {
+	Lots []LedgerLot
+	// Total counts every lot matching the filter; Metal is the filter ("" for all).
+	Total int
+	Metal string
+	// Portfolio gives the per-metal subtotals (all lots, not only those listed).
+	Portfolio Portfolio
+}
+
+// MaxLedgerLots is how many lots the ledger lists at once.
+const MaxLedgerLots = 200
+
+// Ledger lists the member's lots with their sales and what remains of each. metal is "" for
+// every metal, else a metal in any case or its symbol.
+func (s *Service) Ledger(ctx context.Context, u db.User, metal string) (Ledger, error) {
+	if err := requireGold(u); err != nil {
+		return Ledger{}, err
+	}
+	if metal != "" {
+		m, err := metals.Parse(metal)
+		if err != nil {
+			return Ledger{}, apperr.InvalidField("metal", "must be one of gold, silver, platinum, palladium")
+		}
+		metal = string(m)
+	}
+	rows, total, err := s.store.HoldingsByUser(ctx, u.ID, db.HoldingFilter{Metal: metal, Limit: MaxLedgerLots})
+	if err != nil {
+		return Ledger{}, err
+	}
+	p, err := s.Portfolio(ctx, u)
+	if err != nil {
+		return Ledger{}, err
+	}
+	out := Ledger{Total: total, Metal: metal, Portfolio: p, Lots: make([]LedgerLot, len(rows))}
+	idx := make(map[string]int, len(rows))
+	board := s.snapshot()
+	for i, r := range rows {
+		h := holdingFromRow(r)
+		out.Lots[i] = LedgerLot{Holding: h, RemainingOz: h.RemainingOz(), RemainingCost: h.TotalCost(), Realized: decimal.Zero}
+		idx[h.ID] = i
+	}
+	sold := false
+	for _, l := range out.Lots {
+		sold = sold || l.SoldQuantity > 0
+	}
+	if sold {
+		sales, err := s.store.AllSales(ctx, u.ID)
+		if err != nil {
+			return Ledger{}, err
+		}
+		for _, r := range sales {
+			i, ok := idx[r.HoldingID]
+			if !ok {
+				continue
+			}
+			l := &out.Lots[i]
+			l.Sales = append(l.Sales, saleFromRow(r))
+			l.RemainingCost = l.RemainingCost.Sub(r.CostBasis)
+			l.Realized = l.Realized.Add(r.RealizedPL)
+		}
+	}
+	for i := range out.Lots {
+		l := &out.Lots[i]
+		if sp, ok := board.Prices[l.Metal]; ok {
+			l.Value = ptr(metals.Money(l.RemainingOz.Mul(sp.Price)))
+			l.PL = sub(l.Value, l.RemainingCost)
+			l.PLPct = PctOf(l.PL, l.RemainingCost)
+		}
+	}
+	return out, nil
+}

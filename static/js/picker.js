@@ -1,0 +1,41 @@
+// The add-holding form's product picker: choosing a catalogue product fills metal, product
+// name and fine weight; for junk silver a face value sets the weight (face × oz per $1).
+(function () {
+  function setup() {
+    var pick = document.getElementById("f-product-pick");
+    if (!pick || pick.dataset.ready) return;
+    pick.dataset.ready = "1";
+    var form = pick.form;
+    var faceRow = document.getElementById("face-row");
+    var face = document.getElementById("f-face");
+    var chosen = null;
+    function field(name) { return form.querySelector("[name=" + name + "]"); }
+    function trim(n) { return String(Number(n.toFixed(5))); }
+    function applyFace() {
+      if (!chosen) return;
+      var v = parseFloat((face.value || "").replace(/[$,\s]/g, ""));
+      if (!(v > 0)) return;
+      field("quantity").value = "1";
+      field("weight_oz").value = trim(v * parseFloat(chosen.dataset.oz));
+      field("product_name").value = chosen.value.replace("($1 face)", "($" + trim(v) + " face)");
+    }
+    pick.addEventListener("input", function () {
+      var opts = document.querySelectorAll("#product-options option");
+      chosen = null;
+      for (var i = 0; i < opts.length; i++) {
+        if (opts[i].value.toLowerCase() === pick.value.trim().toLowerCase()) { chosen = opts[i]; break; }
+      }
+      if (!chosen) return;
+      field("metal").value = chosen.dataset.metal;
+      field("product_name").value = chosen.value;
+      field("weight_oz").value = chosen.dataset.oz;
+      var perFace = chosen.dataset.face === "1";
+      faceRow.hidden = !perFace;
+      if (perFace) { face.focus(); applyFace(); }
+    });
+    face.addEventListener("input", applyFace);
+  }
+  document.addEventListener("DOMContentLoaded", setup);
+  document.addEventListener("htmx:afterSwap", setup);
+  setup();
+})();
