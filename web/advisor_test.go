@@ -218,7 +218,7 @@ func TestAdvisorOffline(t *testing.T) {
 		}
 		r = e.api("POST", "/v1/advisor/chat", key, map[string]any{"message": "what is my stack worth"})
 		decodeInto(t, r, &out)
-		if !out.Stale || !strings.Contains(out.Reply, "is the last known price from ") {
+		if !out.Stale || !strings.Contains(out.Reply, "price is the last known one, from ") {
 			t.Fatalf("stale stack reply: %s", r.Body)
 		}
 		g := e.api("POST", "/v1/daily-brief/generate", key, nil)

@@ -418,7 +418,7 @@ func (s *Service) composeBrief(ctx context.Context, u db.User, d db.Date, now ti
 				}
 				seen[n.ID] = true
 				h := fmt.Sprintf("%s (%s, %s)", n.Title, n.Source, day(n.PublishedAt))
-				if n.Demo {
+				if n.Demo && !strings.HasPrefix(n.Title, "Demo") {
 					h = "Demo: " + h
 				}
 				heads = append(heads, h)
