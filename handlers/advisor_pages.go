@@ -105,7 +105,7 @@ func (h *Handlers) AdvisorAsk(c *fiber.Ctx) error {
 			return h.advisorError(c, in.ConversationID, err)
 		}
 		a := pages.ChatMessageView{ID: id, StreamURL: "/advisor/stream/" + tok}
-		return render(c, http.StatusOK, pages.AdvisorExchange(q, a, in.ConversationID))
+		return render(c, http.StatusOK, pages.AdvisorExchange(q, a, in.ConversationID, strconv.Itoa(advisor.MaxMessageRunes)))
 	}
 	r, err := h.advisor.Chat(h.ctx(c), u, in)
 	if err != nil {
@@ -114,7 +114,7 @@ func (h *Handlers) AdvisorAsk(c *fiber.Ctx) error {
 	if !isHTMX(c) {
 		return c.Redirect("/advisor?c="+r.ConversationID, http.StatusSeeOther)
 	}
-	return render(c, http.StatusOK, pages.AdvisorExchange(q, replyView(id, r), r.ConversationID))
+	return render(c, http.StatusOK, pages.AdvisorExchange(q, replyView(id, r), r.ConversationID, strconv.Itoa(advisor.MaxMessageRunes)))
 }
 
 // advisorError shows a refused question (bad length, quota) in the page: as a reply bubble
@@ -177,19 +177,11 @@ func (h *Handlers) AdvisorStream(c *fiber.Ctx) error {
 			}
 			_ = pages.AdvisorMessage(pages.ChatMessageView{ID: id, Text: msg}).Render(ctx, &buf)
 		} else {
-			_ = pages.AdvisorExchange(pages.ChatMessageView{}, replyView(id, r), r.ConversationID).Render(ctx, &buf)
+			_ = pages.AdvisorReply(replyView(id, r), r.ConversationID).Render(ctx, &buf)
 		}
-		s.send(sseEvent("done", strings.TrimSpace(stripUserBubble(buf.String()))))
+		s.send(sseEvent("done", strings.TrimSpace(buf.String())))
 	})
 	return nil
-}
-
-// stripUserBubble drops the empty question bubble AdvisorExchange renders first.
-func stripUserBubble(s string) string {
-	if i := strings.Index(s, `<div id="reply-`); i > 0 {
-		return s[i:]
-	}
-	return s
 }
 
 // sseEvent formats one named event; every line of data gets its own data field.

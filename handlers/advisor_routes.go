@@ -1,9 +1,13 @@
 package handlers
 
 import (
+	"context"
+	"encoding/json"
 	"strconv"
 
+	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/advisor"
+	"github.com/ouncehq/ounce/internal/apperr"
 )
 
 // advisorRoutes are the /v1 daily brief and advisor chat routes.
@@ -156,4 +160,32 @@ func (h *Handlers) advisorSchemas() map[string]Schema {
 				}}},
 		}},
 	}
+}
+
+// advisorMCPTools is the advisor chat as an MCP tool, for a Gold member's key (MCP tools are
+// public or Gold); it counts against the same daily quota as POST /v1/advisor/chat.
+func (h *Handlers) advisorMCPTools() []MCPTool {
+	if h.advisor == nil {
+		return nil
+	}
+	return []MCPTool{{Name: "ask_advisor", Gold: true, Method: "POST", Path: "/v1/advisor/chat",
+		Description: "Ask Ounce's advisor about your own stack (Gold members): value, profit/loss, break-even, allocation, a metal's price or its change/high/low over a range, the gold/silver ratio, junk silver melt, what-if at a target price, dealer premiums, the latest Stack Signal, the COMEX registered trend. The reply lists the facts it used with dates and sources.",
+		Schema: Schema{"type": "object", "additionalProperties": false, "required": []string{"message"}, "properties": Schema{
+			"message":         Schema{"type": "string", "minLength": 1, "maxLength": advisor.MaxMessageRunes},
+			"conversation_id": Schema{"type": "string"},
+		}},
+		Call: func(ctx context.Context, _ map[string]string, raw json.RawMessage, u *db.User) (any, error) {
+			var in struct {
+				Message        string `json:"message"`
+				ConversationID string `json:"conversation_id"`
+			}
+			if err := json.Unmarshal(raw, &in); err != nil {
+				return nil, apperr.InvalidField("message", "must be a string")
+			}
+			r, err := h.advisor.Chat(ctx, *u, advisor.ChatInput{Message: in.Message, ConversationID: in.ConversationID})
+			if err != nil {
+				return nil, err
+			}
+			return chatReplyJSON(r), nil
+		}}}
 }

@@ -222,7 +222,7 @@ func TestAdvisorOffline(t *testing.T) {
 		}
 		r = e.api("POST", "/v1/advisor/chat", key, map[string]any{"message": "what is my stack worth"})
 		decodeInto(t, r, &out)
-		if !out.Stale || !strings.Contains(out.Reply, "is the last known price from ") {
+		if !out.Stale || !strings.Contains(out.Reply, "price is the last known one, from ") {
 			t.Fatalf("stale stack reply: %s", r.Body)
 		}
 		g := e.api("POST", "/v1/daily-brief/generate", key, nil)
@@ -369,4 +369,23 @@ func TestBriefNamesFiredAlerts(t *testing.T) {
 			t.Fatalf("the brief does not name the fired alert: %s", g.Body)
 		}
 	})
+}
+
+// TestAdvisorMCP: ask_advisor answers a Gold member's key like POST /v1/advisor/chat and is
+// not offered to others.
+func TestAdvisorMCP(t *testing.T) {
+	e := newEnv(t, sqliteStore(t), offline(t))
+	advisorLive(e)
+	_, goldKey := e.user("mcp-gold@example.test", db.TierGold)
+	_, freeKey := e.user("mcp-free@example.test", db.TierFree)
+	advisorStack(t, e, goldKey)
+	base := e.live()
+	if names := toolNames(t, mcpSession(t, base, freeKey)); contains(names, "ask_advisor") {
+		t.Fatalf("free key sees ask_advisor: %v", names)
+	}
+	gold := mcpSession(t, base, goldKey)
+	res, out := callTool(t, gold, "ask_advisor", map[string]any{"message": "what's my stack worth"})
+	if res.IsError || !strings.Contains(fmt.Sprint(out["reply"]), "$42,129.00") || out["conversation_id"] == "" {
+		t.Fatalf("ask_advisor: %v %v", res.Content, out)
+	}
 }

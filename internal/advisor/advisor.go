@@ -42,9 +42,10 @@ const (
 	BriefHour = 7
 )
 
-// Config is the advisor's settings. An LLM is used when BaseURL and Model are both set
-// (OUNCE_LLM_BASE_URL, OUNCE_LLM_MODEL, OUNCE_LLM_API_KEY: the same server the Stack Signal
-// writer uses).
+// Config is the advisor's settings. A model is used when LLMBaseURL and LLMModel are both
+// set (OUNCE_LLM_BASE_URL, OUNCE_LLM_MODEL, OUNCE_LLM_API_KEY: the Stack Signal writer's
+// server; the web layer leaves them empty under OUNCE_OFFLINE). It answers chat questions
+// through the tools and rewrites the daily brief's prose; both are checked against the data.
 type Config struct {
 	LLMBaseURL string
 	LLMModel   string
@@ -52,8 +53,6 @@ type Config struct {
 	// LLMTimeout bounds one whole chat answer through the model (default 30 s); past it the
 	// built-in engine answers.
 	LLMTimeout time.Duration
-	// Offline stops the morning job from asking the model (no network is contacted).
-	Offline bool
 }
 
 // FiredAlert is a price alert that fired, as the brief reports it.

@@ -187,6 +187,11 @@ func (s *Service) GenerateBrief(ctx context.Context, u db.User, regenerate bool,
 	if bad := ungrounded(b.text(), b.known()); len(bad) > 0 {
 		return Brief{}, false, fmt.Errorf("advisor: brief states figures it does not list: %s", strings.Join(firstN(bad, 5), ", "))
 	}
+	if polished, reason := s.polishBrief(ctx, b); reason != "" {
+		s.log.Warn("advisor: model brief not used", "reason", reason)
+	} else {
+		b = polished
+	}
 	content, err := json.Marshal(b)
 	if err != nil {
 		return Brief{}, false, err
@@ -418,7 +423,7 @@ func (s *Service) composeBrief(ctx context.Context, u db.User, d db.Date, now ti
 				}
 				seen[n.ID] = true
 				h := fmt.Sprintf("%s (%s, %s)", n.Title, n.Source, day(n.PublishedAt))
-				if n.Demo {
+				if n.Demo && !strings.HasPrefix(n.Title, "Demo") {
 					h = "Demo: " + h
 				}
 				heads = append(heads, h)

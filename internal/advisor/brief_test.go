@@ -2,6 +2,7 @@ package advisor
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -123,4 +124,56 @@ func TestMorningJob(t *testing.T) {
 			t.Fatal("free member got a brief")
 		}
 	})
+}
+
+// TestBriefThroughModel: a model's rewrite is used when its figures are the brief's, and the
+// built-in text stays when it invents one or drops a section.
+func TestBriefThroughModel(t *testing.T) {
+	ctx := context.Background()
+	rewrite := func(invent bool, drop bool) func(int, map[string]any) turn {
+		return func(_ int, req map[string]any) turn {
+			msgs := req["messages"].([]any)
+			var in struct {
+				Headline string
+				Sections []struct{ Title, Text string }
+			}
+			_ = json.Unmarshal([]byte(msgs[1].(map[string]any)["content"].(string)), &in)
+			out := map[string]any{"headline": "Good morning: " + in.Headline}
+			var secs []map[string]string
+			for i, s := range in.Sections {
+				text := "In short: " + s.Text
+				if invent && i == 0 {
+					text += " Analysts see $5,000 gold soon."
+				}
+				if drop && i == 0 {
+					continue
+				}
+				secs = append(secs, map[string]string{"title": s.Title, "text": text})
+			}
+			out["sections"] = secs
+			b, _ := json.Marshal(out)
+			return turn{Content: "```json\n" + string(b) + "\n```"}
+		}
+	}
+	for _, c := range []struct {
+		name       string
+		invent     bool
+		drop       bool
+		wantWriter string
+	}{{"grounded rewrite", false, false, "llm:fake-model"}, {"invented figure", true, false, BuiltinWriter}, {"dropped section", false, true, BuiltinWriter}} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFakeModel(t, rewrite(c.invent, c.drop))
+			fx := llmFixture(t, f, 5*time.Second)
+			b, _, err := fx.svc.GenerateBrief(ctx, fx.gold, false, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b.Writer != c.wantWriter || strings.Contains(b.Body, "5,000") {
+				t.Fatalf("writer %s: %s", b.Writer, b.Body)
+			}
+			if c.wantWriter != BuiltinWriter && (!strings.HasPrefix(b.Headline, "Good morning: Your stack: $44,089.00") || !strings.Contains(b.Body, "In short: Your stack is worth $44,089.00")) {
+				t.Fatalf("rewrite not used: %s / %s", b.Headline, b.Body)
+			}
+		})
+	}
 }

@@ -156,7 +156,7 @@ func orUnknown(s string) string {
 
 // staleNote says how old a stale price is, in words the reply can carry.
 func staleNote(m metals.Metal, sp prices.Spot) string {
-	return fmt.Sprintf("%s is the last known price from %s, not a live one", metalName(m), day(sp.AsOf))
+	return fmt.Sprintf("the %s price is the last known one, from %s, not live", m, day(sp.AsOf))
 }
 
 func metalName(m metals.Metal) string {
