@@ -27,14 +27,14 @@ func (h *Handlers) tickerView() pages.TickerView {
 	for _, m := range metals.All {
 		c := pages.PriceCard{Metal: string(m), Title: m.Title(), Symbol: m.Symbol()}
 		if sp, ok := snap.Prices[m]; ok {
-			c.Known, c.Price, c.Stale, c.Source = true, format.USD(sp.Price), sp.Stale, sp.Source
+			c.Known, c.Price, c.Stale, c.Source = true, format.PriceUSD(sp.Price), sp.Stale, sp.Source
 			c.AsOf = format.DateTime(sp.AsOf)
 			if at := sp.AsOf.UTC(); at.Hour() == 0 && at.Minute() == 0 {
 				// A close carries a date, not a moment.
 				c.AsOf = "close of " + format.Date(sp.AsOf)
 			}
 			if !sp.PrevClose.IsZero() {
-				c.Change, c.ChangePct = format.SignedUSD(sp.Change), format.SignedPct(sp.ChangePct)
+				c.Change, c.ChangePct = format.SignedPriceUSD(sp.Change), format.SignedPct(sp.ChangePct)
 				c.Up, c.Down = sp.Change.IsPositive(), sp.Change.IsNegative()
 				if !sp.ChangeIsToday() && !sp.PrevDate.IsZero() {
 					c.ChangeSpan = format.Date(sp.Session) + " vs " + format.Date(sp.PrevDate) + " close"

@@ -188,7 +188,7 @@ func TestTruthNoTodayOrLiveForOldPrices(t *testing.T) {
 		if strings.Contains(hero, "Live spot prices") {
 			t.Error("home hero says live with stale prices")
 		}
-		if !strings.Contains(hero, "10 Aug 2026 vs 7 Aug 2026 close") || !strings.Contains(hero, "(gold of 17 Aug 2026, silver of 10 Aug 2026)") {
+		if !strings.Contains(hero, "10 Aug 2026 vs 7 Aug 2026 close") || !strings.Contains(hero, "$63.935") || !strings.Contains(hero, "−$0.385") || !strings.Contains(hero, "(gold of 17 Aug 2026, silver of 10 Aug 2026)") {
 			t.Error("price card does not date silver's change")
 		}
 		br := e.browser()

@@ -61,6 +61,38 @@ func USD(d decimal.Decimal) string {
 	return sign(d, "$"+Group(d.Abs().StringFixed(2)), false)
 }
 
+// pricePlaces is how many decimals a price per ounce shows: its own, at least 2 and at most 4
+// (LBMA silver 63.935 stays $63.935; gold 4405.8 is $4,405.80).
+func pricePlaces(d decimal.Decimal) int32 {
+	d = d.Round(4)
+	places := int32(2)
+	if e := -d.Exponent(); e > places {
+		for t := d.StringFixed(e); e > places && t[len(t)-1] == '0'; t = t[:len(t)-1] {
+			e--
+		}
+		places = e
+	}
+	return places
+}
+
+// PriceUSD is a price per ounce at its source's precision: "$63.935", "$4,405.80".
+func PriceUSD(d decimal.Decimal) string {
+	p := pricePlaces(d)
+	if roundedZero(d, p) {
+		d = decimal.Zero
+	}
+	return sign(d, "$"+Group(d.Abs().StringFixed(p)), false)
+}
+
+// SignedPriceUSD is a change of a price per ounce at its precision: "−$0.385", "+$15.10".
+func SignedPriceUSD(d decimal.Decimal) string {
+	p := pricePlaces(d)
+	if roundedZero(d, p) {
+		return "$0.00"
+	}
+	return sign(d, "$"+Group(d.Abs().StringFixed(p)), true)
+}
+
 // SignedUSD is a change in dollars with an explicit sign: "+$42.53", "−$0.18", "$0.00".
 func SignedUSD(d decimal.Decimal) string {
 	if roundedZero(d, 2) {
