@@ -60,7 +60,7 @@ type fixture struct {
 	market *market
 }
 
-func newFixture(t *testing.T, s *db.Store, cfg alerts.Config) *fixture {
+func newFixture(t testing.TB, s *db.Store, cfg alerts.Config) *fixture {
 	t.Helper()
 	clk := &clock{t: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)}
 	s.Now = clk.now
