@@ -234,26 +234,48 @@ func (s *Store) EvaluateTick(ctx context.Context, metal string, priceUnits, asOf
 	}
 	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
 		r = TickResult{}
-		for _, dir := range []struct{ name, reached, passed string }{{"above", "<=", ">="}, {"below", ">=", "<="}} {
-			var fired []FiredAlert
+		// Each statement walks its partial index in price order from the tick's price, a batch
+		// at a time: a plain index scan, which on PostgreSQL also marks the entries of rows
+		// earlier ticks moved out (dead until vacuum) so later ticks skip them. The outer
+		// conditions are checked again on the row itself, so a concurrent evaluation of the
+		// same tick cannot fire it twice.
+		const batch = 1000
+		for _, dir := range []struct{ name, reached, passed, fireOrder, armOrder string }{
+			{"above", "<=", ">=", "target_units DESC", "arm_units ASC"},
+			{"below", ">=", "<=", "target_units ASC", "arm_units DESC"},
+		} {
+			fireCond := `metal = ? AND direction = '` + dir.name + `' AND ` + on + ` AND target_units ` + dir.reached + ` ?`
 			q := `UPDATE price_alerts SET armed = ?, enabled = (repeat = 'rearm'), arm_units = rearm_units, last_triggered_at = ?,
 				fired_count = fired_count + 1, updated_at = ?
-				WHERE metal = ? AND direction = '` + dir.name + `' AND ` + on + ` AND target_units ` + dir.reached + ` ?
+				WHERE id IN (SELECT id FROM price_alerts WHERE ` + fireCond + ` ORDER BY ` + dir.fireOrder + ` LIMIT ` + fmt.Sprint(batch) + `) AND ` + fireCond + `
 				RETURNING id, user_id, target_units`
-			if err := tx.SelectContext(ctx, &fired, tx.Rebind(q), false, now, now, metal, priceUnits); err != nil {
-				return fmt.Errorf("fire %s alerts: %w", dir.name, err)
+			for {
+				var fired []FiredAlert
+				if err := tx.SelectContext(ctx, &fired, tx.Rebind(q), false, now, now, metal, priceUnits, metal, priceUnits); err != nil {
+					return fmt.Errorf("fire %s alerts: %w", dir.name, err)
+				}
+				for i := range fired {
+					fired[i].Direction = dir.name
+				}
+				r.Fired = append(r.Fired, fired...)
+				if len(fired) < batch {
+					break
+				}
 			}
-			for i := range fired {
-				fired[i].Direction = dir.name
+			armCond := `metal = ? AND direction = '` + dir.name + `' AND ` + off + ` AND arm_units ` + dir.passed + ` ?`
+			aq := `UPDATE price_alerts SET armed = ?, updated_at = ?
+				WHERE id IN (SELECT id FROM price_alerts WHERE ` + armCond + ` ORDER BY ` + dir.armOrder + ` LIMIT ` + fmt.Sprint(batch) + `) AND ` + armCond
+			for {
+				res, err := tx.ExecContext(ctx, tx.Rebind(aq), true, now, metal, priceUnits, metal, priceUnits)
+				if err != nil {
+					return fmt.Errorf("arm %s alerts: %w", dir.name, err)
+				}
+				n, _ := res.RowsAffected()
+				r.Armed += n
+				if n < batch {
+					break
+				}
 			}
-			r.Fired = append(r.Fired, fired...)
-			res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE price_alerts SET armed = ?, updated_at = ?
-				WHERE metal = ? AND direction = '`+dir.name+`' AND `+off+` AND arm_units `+dir.passed+` ?`), true, now, metal, priceUnits)
-			if err != nil {
-				return fmt.Errorf("arm %s alerts: %w", dir.name, err)
-			}
-			n, _ := res.RowsAffected()
-			r.Armed += n
 		}
 		if len(r.Fired) == 0 {
 			return nil
@@ -470,4 +492,35 @@ func (s *Store) VAPIDKeys(ctx context.Context, fresh func() (public, private str
 	}
 	err = s.db.GetContext(ctx, &row, `SELECT public_key, private_key FROM push_vapid_keys WHERE id = 1`)
 	return row.Public, row.Private, err
+}
+
+// ImportAlerts stores many alerts in one transaction (a migration from another system, or a
+// benchmark's million), without the per-member caps; on PostgreSQL the table is analysed
+// afterwards so the planner knows its new size at once.
+func (s *Store) ImportAlerts(ctx context.Context, rows []PriceAlert) error {
+	const chunk = 500
+	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
+		for start := 0; start < len(rows); start += chunk {
+			part := rows[start:min(start+chunk, len(rows))]
+			var b strings.Builder
+			args := make([]any, 0, len(part)*11)
+			b.WriteString(`INSERT INTO price_alerts (user_id, metal, direction, target_units, rearm_units, arm_units, repeat, enabled, armed, created_at, updated_at) VALUES `)
+			for i, a := range part {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+				args = append(args, a.UserID, a.Metal, a.Direction, a.TargetUnits, a.RearmUnits, a.ArmUnits, a.Repeat, a.Enabled, a.Armed, a.CreatedAt, a.UpdatedAt)
+			}
+			if _, err := tx.ExecContext(ctx, tx.Rebind(b.String()), args...); err != nil {
+				return fmt.Errorf("import alerts: %w", err)
+			}
+		}
+		return nil
+	})
+	if err != nil || s.Engine != Postgres {
+		return err
+	}
+	_, err = s.db.ExecContext(ctx, `ANALYZE price_alerts`)
+	return err
 }

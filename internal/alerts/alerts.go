@@ -11,6 +11,7 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -571,4 +572,30 @@ func (s *Service) FiredSince(ctx context.Context, userID int64, since time.Time)
 		out = append(out, FiredAlert{Metal: n.Metal, Direction: n.Direction, TargetPrice: n.TargetPrice, FiredPrice: n.Price, FiredAt: n.FiredAt})
 	}
 	return out, nil
+}
+
+// ImportRow is one alert of a bulk import.
+type ImportRow struct {
+	UserID      int64
+	Metal       metals.Metal
+	Direction   string
+	TargetPrice decimal.Decimal
+	Repeat      string
+}
+
+// Import stores many alerts at once (moving members over from another system, benchmarks),
+// each armed as if created now; rows are validated but the per-member caps are not applied.
+func (s *Service) Import(ctx context.Context, rows []ImportRow) error {
+	now := s.now().UnixMilli()
+	out := make([]db.PriceAlert, 0, len(rows))
+	for i, r := range rows {
+		m, dir, rep, t := string(r.Metal), r.Direction, r.Repeat, r.TargetPrice
+		if err := validateAlert(AlertInput{Metal: &m, Direction: &dir, Repeat: &rep, TargetPrice: &t}, true); err != nil {
+			return fmt.Errorf("row %d: %w", i, err)
+		}
+		a := db.PriceAlert{UserID: r.UserID, Metal: m, Direction: dir, TargetUnits: toUnits(t), Repeat: rep, Enabled: true, CreatedAt: now, UpdatedAt: now}
+		s.arming(&a)
+		out = append(out, a)
+	}
+	return s.store.ImportAlerts(ctx, out)
 }

@@ -60,7 +60,7 @@ type fixture struct {
 	market *market
 }
 
-func newFixture(t *testing.T, s *db.Store, cfg alerts.Config) *fixture {
+func newFixture(t testing.TB, s *db.Store, cfg alerts.Config) *fixture {
 	t.Helper()
 	clk := &clock{t: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)}
 	s.Now = clk.now
@@ -373,4 +373,34 @@ func TestTwoInstancesOneNotification(t *testing.T) {
 		// Back under, so the next round's alert starts armed.
 		f.tick(t, "39")
 	}
+}
+
+// TestFiredSince: the daily brief's view of a member's firings.
+func TestFiredSince(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, s *db.Store) {
+		f := newFixture(t, s, alerts.Config{})
+		ctx := context.Background()
+		u := f.user(t, "brief@example.com", db.TierGold)
+		other := f.user(t, "other@example.com", db.TierGold)
+		since := f.clock.now()
+		for _, m := range []db.User{u, other} {
+			if _, err := f.svc.Create(ctx, m, alertIn("above", "40", "rearm")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f.tick(t, "40.25")
+		f.tick(t, "39.50")
+		f.tick(t, "40.75")
+		got, err := f.svc.FiredSince(ctx, u.ID, since)
+		if err != nil || len(got) != 2 {
+			t.Fatalf("%+v %v", got, err)
+		}
+		g := got[0]
+		if g.Metal != metals.Silver || g.Direction != "above" || !g.TargetPrice.Equal(decimal.NewFromInt(40)) || g.FiredPrice.String() != "40.25" || g.FiredAt.Before(since) {
+			t.Fatalf("first firing %+v", g)
+		}
+		if later, _ := f.svc.FiredSince(ctx, u.ID, f.clock.now().Add(time.Second)); len(later) != 0 {
+			t.Fatalf("firings after now: %+v", later)
+		}
+	})
 }

@@ -149,7 +149,10 @@ func (s *Service) expoReceipts(ctx context.Context, items []db.OutboxItem, now t
 	}
 	resp, err := s.expoPost(ctx, "/getReceipts", map[string]any{"ids": ids}, &answer)
 	for _, it := range items {
+		stale := now.Sub(msTime(it.CreatedAt)) > receiptGiveUp
 		switch {
+		case stale && (err != nil || resp.StatusCode != http.StatusOK):
+			out[it.ID] = result{outcome: OutcomeNoReceipt, detail: "no receipt for ticket " + it.TicketID + " within a day"}
 		case err != nil:
 			out[it.ID] = result{outcome: OutcomeReceiptLater, detail: "expo receipts: " + err.Error()}
 		case resp.StatusCode != http.StatusOK:
@@ -157,7 +160,7 @@ func (s *Service) expoReceipts(ctx context.Context, items []db.OutboxItem, now t
 		default:
 			r, ok := answer.Data[it.TicketID]
 			switch {
-			case !ok && now.Sub(msTime(it.CreatedAt)) > receiptGiveUp:
+			case !ok && stale:
 				out[it.ID] = result{outcome: OutcomeNoReceipt, detail: "no receipt for ticket " + it.TicketID}
 			case !ok:
 				out[it.ID] = result{outcome: OutcomeReceiptLater, detail: "receipt for ticket " + it.TicketID + " not ready"}
