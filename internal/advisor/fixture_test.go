@@ -105,10 +105,13 @@ func (f *fixture) hold(t testing.TB, u db.User, m metals.Metal, qty int64, weigh
 // setBoard publishes live prices the way the leader's tick does.
 func setBoard(svc *prices.Service, at time.Time, quotes map[metals.Metal][2]string) {
 	snap := prices.Snapshot{AsOf: at, MarketsOpen: true, Prices: map[metals.Metal]prices.Spot{}}
+	// The previous close is the preceding session's, so the change is today's.
+	sess := prices.SessionDate(at)
 	for m, q := range quotes {
 		p, prev := decimal.RequireFromString(q[0]), decimal.RequireFromString(q[1])
 		snap.Prices[m] = prices.Spot{Metal: m, Symbol: m.Symbol(), Price: p, PrevClose: prev, Change: p.Sub(prev),
-			ChangePct: metals.Percent(metals.PctChange(prev, p)), AsOf: at, Source: "test-feed", Sources: []string{"test-feed"}}
+			ChangePct: metals.Percent(metals.PctChange(prev, p)), AsOf: at, Source: "test-feed", Sources: []string{"test-feed"},
+			Session: sess, PrevDate: prices.TradingDayBefore(sess)}
 	}
 	svc.Feed().Apply(snap)
 }
