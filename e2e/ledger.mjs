@@ -130,6 +130,21 @@ try {
     }
   });
 
+  await step("the value chart labels cost basis and shows a crosshair on hover", async () => {
+    await page.goto(base + "/");
+    await page.waitForLoadState("networkidle");
+    const svg = page.locator("svg.chart-crosshair").first();
+    await svg.scrollIntoViewIfNeeded();
+    assert.match(await svg.innerHTML(), /Cost basis \$/, "cost-basis line labelled");
+    assert.equal(await svg.locator("title").count(), 1, "no title tooltips besides the chart's own title");
+    const ticks = await svg.locator("line.stroke-slate-200").count();
+    assert.ok(ticks >= 4 && ticks <= 6, `y ticks: ${ticks}`);
+    const box = await svg.boundingBox();
+    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.5);
+    assert.equal(await svg.locator(".crosshair").getAttribute("visibility"), "visible");
+    assert.match(await svg.locator(".crosshair text").textContent(), /\d{4}.*\$/, "date and value");
+  });
+
   await step("delete the account after the export offer", async () => {
     await page.goto(base + "/settings/account");
     assert.ok(await page.locator("#download-data").isVisible(), "download my data offered");

@@ -146,7 +146,9 @@ func (h *Handlers) HoldingsEdit(c *fiber.Ctx) error {
 		"metal": string(x.Metal), "product_name": x.ProductName, "quantity": strconv.FormatInt(x.Quantity, 10), "weight_oz": x.WeightOz.String(),
 		"purchase_price": x.PurchasePrice.StringFixed(2), "fees": x.Fees.StringFixed(2), "dealer": x.Dealer, "purchase_date": x.PurchaseDate.String(), "notes": x.Notes,
 	}
-	return render(c, http.StatusOK, pages.HoldingForm(h.meta(c, "Edit holding", "holdings"), h.formView(x.ID, vals, nil)))
+	v := h.formView(x.ID, vals, nil)
+	v.Locked = x.SoldQuantity > 0
+	return render(c, http.StatusOK, pages.HoldingForm(h.meta(c, "Edit holding", "holdings"), v))
 }
 
 // HoldingsSave handles the add and edit forms; bad input re-renders the form with 422.
@@ -169,6 +171,11 @@ func (h *Handlers) HoldingsSave(c *fiber.Ctx) error {
 			vals[f] = in.Value(f)
 		}
 		v := h.formView(id, vals, apperr.FieldsOf(err))
+		if id != "" {
+			if x, gerr := h.portfolio.GetHolding(h.ctx(c), u, id); gerr == nil {
+				v.Locked = x.SoldQuantity > 0
+			}
+		}
 		m := h.meta(c, "Holding", "holdings")
 		return page(c, http.StatusUnprocessableEntity, pages.HoldingForm(m, v), pages.HoldingFormFields(m, v))
 	}

@@ -104,10 +104,23 @@ func TestLedgerPages(t *testing.T) {
 		if f.Find("li[id^=holding-]").Length() != 1 || !strings.Contains(f.Find("li[id^=holding-]").Text(), "Gold Eagle") {
 			t.Errorf("gold filter: %s", f.Find("#holdings-table").Text())
 		}
+		// The edit form of a sold lot shows the locked fields disabled with the reason, and a
+		// rename still saves (the locked values travel in hidden fields).
+		edit := doc(t, b.get("/holdings/"+bar.ID+"/edit"))
+		if _, dis := edit.Find("#f-quantity").Attr("disabled"); !dis || edit.Find("#locked-note").Length() != 1 {
+			t.Fatalf("locked fields not disabled: %s", edit.Find("#holding-form").Text())
+		}
+		if _, dis := edit.Find("#f-product_name").Attr("disabled"); dis {
+			t.Fatal("the name is locked too")
+		}
+		if r := b.post("/holdings/"+bar.ID, url.Values{"metal": {"silver"}, "product_name": {"10 oz Silver Bar (tube)"}, "quantity": {"5"}, "weight_oz": {"10"},
+			"purchase_price": {"310.00"}, "fees": {"0.00"}, "purchase_date": {"2025-05-05"}}, false); r.Status != 303 {
+			t.Fatalf("rename of a sold lot: %d %s", r.Status, r.Body)
+		}
 		// All sales, with undo.
 		s := doc(t, b.get("/holdings/sales"))
 		form := s.Find("form[action$=\"/undo\"]")
-		if form.Length() != 1 || !strings.Contains(s.Text(), "10 oz Silver Bar") {
+		if form.Length() != 1 || !strings.Contains(s.Text(), "10 oz Silver Bar (tube)") {
 			t.Fatalf("sales page: %s", s.Text())
 		}
 		action, _ := form.Attr("action")

@@ -217,9 +217,11 @@ func TestVaultPage(t *testing.T) {
 		if svg.Length() != 1 || labelled != "vault-chart-title vault-chart-desc" || d.Find("svg title#vault-chart-title").Length() != 1 || d.Find("svg desc#vault-chart-desc").Length() != 1 {
 			t.Fatalf("chart accessibility: %d %q", svg.Length(), labelled)
 		}
-		hovers := d.Find("svg g.hover-bands rect > title")
-		if hovers.Length() != 3 || !strings.Contains(hovers.Last().Text(), "2026-04-27: registered 75,715,217 oz, eligible 239,466,529 oz") {
-			t.Fatalf("hover titles: %d %q", hovers.Length(), hovers.Last().Text())
+		// The crosshair shows each band's label (no native title tooltips).
+		hovers := d.Find("svg g.hover-bands rect[data-label]")
+		last, _ := hovers.Last().Attr("data-label")
+		if hovers.Length() != 3 || !strings.Contains(last, "2026-04-27: registered 75,715,217 oz, eligible 239,466,529 oz") {
+			t.Fatalf("hover labels: %d %q", hovers.Length(), last)
 		}
 		if d.Find("svg path").Length() != 2 || d.Find("svg line").Length() < 4 || d.Find("svg text").Length() < 4 {
 			t.Fatal("chart lacks series, gridlines or axis labels")

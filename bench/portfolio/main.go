@@ -51,7 +51,7 @@ func main() {
 	fmt.Printf("Measured by `go run ./bench/portfolio` on %s, %d CPUs (%s/%s), %s. One member holds %d lots over all four metals with purchase dates across 2015–2026; every tenth lot is partly sold. ",
 		time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version(), *holdings)
 	fmt.Printf("Requests go over loopback HTTP with a bearer key (authentication, logging at info into a discarded writer, no rate limit), %d per row after a warm-up; \"4 clients\" runs four at once. ", *requests)
-	fmt.Printf("On PostgreSQL the table is vacuumed and analysed after seeding, as autovacuum would do soon after such an import. \"SQL only\" times the store's queries alone, in process: the per-metal sums of holdings and of sales (analytics adds sums over every purchase). Analytics also needs the purchases grouped per metal and day, to price each against its day's historical spot; that result depends on the holdings and the price history only, not on live prices, so it is cached per member and recomputed after any edit (the row \"right after an edit\").\n\n")
+	fmt.Printf("On PostgreSQL the table is vacuumed and analysed after seeding, as autovacuum would do soon after such an import. \"SQL only\" times the store's queries alone, in process: the per-metal sums of holdings and of sales (analytics adds sums over every purchase). Each lot stores its spot at purchase, so analytics sums premiums in the same aggregate; the \"before (in process)\" rows re-run the previous per-request method (every purchase day priced against the history; the chart replaying every day) on the same data.\n\n")
 	fmt.Println("| engine | what | clients | p50 | p90 | p99 | max |")
 	fmt.Println("|---|---|---:|---:|---:|---:|---:|")
 

@@ -15,3 +15,43 @@
     });
   });
 })();
+// Chart crosshair: over a chart, a dashed line and a box with the date and values of the
+// nearest point follow the pointer (mouse, pen or finger).
+(function () {
+  function move(svg, e) {
+    var pt = svg.createSVGPoint();
+    pt.x = e.clientX; pt.y = e.clientY;
+    var m = svg.getScreenCTM();
+    if (!m) return;
+    var p = pt.matrixTransform(m.inverse());
+    var bands = svg.querySelectorAll(".hover-bands rect");
+    var best = null;
+    for (var i = 0; i < bands.length; i++) {
+      var x = parseFloat(bands[i].getAttribute("x")), w = parseFloat(bands[i].getAttribute("width"));
+      if (p.x >= x && p.x < x + w) { best = bands[i]; break; }
+    }
+    var g = svg.querySelector(".crosshair");
+    if (!best || !g) { if (g) g.setAttribute("visibility", "hidden"); return; }
+    var cx = parseFloat(best.getAttribute("x")) + parseFloat(best.getAttribute("width")) / 2;
+    var line = g.querySelector("line"), box = g.querySelector("rect"), text = g.querySelector("text");
+    line.setAttribute("x1", cx); line.setAttribute("x2", cx);
+    text.textContent = best.dataset.label;
+    var vb = svg.viewBox.baseVal, tw = text.getComputedTextLength() + 12;
+    var left = cx + 8 + tw > vb.width ? cx - 8 - tw : cx + 8;
+    text.setAttribute("x", left + 6);
+    box.setAttribute("x", left); box.setAttribute("width", tw);
+    box.setAttribute("height", text.getBBox().height + 8);
+    g.setAttribute("visibility", "visible");
+  }
+  document.addEventListener("pointermove", function (e) {
+    var svg = e.target.closest && e.target.closest("svg.chart-crosshair");
+    document.querySelectorAll("svg.chart-crosshair .crosshair[visibility=visible]").forEach(function (g) {
+      if (!svg || !svg.contains(g)) g.setAttribute("visibility", "hidden");
+    });
+    if (svg) move(svg, e);
+  });
+  document.addEventListener("pointerdown", function (e) {
+    var svg = e.target.closest && e.target.closest("svg.chart-crosshair");
+    if (svg) move(svg, e);
+  });
+})();

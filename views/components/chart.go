@@ -43,6 +43,7 @@ type Geometry struct {
 	YTicks                []Tick
 	XTicks                []Tick
 	Hover                 []HoverBand
+	Labels                []EndLabel
 	Empty                 bool
 }
 
@@ -57,10 +58,18 @@ type Tick struct {
 	Label string
 }
 
-// HoverBand is an invisible column whose <title> shows the values at that x.
+// HoverBand is an invisible column; the crosshair script shows its Title (date and values)
+// when the pointer or a finger is over it.
 type HoverBand struct {
 	X, W  float64
 	Title string
+}
+
+// EndLabel names a series at its last point (the cost-basis line says what it is).
+type EndLabel struct {
+	X, Y  float64
+	Text  string
+	Class string
 }
 
 // Layout computes the geometry of c.
@@ -87,12 +96,12 @@ func (c Chart) Layout() Geometry {
 	if hi == lo {
 		hi, lo = hi+1, lo-1
 	}
-	pad := (hi - lo) * 0.05
-	lo, hi = math.Max(0, lo-pad), hi+pad
+	// The axis runs between round values that enclose every series (the cost-basis line
+	// included), with 4 to 6 ticks.
+	step, lo, hi := axisRange(lo, hi)
 	y := func(v float64) float64 { return g.Bot - (g.Bot-g.Top)*(v-lo)/(hi-lo) }
-	step := niceStep((hi - lo) / 4)
 	widest := 0
-	for v := math.Ceil(lo/step) * step; v <= hi; v += step {
+	for v := lo; v <= hi+step/1e6; v += step {
 		t := Tick{Pos: y(v), Label: c.YPrefix + shortNumber(v) + c.YSuffix}
 		widest = max(widest, len(t.Label))
 		g.YTicks = append(g.YTicks, t)
@@ -110,6 +119,10 @@ func (c Chart) Layout() Geometry {
 			fmt.Fprintf(&b, "%s%.1f %.1f", cmd, x(i), y(p.Y))
 		}
 		g.Paths = append(g.Paths, GeoPath{D: b.String(), Class: s.Class, Name: s.Name})
+		if len(c.Series) > 1 && len(s.Points) > 0 {
+			last := s.Points[len(s.Points)-1]
+			g.Labels = append(g.Labels, EndLabel{X: x(len(s.Points) - 1), Y: y(last.Y), Text: s.Name + " " + last.Label, Class: s.Class})
+		}
 	}
 	first := c.Series[0].Points
 	for _, i := range []int{0, (n - 1) / 3, 2 * (n - 1) / 3, n - 1} {
@@ -134,17 +147,31 @@ func (c Chart) Layout() Geometry {
 	return g
 }
 
-func niceStep(raw float64) float64 {
-	if raw <= 0 {
-		return 1
-	}
-	mag := math.Pow(10, math.Floor(math.Log10(raw)))
-	for _, m := range []float64{1, 2, 2.5, 5, 10} {
-		if raw <= m*mag {
-			return m * mag
+// axisRange chooses a round step and the multiples of it just enclosing [lo, hi] so that the
+// axis has 4 to 6 ticks; the bottom never goes below zero for positive data.
+func axisRange(lo, hi float64) (step, from, to float64) {
+	ladder := []float64{1, 2, 2.5, 5}
+	mag := math.Pow(10, math.Floor(math.Log10((hi-lo)/5)))
+	for k := 0; k < 12; k++ {
+		step = ladder[k%4] * mag * math.Pow(10, float64(k/4))
+		from, to = math.Floor(lo/step)*step, math.Ceil(hi/step)*step
+		if from > lo { // floating point: 31.2 / 0.2 is not quite 156
+			from -= step
+		}
+		if to < hi {
+			to += step
+		}
+		if lo >= 0 && from < 0 {
+			from = 0
+		}
+		if n := math.Round((to-from)/step) + 1; n <= 6 {
+			if n < 4 {
+				to = from + 3*step
+			}
+			return step, from, to
 		}
 	}
-	return 10 * mag
+	return step, from, to
 }
 
 func shortNumber(v float64) string {
