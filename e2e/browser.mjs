@@ -46,6 +46,7 @@ try {
   let key = "";
   await step("create an API key on the developer page", async () => {
     await page.getByRole("link", { name: "Settings" }).click();
+    await page.getByRole("link", { name: "Developer access" }).click();
     await page.getByLabel("Key name").fill("browser test");
     await page.getByRole("button", { name: "Create key" }).click();
     const input = page.locator("#new-key");
@@ -76,7 +77,7 @@ try {
 
   await step("add a holding through the form and see it listed", async () => {
     await page.getByLabel("Metal").selectOption("silver");
-    await page.getByLabel("Product").fill("1 oz Silver Eagle");
+    await page.getByLabel("Product", { exact: true }).fill("1 oz Silver Eagle");
     await page.getByLabel("Quantity (units)").fill("20");
     await page.getByLabel("Fine weight per unit (troy oz)").fill("1");
     await page.getByLabel("Price per unit (USD)").fill("32.50");
@@ -84,7 +85,7 @@ try {
     await page.getByLabel("Purchase date").fill("2026-11-02");
     await page.getByRole("button", { name: "Save holding" }).click();
     await page.waitForURL(/\/holdings\?saved=1$/);
-    const row = page.locator("#holdings-table tbody tr").first();
+    const row = page.locator("#holdings-table li[id^=holding-]").first();
     await row.waitFor();
     const text = await row.innerText();
     assert.ok(text.includes("1 oz Silver Eagle") && text.includes("$662.40"), text);
