@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/shopspring/decimal"
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/apperr"
@@ -26,7 +25,6 @@ func holdingDate(d db.Date) string {
 
 // ozText shows fine ounces to the five places the API gives them ("20.00000"), so a page and
 // the API agree on a lot's weight to the last digit.
-func ozText(d decimal.Decimal) string { return format.Number(d, metals.OuncePlaces) }
 
 func holdingRow(x portfolio.Holding) pages.HoldingRow {
 	return pages.HoldingRow{

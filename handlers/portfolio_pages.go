@@ -61,7 +61,7 @@ func (h *Handlers) dashboardSummaryView(v portfolio.Portfolio) pages.DashboardSu
 	var parts []string
 	for _, p := range v.Positions {
 		row := pages.BreakEvenRow{Metal: string(p.Metal), Title: p.Metal.Title(), Held: p.HeldOz.IsPositive(),
-			Oz: ozText(p.HeldOz), Cost: format.USD(p.Cost), BreakEven: format.USDPtr(p.BreakEven()), Spot: format.USDPtr(p.Spot),
+			Oz: format.Oz(p.HeldOz), Cost: format.USD(p.Cost), BreakEven: format.USDPtr(p.BreakEven()), Spot: format.USDPtr(p.Spot),
 			Distance: format.SignedPctPtr(p.DistanceToBreakEvenPct()), DistanceTone: "flat"}
 		if d := p.DistanceToBreakEvenPct(); d != nil {
 			// Spot above break-even (a negative distance) is good news.
@@ -133,7 +133,7 @@ func (h *Handlers) dashboardHoldingsView(c *fiber.Ctx, u db.User) (pages.Dashboa
 	}
 	for _, l := range lots.Lots {
 		row := pages.DashboardHoldingRow{ID: l.ID, Metal: string(l.Metal), MetalTitle: l.Metal.Title(), Product: l.Name(),
-			Units: format.Int(l.Remaining()), Oz: ozText(l.HeldOz), Cost: format.USD(l.HeldCost),
+			Units: format.Int(l.Remaining()), Oz: format.Oz(l.HeldOz), Cost: format.USD(l.HeldCost),
 			Value: format.USDPtr(l.Value), PL: format.SignedUSDPtr(l.PL), PLTone: plTone(l.PL), Date: holdingDate(l.PurchaseDate)}
 		if l.SoldQuantity > 0 {
 			row.Units += " of " + format.Int(l.Quantity)

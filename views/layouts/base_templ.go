@@ -108,7 +108,7 @@ func Base(m components.Meta) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "\"><a href=\"#main\" class=\"sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-slate-900\">Skip to content</a><header class=\"border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900\"><nav class=\"mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-6 gap-y-2 px-4 py-3\" aria-label=\"Main\"><a href=\"/\" class=\"flex items-center gap-2 text-lg font-bold tracking-tight text-slate-900 dark:text-white\"><span aria-hidden=\"true\" class=\"inline-block h-6 w-6 rounded-full bg-gradient-to-br from-amber-300 to-amber-600\"></span> Ounce</a><ul class=\"order-last -mx-1 flex w-full items-center gap-x-4 overflow-x-auto whitespace-nowrap px-1 pb-1 text-sm lg:order-none lg:mx-0 lg:w-auto lg:flex-1 lg:gap-x-3 lg:overflow-visible lg:px-0 lg:pb-0 xl:gap-x-4\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "\"><a href=\"#main\" class=\"sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-slate-900\">Skip to content</a><header class=\"border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900\"><nav class=\"mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-6 gap-y-2 px-4 py-3 lg:flex-nowrap lg:gap-x-4 xl:gap-x-6\" aria-label=\"Main\"><a href=\"/\" class=\"flex items-center gap-2 text-lg font-bold tracking-tight text-slate-900 dark:text-white\"><span aria-hidden=\"true\" class=\"inline-block h-6 w-6 rounded-full bg-gradient-to-br from-amber-300 to-amber-600\"></span> Ounce</a><ul class=\"order-last -mx-1 flex w-full items-center gap-x-4 overflow-x-auto whitespace-nowrap px-1 pb-1 text-sm lg:order-none lg:mx-0 lg:w-auto lg:flex-1 lg:gap-x-3 lg:overflow-visible lg:px-0 lg:pb-0 xl:gap-x-4\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -118,7 +118,7 @@ func Base(m components.Meta) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				var templ_7745c5c3_Var7 = []any{"rounded px-1 py-1 hover:text-amber-700 dark:hover:text-amber-400", templ.KV("font-semibold text-amber-700 dark:text-amber-400", m.Nav == item.Key), templ.KV("text-slate-600 dark:text-slate-300", m.Nav != item.Key)}
+				var templ_7745c5c3_Var7 = []any{"rounded px-1 py-1 hover:text-amber-700 lg:px-0.5 dark:hover:text-amber-400", templ.KV("font-semibold text-amber-700 dark:text-amber-400", m.Nav == item.Key), templ.KV("text-slate-600 dark:text-slate-300", m.Nav != item.Key)}
 				templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var7...)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -178,7 +178,7 @@ func Base(m components.Meta) templ.Component {
 				}
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, "</ul><div class=\"flex items-center gap-3 text-sm\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, "</ul><div class=\"flex shrink-0 items-center gap-3 text-sm lg:gap-2 xl:gap-3\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -205,7 +205,7 @@ func Base(m components.Meta) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if m.UserTier == "gold" {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "<span class=\"rounded bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900 dark:bg-amber-900 dark:text-amber-100\">Gold</span>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "<span class=\"rounded bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900 lg:hidden xl:inline dark:bg-amber-900 dark:text-amber-100\">Gold</span>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -218,20 +218,20 @@ func Base(m components.Meta) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "<button type=\"submit\" class=\"whitespace-nowrap rounded px-2 py-1 text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white\" title=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "<button type=\"submit\" class=\"flex items-center whitespace-nowrap rounded px-2 py-1 text-slate-600 hover:text-slate-900 lg:px-1 dark:text-slate-300 dark:hover:text-white\" title=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var12 string
-			templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs("Signed in as " + m.UserEmail)
+			templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs("Sign out (signed in as " + m.UserEmail + ")")
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layouts/base.templ`, Line: 58, Col: 189}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layouts/base.templ`, Line: 58, Col: 231}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var12))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "\">Sign out</button></form>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "\"><span class=\"lg:sr-only\">Sign out</span> <svg aria-hidden=\"true\" class=\"hidden h-5 w-5 lg:block\" viewBox=\"0 0 24 24\" fill=\"none\" stroke=\"currentColor\" stroke-width=\"1.8\" stroke-linecap=\"round\" stroke-linejoin=\"round\"><path d=\"M9 4H6a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h3\"></path><path d=\"M16 17l5-5-5-5\"></path><path d=\"M21 12H9\"></path></svg></button></form>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -256,7 +256,7 @@ func Base(m components.Meta) templ.Component {
 		var templ_7745c5c3_Var13 string
 		templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(m.Version)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layouts/base.templ`, Line: 71, Col: 21}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/layouts/base.templ`, Line: 74, Col: 21}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var13))
 		if templ_7745c5c3_Err != nil {
