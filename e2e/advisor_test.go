@@ -5,19 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/ouncehq/ounce/db/dbtest"
-	"github.com/ouncehq/ounce/internal/prices"
-	"github.com/ouncehq/ounce/web"
 )
 
 // fakeStreamingModel is a loopback chat-completions server that streams (SSE): it calls the
@@ -63,51 +55,14 @@ func fakeStreamingModel() *httptest.Server {
 // dashboard's first card, and asks the advisor, whose reply streams in over SSE from a fake
 // model and ends with the facts; pages are photographed at 1280 px light and 375 px dark.
 func TestAdvisorJourney(t *testing.T) {
-	chromium := os.Getenv("CHROMIUM")
-	if chromium == "" {
-		chromium = "/usr/bin/chromium"
-	}
-	root, _ := filepath.Abs("..")
-	_, errNode := exec.LookPath("node")
-	_, errChrome := os.Stat(chromium)
-	_, errPW := os.Stat(filepath.Join(root, "node_modules", "playwright-core"))
-	if errNode != nil || errChrome != nil || errPW != nil {
-		t.Fatal("the browser test needs node, Chromium at " + chromium + " and the npm packages: run `bash .ci/tools` (or apt-get install chromium; npm ci)")
-	}
+	browserTools(t)
 	model := fakeStreamingModel()
 	defer model.Close()
-	store := dbtest.SQLite(t)
-	market, err := prices.NewService(context.Background(), store, prices.ServiceConfig{Offline: true})
-	if err != nil {
-		t.Fatal(err)
-	}
 	cfg := e2eConfig()
 	cfg.Advisor.LLMBaseURL, cfg.Advisor.LLMModel = model.URL, "fake-model"
-	srv, err := web.New(web.Options{Store: store, Market: market, Config: cfg})
-	if err != nil {
+	app := serveOffline(t, cfg, true)
+	if err := app.Srv.Handlers().Intel().EnsureSeed(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if err := srv.Handlers().Intel().EnsureSeed(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = srv.App.Listener(ln) }()
-	defer func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(sctx)
-	}()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", filepath.Join(root, "e2e", "advisor.mjs"))
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "BASE_URL=http://"+ln.Addr().String(), "CHROMIUM="+chromium, "SHOTS="+filepath.Join(root, "e2e", "screenshots"))
-	out, err := cmd.CombinedOutput()
-	t.Logf("advisor journey:\n%s", out)
-	if err != nil {
-		t.Fatalf("advisor journey failed: %v", err)
-	}
+	runJourney(t, "advisor", app.Base, 3*time.Minute)
 }

@@ -2,16 +2,8 @@ package e2e
 
 import (
 	"context"
-	"net"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/ouncehq/ounce/db/dbtest"
-	"github.com/ouncehq/ounce/internal/prices"
-	"github.com/ouncehq/ounce/web"
 )
 
 // TestDealersJourney drives /dealers in Chromium on an offline installation: demo quotes and
@@ -19,48 +11,10 @@ import (
 // redirect, the add-to-holdings link, no sideways scrolling on a phone, and screenshots at
 // 375 and 1280 px in light and dark (in e2e/screenshots).
 func TestDealersJourney(t *testing.T) {
-	chromium := os.Getenv("CHROMIUM")
-	if chromium == "" {
-		chromium = "/usr/bin/chromium"
-	}
-	root, _ := filepath.Abs("..")
-	_, errNode := exec.LookPath("node")
-	_, errChrome := os.Stat(chromium)
-	_, errPW := os.Stat(filepath.Join(root, "node_modules", "playwright-core"))
-	if errNode != nil || errChrome != nil || errPW != nil {
-		t.Fatal("the browser test needs node, Chromium at " + chromium + " and the npm packages: run `bash .ci/tools` (or apt-get install chromium; npm ci)")
-	}
-	store := dbtest.SQLite(t)
-	market, err := prices.NewService(context.Background(), store, prices.ServiceConfig{Offline: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := web.New(web.Options{Store: store, Market: market, Config: e2eConfig()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = srv.App.Listener(ln) }()
-	defer func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(sctx)
-	}()
-
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", filepath.Join(root, "e2e", "dealers.mjs"))
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "BASE_URL=http://"+ln.Addr().String(), "CHROMIUM="+chromium, "SHOTS="+filepath.Join(root, "e2e", "screenshots"))
-	out, err := cmd.CombinedOutput()
-	t.Logf("dealers journey:\n%s", out)
-	if err != nil {
-		t.Fatalf("dealers journey failed: %v", err)
-	}
-	clicks, err := store.DealerClicks(context.Background(), time.Time{})
+	browserTools(t)
+	app := serveOffline(t, e2eConfig(), true)
+	runJourney(t, "dealers", app.Base, 3*time.Minute)
+	clicks, err := app.Store.DealerClicks(context.Background(), time.Time{})
 	if err != nil || len(clicks) != 1 || clicks[0].Via != "web" {
 		t.Fatalf("the journey's click was not logged: %+v %v", clicks, err)
 	}

@@ -2,66 +2,19 @@ package e2e
 
 import (
 	"context"
-	"net"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/ouncehq/ounce/db/dbtest"
-	"github.com/ouncehq/ounce/internal/prices"
-	"github.com/ouncehq/ounce/web"
 )
 
 // TestSocialJourney: two members like and comment on a Stack Signal article in Chromium,
 // through HTMX and by keyboard; hostile comments stay text; the article page is photographed
 // at 375 and 1280 px, light and dark.
 func TestSocialJourney(t *testing.T) {
-	chromium := os.Getenv("CHROMIUM")
-	if chromium == "" {
-		chromium = "/usr/bin/chromium"
-	}
-	root, _ := filepath.Abs("..")
-	_, errNode := exec.LookPath("node")
-	_, errChrome := os.Stat(chromium)
-	_, errPW := os.Stat(filepath.Join(root, "node_modules", "playwright-core"))
-	if errNode != nil || errChrome != nil || errPW != nil {
-		// Never a skip: a missing tool is a failure that says what is missing.
-		t.Fatal("the browser test needs node, Chromium at " + chromium + " and the npm packages: run `bash .ci/tools` (or apt-get install chromium; npm ci)")
-	}
-	store := dbtest.SQLite(t)
-	market, err := prices.NewService(context.Background(), store, prices.ServiceConfig{Offline: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := web.New(web.Options{Store: store, Market: market, Config: e2eConfig()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	browserTools(t)
+	app := serveOffline(t, e2eConfig(), true)
 	// The demo articles a first start writes.
-	if err := srv.Handlers().Intel().EnsureSeed(context.Background()); err != nil {
+	if err := app.Srv.Handlers().Intel().EnsureSeed(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = srv.App.Listener(ln) }()
-	defer func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(sctx)
-	}()
-
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", filepath.Join(root, "e2e", "social.mjs"))
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "BASE_URL=http://"+ln.Addr().String(), "CHROMIUM="+chromium, "SHOTS="+filepath.Join(root, "e2e", "screenshots"))
-	out, err := cmd.CombinedOutput()
-	t.Logf("social journey:\n%s", out)
-	if err != nil {
-		t.Fatalf("social journey failed: %v", err)
-	}
+	runJourney(t, "social", app.Base, 3*time.Minute)
 }
