@@ -29,11 +29,21 @@ type JunkCoinJSON struct {
 	MeltValue       Num    `json:"melt_value"`
 }
 
+// JunkFaceJSON is junk silver entered by face value in a junk-silver result.
+type JunkFaceJSON struct {
+	Type                  string `json:"type"`
+	FaceValue             Num    `json:"face_value"`
+	SilverOzPerFaceDollar Num    `json:"silver_oz_per_face_dollar"`
+	SilverOz              Num    `json:"silver_oz"`
+	MeltValue             Num    `json:"melt_value"`
+}
+
 // JunkSilverJSON is the body of GET /v1/junk-silver.
 type JunkSilverJSON struct {
 	Spot              SpotRef        `json:"spot"`
 	Basis             string         `json:"basis"`
 	Coins             []JunkCoinJSON `json:"coins"`
+	Face              []JunkFaceJSON `json:"face"`
 	TotalFaceValue    Num            `json:"total_face_value"`
 	TotalSilverOz     Num            `json:"total_silver_oz"`
 	TotalMeltValue    Num            `json:"total_melt_value"`
@@ -67,11 +77,15 @@ type SpeculationPortfolioLine struct {
 }
 
 func junkSilverJSON(r portfolio.JunkSilver) JunkSilverJSON {
-	out := JunkSilverJSON{Spot: SpotRef{Price: priceNum(r.Spot.Price), AsOf: r.Spot.AsOf.UTC(), Stale: r.Spot.Stale}, Basis: r.Basis, Coins: []JunkCoinJSON{},
+	out := JunkSilverJSON{Spot: SpotRef{Price: priceNum(r.Spot.Price), AsOf: r.Spot.AsOf.UTC(), Stale: r.Spot.Stale}, Basis: r.Basis, Coins: []JunkCoinJSON{}, Face: []JunkFaceJSON{},
 		TotalFaceValue: money(r.TotalFaceValue), TotalSilverOz: ounces(r.TotalSilverOz), TotalMeltValue: money(r.TotalMelt), MeltPerFaceDollar: money(r.MeltPerFaceDollar)}
 	for _, c := range r.Coins {
 		out.Coins = append(out.Coins, JunkCoinJSON{Type: c.Type, Quantity: c.Quantity, FaceValue: money(c.FaceValue),
 			SilverOzPerCoin: ounces(c.SilverOzPerCoin), SilverOz: ounces(c.SilverOz), MeltValue: money(c.MeltValue)})
+	}
+	for _, f := range r.Face {
+		out.Face = append(out.Face, JunkFaceJSON{Type: f.Type, FaceValue: money(f.FaceValue),
+			SilverOzPerFaceDollar: ounces(f.SilverOzPerFaceDollar), SilverOz: ounces(f.SilverOz), MeltValue: money(f.MeltValue)})
 	}
 	return out
 }
@@ -141,11 +155,7 @@ func (h *Handlers) speculationTool(ctx context.Context, targets map[string]strin
 
 // APIJunkSilver answers GET /v1/junk-silver.
 func (h *Handlers) APIJunkSilver(c *fiber.Ctx) error {
-	counts := map[string]string{}
-	for _, coin := range metals.Coins {
-		counts[coin.Param] = c.Query(coin.Param)
-	}
-	res, err := h.JunkSilver(h.ctx(c), counts, c.Query("basis"))
+	res, err := h.JunkSilver(h.ctx(c), queryMap(c, coinParams()), c.Query("basis"))
 	if err != nil {
 		return err
 	}

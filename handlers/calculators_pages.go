@@ -31,6 +31,7 @@ func (h *Handlers) pricePages() []PageRoute {
 var coinLabels = map[string]string{
 	"dimes": "Dimes (90%)", "quarters": "Quarters (90%)", "half_dollars": "Half dollars (90%)",
 	"kennedy_40": "Kennedy halves (40%)", "dollars": "Morgan/Peace dollars", "war_nickels": "War nickels (35%)",
+	"face_90": "90% coins by face ($)", "face_40": "40% halves by face ($)",
 }
 
 // fieldErrors is the one voice of form errors on pages: a sentence per field, and the summary.
@@ -53,6 +54,10 @@ func (h *Handlers) junkView(c *fiber.Ctx) pages.JunkSilverView {
 		v.Coins = append(v.Coins, pages.CoinInput{Param: coin.Param, Label: coinLabels[coin.Param], Value: counts[coin.Param],
 			OzPerCoin: coin.SilverOz.String(), Error: errs[coin.Param]})
 	}
+	for _, f := range metals.FaceLots {
+		v.Faces = append(v.Faces, pages.CoinInput{Param: f.Param, Label: coinLabels[f.Param], Value: c.Query(f.Param),
+			OzPerCoin: f.OzPerDollar(c.Query("basis") == portfolio.BasisCirculated).String(), Error: errs[f.Param]})
+	}
 	if err != nil {
 		v.Result.Error = summary
 		return v
@@ -63,14 +68,22 @@ func (h *Handlers) junkView(c *fiber.Ctx) pages.JunkSilverView {
 		r.Rows = append(r.Rows, pages.JunkRow{Label: coinLabels[cm.Type], Quantity: format.Int(cm.Quantity), Face: format.USD(cm.FaceValue),
 			Oz: format.Oz(cm.SilverOz), Melt: format.USD(cm.MeltValue)})
 	}
+	for _, fm := range res.Face {
+		r.Rows = append(r.Rows, pages.JunkRow{Label: coinLabels[fm.Type], Quantity: "by face", Face: format.USD(fm.FaceValue),
+			Oz: format.Oz(fm.SilverOz), Melt: format.USD(fm.MeltValue)})
+	}
 	v.Result = r
 	return v
 }
 
+// coinParams are the junk-silver form's fields: the coin counts, then the by-face lots.
 func coinParams() []string {
-	out := make([]string, len(metals.Coins))
-	for i, c := range metals.Coins {
-		out[i] = c.Param
+	out := make([]string, 0, len(metals.Coins)+len(metals.FaceLots))
+	for _, c := range metals.Coins {
+		out = append(out, c.Param)
+	}
+	for _, f := range metals.FaceLots {
+		out = append(out, f.Param)
 	}
 	return out
 }

@@ -14,10 +14,17 @@ func (h *Handlers) calculatorRoutes() []APIRoute {
 	for _, c := range metals.Coins {
 		coinParams = append(coinParams, Param{Name: c.Param, In: "query", Description: c.Label + " (" + c.SilverOz.String() + " oz silver each).", Schema: Schema{"type": "integer", "minimum": 0, "maximum": portfolio.MaxCoins, "default": 0}})
 	}
+	for _, f := range metals.FaceLots {
+		coinParams = append(coinParams, Param{Name: f.Param, In: "query", Description: f.Label + ": US dollars of face value (" + f.OzPerFaceDollar.String() + " oz silver per $1 face uncirculated), whole cents.", Schema: Schema{"type": "number", "minimum": 0, "maximum": 1000000, "default": 0}})
+	}
 	coinParams = append(coinParams, Param{Name: "basis", In: "query", Description: "uncirculated: the mint's silver content per coin; circulated: worn 90% dimes, quarters and halves at 0.715 oz per $1 face.", Schema: Schema{"type": "string", "enum": []string{"uncirculated", "circulated"}, "default": "uncirculated"}})
 	coinTypes := make([]string, len(metals.Coins))
 	for i, c := range metals.Coins {
 		coinTypes[i] = c.Param
+	}
+	faceTypes := make([]string, len(metals.FaceLots))
+	for i, f := range metals.FaceLots {
+		faceTypes[i] = f.Param
 	}
 	var targetParams []Param
 	for _, m := range metals.All {
@@ -29,10 +36,12 @@ func (h *Handlers) calculatorRoutes() []APIRoute {
 		{Method: "GET", Path: "/v1/junk-silver", Handler: h.APIJunkSilver, OperationID: "getJunkSilver", Tag: "Calculators",
 			Summary: "Melt value of pre-1965 US silver coins at the current silver price", Params: coinParams,
 			Responses: []Response{{Status: 200, Description: "Per-coin breakdown and totals.", Schema: Schema{"type": "object",
-				"required": []string{"spot", "basis", "coins", "total_face_value", "total_silver_oz", "total_melt_value", "melt_per_face_dollar"},
+				"required": []string{"spot", "basis", "coins", "face", "total_face_value", "total_silver_oz", "total_melt_value", "melt_per_face_dollar"},
 				"properties": Schema{"spot": spotRef, "basis": Schema{"type": "string", "enum": []string{"uncirculated", "circulated"}},
 					"coins": Schema{"type": "array", "items": Schema{"type": "object", "required": []string{"type", "quantity", "face_value", "silver_oz_per_coin", "silver_oz", "melt_value"}, "properties": Schema{
 						"type": Schema{"type": "string", "enum": coinTypes}, "quantity": Schema{"type": "integer"}, "face_value": num, "silver_oz_per_coin": num, "silver_oz": num, "melt_value": num}}},
+					"face": Schema{"type": "array", "description": "Junk silver entered by face value (face_90, face_40); totals include it.", "items": Schema{"type": "object", "required": []string{"type", "face_value", "silver_oz_per_face_dollar", "silver_oz", "melt_value"}, "properties": Schema{
+						"type": Schema{"type": "string", "enum": faceTypes}, "face_value": num, "silver_oz_per_face_dollar": num, "silver_oz": num, "melt_value": num}}},
 					"total_face_value": num, "total_silver_oz": num, "total_melt_value": num, "melt_per_face_dollar": num}}}},
 			Example: "GET /v1/junk-silver?dimes=50&quarters=40&basis=circulated"},
 		{Method: "GET", Path: "/v1/speculation", Handler: h.APISpeculation, OperationID: "getSpeculation", Tag: "Calculators",

@@ -42,7 +42,7 @@ func (h *Handlers) MCPTools() []MCPTool {
 			Call: func(ctx context.Context, a map[string]string, _ json.RawMessage, _ *db.User) (any, error) {
 				return h.priceHistory(ctx, a["metal"], a["range"], a["max_points"])
 			}},
-		{Name: "get_junk_silver", Description: "Melt value of pre-1965 US silver coins (dimes, quarters, half dollars, 40% Kennedy halves, Morgan/Peace dollars, war nickels) at the current silver price.",
+		{Name: "get_junk_silver", Description: "Melt value of pre-1965 US silver coins (dimes, quarters, half dollars, 40% Kennedy halves, Morgan/Peace dollars, war nickels), counted or by face value (face_90, face_40), at the current silver price.",
 			Method: "GET", Path: "/v1/junk-silver",
 			Call: func(ctx context.Context, a map[string]string, _ json.RawMessage, _ *db.User) (any, error) {
 				return h.JunkSilver(ctx, a, a["basis"])

@@ -152,7 +152,12 @@ func TestJunkSilverHandComputed(t *testing.T) {
 	if b["total_melt_value"] != 0.0 || len(b["coins"].([]any)) != 0 || b["spot"].(map[string]any)["price"] != 31.2 {
 		t.Fatalf("empty: %v", b)
 	}
-	for _, q := range []string{"dimes=-1", "quarters=1.5", "dollars=abc", "war_nickels=10000001", "basis=worn"} {
+	// By face value: $10 face of worn 90% coins is 7.15 oz = $223.08 at $31.20.
+	b = e.api("GET", "/v1/junk-silver?face_90=10&basis=circulated", "", nil).JSON(t)
+	if f := b["face"].([]any); len(f) != 1 || f[0].(map[string]any)["type"] != "face_90" || b["total_silver_oz"] != 7.15 || b["total_melt_value"] != 223.08 || b["total_face_value"] != 10.0 {
+		t.Fatalf("by face: %v", b)
+	}
+	for _, q := range []string{"dimes=-1", "quarters=1.5", "dollars=abc", "war_nickels=10000001", "basis=worn", "face_90=ten", "face_40=-5", "face_90=0.001"} {
 		field := strings.SplitN(q, "=", 2)[0]
 		r := e.api("GET", "/v1/junk-silver?"+q, "", nil)
 		errs, _ := r.JSON(t)["errors"].([]any)
@@ -217,6 +222,15 @@ func TestMarketsPagesAndCalculatorFragments(t *testing.T) {
 	req.Header.Set("HX-Request", "true")
 	if body := string(e.do(req).Body); !strings.Contains(body, "$22.57") || strings.Contains(body, "<header") {
 		t.Fatalf("junk fragment: %s", body)
+	}
+	// By face value on the page: $10 face of worn 90% coins, listed with the coins counted.
+	req = httptest.NewRequest("GET", "/calculators/junk-silver/result?face_90=%2410&dimes=10&basis=circulated", nil)
+	req.Header.Set("HX-Request", "true")
+	if body := string(e.do(req).Body); !strings.Contains(body, "7.865 oz of silver in $11.00 face") || !strings.Contains(body, "90% coins by face ($)") {
+		t.Fatalf("junk by face fragment: %s", body)
+	}
+	if d := doc(t, e.do(httptest.NewRequest("GET", "/calculators/junk-silver?face_90=10", nil))); d.Find(`input#f-face_90[name=face_90][value="10"]`).Length() != 1 || d.Find(`input#f-face_40[name=face_40]`).Length() != 1 {
+		t.Fatal("the page has no face-value fields, or lost the entered value")
 	}
 	req = httptest.NewRequest("GET", "/calculators/junk-silver/result?dimes=-2", nil)
 	req.Header.Set("HX-Request", "true")

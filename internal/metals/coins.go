@@ -38,3 +38,31 @@ func (c Coin) OzPerCoin(circulated bool) decimal.Decimal {
 	}
 	return c.SilverOz
 }
+
+// FaceLot is junk silver counted by face value rather than by coin: a bag of mixed 90 %
+// dimes, quarters and halves, or of 40 % Kennedy halves, as dealers sell it.
+type FaceLot struct {
+	// Param is the query parameter and the `type` in results (face_90, face_40).
+	Param string
+	// Label is the human name of the coins covered.
+	Label string
+	// OzPerFaceDollar is the silver in $1 face of uncirculated coins, troy ounces.
+	OzPerFaceDollar decimal.Decimal
+	// NinetyPercent lots are valued at CirculatedOzPerFaceDollar on the circulated basis.
+	NinetyPercent bool
+}
+
+// FaceLots are the by-face entries of the junk-silver calculator: $1 face of 90 % coins holds
+// 0.7234 oz (ten dimes of 0.07234), $1 face of 40 % halves 0.29584 oz (two of 0.14792).
+var FaceLots = []FaceLot{
+	{Param: "face_90", Label: "90% dimes, quarters and halves by face value", OzPerFaceDollar: decimal.RequireFromString("0.7234"), NinetyPercent: true},
+	{Param: "face_40", Label: "40% Kennedy halves by face value", OzPerFaceDollar: decimal.RequireFromString("0.29584")},
+}
+
+// OzPerDollar is the silver in $1 face on the given basis.
+func (f FaceLot) OzPerDollar(circulated bool) decimal.Decimal {
+	if circulated && f.NinetyPercent {
+		return CirculatedOzPerFaceDollar
+	}
+	return f.OzPerFaceDollar
+}

@@ -43,11 +43,25 @@ type CoinMelt struct {
 	MeltValue       decimal.Decimal
 }
 
+// FaceMelt is junk silver entered by face value (metals.FaceLots).
+type FaceMelt struct {
+	// Type is the lot's parameter name (metals.FaceLot.Param).
+	Type                  string
+	FaceValue             decimal.Decimal
+	SilverOzPerFaceDollar decimal.Decimal
+	SilverOz              decimal.Decimal
+	MeltValue             decimal.Decimal
+}
+
+// MaxFace bounds a by-face junk-silver entry, US dollars of face value.
+var MaxFace = decimal.NewFromInt(1_000_000)
+
 // JunkSilver is the melt value of a pile of pre-1965 US silver coins.
 type JunkSilver struct {
 	Spot                                     SpotQuote
 	Basis                                    string
 	Coins                                    []CoinMelt // metals.Coins order, counted coins only
+	Face                                     []FaceMelt // metals.FaceLots order, entered lots only
 	TotalFaceValue, TotalSilverOz, TotalMelt decimal.Decimal
 	// MeltPerFaceDollar is zero when there is no face value.
 	MeltPerFaceDollar decimal.Decimal
@@ -93,10 +107,42 @@ func ParseCoinCounts(counts map[string]string, basis string) (map[string]int64, 
 	return qty, basis, apperr.InvalidFields(errs)
 }
 
+// ParseFaceValues reads the by-face entries of a junk-silver request (lot parameter → raw
+// text, "" when absent): dollars of face value, at most two decimals, "$" and "," allowed.
+func ParseFaceValues(raw map[string]string) (map[string]decimal.Decimal, error) {
+	out := map[string]decimal.Decimal{}
+	var errs []apperr.FieldError
+	for _, f := range metals.FaceLots {
+		txt := strings.NewReplacer("$", "", ",", "").Replace(strings.TrimSpace(raw[f.Param]))
+		if txt == "" {
+			continue
+		}
+		d, err := decimal.NewFromString(txt)
+		switch {
+		case err != nil:
+			errs = append(errs, apperr.FieldError{Field: f.Param, Message: "must be a dollar amount of face value, like 10 or 12.50"})
+		case d.IsNegative():
+			errs = append(errs, apperr.FieldError{Field: f.Param, Message: "cannot be negative"})
+		case !d.Equal(d.Round(2)):
+			errs = append(errs, apperr.FieldError{Field: f.Param, Message: "must be whole cents"})
+		case d.GreaterThan(MaxFace):
+			errs = append(errs, apperr.FieldError{Field: f.Param, Message: "must be at most $1,000,000 face"})
+		default:
+			out[f.Param] = d
+		}
+	}
+	return out, apperr.InvalidFields(errs)
+}
+
 // Melt is the junk-silver math: each counted coin's face value, silver content and melt value
 // at the silver price, and the totals.
 func Melt(qty map[string]int64, basis string, spot SpotQuote) JunkSilver {
-	out := JunkSilver{Spot: spot, Basis: basis, Coins: []CoinMelt{}}
+	return MeltWithFace(qty, nil, basis, spot)
+}
+
+// MeltWithFace is Melt with lots entered by face value as well.
+func MeltWithFace(qty map[string]int64, faces map[string]decimal.Decimal, basis string, spot SpotQuote) JunkSilver {
+	out := JunkSilver{Spot: spot, Basis: basis, Coins: []CoinMelt{}, Face: []FaceMelt{}}
 	face, oz, melt := decimal.Zero, decimal.Zero, decimal.Zero
 	for _, c := range metals.Coins {
 		n := qty[c.Param]
@@ -111,6 +157,17 @@ func Melt(qty map[string]int64, basis string, spot SpotQuote) JunkSilver {
 		out.Coins = append(out.Coins, CoinMelt{Type: c.Param, Quantity: n, FaceValue: cFace, SilverOzPerCoin: per, SilverOz: cOz, MeltValue: cMelt})
 		face, oz, melt = face.Add(cFace), oz.Add(cOz), melt.Add(cMelt)
 	}
+	for _, f := range metals.FaceLots {
+		fv, ok := faces[f.Param]
+		if !ok || fv.IsZero() {
+			continue
+		}
+		per := f.OzPerDollar(basis == BasisCirculated)
+		fOz := per.Mul(fv)
+		fMelt := fOz.Mul(spot.Price)
+		out.Face = append(out.Face, FaceMelt{Type: f.Param, FaceValue: fv, SilverOzPerFaceDollar: per, SilverOz: fOz, MeltValue: fMelt})
+		face, oz, melt = face.Add(fv), oz.Add(fOz), melt.Add(fMelt)
+	}
 	out.TotalFaceValue, out.TotalSilverOz, out.TotalMelt = face, oz, melt
 	out.MeltPerFaceDollar = decimal.Zero
 	if face.IsPositive() {
@@ -119,18 +176,35 @@ func Melt(qty map[string]int64, basis string, spot SpotQuote) JunkSilver {
 	return out
 }
 
-// JunkSilver values coins at the current silver price. counts maps a coin parameter to its
-// raw value ("" when absent). It is public: no member is needed.
+// JunkSilver values coins at the current silver price. counts maps a coin parameter (or a
+// by-face lot parameter) to its raw value ("" when absent). It is public: no member is needed.
 func (s *Service) JunkSilver(_ context.Context, counts map[string]string, basis string) (JunkSilver, error) {
 	qty, basis, err := ParseCoinCounts(counts, basis)
-	if err != nil {
-		return JunkSilver{}, err
+	faces, ferr := ParseFaceValues(counts)
+	if err != nil || ferr != nil {
+		return JunkSilver{}, joinInvalid(err, ferr)
 	}
 	spot, err := s.quote(metals.Silver)
 	if err != nil {
 		return JunkSilver{}, err
 	}
-	return Melt(qty, basis, spot), nil
+	return MeltWithFace(qty, faces, basis, spot), nil
+}
+
+// joinInvalid merges the field errors of two validations into one.
+func joinInvalid(errs ...error) error {
+	var fields []apperr.FieldError
+	for _, err := range errs {
+		if err == nil {
+			continue
+		}
+		fs := apperr.FieldsOf(err)
+		if len(fs) == 0 {
+			return err
+		}
+		fields = append(fields, fs...)
+	}
+	return apperr.InvalidFields(fields)
 }
 
 // Scenario is a preset of the what-if calculator: every metal at a multiple of today's price.

@@ -104,3 +104,34 @@ func TestCalculatorsNeedAPrice(t *testing.T) {
 	}
 	eq(t, "gold multiplier", ptr(sp.Multipliers[metals.Gold]), "2.00")
 }
+
+// Junk silver by face value: $10 face of worn 90 % coins is 7.15 oz, of uncirculated 7.234;
+// $10 face of 40 % halves is 2.9584 oz on either basis; totals add the coins counted too.
+func TestMeltByFaceHandComputed(t *testing.T) {
+	spot := SpotQuote{Price: d("31.25"), AsOf: asOf}
+	faces, err := ParseFaceValues(map[string]string{"face_90": " $10 ", "face_40": "10.00"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := MeltWithFace(map[string]int64{"dimes": 10}, faces, BasisCirculated, spot)
+	if len(r.Face) != 2 || r.Face[0].Type != "face_90" || !r.Face[0].SilverOz.Equal(d("7.15")) || !r.Face[1].SilverOz.Equal(d("2.9584")) {
+		t.Fatalf("face lines %+v", r.Face)
+	}
+	// 0.715 (ten worn dimes) + 7.15 + 2.9584 = 10.8234 oz over $21 face; × 31.25 = 338.23125.
+	if !r.TotalSilverOz.Equal(d("10.8234")) || !r.TotalFaceValue.Equal(d("21")) {
+		t.Fatalf("totals %s oz over %s face", r.TotalSilverOz, r.TotalFaceValue)
+	}
+	eq(t, "melt", &r.TotalMelt, "338.23")
+	r = MeltWithFace(nil, faces, BasisUncirculated, spot)
+	if !r.Face[0].SilverOz.Equal(d("7.234")) {
+		t.Fatalf("uncirculated $10 face of 90%%: %s oz", r.Face[0].SilverOz)
+	}
+	for raw, field := range map[string]string{"abc": "face_90", "-1": "face_90", "1.234": "face_90", "1000000.01": "face_90"} {
+		if _, err := ParseFaceValues(map[string]string{"face_90": raw}); len(apperr.FieldsOf(err)) == 0 || apperr.FieldsOf(err)[0].Field != field {
+			t.Errorf("%q: %v", raw, err)
+		}
+	}
+	if f, err := ParseFaceValues(map[string]string{"face_90": "$1,234.50"}); err != nil || !f["face_90"].Equal(d("1234.5")) {
+		t.Errorf("$1,234.50: %v %v", f, err)
+	}
+}
