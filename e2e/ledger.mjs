@@ -94,7 +94,7 @@ try {
 
   const signedIn = ["/", "/holdings", "/holdings?metal=silver", "/holdings/new", "/holdings/sales", "/holdings/" + lotID + "/sell", "/holdings/" + lotID + "/edit",
     "/markets", "/calculators/junk-silver", "/calculators/what-if", "/signal", "/intel", "/vault", "/dealers",
-    "/portfolio/import", "/settings/account", "/settings/developer", "/settings/billing"];
+    "/portfolio/import", "/portfolio/scan", "/advisor", "/brief", "/alerts", "/settings/account", "/settings/developer", "/settings/billing"];
 
   await step("no signed-in page scrolls sideways at 375 px", async () => {
     const phone = await browser.newContext({ viewport: { width: 375, height: 812 }, storageState: await ctx.storageState() });
@@ -106,6 +106,10 @@ try {
       const [sw, iw] = await p.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
       if (sw > iw) wide.push(`${path}: scrollWidth ${sw} > innerWidth ${iw}`);
     }
+    // On a phone the dashboard leads with the stack's total and P/L, the price board after.
+    await p.goto(base + "/");
+    const [summaryTop, tickerTop] = await p.evaluate(() => ["#dashboard-summary", "#price-ticker"].map((q) => document.querySelector(q).getBoundingClientRect().top));
+    assert.ok(summaryTop < tickerTop, `total and P/L (top ${summaryTop}) should come before the prices (top ${tickerTop}) at 375 px`);
     for (const path of ["/", "/holdings", "/calculators/what-if"]) {
       await p.goto(base + path);
       await p.waitForLoadState("networkidle");
