@@ -15,17 +15,6 @@ import (
 	"github.com/ouncehq/ounce/views/pages"
 )
 
-// holdingDate is a purchase or sale date in the tables' sortable style, or a dash for none.
-func holdingDate(d db.Date) string {
-	if d.IsZero() {
-		return format.Dash
-	}
-	return format.ISODate(d.Time)
-}
-
-// ozText shows fine ounces to the five places the API gives them ("20.00000"), so a page and
-// the API agree on a lot's weight to the last digit.
-
 func holdingRow(x portfolio.Holding) pages.HoldingRow {
 	return pages.HoldingRow{
 		ID: x.ID, Metal: string(x.Metal), MetalTitle: x.Metal.Title(), Product: x.Name(),

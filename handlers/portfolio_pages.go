@@ -134,7 +134,7 @@ func (h *Handlers) dashboardHoldingsView(c *fiber.Ctx, u db.User) (pages.Dashboa
 	for _, l := range lots.Lots {
 		row := pages.DashboardHoldingRow{ID: l.ID, Metal: string(l.Metal), MetalTitle: l.Metal.Title(), Product: l.Name(),
 			Units: format.Int(l.Remaining()), Oz: format.Oz(l.HeldOz), Cost: format.USD(l.HeldCost),
-			Value: format.USDPtr(l.Value), PL: format.SignedUSDPtr(l.PL), PLTone: plTone(l.PL), Date: holdingDate(l.PurchaseDate)}
+			Value: format.USDPtr(l.Value), PL: format.SignedUSDPtr(l.PL), PLTone: plTone(l.PL), Date: pageDate(l.PurchaseDate)}
 		if l.SoldQuantity > 0 {
 			row.Units += " of " + format.Int(l.Quantity)
 		}
