@@ -254,7 +254,7 @@ func (h *Handlers) DealerProductPage(c *fiber.Ctx) error {
 	}
 	for i := len(hist.Overall) - 1; i >= 0; i-- {
 		pt := hist.Overall[i]
-		v.Points = append(v.Points, pages.DealerHistoryRow{Date: format.ISODate(pt.Day), Min: format.Pct(pt.Min), Median: format.Pct(pt.Median), Quotes: format.Int(int64(pt.Quotes))})
+		v.Points = append(v.Points, pages.DealerHistoryRow{Date: format.Date(pt.Day), Min: format.Pct(pt.Min), Median: format.Pct(pt.Median), Quotes: format.Int(int64(pt.Quotes))})
 	}
 	return render(c, fiber.StatusOK, pages.DealerProduct(h.meta(c, p.Name+" · dealer prices", "dealers"), v))
 }

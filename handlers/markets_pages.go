@@ -89,7 +89,7 @@ func (h *Handlers) chartView(ctx context.Context, metal, rng string) (pages.Char
 	}
 	if hi, lo, ok := res.Extremes(); ok {
 		v.From, v.To = format.Date(res.From), format.Date(res.To)
-		v.High, v.HighDate, v.Low, v.LowDate = format.USD(hi.Price), format.ISODate(hi.Date), format.USD(lo.Price), format.ISODate(lo.Date)
+		v.High, v.HighDate, v.Low, v.LowDate = format.USD(hi.Price), format.Date(hi.Date), format.USD(lo.Price), format.Date(lo.Date)
 		v.Chart.Description = m.Title() + " in US dollars per troy ounce from " + v.From + " to " + v.To + "; high " + v.High + " on " + v.HighDate + ", low " + v.Low + " on " + v.LowDate + "."
 	}
 	return v, nil
