@@ -5,6 +5,9 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+
+	"github.com/ouncehq/ounce/internal/portfolio"
+	"github.com/ouncehq/ounce/views/format"
 )
 
 // Auth is what a route demands of the caller. The same levels guard both trees: /v1 routes
@@ -191,8 +194,9 @@ func (h *Handlers) holdingsRoutes() []APIRoute {
 			Example: "GET /v1/holdings?limit=10"},
 		{Method: "POST", Path: "/v1/holdings", Auth: AuthGold, Handler: h.APIHoldingsCreate, OperationID: "createHolding", Tag: "Portfolio",
 			Summary: "Record a purchase", Body: Schema{"$ref": "#/components/schemas/HoldingCreate"},
-			Responses: []Response{{Status: 201, Description: "Created; Location names the new holding.", Schema: Schema{"$ref": "#/components/schemas/Holding"}}, {Status: 413, Description: "Body over 64 KiB."}},
-			Example:   `POST /v1/holdings {"metal":"silver","product_name":"1 oz Eagle","quantity":20,"weight_oz":1,"purchase_price":32.5,"purchase_date":"2026-11-02"}`},
+			Responses: []Response{{Status: 201, Description: "Created; Location names the new holding.", Schema: Schema{"$ref": "#/components/schemas/Holding"}}, {Status: 413, Description: "Body over 64 KiB."},
+				{Status: 422, Description: "You already keep the most holdings a member may (" + format.Int(portfolio.MaxHoldings) + "); delete some before adding more."}},
+			Example: `POST /v1/holdings {"metal":"silver","product_name":"1 oz Eagle","quantity":20,"weight_oz":1,"purchase_price":32.5,"purchase_date":"2026-11-02"}`},
 		{Method: "GET", Path: "/v1/holdings/:id", Auth: AuthGold, Handler: h.APIHoldingsGet, OperationID: "getHolding", Tag: "Portfolio",
 			Summary: "One of your holdings", Params: []Param{idParam},
 			Responses: []Response{{Status: 200, Description: "The holding.", Schema: Schema{"$ref": "#/components/schemas/Holding"}}, {Status: 404, Description: "No such holding of yours."}},
