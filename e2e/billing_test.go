@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/ouncehq/ounce/db/dbtest"
-	"github.com/ouncehq/ounce/handlers"
+	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/internal/billing"
 	"github.com/ouncehq/ounce/internal/billing/billingtest"
 	"github.com/ouncehq/ounce/internal/prices"
@@ -44,7 +44,7 @@ func TestBillingJourney(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := "http://" + ln.Addr().String()
-	cfg := web.Config{Site: handlers.Site{BaseURL: base, Version: "e2e", PaymentsEnabled: true},
+	cfg := web.Config{Site: kit.Site{BaseURL: base, Version: "e2e", PaymentsEnabled: true},
 		HTTP:    web.HTTPConfig{RateLimitPerKey: 1000, RateLimitPerIP: 1000},
 		Billing: billing.Config{SecretKey: "sk_test_e2e", WebhookSecret: "whsec_e2e", PriceMonthly: "price_monthly_e2e", PriceYearly: "price_yearly_e2e", APIBase: mock.URL}}
 	cfg.SetOffline(true)

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/db"
@@ -23,12 +25,12 @@ import (
 // and a fresh CSRF token, so nothing a visitor's page carried is valid after sign-in.
 func (h *Handlers) startSession(c *fiber.Ctx, u db.User) error {
 	ctx := c.UserContext()
-	if err := h.sessions.RenewToken(ctx); err != nil {
+	if err := h.Sessions.RenewToken(ctx); err != nil {
 		return err
 	}
-	h.sessions.Put(ctx, sessUserID, u.ID)
-	h.sessions.Put(ctx, sessGen, u.SessionGen)
-	h.sessions.Put(ctx, SessionCSRFKey, newCSRFToken())
+	h.Sessions.Put(ctx, sessUserID, u.ID)
+	h.Sessions.Put(ctx, sessGen, u.SessionGen)
+	h.Sessions.Put(ctx, SessionCSRFKey, newCSRFToken())
 	return nil
 }
 
@@ -47,8 +49,8 @@ func newCSRFToken() string {
 
 // refusedForm reports whether err is a refusal a sign-in or sign-up form shows in place
 // (anything below 500, and "too busy, come back in a moment"), setting Retry-After if it has one.
-func refusedForm(c *fiber.Ctx, err error) (*Problem, bool) {
-	p := AsProblem(err)
+func refusedForm(c *fiber.Ctx, err error) (*kit.Problem, bool) {
+	p := kit.AsProblem(err)
 	if p.Status >= 500 && p.Status != http.StatusServiceUnavailable {
 		return p, false
 	}
@@ -60,13 +62,13 @@ func refusedForm(c *fiber.Ctx, err error) (*Problem, bool) {
 
 // SignUpPage shows the sign-up form.
 func (h *Handlers) SignUpPage(c *fiber.Ctx) error {
-	return render(c, http.StatusOK, pages.SignUp(h.meta(c, "Create account", ""), pages.AuthForm{}))
+	return kit.Render(c, http.StatusOK, pages.SignUp(h.Meta(c, "Create account", ""), pages.AuthForm{}))
 }
 
 // SignUpSubmit creates the account and signs it in.
 func (h *Handlers) SignUpSubmit(c *fiber.Ctx) error {
 	email := c.FormValue("email")
-	u, err := h.account.SignUp(h.ctx(c), ClientIP(c), account.Credentials{Email: email, Password: c.FormValue("password")})
+	u, err := h.account.SignUp(h.Ctx(c), kit.ClientIP(c), account.Credentials{Email: email, Password: c.FormValue("password")})
 	if err != nil {
 		p, ok := refusedForm(c, err)
 		if !ok {
@@ -79,65 +81,65 @@ func (h *Handlers) SignUpSubmit(c *fiber.Ctx) error {
 		status := http.StatusUnprocessableEntity
 		switch {
 		case p.Status == http.StatusTooManyRequests || p.Status == http.StatusServiceUnavailable:
-			status, f.Error = p.Status, capitalize(p.Detail)+"."
+			status, f.Error = p.Status, kit.Capitalize(p.Detail)+"."
 		case len(p.Errors) == 0:
 			// A taken address gets the same answer as any other refusal to keep accounts private.
 			f.Error = "We could not create an account with that email. If it is yours, sign in instead."
 		}
-		return render(c, status, pages.SignUp(h.meta(c, "Create account", ""), f))
+		return kit.Render(c, status, pages.SignUp(h.Meta(c, "Create account", ""), f))
 	}
 	if err := h.startSession(c, u); err != nil {
 		return err
 	}
-	return redirect(c, "/")
+	return kit.Redirect(c, "/")
 }
 
 // LoginPage shows the sign-in form.
 func (h *Handlers) LoginPage(c *fiber.Ctx) error {
-	return render(c, http.StatusOK, pages.Login(h.meta(c, "Sign in", ""), pages.AuthForm{NextPath: safeNext(c.Query("next"))}))
+	return kit.Render(c, http.StatusOK, pages.Login(h.Meta(c, "Sign in", ""), pages.AuthForm{NextPath: safeNext(c.Query("next"))}))
 }
 
 // LoginSubmit checks credentials and signs the browser in.
 func (h *Handlers) LoginSubmit(c *fiber.Ctx) error {
 	email := c.FormValue("email")
 	next := safeNext(c.FormValue("next"))
-	u, err := h.account.Authenticate(h.ctx(c), ClientIP(c), account.Credentials{Email: email, Password: c.FormValue("password")})
+	u, err := h.account.Authenticate(h.Ctx(c), kit.ClientIP(c), account.Credentials{Email: email, Password: c.FormValue("password")})
 	if err != nil {
 		p, ok := refusedForm(c, err)
 		if !ok {
 			return err
 		}
-		return render(c, p.Status, pages.Login(h.meta(c, "Sign in", ""), pages.AuthForm{Email: email, Error: capitalize(p.Detail) + ".", NextPath: next}))
+		return kit.Render(c, p.Status, pages.Login(h.Meta(c, "Sign in", ""), pages.AuthForm{Email: email, Error: kit.Capitalize(p.Detail) + ".", NextPath: next}))
 	}
 	if err := h.startSession(c, u); err != nil {
 		return err
 	}
-	return redirect(c, next)
+	return kit.Redirect(c, next)
 }
 
 // Logout ends the browser session.
 func (h *Handlers) Logout(c *fiber.Ctx) error {
 	ctx := c.UserContext()
-	if err := h.sessions.RenewToken(ctx); err != nil {
+	if err := h.Sessions.RenewToken(ctx); err != nil {
 		return err
 	}
-	if err := h.sessions.Destroy(ctx); err != nil {
+	if err := h.Sessions.Destroy(ctx); err != nil {
 		return err
 	}
-	return redirect(c, "/")
+	return kit.Redirect(c, "/")
 }
 
 // developerView is the developer page's view of u's keys.
 func (h *Handlers) developerView(c *fiber.Ctx, u db.User) (pages.DeveloperView, error) {
-	keys, err := h.account.APIKeys(h.ctx(c), u)
+	keys, err := h.account.APIKeys(h.Ctx(c), u)
 	if err != nil {
 		return pages.DeveloperView{}, err
 	}
-	v := pages.DeveloperView{Max: account.MaxActiveAPIKeys, BaseURL: h.cfg.BaseURL, IsGold: account.IsGold(u)}
+	v := pages.DeveloperView{Max: account.MaxActiveAPIKeys, BaseURL: h.Site.BaseURL, IsGold: account.IsGold(u)}
 	for _, k := range keys {
 		row := pages.APIKeyRow{ID: strconv.FormatInt(k.ID, 10), Name: k.Name, Prefix: k.Prefix, Created: format.Date(k.CreatedAt), LastUsed: "never", Revoked: k.RevokedAt != nil}
 		if k.LastUsedAt != nil {
-			row.LastUsed = humanAgo(h.now(), *k.LastUsedAt)
+			row.LastUsed = humanAgo(h.Now(), *k.LastUsedAt)
 		}
 		if !row.Revoked {
 			v.Active++
@@ -149,22 +151,22 @@ func (h *Handlers) developerView(c *fiber.Ctx, u db.User) (pages.DeveloperView, 
 
 // DeveloperPage is Settings → Developer Access.
 func (h *Handlers) DeveloperPage(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
+	u, _ := kit.UserFrom(c)
 	v, err := h.developerView(c, u)
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, pages.Developer(h.meta(c, "Developer access", "settings"), v))
+	return kit.Render(c, http.StatusOK, pages.Developer(h.Meta(c, "Developer access", "settings"), v))
 }
 
 // DeveloperCreateKey creates a key and shows it once.
 func (h *Handlers) DeveloperCreateKey(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
-	secret, k, err := h.account.CreateAPIKey(h.ctx(c), u, c.FormValue("name"))
+	u, _ := kit.UserFrom(c)
+	secret, k, err := h.account.CreateAPIKey(h.Ctx(c), u, c.FormValue("name"))
 	status := http.StatusOK
 	var formErr string
 	if err != nil {
-		p := AsProblem(err)
+		p := kit.AsProblem(err)
 		if p.Status >= 500 {
 			return err
 		}
@@ -180,28 +182,28 @@ func (h *Handlers) DeveloperCreateKey(c *fiber.Ctx) error {
 	}
 	v.NewKey, v.NewName, v.Error = secret, k.Name, formErr
 	c.Set(fiber.HeaderCacheControl, "no-store")
-	m := h.meta(c, "Developer access", "settings")
-	return page(c, status, pages.Developer(m, v), pages.DeveloperKeys(m, v))
+	m := h.Meta(c, "Developer access", "settings")
+	return kit.Page(c, status, pages.Developer(m, v), pages.DeveloperKeys(m, v))
 }
 
 // DeveloperRevokeKey revokes one of the member's keys.
 func (h *Handlers) DeveloperRevokeKey(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
+	u, _ := kit.UserFrom(c)
 	id, err := strconv.ParseInt(c.Params("id"), 10, 64)
 	if err != nil {
-		return NotFound("API key")
+		return kit.NotFound("API key")
 	}
-	if err := h.account.RevokeAPIKey(h.ctx(c), u, id); err != nil {
+	if err := h.account.RevokeAPIKey(h.Ctx(c), u, id); err != nil {
 		return err
 	}
-	if !isHTMX(c) {
-		return redirect(c, "/settings/developer")
+	if !kit.IsHTMX(c) {
+		return kit.Redirect(c, "/settings/developer")
 	}
 	v, err := h.developerView(c, u)
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, pages.DeveloperKeys(h.meta(c, "", "settings"), v))
+	return kit.Render(c, http.StatusOK, pages.DeveloperKeys(h.Meta(c, "", "settings"), v))
 }
 
 // humanAgo renders a past time relative to now.
@@ -216,15 +218,6 @@ func humanAgo(now, t time.Time) string {
 		return strconv.Itoa(int(d.Hours())) + " h ago"
 	}
 	return format.Date(t)
-}
-
-// redirect sends the browser elsewhere: HX-Redirect for HTMX, 303 otherwise.
-func redirect(c *fiber.Ctx, to string) error {
-	if isHTMX(c) {
-		c.Set("HX-Redirect", to)
-		return c.SendStatus(http.StatusNoContent)
-	}
-	return c.Redirect(to, http.StatusSeeOther)
 }
 
 // safeNext keeps post-login redirects on this site: p when it is a path on this origin,
@@ -273,12 +266,4 @@ func sameOriginPath(p string) bool {
 		s = d
 	}
 	return false
-}
-
-// capitalize upper-cases the first letter of a message shown on its own.
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }

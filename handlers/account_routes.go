@@ -3,6 +3,8 @@ package handlers
 import (
 	"context"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/account"
 )
@@ -10,21 +12,21 @@ import (
 // accountPages are the browser routes of the account area: sign-up, sign-in, sign-out and
 // the settings page for API keys (membership is the billing area's). The account area has no
 // /v1 routes.
-func (h *Handlers) accountPages() []PageRoute {
-	return []PageRoute{
-		{Method: "GET", Path: "/signup", Handler: h.SignUpPage, Auth: AuthNone},
-		{Method: "POST", Path: "/signup", Handler: h.SignUpSubmit, Auth: AuthNone},
-		{Method: "GET", Path: "/login", Handler: h.LoginPage, Auth: AuthNone},
-		{Method: "POST", Path: "/login", Handler: h.LoginSubmit, Auth: AuthNone},
-		{Method: "POST", Path: "/logout", Handler: h.Logout, Auth: AuthNone},
-		{Method: "GET", Path: "/settings/account", Handler: h.AccountPage, Auth: AuthMember},
-		{Method: "POST", Path: "/settings/account/profile", Handler: h.AccountProfile, Auth: AuthMember},
-		{Method: "POST", Path: "/settings/account/email", Handler: h.AccountEmail, Auth: AuthMember},
-		{Method: "POST", Path: "/settings/account/password", Handler: h.AccountPassword, Auth: AuthMember},
-		{Method: "POST", Path: "/settings/account/delete", Handler: h.AccountDelete, Auth: AuthMember},
-		{Method: "GET", Path: "/settings/developer", Handler: h.DeveloperPage, Auth: AuthMember},
-		{Method: "POST", Path: "/settings/developer/keys", Handler: h.DeveloperCreateKey, Auth: AuthMember},
-		{Method: "POST", Path: "/settings/developer/keys/:id/revoke", Handler: h.DeveloperRevokeKey, Auth: AuthMember},
+func (h *Handlers) accountPages() []kit.PageRoute {
+	return []kit.PageRoute{
+		{Method: "GET", Path: "/signup", Handler: h.SignUpPage, Auth: kit.AuthNone},
+		{Method: "POST", Path: "/signup", Handler: h.SignUpSubmit, Auth: kit.AuthNone},
+		{Method: "GET", Path: "/login", Handler: h.LoginPage, Auth: kit.AuthNone},
+		{Method: "POST", Path: "/login", Handler: h.LoginSubmit, Auth: kit.AuthNone},
+		{Method: "POST", Path: "/logout", Handler: h.Logout, Auth: kit.AuthNone},
+		{Method: "GET", Path: "/settings/account", Handler: h.AccountPage, Auth: kit.AuthMember},
+		{Method: "POST", Path: "/settings/account/profile", Handler: h.AccountProfile, Auth: kit.AuthMember},
+		{Method: "POST", Path: "/settings/account/email", Handler: h.AccountEmail, Auth: kit.AuthMember},
+		{Method: "POST", Path: "/settings/account/password", Handler: h.AccountPassword, Auth: kit.AuthMember},
+		{Method: "POST", Path: "/settings/account/delete", Handler: h.AccountDelete, Auth: kit.AuthMember},
+		{Method: "GET", Path: "/settings/developer", Handler: h.DeveloperPage, Auth: kit.AuthMember},
+		{Method: "POST", Path: "/settings/developer/keys", Handler: h.DeveloperCreateKey, Auth: kit.AuthMember},
+		{Method: "POST", Path: "/settings/developer/keys/:id/revoke", Handler: h.DeveloperRevokeKey, Auth: kit.AuthMember},
 	}
 }
 
@@ -38,8 +40,8 @@ const sessUserID = "user_id"
 // SessionUser loads the signed-in member of a browser request, if any: the session names an
 // id, the account service says whether that account still exists.
 func (h *Handlers) SessionUser(ctx context.Context) (db.User, bool) {
-	u, ok := h.account.SessionUser(ctx, h.sessions.GetInt64(ctx, sessUserID))
-	if ok && h.sessions.GetInt64(ctx, sessGen) != u.SessionGen {
+	u, ok := h.account.SessionUser(ctx, h.Sessions.GetInt64(ctx, sessUserID))
+	if ok && h.Sessions.GetInt64(ctx, sessGen) != u.SessionGen {
 		// The password changed since this session signed in: it is signed out.
 		return db.User{}, false
 	}

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/db"
@@ -57,7 +59,7 @@ var accountSubjects = map[string]string{"display_name": "display name", "time_zo
 
 // AccountPage shows /settings/account.
 func (h *Handlers) AccountPage(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
+	u, _ := kit.UserFrom(c)
 	v := h.accountView(u, nil, nil)
 	switch c.Query("done") {
 	case "profile":
@@ -67,7 +69,7 @@ func (h *Handlers) AccountPage(c *fiber.Ctx) error {
 	case "password":
 		v.Flash = "Password changed. Your other browsers are signed out."
 	}
-	return render(c, http.StatusOK, pages.Account(h.meta(c, "Account", "settings"), v))
+	return kit.Render(c, http.StatusOK, pages.Account(h.Meta(c, "Account", "settings"), v))
 }
 
 // accountRefused re-renders the page with 422 and the form's errors, keeping what was typed
@@ -77,57 +79,57 @@ func (h *Handlers) accountRefused(c *fiber.Ctx, u db.User, err error, rename map
 	if !ok {
 		return err
 	}
-	return render(c, http.StatusUnprocessableEntity, pages.Account(h.meta(c, "Account", "settings"), h.accountView(u, vals, errs)))
+	return kit.Render(c, http.StatusUnprocessableEntity, pages.Account(h.Meta(c, "Account", "settings"), h.accountView(u, vals, errs)))
 }
 
 // AccountProfile saves the display name and time zone.
 func (h *Handlers) AccountProfile(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
+	u, _ := kit.UserFrom(c)
 	name, zone := c.FormValue("display_name"), c.FormValue("time_zone")
-	if _, err := h.account.SetProfile(h.ctx(c), u, name, zone); err != nil {
+	if _, err := h.account.SetProfile(h.Ctx(c), u, name, zone); err != nil {
 		return h.accountRefused(c, u, err, nil, map[string]string{"display_name": name, "time_zone": zone})
 	}
-	return redirect(c, "/settings/account?done=profile")
+	return kit.Redirect(c, "/settings/account?done=profile")
 }
 
 // AccountEmail changes the sign-in address.
 func (h *Handlers) AccountEmail(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
+	u, _ := kit.UserFrom(c)
 	email := c.FormValue("email")
-	if _, err := h.account.ChangeEmail(h.ctx(c), u, c.FormValue("email_password"), email); err != nil {
+	if _, err := h.account.ChangeEmail(h.Ctx(c), u, c.FormValue("email_password"), email); err != nil {
 		return h.accountRefused(c, u, err, map[string]string{"password": "email_password"}, map[string]string{"email": email})
 	}
-	return redirect(c, "/settings/account?done=email")
+	return kit.Redirect(c, "/settings/account?done=email")
 }
 
 // AccountPassword changes the password; this browser stays signed in on a fresh session,
 // every other one is signed out.
 func (h *Handlers) AccountPassword(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
-	nu, err := h.account.ChangePassword(h.ctx(c), u, c.FormValue("current_password"), c.FormValue("new_password"))
+	u, _ := kit.UserFrom(c)
+	nu, err := h.account.ChangePassword(h.Ctx(c), u, c.FormValue("current_password"), c.FormValue("new_password"))
 	if err != nil {
 		return h.accountRefused(c, u, err, nil, nil)
 	}
 	if err := h.startSession(c, nu); err != nil {
 		return err
 	}
-	return redirect(c, "/settings/account?done=password")
+	return kit.Redirect(c, "/settings/account?done=password")
 }
 
 // AccountDelete deletes the account after the password and typed confirmation, ends the
 // session and says goodbye on the home page.
 func (h *Handlers) AccountDelete(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
+	u, _ := kit.UserFrom(c)
 	confirm := c.FormValue("confirm")
-	if err := h.account.DeleteAccount(h.ctx(c), u, c.FormValue("delete_password"), confirm); err != nil {
+	if err := h.account.DeleteAccount(h.Ctx(c), u, c.FormValue("delete_password"), confirm); err != nil {
 		return h.accountRefused(c, u, err, map[string]string{"password": "delete_password"}, map[string]string{"confirm": confirm})
 	}
 	ctx := c.UserContext()
-	if err := h.sessions.RenewToken(ctx); err != nil {
+	if err := h.Sessions.RenewToken(ctx); err != nil {
 		return err
 	}
-	if err := h.sessions.Destroy(ctx); err != nil {
+	if err := h.Sessions.Destroy(ctx); err != nil {
 		return err
 	}
-	return redirect(c, "/?deleted=1")
+	return kit.Redirect(c, "/?deleted=1")
 }

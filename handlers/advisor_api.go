@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/internal/advisor"
@@ -44,9 +46,9 @@ type SourceJSON struct {
 
 // FiguresJSON are every figure a brief's text states.
 type FiguresJSON struct {
-	StackValue *Num                        `json:"stack_value"`
-	Change     *Num                        `json:"change"`
-	ChangePct  *Num                        `json:"change_pct"`
+	StackValue *kit.Num                    `json:"stack_value"`
+	Change     *kit.Num                    `json:"change"`
+	ChangePct  *kit.Num                    `json:"change_pct"`
 	ChangeFrom *string                     `json:"change_from"`
 	ByMetal    map[string]MetalFiguresJSON `json:"by_metal"`
 	Alerts     []FiredAlertJSON            `json:"alerts"`
@@ -54,17 +56,17 @@ type FiguresJSON struct {
 
 // MetalFiguresJSON are one held metal's figures.
 type MetalFiguresJSON struct {
-	HeldOz                 Num        `json:"held_oz"`
-	Spot                   *Num       `json:"spot"`
+	HeldOz                 kit.Num    `json:"held_oz"`
+	Spot                   *kit.Num   `json:"spot"`
 	SpotAsOf               *time.Time `json:"spot_as_of"`
 	SpotStale              bool       `json:"spot_stale"`
-	Value                  *Num       `json:"value"`
-	ChangePct              *Num       `json:"change_pct"`
+	Value                  *kit.Num   `json:"value"`
+	ChangePct              *kit.Num   `json:"change_pct"`
 	ChangeFrom             *string    `json:"change_from"`
-	BreakEven              *Num       `json:"break_even"`
-	DistanceToBreakEvenPct *Num       `json:"distance_to_break_even_pct"`
-	ComexRegistered        *Num       `json:"comex_registered"`
-	ComexRegisteredChange  *Num       `json:"comex_registered_change"`
+	BreakEven              *kit.Num   `json:"break_even"`
+	DistanceToBreakEvenPct *kit.Num   `json:"distance_to_break_even_pct"`
+	ComexRegistered        *kit.Num   `json:"comex_registered"`
+	ComexRegisteredChange  *kit.Num   `json:"comex_registered_change"`
 	ComexAsOf              *time.Time `json:"comex_as_of"`
 }
 
@@ -91,17 +93,17 @@ func briefJSON(b advisor.Brief) BriefJSON {
 		out.Sections = append(out.Sections, SectionJSON(s))
 	}
 	for _, s := range b.Sources {
-		out.Sources = append(out.Sources, SourceJSON{Kind: s.Kind, Title: s.Title, URL: s.URL, AsOf: asOfOrNull(s.AsOf)})
+		out.Sources = append(out.Sources, SourceJSON{Kind: s.Kind, Title: s.Title, URL: s.URL, AsOf: kit.AsOfOrNull(s.AsOf)})
 	}
 	f := b.Figures
-	out.Figures = FiguresJSON{StackValue: optMoney(f.StackValue), Change: optMoney(f.Change), ChangePct: numOrNull(f.ChangePct, pct),
+	out.Figures = FiguresJSON{StackValue: kit.OptMoney(f.StackValue), Change: kit.OptMoney(f.Change), ChangePct: kit.NumOrNull(f.ChangePct, kit.Pct),
 		ChangeFrom: strOrNull(f.ChangeFrom), ByMetal: map[string]MetalFiguresJSON{}, Alerts: []FiredAlertJSON{}}
 	for m, x := range f.ByMetal {
-		out.Figures.ByMetal[string(m)] = MetalFiguresJSON{HeldOz: ounces(x.HeldOz), Spot: optMoney(x.Spot), SpotAsOf: asOfOrNull(x.SpotAsOf),
-			SpotStale: x.SpotStale, Value: optMoney(x.Value), ChangePct: numOrNull(x.ChangePct, pct), ChangeFrom: strOrNull(x.ChangeFrom),
-			BreakEven: optMoney(x.BreakEven), DistanceToBreakEvenPct: numOrNull(x.DistanceToBreakEvenPct, pct),
-			ComexRegistered: numOrNull(x.ComexRegistered, ounces), ComexRegisteredChange: numOrNull(x.ComexRegisteredChange, ounces),
-			ComexAsOf: asOfOrNull(x.ComexAsOf)}
+		out.Figures.ByMetal[string(m)] = MetalFiguresJSON{HeldOz: kit.Ounces(x.HeldOz), Spot: kit.OptMoney(x.Spot), SpotAsOf: kit.AsOfOrNull(x.SpotAsOf),
+			SpotStale: x.SpotStale, Value: kit.OptMoney(x.Value), ChangePct: kit.NumOrNull(x.ChangePct, kit.Pct), ChangeFrom: strOrNull(x.ChangeFrom),
+			BreakEven: kit.OptMoney(x.BreakEven), DistanceToBreakEvenPct: kit.NumOrNull(x.DistanceToBreakEvenPct, kit.Pct),
+			ComexRegistered: kit.NumOrNull(x.ComexRegistered, kit.Ounces), ComexRegisteredChange: kit.NumOrNull(x.ComexRegisteredChange, kit.Ounces),
+			ComexAsOf: kit.AsOfOrNull(x.ComexAsOf)}
 	}
 	for _, a := range f.Alerts {
 		out.Figures.Alerts = append(out.Figures.Alerts, FiredAlertJSON{Metal: string(a.Metal), Direction: a.Direction, Target: a.Target, Price: a.Price, FiredAt: a.FiredAt.UTC()})
@@ -136,7 +138,7 @@ type ChatReplyJSON struct {
 func factsJSON(fs []advisor.Fact) []FactJSON {
 	out := []FactJSON{}
 	for _, f := range fs {
-		out = append(out, FactJSON{Label: f.Label, Value: f.Value, AsOf: asOfOrNull(f.AsOf), Source: f.Source})
+		out = append(out, FactJSON{Label: f.Label, Value: f.Value, AsOf: kit.AsOfOrNull(f.AsOf), Source: f.Source})
 	}
 	return out
 }
@@ -199,21 +201,21 @@ func regenerateParam(c *fiber.Ctx) (bool, error) {
 
 // APIDailyBrief answers GET /v1/daily-brief.
 func (h *Handlers) APIDailyBrief(c *fiber.Ctx) error {
-	b, err := h.advisor.BriefOf(h.ctx(c), caller(c), c.Query("date"), c.Query("userId"))
+	b, err := h.advisor.BriefOf(h.Ctx(c), kit.Caller(c), c.Query("date"), c.Query("userId"))
 	if err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return writeJSON(c, http.StatusOK, fiber.Map{"brief": briefJSON(b)})
+	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"brief": briefJSON(b)})
 }
 
 // APIDailyBriefGenerate answers POST /v1/daily-brief/generate.
 func (h *Handlers) APIDailyBriefGenerate(c *fiber.Ctx) error {
-	body, err := socialBody(c.Body(), "userId")
+	body, err := kit.JSONObjectBody(c.Body(), "userId")
 	if err != nil {
 		return err
 	}
-	claim, err := claimedUserID(c, body)
+	claim, err := kit.ClaimedUserID(c, body)
 	if err != nil {
 		return err
 	}
@@ -221,7 +223,7 @@ func (h *Handlers) APIDailyBriefGenerate(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	b, created, err := h.advisor.GenerateBrief(h.ctx(c), caller(c), regen, claim)
+	b, created, err := h.advisor.GenerateBrief(h.Ctx(c), kit.Caller(c), regen, claim)
 	if err != nil {
 		return err
 	}
@@ -230,16 +232,16 @@ func (h *Handlers) APIDailyBriefGenerate(c *fiber.Ctx) error {
 		status = http.StatusCreated
 	}
 	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return writeJSON(c, status, fiber.Map{"brief": briefJSON(b)})
+	return kit.WriteJSON(c, status, fiber.Map{"brief": briefJSON(b)})
 }
 
 // APIAdvisorChat answers POST /v1/advisor/chat.
 func (h *Handlers) APIAdvisorChat(c *fiber.Ctx) error {
-	body, err := socialBody(c.Body(), "message", "conversation_id", "userId")
+	body, err := kit.JSONObjectBody(c.Body(), "message", "conversation_id", "userId")
 	if err != nil {
 		return err
 	}
-	claim, err := claimedUserID(c, body)
+	claim, err := kit.ClaimedUserID(c, body)
 	if err != nil {
 		return err
 	}
@@ -250,25 +252,25 @@ func (h *Handlers) APIAdvisorChat(c *fiber.Ctx) error {
 	if err := stringMember(body, "conversation_id", &in.ConversationID); err != nil {
 		return err
 	}
-	r, err := h.advisor.Chat(h.ctx(c), caller(c), in)
+	r, err := h.advisor.Chat(h.Ctx(c), kit.Caller(c), in)
 	if err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return writeJSON(c, http.StatusOK, chatReplyJSON(r))
+	return kit.WriteJSON(c, http.StatusOK, chatReplyJSON(r))
 }
 
 // APIAdvisorConversations answers GET /v1/advisor/conversations.
 func (h *Handlers) APIAdvisorConversations(c *fiber.Ctx) error {
-	limit, err := queryInt(c, "limit", advisor.DefaultConversationLimit, 1, advisor.MaxConversationLimit)
+	limit, err := kit.QueryInt(c, "limit", advisor.DefaultConversationLimit, 1, advisor.MaxConversationLimit)
 	if err != nil {
 		return err
 	}
-	offset, err := queryInt(c, "offset", 0, 0, 1_000_000)
+	offset, err := kit.QueryInt(c, "offset", 0, 0, 1_000_000)
 	if err != nil {
 		return err
 	}
-	p, err := h.advisor.Conversations(h.ctx(c), caller(c), limit, offset, c.Query("userId"))
+	p, err := h.advisor.Conversations(h.Ctx(c), kit.Caller(c), limit, offset, c.Query("userId"))
 	if err != nil {
 		return err
 	}
@@ -277,22 +279,22 @@ func (h *Handlers) APIAdvisorConversations(c *fiber.Ctx) error {
 		list = append(list, conversationJSON(cv, false))
 	}
 	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return writeJSON(c, http.StatusOK, fiber.Map{"conversations": list, "limit": p.Limit, "offset": p.Offset, "total": p.Total})
+	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"conversations": list, "limit": p.Limit, "offset": p.Offset, "total": p.Total})
 }
 
 // APIAdvisorConversation answers GET /v1/advisor/conversations/{id}.
 func (h *Handlers) APIAdvisorConversation(c *fiber.Ctx) error {
-	cv, err := h.advisor.ConversationByID(h.ctx(c), caller(c), c.Params("id"), c.Query("userId"))
+	cv, err := h.advisor.ConversationByID(h.Ctx(c), kit.Caller(c), c.Params("id"), c.Query("userId"))
 	if err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return writeJSON(c, http.StatusOK, fiber.Map{"conversation": conversationJSON(cv, true)})
+	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"conversation": conversationJSON(cv, true)})
 }
 
 // APIAdvisorConversationDelete answers DELETE /v1/advisor/conversations/{id}.
 func (h *Handlers) APIAdvisorConversationDelete(c *fiber.Ctx) error {
-	if err := h.advisor.DeleteConversation(h.ctx(c), caller(c), c.Params("id"), c.Query("userId")); err != nil {
+	if err := h.advisor.DeleteConversation(h.Ctx(c), kit.Caller(c), c.Params("id"), c.Query("userId")); err != nil {
 		return err
 	}
 	return c.SendStatus(http.StatusNoContent)

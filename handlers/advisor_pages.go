@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/internal/account"
@@ -51,10 +53,10 @@ func advisorWriter(w string) string {
 }
 
 func (h *Handlers) advisorView(c *fiber.Ctx, convID string) (pages.AdvisorView, error) {
-	u := caller(c)
-	v := pages.AdvisorView{CSRF: CSRF(c), MaxChars: strconv.Itoa(advisor.MaxMessageRunes), Examples: advisorExamples,
+	u := kit.Caller(c)
+	v := pages.AdvisorView{CSRF: kit.CSRF(c), MaxChars: strconv.Itoa(advisor.MaxMessageRunes), Examples: advisorExamples,
 		Streaming: h.advisor.LLMConfigured()}
-	list, err := h.advisor.Conversations(h.ctx(c), u, advisor.MaxConversationLimit, 0, "")
+	list, err := h.advisor.Conversations(h.Ctx(c), u, advisor.MaxConversationLimit, 0, "")
 	if err != nil {
 		return v, err
 	}
@@ -63,7 +65,7 @@ func (h *Handlers) advisorView(c *fiber.Ctx, convID string) (pages.AdvisorView, 
 		v.Conversations = append(v.Conversations, pages.ConversationLink{ID: cv.ID, Title: cv.Title, When: format.DateIn(cv.UpdatedAt, loc), Active: cv.ID == convID})
 	}
 	if convID != "" {
-		cv, err := h.advisor.ConversationByID(h.ctx(c), u, convID, "")
+		cv, err := h.advisor.ConversationByID(h.Ctx(c), u, convID, "")
 		if err != nil {
 			return v, err
 		}
@@ -76,7 +78,7 @@ func (h *Handlers) advisorView(c *fiber.Ctx, convID string) (pages.AdvisorView, 
 			v.Messages = append(v.Messages, mv)
 		}
 	}
-	if q, err := h.advisor.QuotaOf(h.ctx(c), u); err == nil {
+	if q, err := h.advisor.QuotaOf(h.Ctx(c), u); err == nil {
 		v.QuotaText = fmt.Sprintf("%d of %d questions left today.", max(q.Limit-q.Used, 0), q.Limit)
 	}
 	return v, nil
@@ -89,32 +91,32 @@ func (h *Handlers) AdvisorPage(c *fiber.Ctx) error {
 		return err
 	}
 	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return render(c, http.StatusOK, pages.Advisor(h.meta(c, "Advisor", "advisor"), v))
+	return kit.Render(c, http.StatusOK, pages.Advisor(h.Meta(c, "Advisor", "advisor"), v))
 }
 
 // AdvisorAsk is POST /advisor. Over HTMX it answers the exchange to append (a reply that
 // streams in when a model answers); without JavaScript it redirects to the conversation.
 func (h *Handlers) AdvisorAsk(c *fiber.Ctx) error {
-	u := caller(c)
+	u := kit.Caller(c)
 	in := advisor.ChatInput{Message: c.FormValue("message"), ConversationID: strings.TrimSpace(c.FormValue("conversation_id"))}
 	q := pages.ChatMessageView{User: true, Text: strings.TrimSpace(in.Message)}
 	id := strconv.FormatInt(time.Now().UnixNano(), 36)
-	if isHTMX(c) && h.advisor.LLMConfigured() {
+	if kit.IsHTMX(c) && h.advisor.LLMConfigured() {
 		tok, err := h.advisor.HoldQuestion(u, in)
 		if err != nil {
 			return h.advisorError(c, in.ConversationID, err)
 		}
 		a := pages.ChatMessageView{ID: id, StreamURL: "/advisor/stream/" + tok}
-		return render(c, http.StatusOK, pages.AdvisorExchange(q, a, in.ConversationID, strconv.Itoa(advisor.MaxMessageRunes)))
+		return kit.Render(c, http.StatusOK, pages.AdvisorExchange(q, a, in.ConversationID, strconv.Itoa(advisor.MaxMessageRunes)))
 	}
-	r, err := h.advisor.Chat(h.ctx(c), u, in)
+	r, err := h.advisor.Chat(h.Ctx(c), u, in)
 	if err != nil {
 		return h.advisorError(c, in.ConversationID, err)
 	}
-	if !isHTMX(c) {
+	if !kit.IsHTMX(c) {
 		return c.Redirect("/advisor?c="+r.ConversationID, http.StatusSeeOther)
 	}
-	return render(c, http.StatusOK, pages.AdvisorExchange(q, replyView(id, r), r.ConversationID, strconv.Itoa(advisor.MaxMessageRunes)))
+	return kit.Render(c, http.StatusOK, pages.AdvisorExchange(q, replyView(id, r), r.ConversationID, strconv.Itoa(advisor.MaxMessageRunes)))
 }
 
 // advisorError shows a refused question (bad length, quota) in the page: as a reply bubble
@@ -128,8 +130,8 @@ func (h *Handlers) advisorError(c *fiber.Ctx, convID string, err error) error {
 	if len(e.Fields) > 0 {
 		msg = "Your question " + e.Fields[0].Message + "."
 	}
-	if isHTMX(c) {
-		return render(c, http.StatusOK, pages.AdvisorMessage(pages.ChatMessageView{ID: "error", Text: msg}))
+	if kit.IsHTMX(c) {
+		return kit.Render(c, http.StatusOK, pages.AdvisorMessage(pages.ChatMessageView{ID: "error", Text: msg}))
 	}
 	v, verr := h.advisorView(c, convID)
 	if verr != nil {
@@ -140,7 +142,7 @@ func (h *Handlers) advisorError(c *fiber.Ctx, convID string, err error) error {
 	if e.Kind == apperr.RateLimited {
 		status = http.StatusTooManyRequests
 	}
-	return render(c, status, pages.Advisor(h.meta(c, "Advisor", "advisor"), v))
+	return kit.Render(c, status, pages.Advisor(h.Meta(c, "Advisor", "advisor"), v))
 }
 
 // AdvisorStream is GET /advisor/stream/:token: the reply to a held question as server-sent
@@ -148,24 +150,24 @@ func (h *Handlers) advisorError(c *fiber.Ctx, convID string, err error) error {
 // replaces the streamed text (it may be the built-in engine's answer when the model's figures
 // did not match the data).
 func (h *Handlers) AdvisorStream(c *fiber.Ctx) error {
-	u := caller(c)
+	u := kit.Caller(c)
 	in, ok := h.advisor.TakeQuestion(u, c.Params("token"))
 	if !ok {
 		return apperr.NotFoundf("question")
 	}
 	id := strconv.FormatInt(time.Now().UnixNano(), 36)
-	startSSE(c, func(s *sseStream) {
+	kit.StartSSE(c, func(s *kit.SSEStream) {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
 		go func() {
 			select {
-			case <-h.done:
+			case <-h.Done:
 				cancel()
 			case <-ctx.Done():
 			}
 		}()
 		r, err := h.advisor.ChatStream(ctx, u, in, func(delta string) {
-			s.send(sseEvent("delta", html.EscapeString(delta)))
+			s.Send(sseEvent("delta", html.EscapeString(delta)))
 		})
 		var buf bytes.Buffer
 		if err != nil {
@@ -173,13 +175,13 @@ func (h *Handlers) AdvisorStream(c *fiber.Ctx) error {
 			if e, ok := apperr.As(err); ok && e.Kind != apperr.Internal {
 				msg = apperr.Sentence(e.Msg)
 			} else {
-				h.log.Error("advisor stream", "err", err)
+				h.Log.Error("advisor stream", "err", err)
 			}
 			_ = pages.AdvisorMessage(pages.ChatMessageView{ID: id, Text: msg}).Render(ctx, &buf)
 		} else {
 			_ = pages.AdvisorReply(replyView(id, r), r.ConversationID).Render(ctx, &buf)
 		}
-		s.send(sseEvent("done", strings.TrimSpace(buf.String())))
+		s.Send(sseEvent("done", strings.TrimSpace(buf.String())))
 	})
 	return nil
 }
@@ -205,14 +207,14 @@ func briefView(b advisor.Brief, loc *time.Location) pages.BriefView {
 
 // BriefsPage is GET /brief: the member's briefs, newest first.
 func (h *Handlers) BriefsPage(c *fiber.Ctx) error {
-	u := caller(c)
-	list, err := h.advisor.Briefs(h.ctx(c), u, 30, 0)
+	u := kit.Caller(c)
+	list, err := h.advisor.Briefs(h.Ctx(c), u, 30, 0)
 	if err != nil {
 		return err
 	}
 	loc := account.Location(u)
-	today := h.now().In(loc).Format("2006-01-02")
-	v := pages.BriefsView{CSRF: CSRF(c), Today: today}
+	today := h.Now().In(loc).Format("2006-01-02")
+	v := pages.BriefsView{CSRF: kit.CSRF(c), Today: today}
 	for _, b := range list.Briefs {
 		v.Briefs = append(v.Briefs, briefView(b, loc))
 		if b.Date.String() == today {
@@ -223,13 +225,13 @@ func (h *Handlers) BriefsPage(c *fiber.Ctx) error {
 		v.Flash = "Today's brief is written."
 	}
 	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return render(c, http.StatusOK, pages.Briefs(h.meta(c, "Daily brief", "brief"), v))
+	return kit.Render(c, http.StatusOK, pages.Briefs(h.Meta(c, "Daily brief", "brief"), v))
 }
 
 // BriefGenerate is POST /brief/generate.
 func (h *Handlers) BriefGenerate(c *fiber.Ctx) error {
 	regen := c.FormValue("regenerate") == "true"
-	if _, _, err := h.advisor.GenerateBrief(h.ctx(c), caller(c), regen, ""); err != nil {
+	if _, _, err := h.advisor.GenerateBrief(h.Ctx(c), kit.Caller(c), regen, ""); err != nil {
 		return err
 	}
 	return c.Redirect("/brief?generated=1", http.StatusSeeOther)
@@ -237,10 +239,10 @@ func (h *Handlers) BriefGenerate(c *fiber.Ctx) error {
 
 // BriefCard is GET /brief/card: the dashboard's first card, today's brief or the way to write it.
 func (h *Handlers) BriefCard(c *fiber.Ctx) error {
-	u := caller(c)
+	u := kit.Caller(c)
 	loc := account.Location(u)
-	v := pages.BriefCardView{CSRF: CSRF(c), Today: format.DateIn(h.now(), loc)}
-	b, err := h.advisor.BriefOf(h.ctx(c), u, "", "")
+	v := pages.BriefCardView{CSRF: kit.CSRF(c), Today: format.DateIn(h.Now(), loc)}
+	b, err := h.advisor.BriefOf(h.Ctx(c), u, "", "")
 	switch {
 	case err == nil:
 		bv := briefView(b, loc)
@@ -250,5 +252,5 @@ func (h *Handlers) BriefCard(c *fiber.Ctx) error {
 	}
 	c.Set(fiber.HeaderCacheControl, "private, no-store")
 	c.Vary("HX-Request")
-	return render(c, http.StatusOK, pages.BriefCard(v))
+	return kit.Render(c, http.StatusOK, pages.BriefCard(v))
 }

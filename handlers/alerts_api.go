@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/shopspring/decimal"
 
@@ -19,7 +21,7 @@ type AlertJSON struct {
 	ID              int64      `json:"id"`
 	Metal           string     `json:"metal"`
 	Direction       string     `json:"direction"`
-	TargetPrice     Num        `json:"target_price"`
+	TargetPrice     kit.Num    `json:"target_price"`
 	Repeat          string     `json:"repeat"`
 	Enabled         bool       `json:"enabled"`
 	Armed           bool       `json:"armed"`
@@ -33,12 +35,12 @@ func alertJSON(a alerts.Alert) AlertJSON {
 }
 
 // targetNum shows a target with cents, or with the finer places it was set with.
-func targetNum(d decimal.Decimal) Num {
+func targetNum(d decimal.Decimal) kit.Num {
 	places := int32(2)
 	for places < alerts.TargetPlaces && !d.Equal(d.Round(places)) {
 		places++
 	}
-	return Num{D: d, Places: places}
+	return kit.Num{D: d, Places: places}
 }
 
 // NotificationJSON is the wire form of one firing in the notification centre.
@@ -47,8 +49,8 @@ type NotificationJSON struct {
 	AlertID     int64     `json:"alert_id"`
 	Metal       string    `json:"metal"`
 	Direction   string    `json:"direction"`
-	TargetPrice Num       `json:"target_price"`
-	Price       Num       `json:"price"`
+	TargetPrice kit.Num   `json:"target_price"`
+	Price       kit.Num   `json:"price"`
 	PriceAsOf   time.Time `json:"price_as_of"`
 	FiredAt     time.Time `json:"fired_at"`
 	Title       string    `json:"title"`
@@ -58,7 +60,7 @@ type NotificationJSON struct {
 
 func notificationJSON(n alerts.Notification) NotificationJSON {
 	return NotificationJSON{ID: n.ID, AlertID: n.AlertID, Metal: string(n.Metal), Direction: n.Direction, TargetPrice: targetNum(n.TargetPrice),
-		Price: money(n.Price), PriceAsOf: n.PriceAsOf, FiredAt: n.FiredAt, Title: n.Title(), Body: n.Body(), Read: n.Read}
+		Price: kit.Money(n.Price), PriceAsOf: n.PriceAsOf, FiredAt: n.FiredAt, Title: n.Title(), Body: n.Body(), Read: n.Read}
 }
 
 // webSubscriptionJSON is a browser's PushSubscription as JSON.
@@ -73,7 +75,7 @@ type webSubscriptionJSON struct {
 // deviceInput reads {token, platform}: token is an Expo push token string, or for web a Web
 // Push subscription object (or that object as a JSON string).
 func deviceInput(raw []byte) (alerts.DeviceInput, error) {
-	body, err := socialBody(raw, "token", "platform")
+	body, err := kit.JSONObjectBody(raw, "token", "platform")
 	if err != nil {
 		return alerts.DeviceInput{}, err
 	}
@@ -107,7 +109,7 @@ func deviceInput(raw []byte) (alerts.DeviceInput, error) {
 
 // APIPushRegister answers POST /v1/push/register.
 func (h *Handlers) APIPushRegister(c *fiber.Ctx) error {
-	u, err := requireUser(c)
+	u, err := kit.RequireUser(c)
 	if err != nil {
 		return err
 	}
@@ -115,20 +117,20 @@ func (h *Handlers) APIPushRegister(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	d, err := h.alerts.Register(h.ctx(c), u, in)
+	d, err := h.alerts.Register(h.Ctx(c), u, in)
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusCreated, fiber.Map{"id": d.ID, "platform": d.Platform, "created_at": d.CreatedAt})
+	return kit.WriteJSON(c, http.StatusCreated, fiber.Map{"id": d.ID, "platform": d.Platform, "created_at": d.CreatedAt})
 }
 
 // APIPushDelete answers DELETE /v1/push/delete {token}.
 func (h *Handlers) APIPushDelete(c *fiber.Ctx) error {
-	u, err := requireUser(c)
+	u, err := kit.RequireUser(c)
 	if err != nil {
 		return err
 	}
-	body, err := socialBody(c.Body(), "token", "platform")
+	body, err := kit.JSONObjectBody(c.Body(), "token", "platform")
 	if err != nil {
 		return err
 	}
@@ -136,7 +138,7 @@ func (h *Handlers) APIPushDelete(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := h.alerts.Unregister(h.ctx(c), u, token); err != nil {
+	if err := h.alerts.Unregister(h.Ctx(c), u, token); err != nil {
 		return err
 	}
 	return c.SendStatus(http.StatusNoContent)
@@ -163,7 +165,7 @@ func tokenOf(raw json.RawMessage) (string, error) {
 // alertInput reads an alert body; every field is optional here, the service says which are
 // required.
 func alertInput(raw []byte) (alerts.AlertInput, error) {
-	body, err := socialBody(raw, "metal", "direction", "target_price", "repeat", "enabled")
+	body, err := kit.JSONObjectBody(raw, "metal", "direction", "target_price", "repeat", "enabled")
 	if err != nil {
 		return alerts.AlertInput{}, err
 	}
@@ -209,7 +211,7 @@ func alertInput(raw []byte) (alerts.AlertInput, error) {
 
 // APIAlertCreate answers POST /v1/push/price-alerts.
 func (h *Handlers) APIAlertCreate(c *fiber.Ctx) error {
-	u, err := requireUser(c)
+	u, err := kit.RequireUser(c)
 	if err != nil {
 		return err
 	}
@@ -217,21 +219,21 @@ func (h *Handlers) APIAlertCreate(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	a, err := h.alerts.Create(h.ctx(c), u, in)
+	a, err := h.alerts.Create(h.Ctx(c), u, in)
 	if err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderLocation, "/v1/push/price-alerts/"+strconv.FormatInt(a.ID, 10))
-	return writeJSON(c, http.StatusCreated, fiber.Map{"alert": alertJSON(a)})
+	return kit.WriteJSON(c, http.StatusCreated, fiber.Map{"alert": alertJSON(a)})
 }
 
 // APIAlertList answers GET /v1/push/price-alerts.
 func (h *Handlers) APIAlertList(c *fiber.Ctx) error {
-	u, err := requireUser(c)
+	u, err := kit.RequireUser(c)
 	if err != nil {
 		return err
 	}
-	list, err := h.alerts.List(h.ctx(c), u)
+	list, err := h.alerts.List(h.Ctx(c), u)
 	if err != nil {
 		return err
 	}
@@ -239,7 +241,7 @@ func (h *Handlers) APIAlertList(c *fiber.Ctx) error {
 	for _, a := range list {
 		out = append(out, alertJSON(a))
 	}
-	return writeJSON(c, http.StatusOK, fiber.Map{"alerts": out})
+	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"alerts": out})
 }
 
 // alertID reads the :id of an alert route; anything that is not an id is simply not found.
@@ -253,7 +255,7 @@ func alertID(c *fiber.Ctx) (int64, error) {
 
 // APIAlertUpdate answers PATCH /v1/push/price-alerts/{id}.
 func (h *Handlers) APIAlertUpdate(c *fiber.Ctx) error {
-	u, err := requireUser(c)
+	u, err := kit.RequireUser(c)
 	if err != nil {
 		return err
 	}
@@ -265,16 +267,16 @@ func (h *Handlers) APIAlertUpdate(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	a, err := h.alerts.Update(h.ctx(c), u, id, in)
+	a, err := h.alerts.Update(h.Ctx(c), u, id, in)
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, fiber.Map{"alert": alertJSON(a)})
+	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"alert": alertJSON(a)})
 }
 
 // APIAlertDelete answers DELETE /v1/push/price-alerts/{id}.
 func (h *Handlers) APIAlertDelete(c *fiber.Ctx) error {
-	u, err := requireUser(c)
+	u, err := kit.RequireUser(c)
 	if err != nil {
 		return err
 	}
@@ -282,7 +284,7 @@ func (h *Handlers) APIAlertDelete(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := h.alerts.Delete(h.ctx(c), u, id); err != nil {
+	if err := h.alerts.Delete(h.Ctx(c), u, id); err != nil {
 		return err
 	}
 	return c.SendStatus(http.StatusNoContent)
@@ -290,19 +292,19 @@ func (h *Handlers) APIAlertDelete(c *fiber.Ctx) error {
 
 // APINotifications answers GET /v1/push/notifications.
 func (h *Handlers) APINotifications(c *fiber.Ctx) error {
-	u, err := requireUser(c)
+	u, err := kit.RequireUser(c)
 	if err != nil {
 		return err
 	}
-	limit, err := queryInt(c, "limit", 50, 1, alerts.MaxNotifications)
+	limit, err := kit.QueryInt(c, "limit", 50, 1, alerts.MaxNotifications)
 	if err != nil {
 		return err
 	}
-	list, err := h.alerts.Notifications(h.ctx(c), u, limit)
+	list, err := h.alerts.Notifications(h.Ctx(c), u, limit)
 	if err != nil {
 		return err
 	}
-	unread, err := h.alerts.Unread(h.ctx(c), u)
+	unread, err := h.alerts.Unread(h.Ctx(c), u)
 	if err != nil {
 		return err
 	}
@@ -310,14 +312,14 @@ func (h *Handlers) APINotifications(c *fiber.Ctx) error {
 	for _, n := range list {
 		out = append(out, notificationJSON(n))
 	}
-	return writeJSON(c, http.StatusOK, fiber.Map{"notifications": out, "unread": unread})
+	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"notifications": out, "unread": unread})
 }
 
 // APIVAPIDKey answers GET /v1/push/vapid-public-key.
 func (h *Handlers) APIVAPIDKey(c *fiber.Ctx) error {
-	k, err := h.alerts.VAPIDPublicKey(h.ctx(c))
+	k, err := h.alerts.VAPIDPublicKey(h.Ctx(c))
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, fiber.Map{"public_key": k})
+	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"public_key": k})
 }

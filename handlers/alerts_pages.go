@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/db"
@@ -22,24 +24,24 @@ import (
 // alertsPages are the browser routes of price alerts: the page and its forms, the browser's
 // push subscription, the bell's unread stream, and the service worker at the site's root
 // (so its scope is the whole site).
-func (h *Handlers) alertsPages() []PageRoute {
+func (h *Handlers) alertsPages() []kit.PageRoute {
 	if h.alerts == nil {
 		return nil
 	}
-	return []PageRoute{
-		{Method: "GET", Path: "/alerts", Handler: h.AlertsPage, Auth: AuthMember},
-		{Method: "POST", Path: "/alerts", Handler: h.AlertsCreate, Auth: AuthMember, MaxBody: maxPushBody},
-		{Method: "POST", Path: "/alerts/devices", Handler: h.AlertsWebDevice, Auth: AuthMember, MaxBody: maxPushBody},
-		{Method: "POST", Path: "/alerts/:id/toggle", Handler: h.AlertsToggle, Auth: AuthMember},
-		{Method: "POST", Path: "/alerts/:id/delete", Handler: h.AlertsDelete, Auth: AuthMember},
-		{Method: "GET", Path: "/notifications/stream", Handler: h.NotificationEvents, Auth: AuthMember},
-		{Method: "GET", Path: "/sw.js", Handler: h.ServiceWorker, Auth: AuthNone},
+	return []kit.PageRoute{
+		{Method: "GET", Path: "/alerts", Handler: h.AlertsPage, Auth: kit.AuthMember},
+		{Method: "POST", Path: "/alerts", Handler: h.AlertsCreate, Auth: kit.AuthMember, MaxBody: maxPushBody},
+		{Method: "POST", Path: "/alerts/devices", Handler: h.AlertsWebDevice, Auth: kit.AuthMember, MaxBody: maxPushBody},
+		{Method: "POST", Path: "/alerts/:id/toggle", Handler: h.AlertsToggle, Auth: kit.AuthMember},
+		{Method: "POST", Path: "/alerts/:id/delete", Handler: h.AlertsDelete, Auth: kit.AuthMember},
+		{Method: "GET", Path: "/notifications/stream", Handler: h.NotificationEvents, Auth: kit.AuthMember},
+		{Method: "GET", Path: "/sw.js", Handler: h.ServiceWorker, Auth: kit.AuthNone},
 	}
 }
 
 // alertsView builds the page for the member; error and notice are shown above it.
 func (h *Handlers) alertsView(c *fiber.Ctx, u db.User, errText, notice string) (pages.AlertsView, error) {
-	ctx := h.ctx(c)
+	ctx := h.Ctx(c)
 	v := pages.AlertsView{Gold: account.IsGold(u), Error: errText, Notice: notice}
 	list, err := h.alerts.List(ctx, u)
 	if err != nil {
@@ -117,16 +119,16 @@ func (h *Handlers) alertsView(c *fiber.Ctx, u db.User, errText, notice string) (
 }
 
 func (h *Handlers) renderAlerts(c *fiber.Ctx, status int, errText, notice string) error {
-	u, _ := UserFrom(c)
+	u, _ := kit.UserFrom(c)
 	v, err := h.alertsView(c, u, errText, notice)
 	if err != nil {
 		return err
 	}
-	if err := render(c, status, pages.AlertsPage(h.meta(c, "Price alerts", "alerts"), v)); err != nil {
+	if err := kit.Render(c, status, pages.AlertsPage(h.Meta(c, "Price alerts", "alerts"), v)); err != nil {
 		return err
 	}
 	// Seeing the page reads the notifications listed on it.
-	return h.alerts.MarkRead(h.ctx(c), u)
+	return h.alerts.MarkRead(h.Ctx(c), u)
 }
 
 // AlertsPage shows the member's alerts, the metal cards to set new ones, and the history.
@@ -138,7 +140,7 @@ func (h *Handlers) AlertsPage(c *fiber.Ctx) error {
 
 // pageProblem turns a member's mistake into text for the page; other errors stay errors.
 func pageProblem(err error) (string, int, bool) {
-	p := AsProblem(err)
+	p := kit.AsProblem(err)
 	if p.Status >= 500 {
 		return "", 0, false
 	}
@@ -147,7 +149,7 @@ func pageProblem(err error) (string, int, bool) {
 
 // AlertsCreate sets an alert from a metal card's form.
 func (h *Handlers) AlertsCreate(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
+	u, _ := kit.UserFrom(c)
 	metal, dir, repeat := c.FormValue("metal"), c.FormValue("direction"), c.FormValue("repeat")
 	in := alerts.AlertInput{Metal: &metal, Direction: &dir, Repeat: &repeat}
 	if raw := strings.TrimSpace(strings.ReplaceAll(strings.TrimPrefix(c.FormValue("target_price"), "$"), ",", "")); raw != "" {
@@ -158,7 +160,7 @@ func (h *Handlers) AlertsCreate(c *fiber.Ctx) error {
 		}
 		in.TargetPrice = parsed.TargetPrice
 	}
-	if _, err := h.alerts.Create(h.ctx(c), u, in); err != nil {
+	if _, err := h.alerts.Create(h.Ctx(c), u, in); err != nil {
 		return h.alertsFormError(c, err)
 	}
 	return c.Redirect("/alerts?done=created", http.StatusSeeOther)
@@ -177,19 +179,19 @@ func (h *Handlers) alertsFormError(c *fiber.Ctx, err error) error {
 
 // AlertsToggle pauses or resumes one of the member's alerts.
 func (h *Handlers) AlertsToggle(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
+	u, _ := kit.UserFrom(c)
 	id, err := alertID(c)
 	if err != nil {
 		return err
 	}
-	list, err := h.alerts.List(h.ctx(c), u)
+	list, err := h.alerts.List(h.Ctx(c), u)
 	if err != nil {
 		return err
 	}
 	for _, a := range list {
 		if a.ID == id {
 			on := !a.Enabled
-			if _, err := h.alerts.Update(h.ctx(c), u, id, alerts.AlertInput{Enabled: &on}); err != nil {
+			if _, err := h.alerts.Update(h.Ctx(c), u, id, alerts.AlertInput{Enabled: &on}); err != nil {
 				return err
 			}
 			return c.Redirect("/alerts?done="+map[bool]string{true: "resumed", false: "paused"}[on], http.StatusSeeOther)
@@ -200,12 +202,12 @@ func (h *Handlers) AlertsToggle(c *fiber.Ctx) error {
 
 // AlertsDelete deletes one of the member's alerts.
 func (h *Handlers) AlertsDelete(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
+	u, _ := kit.UserFrom(c)
 	id, err := alertID(c)
 	if err != nil {
 		return err
 	}
-	if err := h.alerts.Delete(h.ctx(c), u, id); err != nil {
+	if err := h.alerts.Delete(h.Ctx(c), u, id); err != nil {
 		return err
 	}
 	return c.Redirect("/alerts?done=deleted", http.StatusSeeOther)
@@ -214,7 +216,7 @@ func (h *Handlers) AlertsDelete(c *fiber.Ctx) error {
 // AlertsWebDevice stores this browser's push subscription (sent by push.js as JSON, with the
 // CSRF header) for the signed-in member.
 func (h *Handlers) AlertsWebDevice(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
+	u, _ := kit.UserFrom(c)
 	in, err := deviceInput(c.Body())
 	if err == nil && in.Platform != alerts.PlatformWeb {
 		err = apperr.InvalidField("platform", "must be web here")
@@ -222,29 +224,29 @@ func (h *Handlers) AlertsWebDevice(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	d, err := h.alerts.Register(h.ctx(c), u, in)
+	d, err := h.alerts.Register(h.Ctx(c), u, in)
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusCreated, fiber.Map{"id": d.ID, "platform": d.Platform, "created_at": d.CreatedAt})
+	return kit.WriteJSON(c, http.StatusCreated, fiber.Map{"id": d.ID, "platform": d.Platform, "created_at": d.CreatedAt})
 }
 
 // NotificationEvents streams the member's unread count ("unread" events) for the bell: at
 // once, then whenever it changes (checked every few seconds), with heartbeats between.
 func (h *Handlers) NotificationEvents(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
-	done := h.done
-	startSSE(c, func(s *sseStream) {
+	u, _ := kit.UserFrom(c)
+	done := h.Done
+	kit.StartSSE(c, func(s *kit.SSEStream) {
 		ctx := context.Background()
 		last := int64(-1)
 		check := time.NewTicker(3 * time.Second)
 		defer check.Stop()
-		beat := time.NewTicker(sseHeartbeat)
+		beat := time.NewTicker(kit.SSEHeartbeat)
 		defer beat.Stop()
 		for {
 			n, err := h.alerts.Unread(ctx, u)
 			if err == nil && n != last {
-				if !s.send("event: unread\ndata: " + strconv.FormatInt(n, 10) + "\n\n") {
+				if !s.Send("event: unread\ndata: " + strconv.FormatInt(n, 10) + "\n\n") {
 					return
 				}
 				last = n
@@ -254,7 +256,7 @@ func (h *Handlers) NotificationEvents(c *fiber.Ctx) error {
 				return
 			case <-check.C:
 			case <-beat.C:
-				if !s.heartbeat() {
+				if !s.Heartbeat() {
 					return
 				}
 			}

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/internal/billing"
@@ -49,7 +51,7 @@ func verificationJSON(v billing.Verification) MembershipJSON {
 
 // APICheckoutCreate answers POST /v1/payment/create-checkout-session.
 func (h *Handlers) APICheckoutCreate(c *fiber.Ctx) error {
-	u, err := requireUser(c)
+	u, err := kit.RequireUser(c)
 	if err != nil {
 		return err
 	}
@@ -60,17 +62,17 @@ func (h *Handlers) APICheckoutCreate(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	co, err := h.billing.CreateCheckout(h.ctx(c), u, in)
+	co, err := h.billing.CreateCheckout(h.Ctx(c), u, in)
 	if err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderCacheControl, "no-store")
-	return writeJSON(c, http.StatusCreated, CheckoutJSON{ID: co.ID, URL: co.URL})
+	return kit.WriteJSON(c, http.StatusCreated, CheckoutJSON{ID: co.ID, URL: co.URL})
 }
 
 // APICheckoutVerify answers POST /v1/payment/verify-session.
 func (h *Handlers) APICheckoutVerify(c *fiber.Ctx) error {
-	u, err := requireUser(c)
+	u, err := kit.RequireUser(c)
 	if err != nil {
 		return err
 	}
@@ -81,34 +83,34 @@ func (h *Handlers) APICheckoutVerify(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	v, err := h.billing.VerifySession(h.ctx(c), u, id)
+	v, err := h.billing.VerifySession(h.Ctx(c), u, id)
 	if err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderCacheControl, "no-store")
-	return writeJSON(c, http.StatusOK, verificationJSON(v))
+	return kit.WriteJSON(c, http.StatusOK, verificationJSON(v))
 }
 
 // APIBillingPortal answers POST /v1/payment/portal.
 func (h *Handlers) APIBillingPortal(c *fiber.Ctx) error {
-	u, err := requireUser(c)
+	u, err := kit.RequireUser(c)
 	if err != nil {
 		return err
 	}
-	url, err := h.billing.Portal(h.ctx(c), u)
+	url, err := h.billing.Portal(h.Ctx(c), u)
 	if err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderCacheControl, "no-store")
-	return writeJSON(c, http.StatusOK, fiber.Map{"url": url})
+	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"url": url})
 }
 
 // APIPaymentWebhook answers POST /v1/webhooks/payment: the raw body and Stripe-Signature go to
 // the service untouched (the signature covers the exact bytes).
 func (h *Handlers) APIPaymentWebhook(c *fiber.Ctx) error {
-	res, err := h.billing.HandleWebhook(h.ctx(c), c.Body(), c.Get("Stripe-Signature"))
+	res, err := h.billing.HandleWebhook(h.Ctx(c), c.Body(), c.Get("Stripe-Signature"))
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, WebhookJSON{Received: true, Duplicate: res.Duplicate, Outcome: res.Outcome})
+	return kit.WriteJSON(c, http.StatusOK, WebhookJSON{Received: true, Duplicate: res.Duplicate, Outcome: res.Outcome})
 }

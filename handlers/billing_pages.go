@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/db"
@@ -19,8 +21,8 @@ import (
 // that checkout first (the same use case as POST /v1/payment/verify-session), so a member who
 // has just paid sees Gold on arrival.
 func (h *Handlers) BillingPage(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
-	ctx := h.ctx(c)
+	u, _ := kit.UserFrom(c)
+	ctx := h.Ctx(c)
 	v := pages.BillingView{Configured: h.billing.Enabled()}
 	if sid := c.Query("session_id"); sid != "" && v.Configured {
 		ver, err := h.billing.VerifySession(ctx, u, sid)
@@ -46,7 +48,7 @@ func (h *Handlers) BillingPage(c *fiber.Ctx) error {
 	}
 	// The header's badge shows the tier as it is now, verification included.
 	u.Tier = ms.Tier
-	SetUser(c, u)
+	kit.SetUser(c, u)
 	hist, err := h.billing.History(ctx, u)
 	if err != nil {
 		return err
@@ -69,14 +71,14 @@ func (h *Handlers) BillingPage(c *fiber.Ctx) error {
 		}
 		v.CanUpgrade, v.Attempt = len(v.Offers) > 0, billing.NewAttempt()
 	}
-	return render(c, http.StatusOK, pages.Billing(h.meta(c, "Membership", "settings"), v))
+	return kit.Render(c, http.StatusOK, pages.Billing(h.Meta(c, "Membership", "settings"), v))
 }
 
 // BillingCheckout starts a checkout from the page's upgrade buttons and sends the browser to
 // Stripe (HX-Redirect for HTMX; a link page otherwise, as forms may only post to this site).
 func (h *Handlers) BillingCheckout(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
-	co, err := h.billing.CreateCheckout(h.ctx(c), u, billing.CheckoutInput{Plan: c.FormValue("plan"), Attempt: c.FormValue("attempt")})
+	u, _ := kit.UserFrom(c)
+	co, err := h.billing.CreateCheckout(h.Ctx(c), u, billing.CheckoutInput{Plan: c.FormValue("plan"), Attempt: c.FormValue("attempt")})
 	if err != nil {
 		return err
 	}
@@ -85,8 +87,8 @@ func (h *Handlers) BillingCheckout(c *fiber.Ctx) error {
 
 // BillingPortal opens Stripe's customer portal from the page.
 func (h *Handlers) BillingPortal(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
-	url, err := h.billing.Portal(h.ctx(c), u)
+	u, _ := kit.UserFrom(c)
+	url, err := h.billing.Portal(h.Ctx(c), u)
 	if err != nil {
 		return err
 	}
@@ -95,10 +97,10 @@ func (h *Handlers) BillingPortal(c *fiber.Ctx) error {
 
 func (h *Handlers) toStripe(c *fiber.Ctx, url, label string) error {
 	c.Set(fiber.HeaderCacheControl, "no-store")
-	if isHTMX(c) {
-		return redirect(c, url)
+	if kit.IsHTMX(c) {
+		return kit.Redirect(c, url)
 	}
-	return render(c, http.StatusOK, pages.BillingContinue(h.meta(c, "Membership", "settings"), url, label))
+	return kit.Render(c, http.StatusOK, pages.BillingContinue(h.Meta(c, "Membership", "settings"), url, label))
 }
 
 // fillMembership words the member's plan, status and date.
@@ -138,7 +140,7 @@ func fillMembership(v *pages.BillingView, ms billing.Membership, loc *time.Locat
 		v.Status, v.StatusTone = "Canceled", "bad"
 		v.DateLabel, v.Date = "Ended on", date(ms.EndedAt)
 	default:
-		v.Status, v.StatusTone = strings.ReplaceAll(capitalize(ms.Status), "_", " "), "bad"
+		v.Status, v.StatusTone = strings.ReplaceAll(kit.Capitalize(ms.Status), "_", " "), "bad"
 	}
 }
 

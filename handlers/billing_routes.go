@@ -3,39 +3,41 @@ package handlers
 import (
 	"strings"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/ouncehq/ounce/internal/billing"
 )
 
 // billingRoutes are the /v1 billing routes: checkout, verification, the customer portal and
 // Stripe's webhook. Without Stripe configured each answers 503 "billing is not configured".
-func (h *Handlers) billingRoutes() []APIRoute {
-	unconfigured := Response{Status: 503, Description: "Billing is not configured on this server (type /problems/unavailable), or Stripe did not answer."}
-	membership := bObject(Schema{
-		"tier":                 Schema{"type": "string", "enum": []string{"free", "gold"}, "description": "Your tier after verification."},
-		"status":               Schema{"type": "string", "description": "Stripe status of your subscription (active, trialing, past_due, canceled…), or none."},
-		"plan":                 Schema{"type": "string", "enum": []string{"monthly", "yearly", ""}, "description": "The plan of that subscription, when known."},
-		"current_period_end":   Schema{"type": "string", "format": "date-time", "nullable": true, "description": "End of the paid period: the renewal date, or the end date when the subscription is set to cancel."},
-		"cancel_at_period_end": Schema{"type": "boolean"},
-		"grace_until":          Schema{"type": "string", "format": "date-time", "nullable": true, "description": "For past_due: Gold is kept until this time (end of period + 3 days)."},
-		"checkout":             Schema{"type": "string", "description": "The checkout session's status at Stripe: open (not paid yet), complete or expired."},
+func (h *Handlers) billingRoutes() []kit.APIRoute {
+	unconfigured := kit.Response{Status: 503, Description: "Billing is not configured on this server (type /problems/unavailable), or Stripe did not answer."}
+	membership := bObject(kit.Schema{
+		"tier":                 kit.Schema{"type": "string", "enum": []string{"free", "gold"}, "description": "Your tier after verification."},
+		"status":               kit.Schema{"type": "string", "description": "Stripe status of your subscription (active, trialing, past_due, canceled…), or none."},
+		"plan":                 kit.Schema{"type": "string", "enum": []string{"monthly", "yearly", ""}, "description": "The plan of that subscription, when known."},
+		"current_period_end":   kit.Schema{"type": "string", "format": "date-time", "nullable": true, "description": "End of the paid period: the renewal date, or the end date when the subscription is set to cancel."},
+		"cancel_at_period_end": kit.Schema{"type": "boolean"},
+		"grace_until":          kit.Schema{"type": "string", "format": "date-time", "nullable": true, "description": "For past_due: Gold is kept until this time (end of period + 3 days)."},
+		"checkout":             kit.Schema{"type": "string", "description": "The checkout session's status at Stripe: open (not paid yet), complete or expired."},
 	})
-	return []APIRoute{
-		{Method: "POST", Path: "/v1/payment/create-checkout-session", Auth: AuthMember, Handler: h.APICheckoutCreate, OperationID: "createCheckoutSession", Tag: "Billing",
+	return []kit.APIRoute{
+		{Method: "POST", Path: "/v1/payment/create-checkout-session", Auth: kit.AuthMember, Handler: h.APICheckoutCreate, OperationID: "createCheckoutSession", Tag: "Billing",
 			Summary:     "Start a Stripe Checkout for Gold membership",
 			Description: "Creates a subscription checkout for the plan: your Stripe customer is created on the first checkout and reused after. Send the member to url; Stripe returns them to /settings/billing?session_id=… (which verifies the session) or, if they cancel, to /settings/billing. Gold is granted when Stripe confirms payment (webhook or verify-session), never by this call.",
-			Body:        bObject(Schema{"plan": Schema{"type": "string", "enum": billing.Plans()}}),
-			Responses: []Response{
-				{Status: 201, Description: "The checkout session.", Schema: bObject(Schema{"id": Schema{"type": "string", "description": "Checkout session id (cs_…)."}, "url": Schema{"type": "string", "description": "Stripe's checkout page."}})},
+			Body:        bObject(kit.Schema{"plan": kit.Schema{"type": "string", "enum": billing.Plans()}}),
+			Responses: []kit.Response{
+				{Status: 201, Description: "The checkout session.", Schema: bObject(kit.Schema{"id": kit.Schema{"type": "string", "description": "Checkout session id (cs_…)."}, "url": kit.Schema{"type": "string", "description": "Stripe's checkout page."}})},
 				{Status: 409, Description: "Your account already has Gold membership."},
 				{Status: 413, Description: "Body over 4 KiB."},
 				unconfigured,
 			},
 			Example: `POST /v1/payment/create-checkout-session {"plan":"monthly"}`},
-		{Method: "POST", Path: "/v1/payment/verify-session", Auth: AuthMember, Handler: h.APICheckoutVerify, OperationID: "verifyCheckoutSession", Tag: "Billing",
+		{Method: "POST", Path: "/v1/payment/verify-session", Auth: kit.AuthMember, Handler: h.APICheckoutVerify, OperationID: "verifyCheckoutSession", Tag: "Billing",
 			Summary:     "Verify a finished checkout and get your membership",
 			Description: "Retrieves the session from Stripe. Gold is granted only when the session is yours (its client_reference_id is your account), complete, and its subscription is active or trialing. A session of a subscription canceled since grants nothing.",
-			Body:        bObject(Schema{"session_id": Schema{"type": "string", "pattern": "^cs_[A-Za-z0-9_]+$", "maxLength": 255}}),
-			Responses: []Response{
+			Body:        bObject(kit.Schema{"session_id": kit.Schema{"type": "string", "pattern": "^cs_[A-Za-z0-9_]+$", "maxLength": 255}}),
+			Responses: []kit.Response{
 				{Status: 200, Description: "Your membership after verification.", Schema: membership},
 				{Status: 403, Description: "The session belongs to another account."},
 				{Status: 404, Description: "Stripe knows no such checkout session."},
@@ -43,23 +45,23 @@ func (h *Handlers) billingRoutes() []APIRoute {
 				unconfigured,
 			},
 			Example: `POST /v1/payment/verify-session {"session_id":"cs_test_a1b2c3"}`},
-		{Method: "POST", Path: "/v1/payment/portal", Auth: AuthMember, Handler: h.APIBillingPortal, OperationID: "createBillingPortalSession", Tag: "Billing",
+		{Method: "POST", Path: "/v1/payment/portal", Auth: kit.AuthMember, Handler: h.APIBillingPortal, OperationID: "createBillingPortalSession", Tag: "Billing",
 			Summary:     "Open Stripe's customer portal",
 			Description: "The portal changes plan or card, shows invoices and cancels. It needs a Stripe customer, which your first checkout creates.",
-			Responses: []Response{
-				{Status: 200, Description: "The portal address (valid for a short while).", Schema: bObject(Schema{"url": Schema{"type": "string"}})},
+			Responses: []kit.Response{
+				{Status: 200, Description: "The portal address (valid for a short while).", Schema: bObject(kit.Schema{"url": kit.Schema{"type": "string"}})},
 				{Status: 409, Description: "You have no billing account yet: upgrade first."},
 				unconfigured,
 			},
 			Example: "POST /v1/payment/portal"},
-		{Method: "POST", Path: "/v1/webhooks/payment", Auth: AuthNone, Handler: h.APIPaymentWebhook, OperationID: "paymentWebhook", Tag: "Billing",
+		{Method: "POST", Path: "/v1/webhooks/payment", Auth: kit.AuthNone, Handler: h.APIPaymentWebhook, OperationID: "paymentWebhook", Tag: "Billing",
 			Summary: "Stripe's webhook receiver",
 			Description: "For Stripe only. The Stripe-Signature header must sign the raw body with the endpoint's secret and be at most 300 seconds old; otherwise 400 and nothing changes. Each event id is handled once: a redelivery answers 200 with duplicate true. Handled: " +
 				strings.Join(billing.EventTypes(), ", ") + "; other events are acknowledged and ignored.",
-			Params: []Param{{Name: "Stripe-Signature", In: "header", Required: true, Description: "Stripe's signature: t=<unix time>,v1=<HMAC-SHA256 hex>.", Schema: Schema{"type": "string", "maxLength": 4096}}},
-			Body:   Schema{"type": "object", "description": "A Stripe event, exactly as Stripe sent it.", "required": []string{"id", "type", "data"}, "additionalProperties": true},
-			Responses: []Response{
-				{Status: 200, Description: "Received (or already received).", Schema: bObject(Schema{"received": Schema{"type": "boolean"}, "duplicate": Schema{"type": "boolean"}, "outcome": Schema{"type": "string"}})},
+			Params: []kit.Param{{Name: "Stripe-Signature", In: "header", Required: true, Description: "Stripe's signature: t=<unix time>,v1=<HMAC-SHA256 hex>.", Schema: kit.Schema{"type": "string", "maxLength": 4096}}},
+			Body:   kit.Schema{"type": "object", "description": "A Stripe event, exactly as Stripe sent it.", "required": []string{"id", "type", "data"}, "additionalProperties": true},
+			Responses: []kit.Response{
+				{Status: 200, Description: "Received (or already received).", Schema: bObject(kit.Schema{"received": kit.Schema{"type": "boolean"}, "duplicate": kit.Schema{"type": "boolean"}, "outcome": kit.Schema{"type": "string"}})},
 				{Status: 400, Description: "Missing, malformed, forged or stale signature, or not a Stripe event; nothing changed."},
 				{Status: 413, Description: "Body over 256 KiB."},
 				unconfigured,
@@ -71,13 +73,13 @@ func (h *Handlers) billingRoutes() []APIRoute {
 
 // billingPages are the browser routes of the billing area: the membership page and its
 // upgrade and portal buttons (session + CSRF, answering with HX-Redirect to Stripe).
-func (h *Handlers) billingPages() []PageRoute {
-	return []PageRoute{
-		{Method: "GET", Path: "/settings/billing", Handler: h.BillingPage, Auth: AuthMember},
-		{Method: "POST", Path: "/settings/billing/checkout", Handler: h.BillingCheckout, Auth: AuthMember},
-		{Method: "POST", Path: "/settings/billing/portal", Handler: h.BillingPortal, Auth: AuthMember},
+func (h *Handlers) billingPages() []kit.PageRoute {
+	return []kit.PageRoute{
+		{Method: "GET", Path: "/settings/billing", Handler: h.BillingPage, Auth: kit.AuthMember},
+		{Method: "POST", Path: "/settings/billing/checkout", Handler: h.BillingCheckout, Auth: kit.AuthMember},
+		{Method: "POST", Path: "/settings/billing/portal", Handler: h.BillingPortal, Auth: kit.AuthMember},
 	}
 }
 
 // bObject is a closed object whose properties are all required.
-func bObject(props Schema) Schema { return pfObject(props) }
+func bObject(props kit.Schema) kit.Schema { return kit.ClosedObject(props) }

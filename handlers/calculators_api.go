@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/db"
@@ -14,28 +16,28 @@ import (
 
 // SpotRef is the price a calculation used, with its age.
 type SpotRef struct {
-	Price Num       `json:"price"`
+	Price kit.Num   `json:"price"`
 	AsOf  time.Time `json:"as_of"`
 	Stale bool      `json:"stale"`
 }
 
 // JunkCoinJSON is one coin type in a junk-silver result.
 type JunkCoinJSON struct {
-	Type            string `json:"type"`
-	Quantity        int64  `json:"quantity"`
-	FaceValue       Num    `json:"face_value"`
-	SilverOzPerCoin Num    `json:"silver_oz_per_coin"`
-	SilverOz        Num    `json:"silver_oz"`
-	MeltValue       Num    `json:"melt_value"`
+	Type            string  `json:"type"`
+	Quantity        int64   `json:"quantity"`
+	FaceValue       kit.Num `json:"face_value"`
+	SilverOzPerCoin kit.Num `json:"silver_oz_per_coin"`
+	SilverOz        kit.Num `json:"silver_oz"`
+	MeltValue       kit.Num `json:"melt_value"`
 }
 
 // JunkFaceJSON is junk silver entered by face value in a junk-silver result.
 type JunkFaceJSON struct {
-	Type                  string `json:"type"`
-	FaceValue             Num    `json:"face_value"`
-	SilverOzPerFaceDollar Num    `json:"silver_oz_per_face_dollar"`
-	SilverOz              Num    `json:"silver_oz"`
-	MeltValue             Num    `json:"melt_value"`
+	Type                  string  `json:"type"`
+	FaceValue             kit.Num `json:"face_value"`
+	SilverOzPerFaceDollar kit.Num `json:"silver_oz_per_face_dollar"`
+	SilverOz              kit.Num `json:"silver_oz"`
+	MeltValue             kit.Num `json:"melt_value"`
 }
 
 // JunkSilverJSON is the body of GET /v1/junk-silver.
@@ -44,70 +46,70 @@ type JunkSilverJSON struct {
 	Basis             string         `json:"basis"`
 	Coins             []JunkCoinJSON `json:"coins"`
 	Face              []JunkFaceJSON `json:"face"`
-	TotalFaceValue    Num            `json:"total_face_value"`
-	TotalSilverOz     Num            `json:"total_silver_oz"`
-	TotalMeltValue    Num            `json:"total_melt_value"`
-	MeltPerFaceDollar Num            `json:"melt_per_face_dollar"`
+	TotalFaceValue    kit.Num        `json:"total_face_value"`
+	TotalSilverOz     kit.Num        `json:"total_silver_oz"`
+	TotalMeltValue    kit.Num        `json:"total_melt_value"`
+	MeltPerFaceDollar kit.Num        `json:"melt_per_face_dollar"`
 }
 
 // SpeculationJSON is the body of GET /v1/speculation.
 type SpeculationJSON struct {
-	Current     map[string]Num            `json:"current"`
-	Targets     map[string]Num            `json:"targets"`
-	Multipliers map[string]Num            `json:"multipliers"`
-	Scenarios   map[string]map[string]Num `json:"scenarios"`
-	Stale       bool                      `json:"stale"`
-	Portfolio   *SpeculationPortfolio     `json:"portfolio"`
+	Current     map[string]kit.Num            `json:"current"`
+	Targets     map[string]kit.Num            `json:"targets"`
+	Multipliers map[string]kit.Num            `json:"multipliers"`
+	Scenarios   map[string]map[string]kit.Num `json:"scenarios"`
+	Stale       bool                          `json:"stale"`
+	Portfolio   *SpeculationPortfolio         `json:"portfolio"`
 }
 
 // SpeculationPortfolio projects a member's stack at the target prices.
 type SpeculationPortfolio struct {
-	CurrentValue   Num                                 `json:"current_value"`
-	ProjectedValue Num                                 `json:"projected_value"`
-	Gain           Num                                 `json:"gain"`
-	GainPct        Num                                 `json:"gain_pct"`
+	CurrentValue   kit.Num                             `json:"current_value"`
+	ProjectedValue kit.Num                             `json:"projected_value"`
+	Gain           kit.Num                             `json:"gain"`
+	GainPct        kit.Num                             `json:"gain_pct"`
 	Metals         map[string]SpeculationPortfolioLine `json:"metals"`
 }
 
 // SpeculationPortfolioLine is one metal of a projection.
 type SpeculationPortfolioLine struct {
-	Oz             Num `json:"oz"`
-	CurrentValue   Num `json:"current_value"`
-	ProjectedValue Num `json:"projected_value"`
+	Oz             kit.Num `json:"oz"`
+	CurrentValue   kit.Num `json:"current_value"`
+	ProjectedValue kit.Num `json:"projected_value"`
 }
 
 func junkSilverJSON(r portfolio.JunkSilver) JunkSilverJSON {
-	out := JunkSilverJSON{Spot: SpotRef{Price: priceNum(r.Spot.Price), AsOf: r.Spot.AsOf.UTC(), Stale: r.Spot.Stale}, Basis: r.Basis, Coins: []JunkCoinJSON{}, Face: []JunkFaceJSON{},
-		TotalFaceValue: money(r.TotalFaceValue), TotalSilverOz: ounces(r.TotalSilverOz), TotalMeltValue: money(r.TotalMelt), MeltPerFaceDollar: money(r.MeltPerFaceDollar)}
+	out := JunkSilverJSON{Spot: SpotRef{Price: kit.PriceNum(r.Spot.Price), AsOf: r.Spot.AsOf.UTC(), Stale: r.Spot.Stale}, Basis: r.Basis, Coins: []JunkCoinJSON{}, Face: []JunkFaceJSON{},
+		TotalFaceValue: kit.Money(r.TotalFaceValue), TotalSilverOz: kit.Ounces(r.TotalSilverOz), TotalMeltValue: kit.Money(r.TotalMelt), MeltPerFaceDollar: kit.Money(r.MeltPerFaceDollar)}
 	for _, c := range r.Coins {
-		out.Coins = append(out.Coins, JunkCoinJSON{Type: c.Type, Quantity: c.Quantity, FaceValue: money(c.FaceValue),
-			SilverOzPerCoin: ounces(c.SilverOzPerCoin), SilverOz: ounces(c.SilverOz), MeltValue: money(c.MeltValue)})
+		out.Coins = append(out.Coins, JunkCoinJSON{Type: c.Type, Quantity: c.Quantity, FaceValue: kit.Money(c.FaceValue),
+			SilverOzPerCoin: kit.Ounces(c.SilverOzPerCoin), SilverOz: kit.Ounces(c.SilverOz), MeltValue: kit.Money(c.MeltValue)})
 	}
 	for _, f := range r.Face {
-		out.Face = append(out.Face, JunkFaceJSON{Type: f.Type, FaceValue: money(f.FaceValue),
-			SilverOzPerFaceDollar: ounces(f.SilverOzPerFaceDollar), SilverOz: ounces(f.SilverOz), MeltValue: money(f.MeltValue)})
+		out.Face = append(out.Face, JunkFaceJSON{Type: f.Type, FaceValue: kit.Money(f.FaceValue),
+			SilverOzPerFaceDollar: kit.Ounces(f.SilverOzPerFaceDollar), SilverOz: kit.Ounces(f.SilverOz), MeltValue: kit.Money(f.MeltValue)})
 	}
 	return out
 }
 
 func speculationJSON(s portfolio.Speculation) SpeculationJSON {
-	out := SpeculationJSON{Current: map[string]Num{}, Targets: map[string]Num{}, Multipliers: map[string]Num{}, Scenarios: map[string]map[string]Num{}, Stale: s.Stale}
+	out := SpeculationJSON{Current: map[string]kit.Num{}, Targets: map[string]kit.Num{}, Multipliers: map[string]kit.Num{}, Scenarios: map[string]map[string]kit.Num{}, Stale: s.Stale}
 	for _, m := range metals.All {
-		out.Current[string(m)], out.Targets[string(m)] = priceNum(s.Current[m]), priceNum(s.Targets[m])
-		out.Multipliers[string(m)] = Num{s.Multipliers[m].Round(4), 4}
+		out.Current[string(m)], out.Targets[string(m)] = kit.PriceNum(s.Current[m]), kit.PriceNum(s.Targets[m])
+		out.Multipliers[string(m)] = kit.Num{D: s.Multipliers[m].Round(4), Places: 4}
 	}
 	for name, row := range s.Scenarios {
-		r := map[string]Num{}
+		r := map[string]kit.Num{}
 		for m, p := range row {
-			r[string(m)] = priceNum(p)
+			r[string(m)] = kit.PriceNum(p)
 		}
 		out.Scenarios[name] = r
 	}
 	if p := s.Portfolio; p != nil {
-		sp := &SpeculationPortfolio{CurrentValue: money(p.CurrentValue), ProjectedValue: money(p.ProjectedValue), Gain: money(p.Gain),
-			GainPct: pct(p.GainPct), Metals: map[string]SpeculationPortfolioLine{}}
+		sp := &SpeculationPortfolio{CurrentValue: kit.Money(p.CurrentValue), ProjectedValue: kit.Money(p.ProjectedValue), Gain: kit.Money(p.Gain),
+			GainPct: kit.Pct(p.GainPct), Metals: map[string]SpeculationPortfolioLine{}}
 		for m, l := range p.Metals {
-			sp.Metals[string(m)] = SpeculationPortfolioLine{Oz: ounces(l.Oz), CurrentValue: money(l.CurrentValue), ProjectedValue: money(l.ProjectedValue)}
+			sp.Metals[string(m)] = SpeculationPortfolioLine{Oz: kit.Ounces(l.Oz), CurrentValue: kit.Money(l.CurrentValue), ProjectedValue: kit.Money(l.ProjectedValue)}
 		}
 		out.Portfolio = sp
 	}
@@ -148,18 +150,18 @@ func (h *Handlers) speculationTool(ctx context.Context, targets map[string]strin
 	}
 	out := speculationToolJSON{SpeculationJSON: speculationJSON(s)}
 	if s.Note != "" {
-		out.Note = capitalize(s.Note) + "."
+		out.Note = kit.Capitalize(s.Note) + "."
 	}
 	return out, nil
 }
 
 // APIJunkSilver answers GET /v1/junk-silver.
 func (h *Handlers) APIJunkSilver(c *fiber.Ctx) error {
-	res, err := h.JunkSilver(h.ctx(c), queryMap(c, coinParams()), c.Query("basis"))
+	res, err := h.JunkSilver(h.Ctx(c), queryMap(c, coinParams()), c.Query("basis"))
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, res)
+	return kit.WriteJSON(c, http.StatusOK, res)
 }
 
 // APISpeculation answers GET /v1/speculation.
@@ -169,12 +171,12 @@ func (h *Handlers) APISpeculation(c *fiber.Ctx) error {
 		targets[string(m)] = c.Query(string(m))
 	}
 	var up *db.User
-	if u, ok := UserFrom(c); ok {
+	if u, ok := kit.UserFrom(c); ok {
 		up = &u
 	}
-	res, err := h.Speculation(h.ctx(c), targets, up)
+	res, err := h.Speculation(h.Ctx(c), targets, up)
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, res)
+	return kit.WriteJSON(c, http.StatusOK, res)
 }

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/db"
@@ -15,15 +17,15 @@ import (
 )
 
 // pricePages are the markets and calculator pages.
-func (h *Handlers) pricePages() []PageRoute {
-	return []PageRoute{
-		{Method: "GET", Path: "/markets", Handler: h.MarketsPage, Auth: AuthNone},
-		{Method: "GET", Path: "/markets/chart", Handler: h.MarketsChart, Auth: AuthNone},
-		{Method: "GET", Path: "/events/prices", Handler: h.PriceEvents, Auth: AuthNone},
-		{Method: "GET", Path: "/calculators/junk-silver", Handler: h.JunkSilverPage, Auth: AuthNone},
-		{Method: "GET", Path: "/calculators/junk-silver/result", Handler: h.JunkSilverResult, Auth: AuthNone},
-		{Method: "GET", Path: "/calculators/what-if", Handler: h.WhatIfPage, Auth: AuthNone},
-		{Method: "GET", Path: "/calculators/what-if/result", Handler: h.WhatIfResult, Auth: AuthNone},
+func (h *Handlers) pricePages() []kit.PageRoute {
+	return []kit.PageRoute{
+		{Method: "GET", Path: "/markets", Handler: h.MarketsPage, Auth: kit.AuthNone},
+		{Method: "GET", Path: "/markets/chart", Handler: h.MarketsChart, Auth: kit.AuthNone},
+		{Method: "GET", Path: "/events/prices", Handler: h.PriceEvents, Auth: kit.AuthNone},
+		{Method: "GET", Path: "/calculators/junk-silver", Handler: h.JunkSilverPage, Auth: kit.AuthNone},
+		{Method: "GET", Path: "/calculators/junk-silver/result", Handler: h.JunkSilverResult, Auth: kit.AuthNone},
+		{Method: "GET", Path: "/calculators/what-if", Handler: h.WhatIfPage, Auth: kit.AuthNone},
+		{Method: "GET", Path: "/calculators/what-if/result", Handler: h.WhatIfResult, Auth: kit.AuthNone},
 	}
 }
 
@@ -37,7 +39,7 @@ var coinLabels = map[string]string{
 // fieldErrors is the one voice of form errors on pages: a sentence per field, and the summary.
 func fieldErrors(err error) (summary string, fields map[string]string) {
 	fields = map[string]string{}
-	p := AsProblem(err)
+	p := kit.AsProblem(err)
 	for _, fe := range apperr.FieldsOf(err) {
 		fields[fe.Field] = apperr.Sentence(fe.Message)
 	}
@@ -47,7 +49,7 @@ func fieldErrors(err error) (summary string, fields map[string]string) {
 func (h *Handlers) junkView(c *fiber.Ctx) pages.JunkSilverView {
 	counts := map[string]string{}
 	v := pages.JunkSilverView{Basis: c.Query("basis")}
-	res, err := h.portfolio.JunkSilver(h.ctx(c), queryMap(c, coinParams()), c.Query("basis"))
+	res, err := h.portfolio.JunkSilver(h.Ctx(c), queryMap(c, coinParams()), c.Query("basis"))
 	summary, errs := fieldErrors(err)
 	for _, coin := range metals.Coins {
 		counts[coin.Param] = c.Query(coin.Param)
@@ -99,24 +101,24 @@ func queryMap(c *fiber.Ctx, names []string) map[string]string {
 
 // JunkSilverPage is the junk-silver calculator.
 func (h *Handlers) JunkSilverPage(c *fiber.Ctx) error {
-	return render(c, http.StatusOK, pages.JunkSilver(h.meta(c, "Junk silver calculator", "calculators"), h.junkView(c)))
+	return kit.Render(c, http.StatusOK, pages.JunkSilver(h.Meta(c, "Junk silver calculator", "calculators"), h.junkView(c)))
 }
 
 // JunkSilverResult is the result fragment, recomputed as the user types.
 func (h *Handlers) JunkSilverResult(c *fiber.Ctx) error {
 	v := h.junkView(c)
-	return page(c, http.StatusOK, pages.JunkSilver(h.meta(c, "Junk silver calculator", "calculators"), v), pages.JunkResult(v.Result))
+	return kit.Page(c, http.StatusOK, pages.JunkSilver(h.Meta(c, "Junk silver calculator", "calculators"), v), pages.JunkResult(v.Result))
 }
 
 func (h *Handlers) whatIfView(c *fiber.Ctx) pages.WhatIfView {
 	targets := queryMap(c, metals.Names())
-	u, signedIn := UserFrom(c)
+	u, signedIn := kit.UserFrom(c)
 	var up *db.User
 	if signedIn {
 		up = &u
 	}
 	v := pages.WhatIfView{SignedIn: signedIn}
-	snap := h.board(h.ctx(c))
+	snap := h.board(h.Ctx(c))
 	for _, sc := range portfolio.Scenarios {
 		q := url.Values{}
 		for _, m := range metals.All {
@@ -126,7 +128,7 @@ func (h *Handlers) whatIfView(c *fiber.Ctx) pages.WhatIfView {
 		}
 		v.Scenarios = append(v.Scenarios, pages.WhatIfScenario{Name: sc.Name, Label: sc.Label, Query: q.Encode()})
 	}
-	res, err := h.portfolio.Speculation(h.ctx(c), targets, up)
+	res, err := h.portfolio.Speculation(h.Ctx(c), targets, up)
 	summary, errs := fieldErrors(err)
 	if err != nil {
 		v.Result.Error = summary
@@ -148,7 +150,7 @@ func (h *Handlers) whatIfView(c *fiber.Ctx) pages.WhatIfView {
 	if err == nil {
 		v.Result.Rows, v.Result.Stale = v.Rows, res.Stale
 		if res.Note != "" {
-			v.Result.Note = capitalize(res.Note) + "."
+			v.Result.Note = kit.Capitalize(res.Note) + "."
 		}
 		if p := res.Portfolio; p != nil {
 			v.Result.HasPortfolio = true
@@ -161,11 +163,11 @@ func (h *Handlers) whatIfView(c *fiber.Ctx) pages.WhatIfView {
 
 // WhatIfPage is the what-if calculator.
 func (h *Handlers) WhatIfPage(c *fiber.Ctx) error {
-	return render(c, http.StatusOK, pages.WhatIf(h.meta(c, "What-if calculator", "calculators"), h.whatIfView(c)))
+	return kit.Render(c, http.StatusOK, pages.WhatIf(h.Meta(c, "What-if calculator", "calculators"), h.whatIfView(c)))
 }
 
 // WhatIfResult is the projection fragment.
 func (h *Handlers) WhatIfResult(c *fiber.Ctx) error {
 	v := h.whatIfView(c)
-	return page(c, http.StatusOK, pages.WhatIf(h.meta(c, "What-if calculator", "calculators"), v), pages.WhatIfResult(v.Result))
+	return kit.Page(c, http.StatusOK, pages.WhatIf(h.Meta(c, "What-if calculator", "calculators"), v), pages.WhatIfResult(v.Result))
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/shopspring/decimal"
 
@@ -17,18 +19,18 @@ import (
 
 // DealerTierJSON is a quantity price break.
 type DealerTierJSON struct {
-	MinQty int  `json:"min_qty"`
-	MaxQty *int `json:"max_qty"`
-	Price  Num  `json:"price"`
+	MinQty int     `json:"min_qty"`
+	MaxQty *int    `json:"max_qty"`
+	Price  kit.Num `json:"price"`
 }
 
 // DealerQuoteJSON is one dealer's quote.
 type DealerQuoteJSON struct {
 	Dealer     string           `json:"dealer"`
 	DealerName string           `json:"dealer_name"`
-	Price      Num              `json:"price"`
-	PricePerOz Num              `json:"price_per_oz"`
-	PremiumPct *Num             `json:"premium_pct"`
+	Price      kit.Num          `json:"price"`
+	PricePerOz kit.Num          `json:"price_per_oz"`
+	PremiumPct *kit.Num         `json:"premium_pct"`
 	InStock    bool             `json:"in_stock"`
 	URL        string           `json:"url"`
 	UpdatedAt  time.Time        `json:"updated_at"`
@@ -38,22 +40,22 @@ type DealerQuoteJSON struct {
 
 // DealerBestJSON is the cheapest quote in stock.
 type DealerBestJSON struct {
-	Dealer     string `json:"dealer"`
-	DealerName string `json:"dealer_name"`
-	Price      Num    `json:"price"`
-	PremiumPct *Num   `json:"premium_pct"`
+	Dealer     string   `json:"dealer"`
+	DealerName string   `json:"dealer_name"`
+	Price      kit.Num  `json:"price"`
+	PremiumPct *kit.Num `json:"premium_pct"`
 }
 
 // DealerProductJSON is one product's comparison.
 type DealerProductJSON struct {
 	ProductID     string            `json:"product_id"`
 	Name          string            `json:"name"`
-	WeightOz      Num               `json:"weight_oz"`
+	WeightOz      kit.Num           `json:"weight_oz"`
 	Form          string            `json:"form"`
-	Purity        Num               `json:"purity"`
+	Purity        kit.Num           `json:"purity"`
 	PerFace       bool              `json:"per_face"`
 	Demo          bool              `json:"demo"`
-	MedianPremium *Num              `json:"median_premium_pct"`
+	MedianPremium *kit.Num          `json:"median_premium_pct"`
 	Best          *DealerBestJSON   `json:"best"`
 	Quotes        []DealerQuoteJSON `json:"quotes"`
 }
@@ -61,7 +63,7 @@ type DealerProductJSON struct {
 // DealerPricesJSON answers GET /v1/dealer-prices.
 type DealerPricesJSON struct {
 	Metal     string              `json:"metal"`
-	Spot      *Num                `json:"spot"`
+	Spot      *kit.Num            `json:"spot"`
 	SpotAsOf  *time.Time          `json:"spot_as_of"`
 	SpotStale bool                `json:"spot_stale"`
 	Demo      bool                `json:"demo"`
@@ -69,22 +71,19 @@ type DealerPricesJSON struct {
 	Products  []DealerProductJSON `json:"products"`
 }
 
-func optPct(d *decimal.Decimal) *Num {
+func optPct(d *decimal.Decimal) *kit.Num {
 	if d == nil {
 		return nil
 	}
-	n := pct(*d)
+	n := kit.Pct(*d)
 	return &n
 }
 
-// purity is a fineness to as many places as it was given (0.9999, 0.9167).
-func purity(d decimal.Decimal) Num { return Num{d, max(-d.Exponent(), 1)} }
-
 func dealerQuoteJSON(q dealers.Quote) DealerQuoteJSON {
-	out := DealerQuoteJSON{Dealer: q.Dealer.Slug, DealerName: q.Dealer.Name, Price: money(q.Price), PricePerOz: money(q.PricePerOz),
+	out := DealerQuoteJSON{Dealer: q.Dealer.Slug, DealerName: q.Dealer.Name, Price: kit.Money(q.Price), PricePerOz: kit.Money(q.PricePerOz),
 		PremiumPct: optPct(q.PremiumPct), InStock: q.InStock, URL: q.URL, UpdatedAt: q.UpdatedAt.UTC(), Source: q.Source, Tiers: []DealerTierJSON{}}
 	for _, t := range q.Tiers {
-		tj := DealerTierJSON{MinQty: t.MinQty, Price: money(t.Price)}
+		tj := DealerTierJSON{MinQty: t.MinQty, Price: kit.Money(t.Price)}
 		if t.MaxQty > 0 {
 			m := t.MaxQty
 			tj.MaxQty = &m
@@ -97,15 +96,15 @@ func dealerQuoteJSON(q dealers.Quote) DealerQuoteJSON {
 func dealerPricesJSON(c dealers.Comparison) DealerPricesJSON {
 	out := DealerPricesJSON{Metal: string(c.Metal), SpotStale: c.Spot.Stale, Demo: c.Demo, Offline: c.Offline, Products: []DealerProductJSON{}}
 	if c.Spot.Known {
-		s, at := money(c.Spot.Price), c.Spot.AsOf.UTC()
+		s, at := kit.Money(c.Spot.Price), c.Spot.AsOf.UTC()
 		out.Spot, out.SpotAsOf = &s, &at
 	}
 	for _, pq := range c.Products {
 		p := pq.Product
-		pj := DealerProductJSON{ProductID: p.ID, Name: p.Name, WeightOz: ounces(p.FineOz), Form: string(p.Form), Purity: purity(p.Purity), PerFace: p.PerFace,
+		pj := DealerProductJSON{ProductID: p.ID, Name: p.Name, WeightOz: kit.Ounces(p.FineOz), Form: string(p.Form), Purity: kit.Purity(p.Purity), PerFace: p.PerFace,
 			Demo: pq.Demo, MedianPremium: optPct(pq.MedianPremium), Quotes: []DealerQuoteJSON{}}
 		if b := pq.Best; b != nil {
-			pj.Best = &DealerBestJSON{Dealer: b.Dealer.Slug, DealerName: b.Dealer.Name, Price: money(b.Price), PremiumPct: optPct(b.PremiumPct)}
+			pj.Best = &DealerBestJSON{Dealer: b.Dealer.Slug, DealerName: b.Dealer.Name, Price: kit.Money(b.Price), PremiumPct: optPct(b.PremiumPct)}
 		}
 		for _, q := range pq.Quotes {
 			pj.Quotes = append(pj.Quotes, dealerQuoteJSON(q))
@@ -134,11 +133,11 @@ func (h *Handlers) APIDealerPrices(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	cmp, err := h.dealers.Compare(h.ctx(c), q)
+	cmp, err := h.dealers.Compare(h.Ctx(c), q)
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, dealerPricesJSON(cmp))
+	return kit.WriteJSON(c, http.StatusOK, dealerPricesJSON(cmp))
 }
 
 // DealerRefJSON names a dealer.
@@ -152,42 +151,42 @@ type TrackedProductJSON struct {
 	ProductID string          `json:"product_id"`
 	Name      string          `json:"name"`
 	Metal     string          `json:"metal"`
-	WeightOz  Num             `json:"weight_oz"`
+	WeightOz  kit.Num         `json:"weight_oz"`
 	Form      string          `json:"form"`
-	Purity    Num             `json:"purity"`
+	Purity    kit.Num         `json:"purity"`
 	PerFace   bool            `json:"per_face"`
 	Dealers   []DealerRefJSON `json:"dealers"`
 }
 
 // APIDealerProducts answers GET /v1/dealer-prices/products.
 func (h *Handlers) APIDealerProducts(c *fiber.Ctx) error {
-	m, err := parseMetalParam(c.Query("metal"), "")
+	m, err := kit.ParseMetalParam(c.Query("metal"), "")
 	if err != nil {
 		return err
 	}
-	ps, err := h.dealers.Products(h.ctx(c), metals.Metal(m))
+	ps, err := h.dealers.Products(h.Ctx(c), metals.Metal(m))
 	if err != nil {
 		return err
 	}
 	out := []TrackedProductJSON{}
 	for _, tp := range ps {
 		p := tp.Product
-		j := TrackedProductJSON{ProductID: p.ID, Name: p.Name, Metal: string(p.Metal), WeightOz: ounces(p.FineOz), Form: string(p.Form),
-			Purity: purity(p.Purity), PerFace: p.PerFace, Dealers: []DealerRefJSON{}}
+		j := TrackedProductJSON{ProductID: p.ID, Name: p.Name, Metal: string(p.Metal), WeightOz: kit.Ounces(p.FineOz), Form: string(p.Form),
+			Purity: kit.Purity(p.Purity), PerFace: p.PerFace, Dealers: []DealerRefJSON{}}
 		for _, d := range tp.Dealers {
 			j.Dealers = append(j.Dealers, DealerRefJSON{Dealer: d.Slug, DealerName: d.Name})
 		}
 		out = append(out, j)
 	}
-	return writeJSON(c, http.StatusOK, fiber.Map{"products": out})
+	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"products": out})
 }
 
 // DealerHistoryPointJSON is one day of premiums.
 type DealerHistoryPointJSON struct {
-	Date             string `json:"date"`
-	MinPremiumPct    Num    `json:"min_premium_pct"`
-	MedianPremiumPct Num    `json:"median_premium_pct"`
-	Quotes           int    `json:"quotes"`
+	Date             string  `json:"date"`
+	MinPremiumPct    kit.Num `json:"min_premium_pct"`
+	MedianPremiumPct kit.Num `json:"median_premium_pct"`
+	Quotes           int     `json:"quotes"`
 }
 
 // DealerHistoryDealerJSON is one dealer's days.
@@ -210,18 +209,18 @@ type DealerHistoryJSON struct {
 func historyPoints(ps []dealers.HistoryPoint) []DealerHistoryPointJSON {
 	out := []DealerHistoryPointJSON{}
 	for _, p := range ps {
-		out = append(out, DealerHistoryPointJSON{Date: p.Day.Format(time.DateOnly), MinPremiumPct: pct(p.Min), MedianPremiumPct: pct(p.Median), Quotes: p.Quotes})
+		out = append(out, DealerHistoryPointJSON{Date: p.Day.Format(time.DateOnly), MinPremiumPct: kit.Pct(p.Min), MedianPremiumPct: kit.Pct(p.Median), Quotes: p.Quotes})
 	}
 	return out
 }
 
 // APIDealerHistory answers GET /v1/dealer-prices/history.
 func (h *Handlers) APIDealerHistory(c *fiber.Ctx) error {
-	days, err := queryInt(c, "days", dealers.DefaultHistoryDays, 1, dealers.MaxHistoryDays)
+	days, err := kit.QueryInt(c, "days", dealers.DefaultHistoryDays, 1, dealers.MaxHistoryDays)
 	if err != nil {
 		return err
 	}
-	hist, err := h.dealers.History(h.ctx(c), dealers.HistoryQuery{Product: strings.TrimSpace(c.Query("product")), Days: days})
+	hist, err := h.dealers.History(h.Ctx(c), dealers.HistoryQuery{Product: strings.TrimSpace(c.Query("product")), Days: days})
 	if err != nil {
 		return err
 	}
@@ -230,7 +229,7 @@ func (h *Handlers) APIDealerHistory(c *fiber.Ctx) error {
 	for _, d := range hist.Dealers {
 		out.Dealers = append(out.Dealers, DealerHistoryDealerJSON{Dealer: d.Dealer.Slug, DealerName: d.Dealer.Name, Points: historyPoints(d.Points)})
 	}
-	return writeJSON(c, http.StatusOK, out)
+	return kit.WriteJSON(c, http.StatusOK, out)
 }
 
 // maxClickBody bounds the click request.
@@ -261,19 +260,19 @@ func (h *Handlers) APIDealerClick(c *fiber.Ctx) error {
 	if err := apperr.InvalidFields(fe); err != nil {
 		return err
 	}
-	u, _ := UserFrom(c)
-	target, err := h.dealers.Click(h.ctx(c), dealers.ClickInput{Dealer: *in.Dealer, ProductID: *in.ProductID, User: u, Referrer: c.Get(fiber.HeaderReferer), Via: dealers.ViaAPI})
+	u, _ := kit.UserFrom(c)
+	target, err := h.dealers.Click(h.Ctx(c), dealers.ClickInput{Dealer: *in.Dealer, ProductID: *in.ProductID, User: u, Referrer: c.Get(fiber.HeaderReferer), Via: dealers.ViaAPI})
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusCreated, fiber.Map{"url": target})
+	return kit.WriteJSON(c, http.StatusCreated, fiber.Map{"url": target})
 }
 
 // DealerGo answers GET /go/{dealer}/{product}: the click is logged and the browser sent to the
 // catalogue URL of the pair; anything the catalogue does not pair is a 404, never a redirect.
 func (h *Handlers) DealerGo(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
-	target, err := h.dealers.Click(h.ctx(c), dealers.ClickInput{Dealer: c.Params("dealer"), ProductID: c.Params("product"), User: u,
+	u, _ := kit.UserFrom(c)
+	target, err := h.dealers.Click(h.Ctx(c), dealers.ClickInput{Dealer: c.Params("dealer"), ProductID: c.Params("product"), User: u,
 		Referrer: c.Get(fiber.HeaderReferer), Via: dealers.ViaWeb})
 	if apperr.KindOf(err) == apperr.Invalid {
 		return apperr.NotFoundf("dealer product")

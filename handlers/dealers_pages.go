@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/shopspring/decimal"
 
@@ -151,11 +153,11 @@ func (h *Handlers) DealersPage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	cmp, err := h.dealers.Compare(h.ctx(c), q)
+	cmp, err := h.dealers.Compare(h.Ctx(c), q)
 	if err != nil {
 		return err
 	}
-	tracked, err := h.dealers.Products(h.ctx(c), q.Metal)
+	tracked, err := h.dealers.Products(h.Ctx(c), q.Metal)
 	if err != nil {
 		return err
 	}
@@ -193,7 +195,7 @@ func (h *Handlers) DealersPage(c *fiber.Ctx) error {
 	for _, pq := range cmp.Products {
 		v.Products = append(v.Products, dealerProductView(pq, f))
 	}
-	return render(c, fiber.StatusOK, pages.Dealers(h.meta(c, "Dealer prices", "dealers"), v))
+	return kit.Render(c, fiber.StatusOK, pages.Dealers(h.Meta(c, "Dealer prices", "dealers"), v))
 }
 
 func contains(xs []string, s string) bool {
@@ -211,11 +213,11 @@ var dealerChartDays = []int{30, 90, 365}
 // DealerProductPage is one product: its quotes and the premium-history chart. For HTMX it
 // answers the chart alone (the comparison page loads it when a product's history is opened).
 func (h *Handlers) DealerProductPage(c *fiber.Ctx) error {
-	days, err := queryInt(c, "days", dealerChartDays[0], 1, dealers.MaxHistoryDays)
+	days, err := kit.QueryInt(c, "days", dealerChartDays[0], 1, dealers.MaxHistoryDays)
 	if err != nil {
 		return err
 	}
-	hist, err := h.dealers.History(h.ctx(c), dealers.HistoryQuery{Product: c.Params("product"), Days: days})
+	hist, err := h.dealers.History(h.Ctx(c), dealers.HistoryQuery{Product: c.Params("product"), Days: days})
 	if apperr.KindOf(err) == apperr.Invalid && len(apperr.FieldsOf(err)) > 0 && apperr.FieldsOf(err)[0].Field == "product" {
 		return apperr.NotFoundf("product")
 	}
@@ -224,10 +226,10 @@ func (h *Handlers) DealerProductPage(c *fiber.Ctx) error {
 	}
 	p := hist.Product
 	chart := dealerChart(hist)
-	if isHTMX(c) {
-		return render(c, fiber.StatusOK, pages.DealerChart(chart))
+	if kit.IsHTMX(c) {
+		return kit.Render(c, fiber.StatusOK, pages.DealerChart(chart))
 	}
-	cmp, err := h.dealers.Compare(h.ctx(c), dealers.Query{Metal: p.Metal})
+	cmp, err := h.dealers.Compare(h.Ctx(c), dealers.Query{Metal: p.Metal})
 	if err != nil {
 		return err
 	}
@@ -256,7 +258,7 @@ func (h *Handlers) DealerProductPage(c *fiber.Ctx) error {
 		pt := hist.Overall[i]
 		v.Points = append(v.Points, pages.DealerHistoryRow{Date: format.Date(pt.Day), Min: format.Pct(pt.Min), Median: format.Pct(pt.Median), Quotes: format.Int(int64(pt.Quotes))})
 	}
-	return render(c, fiber.StatusOK, pages.DealerProduct(h.meta(c, p.Name+" · dealer prices", "dealers"), v))
+	return kit.Render(c, fiber.StatusOK, pages.DealerProduct(h.Meta(c, p.Name+" · dealer prices", "dealers"), v))
 }
 
 // dealerChart draws a product's lowest and median premium per day.

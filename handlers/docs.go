@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/views/pages"
@@ -16,20 +18,20 @@ import (
 // exactly what the document says.
 func (h *Handlers) docsView(keyPrefix string, signedIn bool) pages.DocsView {
 	doc := h.OpenAPI()
-	v := pages.DocsView{BaseURL: h.cfg.BaseURL, KeyPrefix: keyPrefix, SignedIn: signedIn}
+	v := pages.DocsView{BaseURL: h.Site.BaseURL, KeyPrefix: keyPrefix, SignedIn: signedIn}
 	groups := map[string]*pages.DocGroup{}
 	var order []string
 	for _, r := range h.APIRoutes() {
-		op := doc["paths"].(Schema)[OpenAPIPath(r.Path)].(Schema)[strings.ToLower(r.Method)].(Schema)
+		op := doc["paths"].(kit.Schema)[OpenAPIPath(r.Path)].(kit.Schema)[strings.ToLower(r.Method)].(kit.Schema)
 		d := pages.DocOp{ID: r.OperationID, Method: r.Method, Path: OpenAPIPath(r.Path), Summary: r.Summary, Description: r.Description}
 		switch r.Auth {
-		case AuthNone:
+		case kit.AuthNone:
 			d.Auth = "public"
-		case AuthMember:
+		case kit.AuthMember:
 			d.Auth = "API key"
-		case AuthGold:
+		case kit.AuthGold:
 			d.Auth = "Gold member"
-		case AuthAdmin:
+		case kit.AuthAdmin:
 			d.Auth = "administrator"
 		}
 		for _, p := range r.Params {
@@ -48,14 +50,14 @@ func (h *Handlers) docsView(keyPrefix string, signedIn bool) pages.DocsView {
 			d.Params = append(d.Params, dp)
 		}
 		if r.Example != "" {
-			d.Curl = exampleCurl(h.cfg.BaseURL, r)
+			d.Curl = exampleCurl(h.Site.BaseURL, r)
 			if keyPrefix != "" {
 				// Show which of the reader's keys goes there, never the secret itself.
 				d.Curl = strings.ReplaceAll(d.Curl, "$OUNCE_KEY", keyPrefix+"…")
 			}
 		}
 		codes := []int{}
-		for c := range op["responses"].(Schema) {
+		for c := range op["responses"].(kit.Schema) {
 			n, _ := strconv.Atoi(c)
 			codes = append(codes, n)
 		}
@@ -80,9 +82,9 @@ func (h *Handlers) docsView(keyPrefix string, signedIn bool) pages.DocsView {
 // APIDocsPage is /docs/api.
 func (h *Handlers) APIDocsPage(c *fiber.Ctx) error {
 	prefix := ""
-	u, signedIn := UserFrom(c)
+	u, signedIn := kit.UserFrom(c)
 	if signedIn {
-		if keys, err := h.account.APIKeys(h.ctx(c), u); err == nil {
+		if keys, err := h.account.APIKeys(h.Ctx(c), u); err == nil {
 			for _, k := range keys {
 				if k.RevokedAt == nil {
 					prefix = k.Prefix
@@ -91,10 +93,10 @@ func (h *Handlers) APIDocsPage(c *fiber.Ctx) error {
 			}
 		}
 	}
-	return render(c, http.StatusOK, pages.APIDocs(h.meta(c, "API", ""), h.docsView(prefix, signedIn)))
+	return kit.Render(c, http.StatusOK, pages.APIDocs(h.Meta(c, "API", ""), h.docsView(prefix, signedIn)))
 }
 
 // LegalPage is /legal.
 func (h *Handlers) LegalPage(c *fiber.Ctx) error {
-	return render(c, http.StatusOK, pages.Legal(h.meta(c, "Terms and privacy", "")))
+	return kit.Render(c, http.StatusOK, pages.Legal(h.Meta(c, "Terms and privacy", "")))
 }

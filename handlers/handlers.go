@@ -3,15 +3,13 @@
 package handlers
 
 import (
-	"context"
 	"log/slog"
-	"strings"
 	"time"
 
-	"github.com/alexedwards/scs/v2"
-	"github.com/gofiber/fiber/v2"
+	"github.com/ouncehq/ounce/handlers/kit"
 
-	"github.com/ouncehq/ounce/db"
+	"github.com/alexedwards/scs/v2"
+
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/advisor"
 	"github.com/ouncehq/ounce/internal/alerts"
@@ -23,23 +21,7 @@ import (
 	"github.com/ouncehq/ounce/internal/prices"
 	"github.com/ouncehq/ounce/internal/receipts"
 	"github.com/ouncehq/ounce/internal/social"
-	"github.com/ouncehq/ounce/views/components"
 )
-
-// Site is what the adapters publish about this installation: its address and version in
-// documents and manifests, and whether it runs offline (the pages say so).
-type Site struct {
-	// BaseURL is the public URL (OUNCE_BASE_URL), without a trailing slash.
-	BaseURL string
-	Version string
-	// Offline is set when market-data sources are never contacted (OUNCE_OFFLINE).
-	Offline bool
-	// ContactEmail and LegalURL appear in the AI plugin manifest (OUNCE_CONTACT_EMAIL, OUNCE_LEGAL_URL).
-	ContactEmail string
-	LegalURL     string
-	// PaymentsEnabled is true when a payment provider is configured.
-	PaymentsEnabled bool
-}
 
 // Services are the use cases the adapters call, one per area, built by the web layer.
 type Services struct {
@@ -66,7 +48,7 @@ type Services struct {
 // Deps are everything the handlers are built from.
 type Deps struct {
 	Sessions *scs.SessionManager
-	Site     Site
+	Site     kit.Site
 	Services Services
 	Logger   *slog.Logger
 	Now      func() time.Time
@@ -76,10 +58,7 @@ type Deps struct {
 
 // Handlers is the one value every route hangs off: adapters over the services.
 type Handlers struct {
-	sessions  *scs.SessionManager
-	cfg       Site
-	log       *slog.Logger
-	now       func() time.Time
+	*kit.Base
 	account   *account.Service
 	portfolio *portfolio.Service
 	market    *prices.Service
@@ -91,8 +70,6 @@ type Handlers struct {
 	receipts  *receipts.Service
 	advisor   *advisor.Service
 	alerts    *alerts.Service
-	cache     bodyCache
-	done      <-chan struct{}
 }
 
 // New builds the handlers.
@@ -104,105 +81,13 @@ func New(d Deps) *Handlers {
 		d.Logger = slog.Default()
 	}
 	sv := d.Services
-	return &Handlers{sessions: d.Sessions, cfg: d.Site, log: d.Logger, now: d.Now, done: d.Done,
+	base := &kit.Base{Sessions: d.Sessions, Site: d.Site, Log: d.Logger, Now: d.Now, Done: d.Done}
+	return &Handlers{Base: base,
 		account: sv.Account, portfolio: sv.Portfolio, market: sv.Market, intel: sv.Intel, vault: sv.Vault,
 		dealers: sv.Dealers, billing: sv.Billing, social: sv.Social, receipts: sv.Receipts,
 		advisor: sv.Advisor,
 		alerts:  sv.Alerts}
 }
-
-// Locals keys shared with the web middleware.
-const (
-	localUser      = "ounce.user"
-	localKeyID     = "ounce.keyid"
-	localNonce     = "ounce.nonce"
-	localCSRF      = "ounce.csrf"
-	localRequestID = "ounce.rid"
-	localClientIP  = "ounce.ip"
-)
-
-// SetUser records the authenticated user of the request.
-func SetUser(c *fiber.Ctx, u db.User) { c.Locals(localUser, u) }
-
-// UserFrom returns the authenticated user, if any.
-func UserFrom(c *fiber.Ctx) (db.User, bool) {
-	u, ok := c.Locals(localUser).(db.User)
-	return u, ok
-}
-
-// SetKeyID records the id of the API key a /v1 request authenticated with.
-func SetKeyID(c *fiber.Ctx, id int64) { c.Locals(localKeyID, id) }
-
-// KeyIDFrom returns the id of the request's API key (0 without one).
-func KeyIDFrom(c *fiber.Ctx) int64 { id, _ := c.Locals(localKeyID).(int64); return id }
-
-// SetNonce records the CSP nonce of the request for the templates.
-func SetNonce(c *fiber.Ctx, n string) { c.Locals(localNonce, n) }
-
-// SetCSRF records the CSRF token the page must echo back.
-func SetCSRF(c *fiber.Ctx, t string) { c.Locals(localCSRF, t) }
-
-// SetCSRFSource records how to get the request's CSRF token when a page first needs one:
-// for a visitor that may mint a token and set its cookie, which only pages should do.
-func SetCSRFSource(c *fiber.Ctx, f func() string) { c.Locals(localCSRF, f) }
-
-// CSRF is the token a page must echo back in its forms (_csrf) and HTMX requests
-// (X-CSRF-Token), or "" outside the browser routes.
-func CSRF(c *fiber.Ctx) string {
-	switch v := c.Locals(localCSRF).(type) {
-	case string:
-		return v
-	case func() string:
-		t := v()
-		c.Locals(localCSRF, t)
-		return t
-	}
-	return ""
-}
-
-// SetClientIP records the client's address as the web layer worked it out (the peer, or the
-// right-most untrusted address a trusted proxy reported).
-func SetClientIP(c *fiber.Ctx, ip string) { c.Locals(localClientIP, ip) }
-
-// ClientIP is the client's address: what SetClientIP recorded, else the peer's.
-func ClientIP(c *fiber.Ctx) string {
-	if ip, ok := c.Locals(localClientIP).(string); ok {
-		return ip
-	}
-	return c.IP()
-}
-
-// BearerToken extracts the token of an "Authorization: Bearer <token>" header, the scheme in
-// any letter case (RFC 9110 makes it case-insensitive). /v1 and /mcp share it.
-func BearerToken(h string) (string, bool) {
-	const p = "bearer "
-	if len(h) <= len(p) || !strings.EqualFold(h[:len(p)], p) {
-		return "", false
-	}
-	t := strings.TrimSpace(h[len(p):])
-	return t, t != ""
-}
-
-// SetRequestID records the request id.
-func SetRequestID(c *fiber.Ctx, id string) { c.Locals(localRequestID, id) }
-
-// RequestID returns the request id.
-func RequestID(c *fiber.Ctx) string { s, _ := c.Locals(localRequestID).(string); return s }
-
-// meta assembles what every page layout needs.
-func (h *Handlers) meta(c *fiber.Ctx, title, nav string) components.Meta {
-	m := components.Meta{Title: title, Nav: nav, Version: h.cfg.Version}
-	m.Nonce, _ = c.Locals(localNonce).(string)
-	m.CSRF = CSRF(c)
-	if u, ok := UserFrom(c); ok {
-		m.UserEmail = u.Email
-		m.UserTier = u.Tier
-		m.SignedIn = true
-	}
-	return m
-}
-
-func (h *Handlers) ctx(c *fiber.Ctx) context.Context { return c.UserContext() }
 
 // Market returns the price service (tests publish prices through it).
 func (h *Handlers) Market() *prices.Service { return h.market }

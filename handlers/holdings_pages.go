@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/db"
@@ -67,7 +69,7 @@ func (h *Handlers) holdingsView(c *fiber.Ctx, u db.User) (pages.HoldingsView, er
 	if metal != "" && !metals.Metal(metal).Valid() {
 		metal = "" // an unknown filter shows everything rather than failing the page
 	}
-	l, err := h.portfolio.Ledger(h.ctx(c), u, metal)
+	l, err := h.portfolio.Ledger(h.Ctx(c), u, metal)
 	if err != nil {
 		return pages.HoldingsView{}, err
 	}
@@ -91,7 +93,7 @@ func (h *Handlers) holdingsView(c *fiber.Ctx, u db.User) (pages.HoldingsView, er
 
 // HoldingsIndex lists the signed-in member's holdings.
 func (h *Handlers) HoldingsIndex(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
+	u, _ := kit.UserFrom(c)
 	v, err := h.holdingsView(c, u)
 	if err != nil {
 		return err
@@ -104,12 +106,12 @@ func (h *Handlers) HoldingsIndex(c *fiber.Ctx) error {
 	case c.Query("undone") == "1":
 		v.Flash = "Sale undone: its units are back in the holding."
 	}
-	return render(c, http.StatusOK, pages.Holdings(h.meta(c, "Holdings", "holdings"), v))
+	return kit.Render(c, http.StatusOK, pages.Holdings(h.Meta(c, "Holdings", "holdings"), v))
 }
 
 // formView is the add/edit form with the values to show and the errors per field.
 func (h *Handlers) formView(id string, in map[string]string, errs []apperr.FieldError) pages.HoldingFormView {
-	v := pages.HoldingFormView{ID: id, Values: in, Errors: map[string]string{}, Today: format.ISODate(h.now()), Products: productOptions()}
+	v := pages.HoldingFormView{ID: id, Values: in, Errors: map[string]string{}, Today: format.ISODate(h.Now()), Products: productOptions()}
 	for _, e := range errs {
 		v.Errors[e.Field] = apperr.Sentence(e.Message)
 	}
@@ -118,13 +120,13 @@ func (h *Handlers) formView(id string, in map[string]string, errs []apperr.Field
 
 // HoldingsNew shows the add form.
 func (h *Handlers) HoldingsNew(c *fiber.Ctx) error {
-	return render(c, http.StatusOK, pages.HoldingForm(h.meta(c, "Add holding", "holdings"), h.formView("", map[string]string{"metal": c.Query("metal", "gold"), "quantity": "1"}, nil)))
+	return kit.Render(c, http.StatusOK, pages.HoldingForm(h.Meta(c, "Add holding", "holdings"), h.formView("", map[string]string{"metal": c.Query("metal", "gold"), "quantity": "1"}, nil)))
 }
 
 // HoldingsEdit shows the edit form, filled with the holding's exact values.
 func (h *Handlers) HoldingsEdit(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
-	x, err := h.portfolio.GetHolding(h.ctx(c), u, c.Params("id"))
+	u, _ := kit.UserFrom(c)
+	x, err := h.portfolio.GetHolding(h.Ctx(c), u, c.Params("id"))
 	if err != nil {
 		return err
 	}
@@ -135,19 +137,19 @@ func (h *Handlers) HoldingsEdit(c *fiber.Ctx) error {
 	}
 	v := h.formView(x.ID, vals, nil)
 	v.Locked = x.SoldQuantity > 0
-	return render(c, http.StatusOK, pages.HoldingForm(h.meta(c, "Edit holding", "holdings"), v))
+	return kit.Render(c, http.StatusOK, pages.HoldingForm(h.Meta(c, "Edit holding", "holdings"), v))
 }
 
 // HoldingsSave handles the add and edit forms; bad input re-renders the form with 422.
 func (h *Handlers) HoldingsSave(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
+	u, _ := kit.UserFrom(c)
 	in := portfolio.HoldingInputFromForm(func(k string) string { return c.FormValue(k) })
 	id := c.Params("id")
 	var err error
 	if id == "" {
-		_, err = h.portfolio.CreateHolding(h.ctx(c), u, in)
+		_, err = h.portfolio.CreateHolding(h.Ctx(c), u, in)
 	} else {
-		_, err = h.portfolio.UpdateHolding(h.ctx(c), u, id, in)
+		_, err = h.portfolio.UpdateHolding(h.Ctx(c), u, id, in)
 	}
 	if err != nil {
 		if apperr.KindOf(err) != apperr.Invalid {
@@ -159,41 +161,41 @@ func (h *Handlers) HoldingsSave(c *fiber.Ctx) error {
 		}
 		v := h.formView(id, vals, apperr.FieldsOf(err))
 		if id != "" {
-			if x, gerr := h.portfolio.GetHolding(h.ctx(c), u, id); gerr == nil {
+			if x, gerr := h.portfolio.GetHolding(h.Ctx(c), u, id); gerr == nil {
 				v.Locked = x.SoldQuantity > 0
 			}
 		}
-		m := h.meta(c, "Holding", "holdings")
-		return page(c, http.StatusUnprocessableEntity, pages.HoldingForm(m, v), pages.HoldingFormFields(m, v))
+		m := h.Meta(c, "Holding", "holdings")
+		return kit.Page(c, http.StatusUnprocessableEntity, pages.HoldingForm(m, v), pages.HoldingFormFields(m, v))
 	}
-	return redirect(c, "/holdings?saved=1")
+	return kit.Redirect(c, "/holdings?saved=1")
 }
 
 // HoldingsDelete deletes a holding after the browser confirmed.
 func (h *Handlers) HoldingsDelete(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
-	if err := h.portfolio.DeleteHolding(h.ctx(c), u, c.Params("id")); err != nil {
+	u, _ := kit.UserFrom(c)
+	if err := h.portfolio.DeleteHolding(h.Ctx(c), u, c.Params("id")); err != nil {
 		return err
 	}
-	if !isHTMX(c) {
-		return redirect(c, "/holdings")
+	if !kit.IsHTMX(c) {
+		return kit.Redirect(c, "/holdings")
 	}
 	v, err := h.holdingsView(c, u)
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, pages.HoldingsTable(h.meta(c, "", "holdings"), v))
+	return kit.Render(c, http.StatusOK, pages.HoldingsTable(h.Meta(c, "", "holdings"), v))
 }
 
 // SalesIndex lists every sale of the member, each with undo.
 func (h *Handlers) SalesIndex(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
-	p, err := h.portfolio.ListSales(h.ctx(c), u, portfolio.SalesQuery{Limit: 200})
+	u, _ := kit.UserFrom(c)
+	p, err := h.portfolio.ListSales(h.Ctx(c), u, portfolio.SalesQuery{Limit: 200})
 	if err != nil {
 		return err
 	}
 	names := map[string]string{}
-	if all, err := h.portfolio.ExportHoldings(h.ctx(c), u); err == nil {
+	if all, err := h.portfolio.ExportHoldings(h.Ctx(c), u); err == nil {
 		for _, x := range all {
 			names[x.ID] = x.Name()
 		}
@@ -205,19 +207,19 @@ func (h *Handlers) SalesIndex(c *fiber.Ctx) error {
 	if c.Query("undone") == "1" {
 		v.Flash = "Sale undone: its units are back in the holding."
 	}
-	return render(c, http.StatusOK, pages.Sales(h.meta(c, "Sales", "holdings"), v))
+	return kit.Render(c, http.StatusOK, pages.Sales(h.Meta(c, "Sales", "holdings"), v))
 }
 
 // SaleUndo deletes one of the member's sales and returns to the page it came from.
 func (h *Handlers) SaleUndo(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
-	if _, err := h.portfolio.DeleteSale(h.ctx(c), u, c.Params("id")); err != nil {
+	u, _ := kit.UserFrom(c)
+	if _, err := h.portfolio.DeleteSale(h.Ctx(c), u, c.Params("id")); err != nil {
 		return err
 	}
 	if c.FormValue("back") == "sales" {
-		return redirect(c, "/holdings/sales?undone=1")
+		return kit.Redirect(c, "/holdings/sales?undone=1")
 	}
-	return redirect(c, "/holdings?undone=1")
+	return kit.Redirect(c, "/holdings?undone=1")
 }
 
 // productOptions is the catalogue as the add-holding picker offers it.

@@ -3,6 +3,8 @@ package handlers
 import (
 	"net/http"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/views/pages"
@@ -11,7 +13,7 @@ import (
 // Home is "/": a Gold member's dashboard, otherwise the public markets page (free members
 // included: the dashboard is a Gold feature, and "/" must answer everyone).
 func (h *Handlers) Home(c *fiber.Ctx) error {
-	u, signedIn := UserFrom(c)
+	u, signedIn := kit.UserFrom(c)
 	if signedIn && u.IsGold() {
 		return h.DashboardPage(c)
 	}
@@ -19,5 +21,5 @@ func (h *Handlers) Home(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, pages.Markets(h.meta(c, "", "markets"), v))
+	return kit.Render(c, http.StatusOK, pages.Markets(h.Meta(c, "", "markets"), v))
 }

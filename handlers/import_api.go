@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/db"
@@ -35,11 +37,11 @@ type ExportHoldingJSON struct {
 	ProductName   string    `json:"product_name"`
 	Quantity      int64     `json:"quantity"`
 	SoldQuantity  int64     `json:"sold_quantity"`
-	WeightOz      Num       `json:"weight_oz"`
-	TotalOz       Num       `json:"total_oz"`
-	PurchasePrice Num       `json:"purchase_price"`
-	Fees          Num       `json:"fees"`
-	TotalCost     Num       `json:"total_cost"`
+	WeightOz      kit.Num   `json:"weight_oz"`
+	TotalOz       kit.Num   `json:"total_oz"`
+	PurchasePrice kit.Num   `json:"purchase_price"`
+	Fees          kit.Num   `json:"fees"`
+	TotalCost     kit.Num   `json:"total_cost"`
 	Dealer        string    `json:"dealer"`
 	PurchaseDate  *string   `json:"purchase_date"`
 	Notes         string    `json:"notes"`
@@ -52,12 +54,12 @@ type ExportHoldingJSON struct {
 type ExportSaleJSON struct {
 	ID           string    `json:"id"`
 	Quantity     int64     `json:"quantity"`
-	PricePerUnit Num       `json:"price_per_unit"`
-	Fees         Num       `json:"fees"`
+	PricePerUnit kit.Num   `json:"price_per_unit"`
+	Fees         kit.Num   `json:"fees"`
 	SoldOn       string    `json:"sold_on"`
-	Proceeds     Num       `json:"proceeds"`
-	CostBasis    Num       `json:"cost_basis"`
-	RealizedPL   Num       `json:"realized_pl"`
+	Proceeds     kit.Num   `json:"proceeds"`
+	CostBasis    kit.Num   `json:"cost_basis"`
+	RealizedPL   kit.Num   `json:"realized_pl"`
 	CreatedAt    time.Time `json:"created_at"`
 }
 
@@ -79,7 +81,7 @@ func importWireError(err error) error {
 	if !ok {
 		return err
 	}
-	p := AsProblem(err)
+	p := kit.AsProblem(err)
 	wire := make([]ImportRowErrorJSON, len(rows))
 	for i, r := range rows {
 		wire[i] = ImportRowErrorJSON{Row: r.Row, Field: r.Field, Message: r.Message}
@@ -101,26 +103,26 @@ func importBody(c *fiber.Ctx) ([]byte, error) {
 	case strings.HasPrefix(ct, "multipart/form-data"):
 		fh, err := c.FormFile("file")
 		if err != nil {
-			return nil, Invalid("file", "is required: send the CSV in the multipart field file")
+			return nil, kit.Invalid("file", "is required: send the CSV in the multipart field file")
 		}
 		if fh.Size > portfolio.MaxImportBytes {
 			return nil, importTooLarge()
 		}
 		f, err := fh.Open()
 		if err != nil {
-			return nil, Invalid("file", "could not be read")
+			return nil, kit.Invalid("file", "could not be read")
 		}
 		defer f.Close()
 		return io.ReadAll(io.LimitReader(f, portfolio.MaxImportBytes+1))
 	case strings.HasPrefix(ct, "text/csv"), strings.HasPrefix(ct, "application/csv"), strings.HasPrefix(ct, "text/plain"):
 		return c.Body(), nil
 	}
-	return nil, Invalid("Content-Type", "must be text/csv, or multipart/form-data with the CSV in the field file")
+	return nil, kit.Invalid("Content-Type", "must be text/csv, or multipart/form-data with the CSV in the field file")
 }
 
 // APIHoldingsImport answers POST /v1/holdings/import.
 func (h *Handlers) APIHoldingsImport(c *fiber.Ctx) error {
-	u, err := requireUser(c)
+	u, err := kit.RequireUser(c)
 	if err != nil {
 		return err
 	}
@@ -128,16 +130,16 @@ func (h *Handlers) APIHoldingsImport(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	res, err := h.portfolio.ImportHoldings(h.ctx(c), u, data)
+	res, err := h.portfolio.ImportHoldings(h.Ctx(c), u, data)
 	if err != nil {
 		return importWireError(err)
 	}
-	return writeJSON(c, http.StatusOK, fiber.Map{"imported": res.Imported, "skipped_duplicates": res.SkippedDuplicates, "sales": res.Sales})
+	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"imported": res.Imported, "skipped_duplicates": res.SkippedDuplicates, "sales": res.Sales})
 }
 
 // exactWeight renders a weight with every decimal it has (at least 5), so exports lose nothing.
-func exactWeight(x portfolio.Holding) Num {
-	n := Num{x.WeightOz, 5}
+func exactWeight(x portfolio.Holding) kit.Num {
+	n := kit.Num{D: x.WeightOz, Places: 5}
 	if p := -x.WeightOz.Exponent(); p > 5 {
 		n.Places = p
 	}
@@ -148,14 +150,14 @@ func exportJSON(list []portfolio.Holding, sales []portfolio.Sale, now time.Time)
 	out := ExportJSON{ExportedAt: now.UTC().Truncate(time.Second), Count: len(list), Holdings: make([]ExportHoldingJSON, len(list))}
 	byLot := map[string][]ExportSaleJSON{}
 	for _, x := range sales {
-		byLot[x.HoldingID] = append(byLot[x.HoldingID], ExportSaleJSON{ID: x.ID, Quantity: x.Quantity, PricePerUnit: money(x.PricePerUnit), Fees: money(x.Fees),
-			SoldOn: x.SoldOn.String(), Proceeds: money(x.Proceeds), CostBasis: money(x.CostBasis), RealizedPL: money(x.RealizedPL), CreatedAt: x.CreatedAt.UTC()})
+		byLot[x.HoldingID] = append(byLot[x.HoldingID], ExportSaleJSON{ID: x.ID, Quantity: x.Quantity, PricePerUnit: kit.Money(x.PricePerUnit), Fees: kit.Money(x.Fees),
+			SoldOn: x.SoldOn.String(), Proceeds: kit.Money(x.Proceeds), CostBasis: kit.Money(x.CostBasis), RealizedPL: kit.Money(x.RealizedPL), CreatedAt: x.CreatedAt.UTC()})
 	}
 	for i, x := range list {
 		w := exactWeight(x)
 		out.Holdings[i] = ExportHoldingJSON{ID: x.ID, Metal: string(x.Metal), ProductName: x.ProductName, Quantity: x.Quantity, SoldQuantity: x.SoldQuantity,
-			WeightOz: w, TotalOz: Num{x.TotalOz(), w.Places}, PurchasePrice: money(x.PurchasePrice), Fees: money(x.Fees),
-			TotalCost: money(x.TotalCost()), Dealer: x.Dealer, PurchaseDate: dateOrNull(x.PurchaseDate), Notes: x.Notes, CreatedAt: x.CreatedAt.UTC(),
+			WeightOz: w, TotalOz: kit.Num{D: x.TotalOz(), Places: w.Places}, PurchasePrice: kit.Money(x.PurchasePrice), Fees: kit.Money(x.Fees),
+			TotalCost: kit.Money(x.TotalCost()), Dealer: x.Dealer, PurchaseDate: kit.DateOrNull(x.PurchaseDate), Notes: x.Notes, CreatedAt: x.CreatedAt.UTC(),
 			Sales: byLot[x.ID]}
 		if out.Holdings[i].Sales == nil {
 			out.Holdings[i].Sales = []ExportSaleJSON{}
@@ -171,22 +173,22 @@ func (h *Handlers) sendExport(c *fiber.Ctx, u db.User, format string) error {
 	}
 	format = strings.ToLower(format)
 	if format != "csv" && format != "json" {
-		return Invalid("format", "must be csv or json")
+		return kit.Invalid("format", "must be csv or json")
 	}
-	list, err := h.portfolio.ExportHoldings(h.ctx(c), u)
+	list, err := h.portfolio.ExportHoldings(h.Ctx(c), u)
 	if err != nil {
 		return err
 	}
-	sales, err := h.portfolio.ExportSales(h.ctx(c), u)
+	sales, err := h.portfolio.ExportSales(h.Ctx(c), u)
 	if err != nil {
 		return err
 	}
-	now := h.now()
+	now := h.Now()
 	name := "ounce-holdings-" + now.UTC().Format(db.DateLayout) + "." + format
 	c.Set(fiber.HeaderContentDisposition, `attachment; filename="`+name+`"`)
 	c.Set(fiber.HeaderCacheControl, "private, no-store")
 	if format == "json" {
-		return writeJSON(c, http.StatusOK, exportJSON(list, sales, now))
+		return kit.WriteJSON(c, http.StatusOK, exportJSON(list, sales, now))
 	}
 	var buf bytes.Buffer
 	if err := portfolio.WriteLedgerCSV(&buf, list, sales); err != nil {
@@ -199,7 +201,7 @@ func (h *Handlers) sendExport(c *fiber.Ctx, u db.User, format string) error {
 
 // APIHoldingsExport answers GET /v1/holdings/export.
 func (h *Handlers) APIHoldingsExport(c *fiber.Ctx) error {
-	u, err := requireUser(c)
+	u, err := kit.RequireUser(c)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/shopspring/decimal"
 
@@ -24,7 +26,7 @@ func importView() pages.ImportView {
 
 // ImportPage explains the CSV format and takes a file.
 func (h *Handlers) ImportPage(c *fiber.Ctx) error {
-	return render(c, http.StatusOK, pages.ImportPage(h.meta(c, "Import holdings", "holdings"), importView()))
+	return kit.Render(c, http.StatusOK, pages.ImportPage(h.Meta(c, "Import holdings", "holdings"), importView()))
 }
 
 // importUpload reads the browser's upload: the file field, or pasted CSV text.
@@ -38,7 +40,7 @@ func importUpload(c *fiber.Ctx) ([]byte, error) {
 	if s := c.FormValue("csv"); strings.TrimSpace(s) != "" {
 		return []byte(s), nil
 	}
-	return nil, Invalid("file", "choose a CSV file or paste CSV text")
+	return nil, kit.Invalid("file", "choose a CSV file or paste CSV text")
 }
 
 // exactOz shows a weight per unit with every decimal it was given, for checking a file.
@@ -73,46 +75,46 @@ func importPreviewView(p portfolio.ImportPreview, data []byte) *pages.ImportPrev
 
 // preview is the preview of data for u, or the file's problem as a message.
 func (h *Handlers) preview(c *fiber.Ctx, u db.User, data []byte) (*pages.ImportPreview, error) {
-	p, err := h.portfolio.PreviewImport(h.ctx(c), u, data)
+	p, err := h.portfolio.PreviewImport(h.Ctx(c), u, data)
 	if err != nil {
-		if AsProblem(err).Status >= 500 {
+		if kit.AsProblem(err).Status >= 500 {
 			return nil, err
 		}
-		return &pages.ImportPreview{Problem: apperr.Sentence(AsProblem(err).Detail)}, nil
+		return &pages.ImportPreview{Problem: apperr.Sentence(kit.AsProblem(err).Detail)}, nil
 	}
 	return importPreviewView(p, data), nil
 }
 
 // ImportPreviewSubmit validates an upload and shows what would be imported, without storing.
 func (h *Handlers) ImportPreviewSubmit(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
+	u, _ := kit.UserFrom(c)
 	v := importView()
 	data, err := importUpload(c)
 	if err == nil {
 		v.Preview, err = h.preview(c, u, data)
 	}
 	if err != nil {
-		p := AsProblem(err)
+		p := kit.AsProblem(err)
 		if p.Status >= 500 {
 			return err
 		}
 		v.Preview = &pages.ImportPreview{Problem: apperr.Sentence(p.Detail)}
 	}
-	m := h.meta(c, "Import holdings", "holdings")
-	return page(c, http.StatusOK, pages.ImportPage(m, v), pages.ImportResult(m, v))
+	m := h.Meta(c, "Import holdings", "holdings")
+	return kit.Page(c, http.StatusOK, pages.ImportPage(m, v), pages.ImportResult(m, v))
 }
 
 // ImportCommit stores a previewed upload.
 func (h *Handlers) ImportCommit(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
+	u, _ := kit.UserFrom(c)
 	v := importView()
 	data, derr := base64.RawURLEncoding.DecodeString(c.FormValue("payload"))
 	if derr != nil || len(data) == 0 {
-		return Invalid("payload", "the upload to import is missing; preview the file again")
+		return kit.Invalid("payload", "the upload to import is missing; preview the file again")
 	}
-	res, err := h.portfolio.ImportHoldings(h.ctx(c), u, data)
+	res, err := h.portfolio.ImportHoldings(h.Ctx(c), u, data)
 	if err != nil {
-		if AsProblem(err).Status >= 500 {
+		if kit.AsProblem(err).Status >= 500 {
 			return err
 		}
 		// Something changed since the preview: show the problems the same way.
@@ -122,12 +124,12 @@ func (h *Handlers) ImportCommit(c *fiber.Ctx) error {
 	} else {
 		v.Done = &pages.ImportDone{Imported: format.Int(int64(res.Imported)), Skipped: format.Int(int64(res.SkippedDuplicates))}
 	}
-	m := h.meta(c, "Import holdings", "holdings")
-	return page(c, http.StatusOK, pages.ImportPage(m, v), pages.ImportResult(m, v))
+	m := h.Meta(c, "Import holdings", "holdings")
+	return kit.Page(c, http.StatusOK, pages.ImportPage(m, v), pages.ImportResult(m, v))
 }
 
 // ExportDownload is the browser's export (CSV by default, ?format=json).
 func (h *Handlers) ExportDownload(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
+	u, _ := kit.UserFrom(c)
 	return h.sendExport(c, u, c.Query("format"))
 }

@@ -3,13 +3,13 @@ package handlers
 import (
 	"context"
 	"net/http"
-	"strings"
 	"time"
+
+	"github.com/ouncehq/ounce/handlers/kit"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/db"
-	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/intel"
 	"github.com/ouncehq/ounce/internal/metals"
 )
@@ -29,18 +29,10 @@ type NewsItemJSON struct {
 	Demo bool `json:"demo"`
 }
 
-// metalList renders a stored metal list, never as null.
-func metalList(l db.MetalList) []string {
-	if l == nil {
-		return []string{}
-	}
-	return []string(l)
-}
-
 // newsItemJSON renders a stored headline.
 func newsItemJSON(it db.NewsItem) NewsItemJSON {
 	return NewsItemJSON{ID: it.ID, Title: it.Title, URL: it.URL, Source: it.Source, PublishedAt: it.PublishedAt.UTC(),
-		Category: it.Category, Metals: metalList(it.Metals), Relevance: it.Relevance, Analysis: it.Analysis, Demo: it.Demo}
+		Category: it.Category, Metals: kit.MetalList(it.Metals), Relevance: it.Relevance, Analysis: it.Analysis, Demo: it.Demo}
 }
 
 // MarketIntelPage is one page of the market-intel list, newest first.
@@ -50,24 +42,13 @@ type MarketIntelPage struct {
 	Total int            `json:"total"`
 }
 
-// parseMetalParam reads an optional metal exactly as documented; def applies when raw is blank.
-func parseMetalParam(raw, def string) (string, error) {
-	if strings.TrimSpace(raw) == "" {
-		return def, nil
-	}
-	if m := metals.Metal(raw); m.Valid() {
-		return string(m), nil
-	}
-	return "", apperr.InvalidField("metal", "must be one of gold, silver, platinum, palladium")
-}
-
 // newsQuery reads the market-intel parameters; the category is matched by the service.
 func newsQuery(limit, category, metal string) (intel.NewsQuery, error) {
-	n, err := parseIntParam("limit", limit, intel.DefaultLimit, 1, intel.MaxLimit)
+	n, err := kit.ParseIntParam("limit", limit, intel.DefaultLimit, 1, intel.MaxLimit)
 	if err != nil {
 		return intel.NewsQuery{}, err
 	}
-	m, err := parseMetalParam(metal, "")
+	m, err := kit.ParseMetalParam(metal, "")
 	if err != nil {
 		return intel.NewsQuery{}, err
 	}
@@ -93,11 +74,11 @@ func (h *Handlers) marketIntel(ctx context.Context, limit, category, metal strin
 
 // APIMarketIntel answers GET /v1/market-intel.
 func (h *Handlers) APIMarketIntel(c *fiber.Ctx) error {
-	p, err := h.marketIntel(h.ctx(c), c.Query("limit"), c.Query("category"), c.Query("metal"))
+	p, err := h.marketIntel(h.Ctx(c), c.Query("limit"), c.Query("category"), c.Query("metal"))
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, p)
+	return kit.WriteJSON(c, http.StatusOK, p)
 }
 
 // FeedHealthJSON is the wire form of one feed's health.
@@ -162,12 +143,12 @@ func intelRunJSON(r intel.RunResult) IntelRunJSON {
 
 // APIIntelGenerate answers POST /v1/intelligence/generate (administrators only).
 func (h *Handlers) APIIntelGenerate(c *fiber.Ctx) error {
-	if _, err := requireUser(c); err != nil {
+	if _, err := kit.RequireUser(c); err != nil {
 		return err
 	}
-	res, err := h.intel.Run(h.ctx(c), intel.GenerateLLMBudget)
+	res, err := h.intel.Run(h.Ctx(c), intel.GenerateLLMBudget)
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, intelRunJSON(res))
+	return kit.WriteJSON(c, http.StatusOK, intelRunJSON(res))
 }

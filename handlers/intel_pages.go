@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/internal/intel"
@@ -20,7 +22,7 @@ const intelPageSize = 50
 
 // wantsFragment is true for HTMX swaps, but not for HTMX restoring history, which needs the page.
 func wantsFragment(c *fiber.Ctx) bool {
-	return isHTMX(c) && c.Get("HX-History-Restore-Request") != "true"
+	return kit.IsHTMX(c) && c.Get("HX-History-Restore-Request") != "true"
 }
 
 // categoryLabel names an article or headline category for people.
@@ -63,7 +65,7 @@ func (h *Handlers) IntelIndex(c *fiber.Ctx) error {
 		return err
 	}
 	q.Limit = intelPageSize
-	p, err := h.intel.MarketIntel(h.ctx(c), q)
+	p, err := h.intel.MarketIntel(h.Ctx(c), q)
 	if err != nil {
 		return err
 	}
@@ -92,7 +94,7 @@ func (h *Handlers) IntelIndex(c *fiber.Ctx) error {
 		}
 	}
 	if wantsFragment(c) {
-		return render(c, http.StatusOK, pages.IntelResults(v))
+		return kit.Render(c, http.StatusOK, pages.IntelResults(v))
 	}
-	return render(c, http.StatusOK, pages.Intel(h.meta(c, "Market intel", "intel"), v))
+	return kit.Render(c, http.StatusOK, pages.Intel(h.Meta(c, "Market intel", "intel"), v))
 }

@@ -1,75 +1,78 @@
 package handlers
 
-import "github.com/ouncehq/ounce/internal/intel"
+import (
+	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/internal/intel"
+)
 
 // intelRoutes are the /v1 market-intel, Stack Signal and generation routes.
-func (h *Handlers) intelRoutes() []APIRoute {
-	limit := Param{Name: "limit", In: "query", Description: "Page size, 1 to 50.", Schema: Schema{"type": "integer", "minimum": 1, "maximum": 50, "default": 20}, Example: "10"}
-	listOf := func(name string, item Schema, extra Schema) Schema {
-		props := Schema{name: Schema{"type": "array", "items": item}, "limit": intelInt(), "total": intelInt()}
+func (h *Handlers) intelRoutes() []kit.APIRoute {
+	limit := kit.Param{Name: "limit", In: "query", Description: "Page size, 1 to 50.", Schema: kit.Schema{"type": "integer", "minimum": 1, "maximum": 50, "default": 20}, Example: "10"}
+	listOf := func(name string, item kit.Schema, extra kit.Schema) kit.Schema {
+		props := kit.Schema{name: kit.Schema{"type": "array", "items": item}, "limit": kit.IntegerSchema(), "total": kit.IntegerSchema()}
 		for k, v := range extra {
 			props[k] = v
 		}
-		return intelObject(props)
+		return kit.Object(props)
 	}
-	article := intelObject(Schema{"article": h.intelRef("StackSignalArticle")})
-	return []APIRoute{
-		{Method: "GET", Path: "/v1/market-intel", Auth: AuthNone, Handler: h.APIMarketIntel, OperationID: "getMarketIntel", Tag: "Market intelligence",
+	article := kit.Object(kit.Schema{"article": h.intelRef("StackSignalArticle")})
+	return []kit.APIRoute{
+		{Method: "GET", Path: "/v1/market-intel", Auth: kit.AuthNone, Handler: h.APIMarketIntel, OperationID: "getMarketIntel", Tag: "Market intelligence",
 			Summary:     "News headlines with analysis and category tags, newest first",
 			Description: "Headlines from precious-metals news feeds, each tagged with one category, the metals it concerns, a relevance score and a short analysis. Before any feed has been fetched the list holds sample items marked demo; once real news exists, demo items are left out.",
-			Params: []Param{
+			Params: []kit.Param{
 				limit,
-				{Name: "category", In: "query", Description: "Only this category (any letter case).", Schema: Schema{"type": "string", "enum": intel.NewsCategoryNames()}, Example: "CENTRAL_BANK"},
-				{Name: "metal", In: "query", Description: "Only items about this metal.", Schema: metalSchema(), Example: "silver"},
+				{Name: "category", In: "query", Description: "Only this category (any letter case).", Schema: kit.Schema{"type": "string", "enum": intel.NewsCategoryNames()}, Example: "CENTRAL_BANK"},
+				{Name: "metal", In: "query", Description: "Only items about this metal.", Schema: kit.MetalSchema(), Example: "silver"},
 			},
-			Responses: []Response{
+			Responses: []kit.Response{
 				{Status: 200, Description: "A page of headlines.", Schema: listOf("items", h.intelRef("MarketIntelItem"), nil)},
 				{Status: 400, Description: "A parameter is out of range or not one of its values."},
 			},
 			Example: "GET /v1/market-intel?limit=10&category=CENTRAL_BANK"},
-		{Method: "GET", Path: "/v1/stack-signal", Auth: AuthNone, Handler: h.APIStackSignal, OperationID: "getStackSignal", Tag: "Market intelligence",
+		{Method: "GET", Path: "/v1/stack-signal", Auth: kit.AuthNone, Handler: h.APIStackSignal, OperationID: "getStackSignal", Tag: "Market intelligence",
 			Summary:     "Stack Signal editorial articles with commentary and sources, newest first",
 			Description: "Articles written from clusters of related recent headlines, plus one daily synthesis (category SYNTHESIS) tying together price moves, COMEX warehouse changes and the top stories. Articles written from sample stories are marked demo.",
-			Params: []Param{
+			Params: []kit.Param{
 				limit,
-				{Name: "offset", In: "query", Description: "Articles to skip.", Schema: Schema{"type": "integer", "minimum": 0, "maximum": intel.MaxOffset, "default": 0}, Example: "20"},
-				{Name: "category", In: "query", Description: "Only this category (any letter case); SYNTHESIS selects the daily syntheses.", Schema: Schema{"type": "string", "enum": intel.ArticleCategories()}, Example: "SYNTHESIS"},
+				{Name: "offset", In: "query", Description: "Articles to skip.", Schema: kit.Schema{"type": "integer", "minimum": 0, "maximum": intel.MaxOffset, "default": 0}, Example: "20"},
+				{Name: "category", In: "query", Description: "Only this category (any letter case); SYNTHESIS selects the daily syntheses.", Schema: kit.Schema{"type": "string", "enum": intel.ArticleCategories()}, Example: "SYNTHESIS"},
 			},
-			Responses: []Response{
-				{Status: 200, Description: "A page of articles.", Schema: listOf("articles", h.intelRef("StackSignalArticle"), Schema{"offset": intelInt()})},
+			Responses: []kit.Response{
+				{Status: 200, Description: "A page of articles.", Schema: listOf("articles", h.intelRef("StackSignalArticle"), kit.Schema{"offset": kit.IntegerSchema()})},
 				{Status: 400, Description: "A parameter is out of range or not one of its values."},
 			},
 			Example: "GET /v1/stack-signal?limit=5"},
 		// Registered before /{slug} so "latest" is never taken for a slug.
-		{Method: "GET", Path: "/v1/stack-signal/latest", Auth: AuthNone, Handler: h.APIStackSignalLatest, OperationID: "getLatestSynthesis", Tag: "Market intelligence",
+		{Method: "GET", Path: "/v1/stack-signal/latest", Auth: kit.AuthNone, Handler: h.APIStackSignalLatest, OperationID: "getLatestSynthesis", Tag: "Market intelligence",
 			Summary: "The most recent daily synthesis article",
-			Responses: []Response{
+			Responses: []kit.Response{
 				{Status: 200, Description: "The newest synthesis (a real one whenever one exists).", Schema: article},
 				{Status: 404, Description: "No synthesis has been written yet."},
 			},
 			Example: "GET /v1/stack-signal/latest"},
-		{Method: "GET", Path: "/v1/stack-signal/:slug", Auth: AuthNone, Handler: h.APIStackSignalArticle, OperationID: "getStackSignalArticle", Tag: "Market intelligence",
+		{Method: "GET", Path: "/v1/stack-signal/:slug", Auth: kit.AuthNone, Handler: h.APIStackSignalArticle, OperationID: "getStackSignalArticle", Tag: "Market intelligence",
 			Summary: "One Stack Signal article by its slug",
-			Params:  []Param{{Name: "slug", In: "path", Required: true, Description: "The article's slug, as listed.", Schema: Schema{"type": "string", "maxLength": 200}, Example: "2026-11-22-daily-synthesis"}},
-			Responses: []Response{
+			Params:  []kit.Param{{Name: "slug", In: "path", Required: true, Description: "The article's slug, as listed.", Schema: kit.Schema{"type": "string", "maxLength": 200}, Example: "2026-11-22-daily-synthesis"}},
+			Responses: []kit.Response{
 				{Status: 200, Description: "The article.", Schema: article},
 				{Status: 404, Description: "No article with that slug."},
 			},
 			Example: "GET /v1/stack-signal/2026-11-22-daily-synthesis"},
-		{Method: "POST", Path: "/v1/intelligence/generate", Auth: AuthAdmin, Handler: h.APIIntelGenerate, OperationID: "generateIntelligence", Tag: "Market intelligence",
+		{Method: "POST", Path: "/v1/intelligence/generate", Auth: kit.AuthAdmin, Handler: h.APIIntelGenerate, OperationID: "generateIntelligence", Tag: "Market intelligence",
 			Summary:     "Run news ingestion, classification and article writing now (administrators)",
 			Description: "Polls the news feeds and the CME warehouse reports (unless the server is offline), stores new headlines, writes articles for new story clusters and the day's synthesis if it is missing, and returns what this run produced. Running it again the same day writes no duplicates. Needs the API key of an administrator.",
-			Responses: []Response{
-				{Status: 200, Description: "What the run did.", Schema: intelObject(Schema{
-					"offline":     intelBool(),
-					"demo_seeded": Schema{"type": "boolean", "description": "True when this run stored the sample items of a first start."},
-					"ingested":    Schema{"type": "integer", "minimum": 0, "description": "New headlines stored."},
-					"articles":    Schema{"type": "array", "items": h.intelRef("StackSignalArticle"), "description": "Articles stored by this run."},
-					"synthesis":   Schema{"type": "object", "allOf": []Schema{h.intelRef("StackSignalArticle")}, "nullable": true, "description": "The synthesis stored by this run; null when the day's was already written or there was nothing to write."},
-					"skipped":     Schema{"type": "integer", "minimum": 0, "description": "Articles already stored, left as they were."},
-					"writer":      intelStr(),
-					"feeds":       Schema{"type": "array", "items": h.intelRef("FeedHealth")},
-					"vault":       Schema{"type": "array", "items": h.intelRef("VaultFetch")},
+			Responses: []kit.Response{
+				{Status: 200, Description: "What the run did.", Schema: kit.Object(kit.Schema{
+					"offline":     kit.BoolSchema(),
+					"demo_seeded": kit.Schema{"type": "boolean", "description": "True when this run stored the sample items of a first start."},
+					"ingested":    kit.Schema{"type": "integer", "minimum": 0, "description": "New headlines stored."},
+					"articles":    kit.Schema{"type": "array", "items": h.intelRef("StackSignalArticle"), "description": "Articles stored by this run."},
+					"synthesis":   kit.Schema{"type": "object", "allOf": []kit.Schema{h.intelRef("StackSignalArticle")}, "nullable": true, "description": "The synthesis stored by this run; null when the day's was already written or there was nothing to write."},
+					"skipped":     kit.Schema{"type": "integer", "minimum": 0, "description": "Articles already stored, left as they were."},
+					"writer":      kit.StrSchema(),
+					"feeds":       kit.Schema{"type": "array", "items": h.intelRef("FeedHealth")},
+					"vault":       kit.Schema{"type": "array", "items": h.intelRef("VaultFetch")},
 				})},
 				{Status: 401, Description: "No valid API key."},
 				{Status: 403, Description: "The key's account is not an administrator."},
@@ -80,11 +83,11 @@ func (h *Handlers) intelRoutes() []APIRoute {
 }
 
 // intelPages are the Stack Signal, market-intel and Vault Watch pages.
-func (h *Handlers) intelPages() []PageRoute {
-	return []PageRoute{
-		{Method: "GET", Path: "/signal", Handler: h.SignalIndex, Auth: AuthNone},
-		{Method: "GET", Path: "/signal/:slug", Handler: h.SignalArticle, Auth: AuthNone},
-		{Method: "GET", Path: "/intel", Handler: h.IntelIndex, Auth: AuthNone},
-		{Method: "GET", Path: "/vault", Handler: h.VaultPage, Auth: AuthNone},
+func (h *Handlers) intelPages() []kit.PageRoute {
+	return []kit.PageRoute{
+		{Method: "GET", Path: "/signal", Handler: h.SignalIndex, Auth: kit.AuthNone},
+		{Method: "GET", Path: "/signal/:slug", Handler: h.SignalArticle, Auth: kit.AuthNone},
+		{Method: "GET", Path: "/intel", Handler: h.IntelIndex, Auth: kit.AuthNone},
+		{Method: "GET", Path: "/vault", Handler: h.VaultPage, Auth: kit.AuthNone},
 	}
 }

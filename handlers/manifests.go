@@ -7,13 +7,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/gofiber/fiber/v2"
 )
 
 // LLMsText renders /llms.txt from the route table and the MCP tools, so it cannot drift
 // from what the service actually serves.
 func (h *Handlers) LLMsText() string {
-	base := h.cfg.BaseURL
+	base := h.Site.BaseURL
 	var b strings.Builder
 	b.WriteString("# Ounce\n\n")
 	b.WriteString("> Precious-metals portfolio and market intelligence: live spot prices for gold, silver, platinum and palladium (USD per troy ounce), 75 years of price history, Stack Signal articles, market news with analysis, COMEX warehouse inventory, junk-silver and what-if calculators, and — for Gold members — holdings, portfolio valuation and analytics.\n\n")
@@ -30,11 +32,11 @@ func (h *Handlers) LLMsText() string {
 	for _, r := range h.APIRoutes() {
 		auth := "public"
 		switch r.Auth {
-		case AuthMember:
+		case kit.AuthMember:
 			auth = "API key"
-		case AuthGold:
+		case kit.AuthGold:
 			auth = "Gold member's API key"
-		case AuthAdmin:
+		case kit.AuthAdmin:
 			auth = "administrator's API key"
 		}
 		fmt.Fprintf(&b, "- `%s %s` — %s (%s).", r.Method, OpenAPIPath(r.Path), r.Summary, auth)
@@ -72,7 +74,7 @@ func (h *Handlers) LLMsText() string {
 }
 
 // exampleCurl turns a route's example ("GET /v1/x?y=1" or "POST /v1/x {json}") into curl.
-func exampleCurl(base string, r APIRoute) string {
+func exampleCurl(base string, r kit.APIRoute) string {
 	method, rest, _ := strings.Cut(r.Example, " ")
 	path, body, _ := strings.Cut(rest, " ")
 	var b strings.Builder
@@ -80,7 +82,7 @@ func exampleCurl(base string, r APIRoute) string {
 	if method != "GET" {
 		b.WriteString(" -X " + method)
 	}
-	if r.Auth != AuthNone {
+	if r.Auth != kit.AuthNone {
 		b.WriteString(` -H "Authorization: Bearer $OUNCE_KEY"`)
 	}
 	switch {
@@ -106,9 +108,9 @@ func (h *Handlers) LLMsTxt(c *fiber.Ctx) error {
 }
 
 // AIPlugin is the AI plugin manifest (schema v1).
-func (h *Handlers) AIPlugin() Schema {
-	base := h.cfg.BaseURL
-	contact := h.cfg.ContactEmail
+func (h *Handlers) AIPlugin() kit.Schema {
+	base := h.Site.BaseURL
+	contact := h.Site.ContactEmail
 	if contact == "" {
 		host := "localhost"
 		if u, err := url.Parse(base); err == nil && u.Hostname() != "" {
@@ -116,18 +118,18 @@ func (h *Handlers) AIPlugin() Schema {
 		}
 		contact = "support@" + host
 	}
-	legal := h.cfg.LegalURL
+	legal := h.Site.LegalURL
 	if legal == "" {
 		legal = base + "/legal"
 	}
-	return Schema{
+	return kit.Schema{
 		"schema_version":        "v1",
 		"name_for_human":        "Ounce",
 		"name_for_model":        "ounce",
 		"description_for_human": "Live precious-metals prices, history, market intelligence and your stack's value.",
 		"description_for_model": "Use Ounce for gold, silver, platinum and palladium: spot prices (USD per troy ounce, with stale flags), price history back to 1950, Stack Signal articles and market news by category, COMEX registered/eligible inventory, junk-silver melt values and what-if projections. With the user's Gold-member API key: their holdings, portfolio valuation and analytics. Quote as_of and say when data is stale.",
-		"auth":                  Schema{"type": "user_http", "authorization_type": "bearer"},
-		"api":                   Schema{"type": "openapi", "url": base + "/openapi.json", "is_user_authenticated": false},
+		"auth":                  kit.Schema{"type": "user_http", "authorization_type": "bearer"},
+		"api":                   kit.Schema{"type": "openapi", "url": base + "/openapi.json", "is_user_authenticated": false},
 		"logo_url":              base + "/static/img/favicon.svg",
 		"contact_email":         contact,
 		"legal_info_url":        legal,
@@ -137,15 +139,15 @@ func (h *Handlers) AIPlugin() Schema {
 // AIPluginJSON serves GET /.well-known/ai-plugin.json.
 func (h *Handlers) AIPluginJSON(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderAccessControlAllowOrigin, "*")
-	return writeJSON(c, http.StatusOK, h.AIPlugin())
+	return kit.WriteJSON(c, http.StatusOK, h.AIPlugin())
 }
 
 // MCPManifestJSON serves GET /.well-known/mcp.json.
 func (h *Handlers) MCPManifestJSON(c *fiber.Ctx) error {
-	body, etag, err := h.cache.get("mcp.json", "v", func() (any, error) { return h.MCPManifest(), nil })
+	body, etag, err := h.Cache.Get("mcp.json", "v", func() (any, error) { return h.MCPManifest(), nil })
 	if err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderAccessControlAllowOrigin, "*")
-	return sendCached(c, body, etag, 5*time.Minute)
+	return kit.SendCached(c, body, etag, 5*time.Minute)
 }

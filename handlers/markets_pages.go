@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/internal/apperr"
@@ -23,7 +25,7 @@ const chartPoints = 240
 // tickerView formats the live board (from memory: it needs no request context).
 func (h *Handlers) tickerView() pages.TickerView {
 	snap := h.board(context.Background())
-	v := pages.TickerView{Offline: h.cfg.Offline, MarketsOpen: snap.MarketsOpen, AnyStale: snap.AnyStale(), AsOf: "never"}
+	v := pages.TickerView{Offline: h.Site.Offline, MarketsOpen: snap.MarketsOpen, AnyStale: snap.AnyStale(), AsOf: "never"}
 	for _, m := range metals.All {
 		c := pages.PriceCard{Metal: string(m), Title: m.Title(), Symbol: m.Symbol()}
 		if sp, ok := snap.Prices[m]; ok {
@@ -97,7 +99,7 @@ func (h *Handlers) chartView(ctx context.Context, metal, rng string) (pages.Char
 
 // marketsView is the markets page for ?metal= (default gold) and ?range= (default 1Y).
 func (h *Handlers) marketsView(c *fiber.Ctx, hero bool) (pages.MarketsView, error) {
-	cv, err := h.chartView(h.ctx(c), c.Query("metal", "gold"), c.Query("range", "1Y"))
+	cv, err := h.chartView(h.Ctx(c), c.Query("metal", "gold"), c.Query("range", "1Y"))
 	if err != nil {
 		return pages.MarketsView{}, err
 	}
@@ -110,17 +112,17 @@ func (h *Handlers) MarketsPage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, pages.Markets(h.meta(c, "Markets", "markets"), v))
+	return kit.Render(c, http.StatusOK, pages.Markets(h.Meta(c, "Markets", "markets"), v))
 }
 
 // MarketsChart is the chart fragment for metal and range buttons.
 func (h *Handlers) MarketsChart(c *fiber.Ctx) error {
-	cv, err := h.chartView(h.ctx(c), c.Query("metal", "gold"), c.Query("range", "1Y"))
+	cv, err := h.chartView(h.Ctx(c), c.Query("metal", "gold"), c.Query("range", "1Y"))
 	if err != nil {
 		return err
 	}
-	full := pages.Markets(h.meta(c, "Markets", "markets"), pages.MarketsView{Ticker: h.tickerView(), Chart: cv})
-	return page(c, http.StatusOK, full, pages.HistoryChart(cv))
+	full := pages.Markets(h.Meta(c, "Markets", "markets"), pages.MarketsView{Ticker: h.tickerView(), Chart: cv})
+	return kit.Page(c, http.StatusOK, full, pages.HistoryChart(cv))
 }
 
 // PriceEvents streams the price ticker as server-sent events ("prices"), one per tick,
@@ -131,8 +133,8 @@ func (h *Handlers) PriceEvents(c *fiber.Ctx) error {
 		return apperr.UnavailableF("no price feed")
 	}
 	updates, stop := h.market.Subscribe()
-	done := h.done
-	startSSE(c, func(s *sseStream) {
+	done := h.Done
+	kit.StartSSE(c, func(s *kit.SSEStream) {
 		defer stop()
 		// The stream outlives the request's context, so it renders with its own.
 		ctx := context.Background()
@@ -147,10 +149,10 @@ func (h *Handlers) PriceEvents(c *fiber.Ctx) error {
 				ev.WriteString("data: " + line + "\n")
 			}
 			ev.WriteString("\n")
-			return s.send(ev.String())
+			return s.Send(ev.String())
 		}
 		// Subscribe hands over the current board first, so the stream starts with it.
-		beat := time.NewTicker(sseHeartbeat)
+		beat := time.NewTicker(kit.SSEHeartbeat)
 		defer beat.Stop()
 		for {
 			select {
@@ -161,7 +163,7 @@ func (h *Handlers) PriceEvents(c *fiber.Ctx) error {
 					return
 				}
 			case <-beat.C:
-				if !s.heartbeat() {
+				if !s.Heartbeat() {
 					return
 				}
 			}

@@ -9,29 +9,16 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ouncehq/ounce/db"
 )
 
-// MCPTool is one tool of the MCP server, described once for the server and the manifest.
-// Its arguments are the query parameters (or body fields) of its REST twin, and it calls the
-// same use case, so the two cannot disagree.
-type MCPTool struct {
-	Name        string
-	Description string
-	Method      string
-	Path        string
-	// Gold tools are listed and callable only with a Gold member's key.
-	Gold bool
-	// Schema overrides the input schema derived from the REST route (for body tools).
-	Schema Schema
-	Call   func(ctx context.Context, args map[string]string, raw json.RawMessage, u *db.User) (any, error)
-}
-
 // MCPTools lists every tool; the public six first.
-func (h *Handlers) MCPTools() []MCPTool {
-	tools := []MCPTool{
+func (h *Handlers) MCPTools() []kit.MCPTool {
+	tools := []kit.MCPTool{
 		{Name: "get_spot_prices", Description: "Current spot prices of gold, silver, platinum and palladium in USD per troy ounce, with the previous session's close, the day's change and whether each price is live or last-known (stale).",
 			Method: "GET", Path: "/v1/prices",
 			Call: func(ctx context.Context, _ map[string]string, _ json.RawMessage, _ *db.User) (any, error) {
@@ -71,18 +58,18 @@ func (h *Handlers) MCPTools() []MCPTool {
 }
 
 // InputSchema is the tool's JSON Schema: its REST route's parameters as properties.
-func (h *Handlers) toolInputSchema(t MCPTool) Schema {
+func (h *Handlers) toolInputSchema(t kit.MCPTool) kit.Schema {
 	if t.Schema != nil {
 		return t.Schema
 	}
-	props := Schema{}
+	props := kit.Schema{}
 	var required []string
 	for _, r := range h.APIRoutes() {
 		if r.Method != t.Method || r.Path != t.Path {
 			continue
 		}
 		for _, p := range r.Params {
-			s := Schema{}
+			s := kit.Schema{}
 			for k, v := range p.Schema {
 				if k == "exclusiveMinimum" {
 					continue // an OpenAPI 3.0 boolean; JSON Schema wants a number
@@ -98,7 +85,7 @@ func (h *Handlers) toolInputSchema(t MCPTool) Schema {
 			}
 		}
 	}
-	out := Schema{"type": "object", "properties": props, "additionalProperties": false}
+	out := kit.Schema{"type": "object", "properties": props, "additionalProperties": false}
 	if len(required) > 0 {
 		out["required"] = required
 	}
@@ -106,7 +93,7 @@ func (h *Handlers) toolInputSchema(t MCPTool) Schema {
 }
 
 // toolArgs flattens JSON arguments into the strings the query-based use cases take.
-func toolArgs(raw json.RawMessage, allowed Schema) (map[string]string, error) {
+func toolArgs(raw json.RawMessage, allowed kit.Schema) (map[string]string, error) {
 	out := map[string]string{}
 	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
 		return out, nil
@@ -115,12 +102,12 @@ func toolArgs(raw json.RawMessage, allowed Schema) (map[string]string, error) {
 	dec.UseNumber()
 	var m map[string]any
 	if err := dec.Decode(&m); err != nil {
-		return nil, Invalid("arguments", "must be a JSON object")
+		return nil, kit.Invalid("arguments", "must be a JSON object")
 	}
-	props, _ := allowed["properties"].(Schema)
+	props, _ := allowed["properties"].(kit.Schema)
 	for k, v := range m {
 		if _, ok := props[k]; !ok && props != nil {
-			return nil, Invalid(k, "unknown argument")
+			return nil, kit.Invalid(k, "unknown argument")
 		}
 		switch x := v.(type) {
 		case nil:
@@ -131,7 +118,7 @@ func toolArgs(raw json.RawMessage, allowed Schema) (map[string]string, error) {
 		case bool:
 			out[k] = fmt.Sprint(x)
 		default:
-			return nil, Invalid(k, "must be a string or a number")
+			return nil, kit.Invalid(k, "must be a string or a number")
 		}
 	}
 	return out, nil
@@ -157,10 +144,10 @@ func (h *Handlers) MCPServer(u *db.User) *mcp.Server {
 				res, err = tool.Call(ctx, args, raw, u)
 			}
 			if err != nil {
-				p := AsProblem(err)
+				p := kit.AsProblem(err)
 				msg := fmt.Sprintf("%d %s: %s", p.Status, strings.TrimPrefix(p.Type, "/problems/"), p.Detail)
 				if p.Status >= 500 {
-					h.log.Error("mcp tool failed", "tool", tool.Name, "err", err)
+					h.Log.Error("mcp tool failed", "tool", tool.Name, "err", err)
 				}
 				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}, nil
 			}
@@ -182,32 +169,32 @@ func (h *Handlers) MCPServer(u *db.User) *mcp.Server {
 func (h *Handlers) MCPHandler() http.Handler {
 	return mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
 		var up *db.User
-		if secret, ok := BearerToken(r.Header.Get("Authorization")); ok {
+		if secret, ok := kit.BearerToken(r.Header.Get("Authorization")); ok {
 			if ko, err := h.AuthenticateKey(r.Context(), secret); err == nil {
 				u := ko.User
 				up = &u
 			}
 		}
 		return h.MCPServer(up)
-	}, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: h.log})
+	}, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, Logger: h.Log})
 }
 
 // MCPManifest is GET /.well-known/mcp.json: the public tools and how to reach them.
-func (h *Handlers) MCPManifest() Schema {
-	var tools []Schema
+func (h *Handlers) MCPManifest() kit.Schema {
+	var tools []kit.Schema
 	for _, t := range h.MCPTools() {
 		if t.Gold {
 			continue
 		}
-		tools = append(tools, Schema{"name": t.Name, "description": t.Description, "input_schema": h.toolInputSchema(t), "endpoint": Schema{"method": t.Method, "path": t.Path}})
+		tools = append(tools, kit.Schema{"name": t.Name, "description": t.Description, "input_schema": h.toolInputSchema(t), "endpoint": kit.Schema{"method": t.Method, "path": t.Path}})
 	}
-	return Schema{
+	return kit.Schema{
 		"schema_version": "1.0",
 		"name":           "ounce",
 		"description":    "Ounce: live precious-metals prices, 75 years of history, Stack Signal market intelligence, COMEX vault inventory and stacking calculators. Gold members' keys also unlock get_portfolio, get_analytics and add_holding.",
-		"url":            h.cfg.BaseURL + "/mcp",
+		"url":            h.Site.BaseURL + "/mcp",
 		"transport":      "streamable-http",
-		"auth":           Schema{"type": "none"},
+		"auth":           kit.Schema{"type": "none"},
 		"tools":          tools,
 	}
 }

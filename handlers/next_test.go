@@ -1,6 +1,10 @@
 package handlers
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/ouncehq/ounce/handlers/kit"
+)
 
 // TestSafeNext: post-login redirects stay on this site, whatever encoding an attacker tries.
 func TestSafeNext(t *testing.T) {
@@ -53,7 +57,7 @@ func TestBearerToken(t *testing.T) {
 	for in, want := range map[string]string{
 		"Bearer abc": "abc", "bearer abc": "abc", "BEARER  abc ": "abc", "Bearer ": "", "Basic abc": "", "Bearerabc": "", "": "",
 	} {
-		got, ok := BearerToken(in)
+		got, ok := kit.BearerToken(in)
 		if got != want || ok != (want != "") {
 			t.Errorf("BearerToken(%q) = %q %v", in, got, ok)
 		}

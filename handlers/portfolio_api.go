@@ -4,8 +4,9 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/gofiber/fiber/v2"
-	"github.com/shopspring/decimal"
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/portfolio"
@@ -13,15 +14,15 @@ import (
 
 // PortfolioMetalJSON is one metal of the portfolio summary.
 type PortfolioMetalJSON struct {
-	Oz              Num  `json:"oz"`
-	Spot            *Num `json:"spot"`
-	Value           *Num `json:"value"`
-	Cost            Num  `json:"cost"`
-	UnrealizedPL    *Num `json:"unrealized_pl"`
-	UnrealizedPLPct *Num `json:"unrealized_pl_pct"`
-	AllocationPct   *Num `json:"allocation_pct"`
-	DayChange       *Num `json:"day_change"`
-	Stale           bool `json:"stale"`
+	Oz              kit.Num  `json:"oz"`
+	Spot            *kit.Num `json:"spot"`
+	Value           *kit.Num `json:"value"`
+	Cost            kit.Num  `json:"cost"`
+	UnrealizedPL    *kit.Num `json:"unrealized_pl"`
+	UnrealizedPLPct *kit.Num `json:"unrealized_pl_pct"`
+	AllocationPct   *kit.Num `json:"allocation_pct"`
+	DayChange       *kit.Num `json:"day_change"`
+	Stale           bool     `json:"stale"`
 	// DayChangeNote says why day_change is null for a metal held before today (its change
 	// is not today's); ChangeFrom/ChangeAsOf date the move the price board has.
 	DayChangeNote *string `json:"day_change_note"`
@@ -33,54 +34,54 @@ type PortfolioMetalJSON struct {
 type PortfolioJSON struct {
 	AsOf            *time.Time `json:"as_of"`
 	Stale           bool       `json:"stale"`
-	TotalValue      *Num       `json:"total_value"`
-	TotalCost       Num        `json:"total_cost"`
-	UnrealizedPL    *Num       `json:"unrealized_pl"`
-	UnrealizedPLPct *Num       `json:"unrealized_pl_pct"`
-	DayChange       *Num       `json:"day_change"`
-	DayChangePct    *Num       `json:"day_change_pct"`
+	TotalValue      *kit.Num   `json:"total_value"`
+	TotalCost       kit.Num    `json:"total_cost"`
+	UnrealizedPL    *kit.Num   `json:"unrealized_pl"`
+	UnrealizedPLPct *kit.Num   `json:"unrealized_pl_pct"`
+	DayChange       *kit.Num   `json:"day_change"`
+	DayChangePct    *kit.Num   `json:"day_change_pct"`
 	// DayChangeLeftOut lists the held metals day_change does not include because their
 	// change is not today's.
 	DayChangeLeftOut []string                      `json:"day_change_left_out"`
-	RealizedPL       Num                           `json:"realized_pl"`
+	RealizedPL       kit.Num                       `json:"realized_pl"`
 	HoldingsCount    int64                         `json:"holdings_count"`
 	Metals           map[string]PortfolioMetalJSON `json:"metals"`
 }
 
 // AnalyticsMetalJSON is one metal of GET /v1/analytics.
 type AnalyticsMetalJSON struct {
-	Oz                     Num     `json:"oz"`
-	CostBasis              Num     `json:"cost_basis"`
-	AvgCostPerOz           *Num    `json:"avg_cost_per_oz"`
-	BreakEvenPrice         *Num    `json:"break_even_price"`
-	Spot                   *Num    `json:"spot"`
-	DistanceToBreakEvenPct *Num    `json:"distance_to_break_even_pct"`
-	Value                  *Num    `json:"value"`
-	UnrealizedPL           *Num    `json:"unrealized_pl"`
-	UnrealizedPLPct        *Num    `json:"unrealized_pl_pct"`
-	RealizedPL             Num     `json:"realized_pl"`
-	AllocationPct          *Num    `json:"allocation_pct"`
-	WeightAllocationPct    Num     `json:"weight_allocation_pct"`
-	Purchases              int64   `json:"purchases"`
-	Sales                  int64   `json:"sales"`
-	FirstPurchase          *string `json:"first_purchase"`
-	LastPurchase           *string `json:"last_purchase"`
-	AvgPremiumPct          *Num    `json:"avg_premium_pct"`
+	Oz                     kit.Num  `json:"oz"`
+	CostBasis              kit.Num  `json:"cost_basis"`
+	AvgCostPerOz           *kit.Num `json:"avg_cost_per_oz"`
+	BreakEvenPrice         *kit.Num `json:"break_even_price"`
+	Spot                   *kit.Num `json:"spot"`
+	DistanceToBreakEvenPct *kit.Num `json:"distance_to_break_even_pct"`
+	Value                  *kit.Num `json:"value"`
+	UnrealizedPL           *kit.Num `json:"unrealized_pl"`
+	UnrealizedPLPct        *kit.Num `json:"unrealized_pl_pct"`
+	RealizedPL             kit.Num  `json:"realized_pl"`
+	AllocationPct          *kit.Num `json:"allocation_pct"`
+	WeightAllocationPct    kit.Num  `json:"weight_allocation_pct"`
+	Purchases              int64    `json:"purchases"`
+	Sales                  int64    `json:"sales"`
+	FirstPurchase          *string  `json:"first_purchase"`
+	LastPurchase           *string  `json:"last_purchase"`
+	AvgPremiumPct          *kit.Num `json:"avg_premium_pct"`
 }
 
 // AnalyticsTotalsJSON sums the metals of GET /v1/analytics.
 type AnalyticsTotalsJSON struct {
-	Oz              Num     `json:"oz"`
-	CostBasis       Num     `json:"cost_basis"`
-	Value           *Num    `json:"value"`
-	UnrealizedPL    *Num    `json:"unrealized_pl"`
-	UnrealizedPLPct *Num    `json:"unrealized_pl_pct"`
-	RealizedPL      Num     `json:"realized_pl"`
-	Purchases       int64   `json:"purchases"`
-	Sales           int64   `json:"sales"`
-	FirstPurchase   *string `json:"first_purchase"`
-	LastPurchase    *string `json:"last_purchase"`
-	AvgPremiumPct   *Num    `json:"avg_premium_pct"`
+	Oz              kit.Num  `json:"oz"`
+	CostBasis       kit.Num  `json:"cost_basis"`
+	Value           *kit.Num `json:"value"`
+	UnrealizedPL    *kit.Num `json:"unrealized_pl"`
+	UnrealizedPLPct *kit.Num `json:"unrealized_pl_pct"`
+	RealizedPL      kit.Num  `json:"realized_pl"`
+	Purchases       int64    `json:"purchases"`
+	Sales           int64    `json:"sales"`
+	FirstPurchase   *string  `json:"first_purchase"`
+	LastPurchase    *string  `json:"last_purchase"`
+	AvgPremiumPct   *kit.Num `json:"avg_premium_pct"`
 }
 
 // AnalyticsJSON is the body of GET /v1/analytics (and of the MCP get_analytics tool).
@@ -93,9 +94,9 @@ type AnalyticsJSON struct {
 
 // PortfolioPointJSON is one date of the value-over-time series.
 type PortfolioPointJSON struct {
-	Date  string `json:"date"`
-	Value Num    `json:"value"`
-	Cost  Num    `json:"cost"`
+	Date  string  `json:"date"`
+	Value kit.Num `json:"value"`
+	Cost  kit.Num `json:"cost"`
 }
 
 // PortfolioHistoryJSON is the body of GET /v1/portfolio/history.
@@ -107,56 +108,20 @@ type PortfolioHistoryJSON struct {
 	Points []PortfolioPointJSON `json:"points"`
 }
 
-// numOrNull renders an unknown value as JSON null.
-func numOrNull(d *decimal.Decimal, f func(decimal.Decimal) Num) *Num {
-	if d == nil {
-		return nil
-	}
-	n := f(*d)
-	return &n
-}
-
-// asOfOrNull is the time of the newest price, null without one.
-func asOfOrNull(t time.Time) *time.Time {
-	if t.IsZero() {
-		return nil
-	}
-	t = t.UTC()
-	return &t
-}
-
-// dayOrNull is the calendar date of t, null for the zero time.
-func dayOrNull(t time.Time) *string {
-	if t.IsZero() {
-		return nil
-	}
-	s := t.Format(time.DateOnly)
-	return &s
-}
-
-// dateOrNull is a calendar date, null for none.
-func dateOrNull(d db.Date) *string {
-	if d.IsZero() {
-		return nil
-	}
-	s := d.String()
-	return &s
-}
-
 // portfolioJSON renders a valuation.
 func portfolioJSON(v portfolio.Portfolio) PortfolioJSON {
-	out := PortfolioJSON{AsOf: asOfOrNull(v.AsOf), Stale: v.Stale, TotalValue: numOrNull(v.TotalValue, money), TotalCost: money(v.TotalCost),
-		UnrealizedPL: numOrNull(v.UnrealizedPL, money), UnrealizedPLPct: numOrNull(v.UnrealizedPLPct, pct),
-		DayChange: numOrNull(v.DayChange, money), DayChangePct: numOrNull(v.DayChangePct, pct), RealizedPL: money(v.Realized),
+	out := PortfolioJSON{AsOf: kit.AsOfOrNull(v.AsOf), Stale: v.Stale, TotalValue: kit.NumOrNull(v.TotalValue, kit.Money), TotalCost: kit.Money(v.TotalCost),
+		UnrealizedPL: kit.NumOrNull(v.UnrealizedPL, kit.Money), UnrealizedPLPct: kit.NumOrNull(v.UnrealizedPLPct, kit.Pct),
+		DayChange: kit.NumOrNull(v.DayChange, kit.Money), DayChangePct: kit.NumOrNull(v.DayChangePct, kit.Pct), RealizedPL: kit.Money(v.Realized),
 		HoldingsCount: v.Lots, Metals: map[string]PortfolioMetalJSON{}, DayChangeLeftOut: []string{}}
 	for _, m := range v.DayChangeLeftOut {
 		out.DayChangeLeftOut = append(out.DayChangeLeftOut, string(m))
 	}
 	for _, p := range v.Positions {
-		j := PortfolioMetalJSON{Oz: ounces(p.HeldOz), Spot: numOrNull(p.Spot, priceNum), Value: numOrNull(p.Value, money),
-			Cost: money(p.Cost), UnrealizedPL: numOrNull(p.UnrealizedPL, money), UnrealizedPLPct: numOrNull(p.UnrealizedPLPct, pct),
-			AllocationPct: numOrNull(p.AllocationPct, pct), DayChange: numOrNull(p.DayChange, money), Stale: p.Stale(),
-			ChangeFrom: dayOrNull(p.ChangeFrom), ChangeAsOf: dayOrNull(p.ChangeAsOf)}
+		j := PortfolioMetalJSON{Oz: kit.Ounces(p.HeldOz), Spot: kit.NumOrNull(p.Spot, kit.PriceNum), Value: kit.NumOrNull(p.Value, kit.Money),
+			Cost: kit.Money(p.Cost), UnrealizedPL: kit.NumOrNull(p.UnrealizedPL, kit.Money), UnrealizedPLPct: kit.NumOrNull(p.UnrealizedPLPct, kit.Pct),
+			AllocationPct: kit.NumOrNull(p.AllocationPct, kit.Pct), DayChange: kit.NumOrNull(p.DayChange, kit.Money), Stale: p.Stale(),
+			ChangeFrom: kit.DayOrNull(p.ChangeFrom), ChangeAsOf: kit.DayOrNull(p.ChangeAsOf)}
 		if p.DayChangeNote != "" {
 			j.DayChangeNote = &p.DayChangeNote
 		}
@@ -167,22 +132,22 @@ func portfolioJSON(v portfolio.Portfolio) PortfolioJSON {
 
 // analyticsJSON renders analytics.
 func analyticsJSON(a portfolio.Analytics) AnalyticsJSON {
-	out := AnalyticsJSON{AsOf: asOfOrNull(a.AsOf), Stale: a.Stale, Metals: map[string]AnalyticsMetalJSON{}}
+	out := AnalyticsJSON{AsOf: kit.AsOfOrNull(a.AsOf), Stale: a.Stale, Metals: map[string]AnalyticsMetalJSON{}}
 	for _, m := range a.Metals {
 		out.Metals[string(m.Metal)] = AnalyticsMetalJSON{
-			Oz: ounces(m.HeldOz), CostBasis: money(m.Cost), AvgCostPerOz: numOrNull(m.AvgCostPerOz(), money), BreakEvenPrice: numOrNull(m.BreakEven(), money),
-			Spot: numOrNull(m.Spot, priceNum), DistanceToBreakEvenPct: numOrNull(m.DistanceToBreakEvenPct(), pct),
-			Value: numOrNull(m.Value, money), UnrealizedPL: numOrNull(m.UnrealizedPL, money), UnrealizedPLPct: numOrNull(m.UnrealizedPLPct, pct),
-			RealizedPL: money(m.Realized), AllocationPct: numOrNull(m.AllocationPct, pct), WeightAllocationPct: pct(m.WeightPct),
-			Purchases: m.Purchases, Sales: m.Sales, FirstPurchase: dateOrNull(m.FirstPurchase), LastPurchase: dateOrNull(m.LastPurchase),
-			AvgPremiumPct: numOrNull(m.AvgPremiumPct, pct),
+			Oz: kit.Ounces(m.HeldOz), CostBasis: kit.Money(m.Cost), AvgCostPerOz: kit.NumOrNull(m.AvgCostPerOz(), kit.Money), BreakEvenPrice: kit.NumOrNull(m.BreakEven(), kit.Money),
+			Spot: kit.NumOrNull(m.Spot, kit.PriceNum), DistanceToBreakEvenPct: kit.NumOrNull(m.DistanceToBreakEvenPct(), kit.Pct),
+			Value: kit.NumOrNull(m.Value, kit.Money), UnrealizedPL: kit.NumOrNull(m.UnrealizedPL, kit.Money), UnrealizedPLPct: kit.NumOrNull(m.UnrealizedPLPct, kit.Pct),
+			RealizedPL: kit.Money(m.Realized), AllocationPct: kit.NumOrNull(m.AllocationPct, kit.Pct), WeightAllocationPct: kit.Pct(m.WeightPct),
+			Purchases: m.Purchases, Sales: m.Sales, FirstPurchase: kit.DateOrNull(m.FirstPurchase), LastPurchase: kit.DateOrNull(m.LastPurchase),
+			AvgPremiumPct: kit.NumOrNull(m.AvgPremiumPct, kit.Pct),
 		}
 	}
 	t := a.Totals
-	out.Totals = AnalyticsTotalsJSON{Oz: ounces(t.HeldOz), CostBasis: money(t.Cost), Value: numOrNull(t.Value, money),
-		UnrealizedPL: numOrNull(t.UnrealizedPL, money), UnrealizedPLPct: numOrNull(t.UnrealizedPLPct, pct), RealizedPL: money(t.Realized),
-		Purchases: t.Purchases, Sales: t.Sales, FirstPurchase: dateOrNull(t.FirstPurchase), LastPurchase: dateOrNull(t.LastPurchase),
-		AvgPremiumPct: numOrNull(t.AvgPremiumPct, pct)}
+	out.Totals = AnalyticsTotalsJSON{Oz: kit.Ounces(t.HeldOz), CostBasis: kit.Money(t.Cost), Value: kit.NumOrNull(t.Value, kit.Money),
+		UnrealizedPL: kit.NumOrNull(t.UnrealizedPL, kit.Money), UnrealizedPLPct: kit.NumOrNull(t.UnrealizedPLPct, kit.Pct), RealizedPL: kit.Money(t.Realized),
+		Purchases: t.Purchases, Sales: t.Sales, FirstPurchase: kit.DateOrNull(t.FirstPurchase), LastPurchase: kit.DateOrNull(t.LastPurchase),
+		AvgPremiumPct: kit.NumOrNull(t.AvgPremiumPct, kit.Pct)}
 	return out
 }
 
@@ -190,7 +155,7 @@ func analyticsJSON(a portfolio.Analytics) AnalyticsJSON {
 func portfolioHistoryJSON(hist portfolio.History) PortfolioHistoryJSON {
 	out := PortfolioHistoryJSON{Range: string(hist.Range), Points: make([]PortfolioPointJSON, len(hist.Points))}
 	for i, p := range hist.Points {
-		out.Points[i] = PortfolioPointJSON{Date: p.Date.Format(db.DateLayout), Value: money(p.Value), Cost: money(p.Cost)}
+		out.Points[i] = PortfolioPointJSON{Date: p.Date.Format(db.DateLayout), Value: kit.Money(p.Value), Cost: kit.Money(p.Cost)}
 	}
 	out.Count = len(out.Points)
 	if out.Count > 0 {
@@ -201,42 +166,42 @@ func portfolioHistoryJSON(hist portfolio.History) PortfolioHistoryJSON {
 
 // APIPortfolio answers GET /v1/portfolio.
 func (h *Handlers) APIPortfolio(c *fiber.Ctx) error {
-	u, err := requireUser(c)
+	u, err := kit.RequireUser(c)
 	if err != nil {
 		return err
 	}
-	v, err := h.portfolio.Portfolio(h.ctx(c), u)
+	v, err := h.portfolio.Portfolio(h.Ctx(c), u)
 	if err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return writeJSON(c, http.StatusOK, portfolioJSON(v))
+	return kit.WriteJSON(c, http.StatusOK, portfolioJSON(v))
 }
 
 // APIAnalytics answers GET /v1/analytics.
 func (h *Handlers) APIAnalytics(c *fiber.Ctx) error {
-	u, err := requireUser(c)
+	u, err := kit.RequireUser(c)
 	if err != nil {
 		return err
 	}
-	a, err := h.portfolio.Analytics(h.ctx(c), u)
+	a, err := h.portfolio.Analytics(h.Ctx(c), u)
 	if err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return writeJSON(c, http.StatusOK, analyticsJSON(a))
+	return kit.WriteJSON(c, http.StatusOK, analyticsJSON(a))
 }
 
 // APIPortfolioHistory answers GET /v1/portfolio/history.
 func (h *Handlers) APIPortfolioHistory(c *fiber.Ctx) error {
-	u, err := requireUser(c)
+	u, err := kit.RequireUser(c)
 	if err != nil {
 		return err
 	}
-	hist, err := h.portfolio.History(h.ctx(c), u, c.Query("range"))
+	hist, err := h.portfolio.History(h.Ctx(c), u, c.Query("range"))
 	if err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return writeJSON(c, http.StatusOK, portfolioHistoryJSON(hist))
+	return kit.WriteJSON(c, http.StatusOK, portfolioHistoryJSON(hist))
 }

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/shopspring/decimal"
 
@@ -106,7 +108,7 @@ var lotColumns = []struct {
 
 // dashboardHoldingsView lists the lots still held with live value and P/L, sorted in SQL.
 func (h *Handlers) dashboardHoldingsView(c *fiber.Ctx, u db.User) (pages.DashboardHoldingsView, error) {
-	lots, err := h.portfolio.HeldLots(h.ctx(c), u, c.Query("sort"), c.Query("dir"), dashboardRows)
+	lots, err := h.portfolio.HeldLots(h.Ctx(c), u, c.Query("sort"), c.Query("dir"), dashboardRows)
 	if err != nil {
 		return pages.DashboardHoldingsView{}, err
 	}
@@ -149,7 +151,7 @@ func (h *Handlers) dashboardHoldingsView(c *fiber.Ctx, u db.User) (pages.Dashboa
 // dashboardChartView is the value-over-time chart for a range.
 func (h *Handlers) dashboardChartView(c *fiber.Ctx, u db.User, rng string) (pages.DashboardChartView, error) {
 	v := pages.DashboardChartView{Ranges: pfRangeNames()}
-	hist, err := h.portfolio.History(h.ctx(c), u, rng)
+	hist, err := h.portfolio.History(h.Ctx(c), u, rng)
 	if err != nil {
 		return v, err
 	}
@@ -177,8 +179,8 @@ func (h *Handlers) dashboardChartView(c *fiber.Ctx, u db.User, rng string) (page
 
 // DashboardPage is "/" for a Gold member: the live portfolio.
 func (h *Handlers) DashboardPage(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
-	val, err := h.portfolio.Portfolio(h.ctx(c), u)
+	u, _ := kit.UserFrom(c)
+	val, err := h.portfolio.Portfolio(h.Ctx(c), u)
 	if err != nil {
 		return err
 	}
@@ -201,37 +203,37 @@ func (h *Handlers) DashboardPage(c *fiber.Ctx) error {
 			return err
 		}
 	}
-	return render(c, http.StatusOK, pages.Dashboard(h.meta(c, "Dashboard", "home"), v))
+	return kit.Render(c, http.StatusOK, pages.Dashboard(h.Meta(c, "Dashboard", "home"), v))
 }
 
 // DashboardSummary is the live summary fragment, refreshed on every price event.
 func (h *Handlers) DashboardSummary(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
-	val, err := h.portfolio.Portfolio(h.ctx(c), u)
+	u, _ := kit.UserFrom(c)
+	val, err := h.portfolio.Portfolio(h.Ctx(c), u)
 	if err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderCacheControl, "no-store")
-	return render(c, http.StatusOK, pages.DashboardSummary(h.dashboardSummaryView(val)))
+	return kit.Render(c, http.StatusOK, pages.DashboardSummary(h.dashboardSummaryView(val)))
 }
 
 // DashboardHoldings is the sortable holdings table fragment with live values.
 func (h *Handlers) DashboardHoldings(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
+	u, _ := kit.UserFrom(c)
 	v, err := h.dashboardHoldingsView(c, u)
 	if err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderCacheControl, "no-store")
-	return render(c, http.StatusOK, pages.DashboardHoldings(v))
+	return kit.Render(c, http.StatusOK, pages.DashboardHoldings(v))
 }
 
 // DashboardChart is the value-over-time chart fragment for the range buttons.
 func (h *Handlers) DashboardChart(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
+	u, _ := kit.UserFrom(c)
 	v, err := h.dashboardChartView(c, u, c.Query("range"))
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, pages.DashboardChart(v))
+	return kit.Render(c, http.StatusOK, pages.DashboardChart(v))
 }

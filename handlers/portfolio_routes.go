@@ -1,79 +1,80 @@
 package handlers
 
 import (
+	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/internal/prices"
 )
 
 // portfolioRoutes are the /v1 portfolio, analytics, sales and import/export routes.
-func (h *Handlers) portfolioRoutes() []APIRoute {
-	return []APIRoute{
-		{Method: "GET", Path: "/v1/portfolio", Auth: AuthGold, Handler: h.APIPortfolio, OperationID: "getPortfolio", Tag: "Portfolio",
+func (h *Handlers) portfolioRoutes() []kit.APIRoute {
+	return []kit.APIRoute{
+		{Method: "GET", Path: "/v1/portfolio", Auth: kit.AuthGold, Handler: h.APIPortfolio, OperationID: "getPortfolio", Tag: "Portfolio",
 			Summary:     "Your stack valued at live spot prices",
 			Description: "Value is fine ounces still held × live spot; cost basis is quantity × price + fees, less the share of sold units. The day's change counts only holdings bought before the current trading session. All four metals are always present. Where a held metal has no price, its value and everything derived from it is null and stale is true: prices are never invented.",
-			Responses:   []Response{{Status: 200, Description: "The portfolio summary.", Schema: pfSummarySchema()}},
+			Responses:   []kit.Response{{Status: 200, Description: "The portfolio summary.", Schema: pfSummarySchema()}},
 			Example:     "GET /v1/portfolio"},
-		{Method: "GET", Path: "/v1/portfolio/history", Auth: AuthGold, Handler: h.APIPortfolioHistory, OperationID: "getPortfolioHistory", Tag: "Portfolio",
+		{Method: "GET", Path: "/v1/portfolio/history", Auth: kit.AuthGold, Handler: h.APIPortfolioHistory, OperationID: "getPortfolioHistory", Tag: "Portfolio",
 			Summary:     "Your stack's value over time",
 			Description: "For each daily close in the range: the ounces held on that date (purchases and sales up to it; undated holdings from the day they were recorded) × that date's close, and the cost basis held. At most 500 points, downsampled keeping the curve's shape.",
-			Params:      []Param{{Name: "range", In: "query", Description: "Window ending today; ALL starts at your first purchase.", Schema: Schema{"type": "string", "enum": pfRangeNames(), "default": string(prices.DefaultRange)}, Example: "1Y"}},
-			Responses:   []Response{{Status: 200, Description: "Value and cost per date, oldest first.", Schema: pfHistorySchema()}},
+			Params:      []kit.Param{{Name: "range", In: "query", Description: "Window ending today; ALL starts at your first purchase.", Schema: kit.Schema{"type": "string", "enum": pfRangeNames(), "default": string(prices.DefaultRange)}, Example: "1Y"}},
+			Responses:   []kit.Response{{Status: 200, Description: "Value and cost per date, oldest first.", Schema: pfHistorySchema()}},
 			Example:     "GET /v1/portfolio/history?range=1Y"},
-		{Method: "GET", Path: "/v1/analytics", Auth: AuthGold, Handler: h.APIAnalytics, OperationID: "getAnalytics", Tag: "Portfolio",
+		{Method: "GET", Path: "/v1/analytics", Auth: kit.AuthGold, Handler: h.APIAnalytics, OperationID: "getAnalytics", Tag: "Portfolio",
 			Summary:     "Cost basis, break-even and allocation per metal",
 			Description: "break_even_price is the spot price per ounce at which a metal's value equals its remaining cost basis (after sales); distance_to_break_even_pct is how far spot would have to move to reach it. avg_cost_per_oz is over every purchase (sold units included, fees included). avg_premium_pct compares the unit prices paid with the historical spot on each purchase date (fees and zero-cost gifts excluded; null without dated purchases or history).",
-			Responses:   []Response{{Status: 200, Description: "Analytics per metal and in total.", Schema: pfAnalyticsSchema()}},
+			Responses:   []kit.Response{{Status: 200, Description: "Analytics per metal and in total.", Schema: pfAnalyticsSchema()}},
 			Example:     "GET /v1/analytics"},
-		{Method: "POST", Path: "/v1/holdings/:id/sales", Auth: AuthGold, Handler: h.APISalesCreate, OperationID: "createSale", Tag: "Portfolio",
+		{Method: "POST", Path: "/v1/holdings/:id/sales", Auth: kit.AuthGold, Handler: h.APISalesCreate, OperationID: "createSale", Tag: "Portfolio",
 			Summary:     "Record a sale of some or all units of a holding",
 			Description: "The units' cost basis is their share of the holding's remaining cost basis (quantity × price + fees); realized P/L = proceeds − sale fees − that cost basis. Selling more units than are still held is 409.",
-			Params:      []Param{{Name: "id", In: "path", Required: true, Description: "Holding id.", Schema: Schema{"type": "string", "maxLength": 64}, Example: "h_abc123"}},
+			Params:      []kit.Param{{Name: "id", In: "path", Required: true, Description: "Holding id.", Schema: kit.Schema{"type": "string", "maxLength": 64}, Example: "h_abc123"}},
 			Body:        pfSaleCreateSchema(),
-			Responses: []Response{
-				{Status: 201, Description: "The sale, with its realized profit or loss.", Schema: pfObject(Schema{"sale": pfSaleSchema()})},
+			Responses: []kit.Response{
+				{Status: 201, Description: "The sale, with its realized profit or loss.", Schema: kit.ClosedObject(kit.Schema{"sale": pfSaleSchema()})},
 				{Status: 404, Description: "No such holding of yours."},
 				{Status: 409, Description: "More units than are still held."},
 				{Status: 413, Description: "Body over 64 KiB."},
 			},
 			Example: `POST /v1/holdings/h_abc123/sales {"quantity":5,"price_per_unit":34.10,"fees":2.50,"sold_on":"2026-11-20"}`},
-		{Method: "GET", Path: "/v1/sales", Auth: AuthGold, Handler: h.APISalesList, OperationID: "listSales", Tag: "Portfolio",
+		{Method: "GET", Path: "/v1/sales", Auth: kit.AuthGold, Handler: h.APISalesList, OperationID: "listSales", Tag: "Portfolio",
 			Summary: "List your sales, latest first",
-			Params: []Param{
-				{Name: "limit", In: "query", Description: "Page size.", Schema: Schema{"type": "integer", "minimum": 1, "maximum": 200, "default": 50}},
-				{Name: "offset", In: "query", Description: "Items to skip.", Schema: Schema{"type": "integer", "minimum": 0, "default": 0}},
-				{Name: "metal", In: "query", Description: "Only this metal.", Schema: metalSchema()},
-				{Name: "holding_id", In: "query", Description: "Only sales of this holding.", Schema: Schema{"type": "string", "maxLength": 64}},
+			Params: []kit.Param{
+				{Name: "limit", In: "query", Description: "Page size.", Schema: kit.Schema{"type": "integer", "minimum": 1, "maximum": 200, "default": 50}},
+				{Name: "offset", In: "query", Description: "Items to skip.", Schema: kit.Schema{"type": "integer", "minimum": 0, "default": 0}},
+				{Name: "metal", In: "query", Description: "Only this metal.", Schema: kit.MetalSchema()},
+				{Name: "holding_id", In: "query", Description: "Only sales of this holding.", Schema: kit.Schema{"type": "string", "maxLength": 64}},
 			},
-			Responses: []Response{{Status: 200, Description: "A page of sales and the realized P/L of all of them.", Schema: pfObject(Schema{
-				"sales": Schema{"type": "array", "items": pfSaleSchema()}, "limit": pfInt(), "offset": pfInt(), "total": pfInt(),
-				"realized_pl": pfNum("Realized profit or loss of every sale matching the filter, USD."),
+			Responses: []kit.Response{{Status: 200, Description: "A page of sales and the realized P/L of all of them.", Schema: kit.ClosedObject(kit.Schema{
+				"sales": kit.Schema{"type": "array", "items": pfSaleSchema()}, "limit": kit.IntSchema(), "offset": kit.IntSchema(), "total": kit.IntSchema(),
+				"realized_pl": kit.NumSchema("Realized profit or loss of every sale matching the filter, USD."),
 			})}},
 			Example: "GET /v1/sales?limit=20"},
-		{Method: "DELETE", Path: "/v1/sales/:id", Auth: AuthGold, Handler: h.APISalesDelete, OperationID: "deleteSale", Tag: "Portfolio",
+		{Method: "DELETE", Path: "/v1/sales/:id", Auth: kit.AuthGold, Handler: h.APISalesDelete, OperationID: "deleteSale", Tag: "Portfolio",
 			Summary:     "Undo a sale",
 			Description: "Removes one of your sales (one recorded by mistake): its units, fine ounces and cost basis go back to the holding, and its realized P/L no longer counts. Other sales of the holding keep the cost basis they were recorded with.",
-			Params:      []Param{{Name: "id", In: "path", Required: true, Description: "Sale id.", Schema: Schema{"type": "string", "maxLength": 64}, Example: "s_abc123"}},
-			Responses: []Response{
+			Params:      []kit.Param{{Name: "id", In: "path", Required: true, Description: "Sale id.", Schema: kit.Schema{"type": "string", "maxLength": 64}, Example: "s_abc123"}},
+			Responses: []kit.Response{
 				{Status: 204, Description: "The sale is undone."},
 				{Status: 404, Description: "No such sale of yours."},
 			},
 			Example: "DELETE /v1/sales/s_abc123"},
-		{Method: "GET", Path: "/v1/holdings/export", Auth: AuthGold, Handler: h.APIHoldingsExport, OperationID: "exportHoldings", Tag: "Portfolio",
+		{Method: "GET", Path: "/v1/holdings/export", Auth: kit.AuthGold, Handler: h.APIHoldingsExport, OperationID: "exportHoldings", Tag: "Portfolio",
 			Summary:     "Download every holding as CSV or JSON",
 			Description: "format=csv (default) answers text/csv with a header row of the importable fields (metal, product_name, quantity, weight_oz, purchase_price, fees, dealer, purchase_date, notes), so an export imports back unchanged; text cells that a spreadsheet would run as a formula are prefixed with an apostrophe, which import removes. When you have sales, a second section follows the holdings: a header row sale_of_row,quantity,price_per_unit,fees,sold_on and one row per sale in the order recorded (both padded with empty cells to the holdings' width, so every row has as many cells), sale_of_row naming the holding by its data row (1 = first row after the header). Importing that file into an empty account reproduces holdings, sales, realized P/L and analytics exactly. format=json answers the JSON below, which also carries ids, sold quantities and each lot's sales nested.",
-			Params:      []Param{{Name: "format", In: "query", Description: "csv or json.", Schema: Schema{"type": "string", "enum": []string{"csv", "json"}, "default": "csv"}}},
-			Responses: []Response{{Status: 200, Description: "The holdings, oldest purchase first: text/csv for format=csv, application/json for format=json.",
-				Contents: map[string]Schema{"text/csv": {"type": "string", "description": "A header row, then one row per holding."}, "application/json": pfExportSchema()}}},
+			Params:      []kit.Param{{Name: "format", In: "query", Description: "csv or json.", Schema: kit.Schema{"type": "string", "enum": []string{"csv", "json"}, "default": "csv"}}},
+			Responses: []kit.Response{{Status: 200, Description: "The holdings, oldest purchase first: text/csv for format=csv, application/json for format=json.",
+				Contents: map[string]kit.Schema{"text/csv": {"type": "string", "description": "A header row, then one row per holding."}, "application/json": pfExportSchema()}}},
 			Example: "GET /v1/holdings/export?format=csv"},
-		{Method: "POST", Path: "/v1/holdings/import", Auth: AuthGold, Handler: h.APIHoldingsImport, OperationID: "importHoldings", Tag: "Portfolio",
+		{Method: "POST", Path: "/v1/holdings/import", Auth: kit.AuthGold, Handler: h.APIHoldingsImport, OperationID: "importHoldings", Tag: "Portfolio",
 			Summary:     "Import holdings from CSV, all or nothing",
 			Description: "Send the CSV as the body (Content-Type: text/csv) or as the multipart field file. The first row names the columns, in any order, from: metal, product_name, quantity, weight_oz, purchase_price, fees, dealer, purchase_date, notes (metal, quantity, weight_oz and purchase_price are required). Each row is validated like POST /v1/holdings; if any row is bad nothing is stored and the 422 lists every problem as {row, field, message}, rows counted from 1 after the header. Rows that exactly repeat one of your holdings (or an earlier row) on metal, product, quantity, weight, price, fees, dealer and date are skipped and counted. An optional sales section (as export writes it) follows the holdings: a header row starting with sale_of_row (columns sale_of_row, quantity, price_per_unit required; fees, sold_on optional), then one sale per row, recorded in file order with cost basis and realized P/L computed as for POST /v1/holdings/{id}/sales; sales of a skipped duplicate are skipped with it. At most 10,000 rows and 5 MiB.",
-			BodyByType: map[string]Schema{
+			BodyByType: map[string]kit.Schema{
 				"text/csv":            {"type": "string", "description": "The CSV text."},
-				"multipart/form-data": {"type": "object", "required": []string{"file"}, "properties": Schema{"file": Schema{"type": "string", "format": "binary", "description": "The CSV file."}}},
+				"multipart/form-data": {"type": "object", "required": []string{"file"}, "properties": kit.Schema{"file": kit.Schema{"type": "string", "format": "binary", "description": "The CSV file."}}},
 			},
-			Responses: []Response{
-				{Status: 200, Description: "Imported.", Schema: pfObject(Schema{"imported": pfInt(), "skipped_duplicates": pfInt(), "sales": Schema{"type": "integer", "description": "Sales recorded from the sales section."}})},
+			Responses: []kit.Response{
+				{Status: 200, Description: "Imported.", Schema: kit.ClosedObject(kit.Schema{"imported": kit.IntSchema(), "skipped_duplicates": kit.IntSchema(), "sales": kit.Schema{"type": "integer", "description": "Sales recorded from the sales section."}})},
 				{Status: 413, Description: "More than 10,000 rows or 5 MiB."},
 				{Status: 422, Description: "Some rows are invalid; nothing was imported. errors lists {row, field, message}.", Schema: pfImportProblemSchema(), ContentType: "application/problem+json"},
 			},
@@ -83,17 +84,17 @@ func (h *Handlers) portfolioRoutes() []APIRoute {
 
 // portfolioPages are the dashboard's own browser routes (fragments, sales, import, export).
 // Every one is for Gold members: web shows others the membership page before the handler runs.
-func (h *Handlers) portfolioPages() []PageRoute {
-	return []PageRoute{
-		{Method: "GET", Path: "/dashboard/summary", Handler: h.DashboardSummary, Auth: AuthGold},
-		{Method: "GET", Path: "/dashboard/holdings", Handler: h.DashboardHoldings, Auth: AuthGold},
-		{Method: "GET", Path: "/dashboard/chart", Handler: h.DashboardChart, Auth: AuthGold},
-		{Method: "GET", Path: "/holdings/:id/sell", Handler: h.SaleForm, Auth: AuthGold},
-		{Method: "POST", Path: "/holdings/:id/sell", Handler: h.SaleSubmit, Auth: AuthGold},
-		{Method: "GET", Path: "/portfolio/import", Handler: h.ImportPage, Auth: AuthGold},
-		{Method: "POST", Path: "/portfolio/import/preview", Handler: h.ImportPreviewSubmit, Auth: AuthGold, MaxBody: importMaxBody},
-		{Method: "POST", Path: "/portfolio/import", Handler: h.ImportCommit, Auth: AuthGold, MaxBody: importCommitMaxBody},
-		{Method: "GET", Path: "/portfolio/export", Handler: h.ExportDownload, Auth: AuthGold},
+func (h *Handlers) portfolioPages() []kit.PageRoute {
+	return []kit.PageRoute{
+		{Method: "GET", Path: "/dashboard/summary", Handler: h.DashboardSummary, Auth: kit.AuthGold},
+		{Method: "GET", Path: "/dashboard/holdings", Handler: h.DashboardHoldings, Auth: kit.AuthGold},
+		{Method: "GET", Path: "/dashboard/chart", Handler: h.DashboardChart, Auth: kit.AuthGold},
+		{Method: "GET", Path: "/holdings/:id/sell", Handler: h.SaleForm, Auth: kit.AuthGold},
+		{Method: "POST", Path: "/holdings/:id/sell", Handler: h.SaleSubmit, Auth: kit.AuthGold},
+		{Method: "GET", Path: "/portfolio/import", Handler: h.ImportPage, Auth: kit.AuthGold},
+		{Method: "POST", Path: "/portfolio/import/preview", Handler: h.ImportPreviewSubmit, Auth: kit.AuthGold, MaxBody: importMaxBody},
+		{Method: "POST", Path: "/portfolio/import", Handler: h.ImportCommit, Auth: kit.AuthGold, MaxBody: importCommitMaxBody},
+		{Method: "GET", Path: "/portfolio/export", Handler: h.ExportDownload, Auth: kit.AuthGold},
 	}
 }
 
@@ -101,8 +102,8 @@ func (h *Handlers) portfolioPages() []PageRoute {
 // portfolio.MaxImportBytes, plus room for a multipart envelope), and on the confirm step the
 // same file carried back in base64 (four bytes for every three).
 const (
-	importMaxBody       = portfolio.MaxImportBytes + DefaultMaxBody
-	importCommitMaxBody = portfolio.MaxImportBytes/3*4 + DefaultMaxBody
+	importMaxBody       = portfolio.MaxImportBytes + kit.DefaultMaxBody
+	importCommitMaxBody = portfolio.MaxImportBytes/3*4 + kit.DefaultMaxBody
 )
 
 func pfRangeNames() []string {

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/internal/apperr"
@@ -16,10 +18,10 @@ import (
 type SpotJSON struct {
 	Metal     string    `json:"metal"`
 	Symbol    string    `json:"symbol"`
-	Price     Num       `json:"price"`
-	PrevClose *Num      `json:"prev_close"`
-	Change    *Num      `json:"change"`
-	ChangePct *Num      `json:"change_pct"`
+	Price     kit.Num   `json:"price"`
+	PrevClose *kit.Num  `json:"prev_close"`
+	Change    *kit.Num  `json:"change"`
+	ChangePct *kit.Num  `json:"change_pct"`
 	AsOf      time.Time `json:"as_of"`
 	Source    string    `json:"source"`
 	Stale     bool      `json:"stale"`
@@ -43,7 +45,7 @@ type PricesJSON struct {
 // whether COMEX is open.
 func (h *Handlers) board(ctx context.Context) prices.Snapshot {
 	if h.market == nil {
-		return prices.Snapshot{MarketsOpen: prices.MarketsOpen(h.now())}
+		return prices.Snapshot{MarketsOpen: prices.MarketsOpen(h.Now())}
 	}
 	return h.market.SpotPrices(ctx)
 }
@@ -61,11 +63,11 @@ func pricesJSON(snap prices.Snapshot) PricesJSON {
 			out.Prices[string(m)] = nil
 			continue
 		}
-		j := &SpotJSON{Metal: string(m), Symbol: m.Symbol(), Price: priceNum(sp.Price), AsOf: sp.AsOf.UTC(), Source: sp.Source, Stale: sp.Stale}
+		j := &SpotJSON{Metal: string(m), Symbol: m.Symbol(), Price: kit.PriceNum(sp.Price), AsOf: sp.AsOf.UTC(), Source: sp.Source, Stale: sp.Stale}
 		if !sp.PrevClose.IsZero() {
-			pc, ch, cp := priceNum(sp.PrevClose), priceNum(sp.Change), pct(sp.ChangePct)
+			pc, ch, cp := kit.PriceNum(sp.PrevClose), kit.PriceNum(sp.Change), kit.Pct(sp.ChangePct)
 			j.PrevClose, j.Change, j.ChangePct = &pc, &ch, &cp
-			j.ChangeFrom, j.ChangeAsOf = dayOrNull(sp.PrevDate), dayOrNull(sp.Session)
+			j.ChangeFrom, j.ChangeAsOf = kit.DayOrNull(sp.PrevDate), kit.DayOrNull(sp.Session)
 		}
 		j.ChangeToday = sp.ChangeIsToday()
 		if note := prices.ChangeNote(sp); note != "" {
@@ -100,11 +102,11 @@ func (h *Handlers) maxAge() time.Duration {
 
 // APIPrices answers GET /v1/prices from memory, with an ETag.
 func (h *Handlers) APIPrices(c *fiber.Ctx) error {
-	body, etag, err := h.cache.get("prices", h.snapshotKey(), func() (any, error) { return pricesJSON(h.board(h.ctx(c))), nil })
+	body, etag, err := h.Cache.Get("prices", h.snapshotKey(), func() (any, error) { return pricesJSON(h.board(h.Ctx(c))), nil })
 	if err != nil {
 		return err
 	}
-	return sendCached(c, body, etag, h.maxAge())
+	return kit.SendCached(c, body, etag, h.maxAge())
 }
 
 // HistoryJSON is the body of GET /v1/prices/history.
@@ -125,20 +127,20 @@ type HistoryJSON struct {
 
 // PointJSON is one dated price.
 type PointJSON struct {
-	Date  string `json:"date"`
-	Price Num    `json:"price"`
+	Date  string  `json:"date"`
+	Price kit.Num `json:"price"`
 }
 
 // historyJSON renders a series.
 func historyJSON(res prices.HistoryResult) HistoryJSON {
 	out := HistoryJSON{Metal: string(res.Metal), Range: string(res.Range), Unit: "USD/oz", Granularity: res.Granularity, Count: len(res.Points), Points: make([]PointJSON, len(res.Points)),
-		Through: dayOrNull(res.Through), Stale: res.Stale}
+		Through: kit.DayOrNull(res.Through), Stale: res.Stale}
 	if len(res.Points) > 0 {
 		f, t := res.From.Format(time.DateOnly), res.To.Format(time.DateOnly)
 		out.From, out.To = &f, &t
 	}
 	for i, p := range res.Points {
-		out.Points[i] = PointJSON{Date: p.Date.Format(time.DateOnly), Price: priceNum(p.Price)}
+		out.Points[i] = PointJSON{Date: p.Date.Format(time.DateOnly), Price: kit.PriceNum(p.Price)}
 	}
 	return out
 }
@@ -150,7 +152,7 @@ func historyQuery(metal, rng, maxPoints string) (prices.HistoryQuery, error) {
 	if err != nil {
 		return q, err
 	}
-	q.MaxPoints, err = parseIntParam("max_points", maxPoints, prices.DefaultMaxPoints, prices.MinHistoryPoints, prices.MaxHistoryPoints)
+	q.MaxPoints, err = kit.ParseIntParam("max_points", maxPoints, prices.DefaultMaxPoints, prices.MinHistoryPoints, prices.MaxHistoryPoints)
 	return q, err
 }
 
@@ -181,15 +183,15 @@ func (h *Handlers) APIPriceHistory(c *fiber.Ctx) error {
 		return apperr.UnavailableF("price history is not loaded")
 	}
 	m, r, n := string(q.Metal), string(q.Range), strconv.Itoa(q.MaxPoints)
-	key := strconv.FormatUint(h.market.Generation(), 10) + "/" + h.now().UTC().Format(time.DateOnly)
+	key := strconv.FormatUint(h.market.Generation(), 10) + "/" + h.Now().UTC().Format(time.DateOnly)
 	slot := "history/" + m + "/" + r + "/" + n
 	if q.MaxPoints != prices.DefaultMaxPoints {
 		slot = "history/custom"
 		key += "/" + m + r + n
 	}
-	body, etag, err := h.cache.get(slot, key, func() (any, error) { return h.priceHistory(h.ctx(c), m, r, n) })
+	body, etag, err := h.Cache.Get(slot, key, func() (any, error) { return h.priceHistory(h.Ctx(c), m, r, n) })
 	if err != nil {
 		return err
 	}
-	return sendCached(c, body, etag, h.maxAge())
+	return kit.SendCached(c, body, etag, h.maxAge())
 }

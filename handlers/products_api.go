@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"unicode/utf8"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/internal/apperr"
@@ -15,8 +17,8 @@ type ProductJSON struct {
 	ID      string   `json:"id"`
 	Name    string   `json:"name"`
 	Metal   string   `json:"metal"`
-	FineOz  Num      `json:"fine_oz"`
-	Purity  Num      `json:"purity"`
+	FineOz  kit.Num  `json:"fine_oz"`
+	Purity  kit.Num  `json:"purity"`
 	Form    string   `json:"form"`
 	PerFace bool     `json:"per_face"`
 	Aliases []string `json:"aliases"`
@@ -27,12 +29,12 @@ func productJSON(p metals.Product) ProductJSON {
 	if a == nil {
 		a = []string{}
 	}
-	return ProductJSON{ID: p.ID, Name: p.Name, Metal: string(p.Metal), FineOz: ounces(p.FineOz), Purity: purity(p.Purity), Form: string(p.Form), PerFace: p.PerFace, Aliases: a}
+	return ProductJSON{ID: p.ID, Name: p.Name, Metal: string(p.Metal), FineOz: kit.Ounces(p.FineOz), Purity: kit.Purity(p.Purity), Form: string(p.Form), PerFace: p.PerFace, Aliases: a}
 }
 
 // APIProducts answers GET /v1/products.
 func (h *Handlers) APIProducts(c *fiber.Ctx) error {
-	m, err := parseMetalParam(c.Query("metal"), "")
+	m, err := kit.ParseMetalParam(c.Query("metal"), "")
 	if err != nil {
 		return err
 	}
@@ -45,32 +47,32 @@ func (h *Handlers) APIProducts(c *fiber.Ctx) error {
 		out = append(out, productJSON(p))
 	}
 	c.Set(fiber.HeaderCacheControl, "public, max-age=3600")
-	return writeJSON(c, http.StatusOK, fiber.Map{"products": out})
+	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"products": out})
 }
 
 // productRoutes is the catalogue route.
-func (h *Handlers) productRoutes() []APIRoute {
-	product := Schema{"type": "object", "additionalProperties": false,
+func (h *Handlers) productRoutes() []kit.APIRoute {
+	product := kit.Schema{"type": "object", "additionalProperties": false,
 		"required": []string{"id", "name", "metal", "fine_oz", "purity", "form", "per_face", "aliases"},
-		"properties": Schema{
-			"id": Schema{"type": "string"}, "name": Schema{"type": "string"}, "metal": metalSchema(),
-			"fine_oz":  Schema{"type": "number", "description": "Pure metal in one unit, troy ounces (for per_face products, per $1 of face value)."},
-			"purity":   Schema{"type": "number", "description": "Fineness as a fraction, e.g. 0.9999 or 0.9167."},
-			"form":     Schema{"type": "string", "enum": []string{"coin", "bar", "round", "junk"}},
-			"per_face": Schema{"type": "boolean", "description": "One unit is $1 of face value (junk silver): $10 face of 90% is 10 units, 7.15 oz."},
-			"aliases":  Schema{"type": "array", "items": Schema{"type": "string"}, "description": "Other names it goes by."},
+		"properties": kit.Schema{
+			"id": kit.Schema{"type": "string"}, "name": kit.Schema{"type": "string"}, "metal": kit.MetalSchema(),
+			"fine_oz":  kit.Schema{"type": "number", "description": "Pure metal in one unit, troy ounces (for per_face products, per $1 of face value)."},
+			"purity":   kit.Schema{"type": "number", "description": "Fineness as a fraction, e.g. 0.9999 or 0.9167."},
+			"form":     kit.Schema{"type": "string", "enum": []string{"coin", "bar", "round", "junk"}},
+			"per_face": kit.Schema{"type": "boolean", "description": "One unit is $1 of face value (junk silver): $10 face of 90% is 10 units, 7.15 oz."},
+			"aliases":  kit.Schema{"type": "array", "items": kit.Schema{"type": "string"}, "description": "Other names it goes by."},
 		}}
-	return []APIRoute{
-		{Method: "GET", Path: "/v1/products", Auth: AuthNone, Handler: h.APIProducts, OperationID: "listProducts", Tag: "Portfolio",
+	return []kit.APIRoute{
+		{Method: "GET", Path: "/v1/products", Auth: kit.AuthNone, Handler: h.APIProducts, OperationID: "listProducts", Tag: "Portfolio",
 			Summary:     "The product catalogue: common coins, bars, rounds and junk silver",
 			Description: "What the add-holding form's picker offers: each product's metal, fine weight and purity, so a holding can be entered by name. Matches every word of q against name and aliases (any case), best first; without q, the whole catalogue in order.",
-			Params: []Param{
-				{Name: "q", In: "query", Description: "Words to match.", Schema: Schema{"type": "string", "maxLength": 100}, Example: "maple"},
-				{Name: "metal", In: "query", Description: "Only this metal.", Schema: metalSchema(), Example: "silver"},
+			Params: []kit.Param{
+				{Name: "q", In: "query", Description: "Words to match.", Schema: kit.Schema{"type": "string", "maxLength": 100}, Example: "maple"},
+				{Name: "metal", In: "query", Description: "Only this metal.", Schema: kit.MetalSchema(), Example: "silver"},
 			},
-			Responses: []Response{
-				{Status: 200, Description: "The matching products.", Schema: Schema{"type": "object", "additionalProperties": false, "required": []string{"products"},
-					"properties": Schema{"products": Schema{"type": "array", "items": product}}}},
+			Responses: []kit.Response{
+				{Status: 200, Description: "The matching products.", Schema: kit.Schema{"type": "object", "additionalProperties": false, "required": []string{"products"},
+					"properties": kit.Schema{"products": kit.Schema{"type": "array", "items": product}}}},
 				{Status: 400, Description: "metal is not a metal, or q is too long."},
 			},
 			Example: "GET /v1/products?q=maple&metal=silver"},

@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/shopspring/decimal"
 
@@ -18,14 +20,14 @@ import (
 
 // ReceiptItemJSON is one proposed line of a scanned receipt.
 type ReceiptItemJSON struct {
-	ProductName string  `json:"product_name"`
-	Metal       *string `json:"metal"`
-	Quantity    int64   `json:"quantity"`
-	WeightOz    *Num    `json:"weight_oz"`
-	UnitPrice   *Num    `json:"unit_price"`
-	LineTotal   *Num    `json:"line_total"`
-	ProductID   *string `json:"product_id,omitempty"`
-	Fees        Num     `json:"fees"`
+	ProductName string   `json:"product_name"`
+	Metal       *string  `json:"metal"`
+	Quantity    int64    `json:"quantity"`
+	WeightOz    *kit.Num `json:"weight_oz"`
+	UnitPrice   *kit.Num `json:"unit_price"`
+	LineTotal   *kit.Num `json:"line_total"`
+	ProductID   *string  `json:"product_id,omitempty"`
+	Fees        kit.Num  `json:"fees"`
 }
 
 // ReceiptWarningJSON is one thing to check: the field's path and why.
@@ -40,13 +42,13 @@ type ReceiptJSON struct {
 	OrderNumber    *string              `json:"order_number"`
 	OrderDate      *string              `json:"order_date"`
 	Items          []ReceiptItemJSON    `json:"items"`
-	Subtotal       *Num                 `json:"subtotal"`
-	Shipping       *Num                 `json:"shipping"`
-	Tax            *Num                 `json:"tax"`
-	Fees           *Num                 `json:"fees"`
-	Total          *Num                 `json:"total"`
+	Subtotal       *kit.Num             `json:"subtotal"`
+	Shipping       *kit.Num             `json:"shipping"`
+	Tax            *kit.Num             `json:"tax"`
+	Fees           *kit.Num             `json:"fees"`
+	Total          *kit.Num             `json:"total"`
 	Warnings       []ReceiptWarningJSON `json:"warnings"`
-	TextConfidence Num                  `json:"text_confidence"`
+	TextConfidence kit.Num              `json:"text_confidence"`
 	Source         string               `json:"source"`
 	Pages          int                  `json:"pages"`
 	ScansLeft      int                  `json:"scans_left"`
@@ -59,24 +61,24 @@ func optText(s string) *string {
 	return &s
 }
 
-func optNum(d decimal.NullDecimal) *Num {
+func optNum(d decimal.NullDecimal) *kit.Num {
 	if !d.Valid {
 		return nil
 	}
-	n := money(d.Decimal)
+	n := kit.Money(d.Decimal)
 	return &n
 }
 
 func receiptJSON(r receipts.Receipt) ReceiptJSON {
-	out := ReceiptJSON{Dealer: optText(r.Dealer), OrderNumber: optText(r.OrderNumber), OrderDate: dateOrNull(r.OrderDate),
+	out := ReceiptJSON{Dealer: optText(r.Dealer), OrderNumber: optText(r.OrderNumber), OrderDate: kit.DateOrNull(r.OrderDate),
 		Items: make([]ReceiptItemJSON, len(r.Items)), Subtotal: optNum(r.Subtotal), Shipping: optNum(r.Shipping), Tax: optNum(r.Tax),
 		Fees: optNum(r.Fees), Total: optNum(r.Total), Warnings: make([]ReceiptWarningJSON, len(r.Warnings)),
-		TextConfidence: Num{decimal.NewFromFloat(r.TextConfidence).Round(2), 2}, Source: string(r.Source), Pages: r.Pages, ScansLeft: r.ScansLeft}
+		TextConfidence: kit.Num{D: decimal.NewFromFloat(r.TextConfidence).Round(2), Places: 2}, Source: string(r.Source), Pages: r.Pages, ScansLeft: r.ScansLeft}
 	for i, it := range r.Items {
 		j := ReceiptItemJSON{ProductName: it.ProductName, Metal: optText(string(it.Metal)), Quantity: it.Quantity,
-			UnitPrice: optNum(it.UnitPrice), LineTotal: optNum(it.LineTotal), ProductID: optText(it.ProductID), Fees: money(it.Fees)}
+			UnitPrice: optNum(it.UnitPrice), LineTotal: optNum(it.LineTotal), ProductID: optText(it.ProductID), Fees: kit.Money(it.Fees)}
 		if it.WeightOz.IsPositive() {
-			w := ounces(it.WeightOz)
+			w := kit.Ounces(it.WeightOz)
 			j.WeightOz = &w
 		}
 		out.Items[i] = j
@@ -101,21 +103,21 @@ func scanUpload(c *fiber.Ctx) ([]byte, error) {
 	case strings.HasPrefix(ct, "multipart/form-data"):
 		fh, err := c.FormFile("file")
 		if err != nil {
-			return nil, Invalid("file", "is required: send the receipt in the multipart field file")
+			return nil, kit.Invalid("file", "is required: send the receipt in the multipart field file")
 		}
 		if fh.Size > receipts.MaxFileBytes {
 			return nil, scanTooLarge()
 		}
 		f, err := fh.Open()
 		if err != nil {
-			return nil, Invalid("file", "could not be read")
+			return nil, kit.Invalid("file", "could not be read")
 		}
 		defer f.Close()
 		return io.ReadAll(io.LimitReader(f, receipts.MaxFileBytes+1))
 	case strings.HasPrefix(ct, "application/json"):
 		return scanJSON(c.Body())
 	}
-	return nil, Invalid("Content-Type", "must be multipart/form-data with the file in the field file, or application/json with image_base64")
+	return nil, kit.Invalid("Content-Type", "must be multipart/form-data with the file in the field file, or application/json with image_base64")
 }
 
 // scanMimeTypes are the mime_type values a JSON scan may declare.
@@ -132,7 +134,7 @@ func scanJSON(body []byte) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&in); err != nil {
-		return nil, Invalid("body", "must be a JSON object {image_base64, mime_type}: "+jsonErr(err))
+		return nil, kit.Invalid("body", "must be a JSON object {image_base64, mime_type}: "+jsonErr(err))
 	}
 	if in.MimeType != nil && *in.MimeType != "" {
 		ok := false
@@ -140,11 +142,11 @@ func scanJSON(body []byte) ([]byte, error) {
 			ok = ok || strings.EqualFold(strings.TrimSpace(*in.MimeType), m)
 		}
 		if !ok {
-			return nil, Invalid("mime_type", "must be one of "+strings.Join(scanMimeTypes, ", ")+" (the type is read from the bytes either way)")
+			return nil, kit.Invalid("mime_type", "must be one of "+strings.Join(scanMimeTypes, ", ")+" (the type is read from the bytes either way)")
 		}
 	}
 	if in.ImageBase64 == nil || strings.TrimSpace(*in.ImageBase64) == "" {
-		return nil, Invalid("image_base64", "is required: the file, base64-encoded")
+		return nil, kit.Invalid("image_base64", "is required: the file, base64-encoded")
 	}
 	s := strings.TrimSpace(*in.ImageBase64)
 	if strings.HasPrefix(s, "data:") {
@@ -160,7 +162,7 @@ func scanJSON(body []byte) ([]byte, error) {
 	}
 	data, err := enc.DecodeString(s)
 	if err != nil {
-		return nil, Invalid("image_base64", "is not valid base64")
+		return nil, kit.Invalid("image_base64", "is not valid base64")
 	}
 	if len(data) > receipts.MaxFileBytes {
 		return nil, scanTooLarge()
@@ -175,7 +177,7 @@ func jsonErr(err error) string {
 
 // APIScanReceipt answers POST /v1/scan-receipt.
 func (h *Handlers) APIScanReceipt(c *fiber.Ctx) error {
-	u, err := requireUser(c)
+	u, err := kit.RequireUser(c)
 	if err != nil {
 		return err
 	}
@@ -183,12 +185,12 @@ func (h *Handlers) APIScanReceipt(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	r, err := h.receipts.Scan(h.ctx(c), u, data)
+	r, err := h.receipts.Scan(h.Ctx(c), u, data)
 	if err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return writeJSON(c, http.StatusOK, receiptJSON(r))
+	return kit.WriteJSON(c, http.StatusOK, receiptJSON(r))
 }
 
 // wireText accepts a JSON string or number (or null) as its text, so prices and quantities
@@ -233,7 +235,7 @@ type ReceiptConfirmJSON struct {
 // APIScanReceiptConfirm answers POST /v1/scan-receipt/confirm: the checked lines become
 // holdings, all or nothing.
 func (h *Handlers) APIScanReceiptConfirm(c *fiber.Ctx) error {
-	u, err := requireUser(c)
+	u, err := kit.RequireUser(c)
 	if err != nil {
 		return err
 	}
@@ -244,16 +246,16 @@ func (h *Handlers) APIScanReceiptConfirm(c *fiber.Ctx) error {
 	dec := json.NewDecoder(bytes.NewReader(c.Body()))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&in); err != nil {
-		return Invalid("body", "must be a JSON object {dealer, order_number, order_date, items}: "+jsonErr(err))
+		return kit.Invalid("body", "must be a JSON object {dealer, order_number, order_date, items}: "+jsonErr(err))
 	}
 	ci := receipts.ConfirmInput{Dealer: in.Dealer, OrderNumber: in.OrderNumber, OrderDate: in.OrderDate}
 	for _, it := range in.Items {
 		ci.Lines = append(ci.Lines, receipts.ConfirmLine{Metal: it.Metal, ProductName: it.ProductName, Quantity: string(it.Quantity),
 			WeightOz: string(it.WeightOz), UnitPrice: string(it.UnitPrice), Fees: string(it.Fees)})
 	}
-	res, err := h.receipts.Confirm(h.ctx(c), u, ci)
+	res, err := h.receipts.Confirm(h.Ctx(c), u, ci)
 	if err != nil {
 		return importWireError(err)
 	}
-	return writeJSON(c, http.StatusOK, ImportResultJSON{Imported: res.Imported, SkippedDuplicates: res.SkippedDuplicates})
+	return kit.WriteJSON(c, http.StatusOK, ImportResultJSON{Imported: res.Imported, SkippedDuplicates: res.SkippedDuplicates})
 }

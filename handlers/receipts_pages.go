@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/shopspring/decimal"
 
@@ -20,18 +22,18 @@ import (
 
 // receiptsPages are the scanning page (any member, within the scan limits) and its confirm
 // step (Gold: the lines become holdings).
-func (h *Handlers) receiptsPages() []PageRoute {
-	return []PageRoute{
-		{Method: "GET", Path: "/portfolio/scan", Handler: h.ScanPage, Auth: AuthMember},
-		{Method: "POST", Path: "/portfolio/scan", Handler: h.ScanSubmit, Auth: AuthMember, MaxBody: scanMaxBody},
-		{Method: "POST", Path: "/portfolio/scan/confirm", Handler: h.ScanConfirm, Auth: AuthGold, MaxBody: receiptConfirmMaxBody},
+func (h *Handlers) receiptsPages() []kit.PageRoute {
+	return []kit.PageRoute{
+		{Method: "GET", Path: "/portfolio/scan", Handler: h.ScanPage, Auth: kit.AuthMember},
+		{Method: "POST", Path: "/portfolio/scan", Handler: h.ScanSubmit, Auth: kit.AuthMember, MaxBody: scanMaxBody},
+		{Method: "POST", Path: "/portfolio/scan/confirm", Handler: h.ScanConfirm, Auth: kit.AuthGold, MaxBody: receiptConfirmMaxBody},
 	}
 }
 
 // scanView is the page's frame: the member's allowance and whether they can save.
 func (h *Handlers) scanView(c *fiber.Ctx, u db.User) (pages.ScanView, error) {
 	v := pages.ScanView{CanSave: u.IsGold()}
-	a, err := h.receipts.AllowanceFor(h.ctx(c), u)
+	a, err := h.receipts.AllowanceFor(h.Ctx(c), u)
 	if err != nil {
 		return v, err
 	}
@@ -49,17 +51,17 @@ func allowanceText(a receipts.Allowance) string {
 
 // ScanPage shows the upload form.
 func (h *Handlers) ScanPage(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
+	u, _ := kit.UserFrom(c)
 	v, err := h.scanView(c, u)
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, pages.ScanPage(h.meta(c, "Scan a receipt", "holdings"), v))
+	return kit.Render(c, http.StatusOK, pages.ScanPage(h.Meta(c, "Scan a receipt", "holdings"), v))
 }
 
 // scanPageProblem shows a member's problem (bad file, limit reached) on the page; 5xx stays an error.
 func scanPageProblem(err error) (*pages.ScanResult, error) {
-	p := AsProblem(err)
+	p := kit.AsProblem(err)
 	if p.Status >= 500 && p.Status != http.StatusServiceUnavailable {
 		return nil, err
 	}
@@ -68,7 +70,7 @@ func scanPageProblem(err error) (*pages.ScanResult, error) {
 
 // ScanSubmit scans the upload and shows the proposal as an editable form.
 func (h *Handlers) ScanSubmit(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
+	u, _ := kit.UserFrom(c)
 	v, err := h.scanView(c, u)
 	if err != nil {
 		return err
@@ -77,7 +79,7 @@ func (h *Handlers) ScanSubmit(c *fiber.Ctx) error {
 	fh, ferr := c.FormFile("file")
 	switch {
 	case ferr != nil || fh.Size == 0:
-		err = Invalid("file", "choose a photo, PDF or text file of the receipt")
+		err = kit.Invalid("file", "choose a photo, PDF or text file of the receipt")
 	case fh.Size > receipts.MaxFileBytes:
 		err = scanTooLarge()
 	default:
@@ -85,9 +87,9 @@ func (h *Handlers) ScanSubmit(c *fiber.Ctx) error {
 	}
 	if err == nil {
 		var r receipts.Receipt
-		if r, err = h.receipts.Scan(h.ctx(c), u, data); err == nil {
+		if r, err = h.receipts.Scan(h.Ctx(c), u, data); err == nil {
 			v.Result = scanResult(r)
-			if a, aerr := h.receipts.AllowanceFor(h.ctx(c), u); aerr == nil {
+			if a, aerr := h.receipts.AllowanceFor(h.Ctx(c), u); aerr == nil {
 				v.Allowance = allowanceText(a)
 			}
 		}
@@ -97,8 +99,8 @@ func (h *Handlers) ScanSubmit(c *fiber.Ctx) error {
 			return err
 		}
 	}
-	m := h.meta(c, "Scan a receipt", "holdings")
-	return page(c, http.StatusOK, pages.ScanPage(m, v), pages.ScanResultPart(m, v))
+	m := h.Meta(c, "Scan a receipt", "holdings")
+	return kit.Page(c, http.StatusOK, pages.ScanPage(m, v), pages.ScanResultPart(m, v))
 }
 
 func metalNames() []string {
@@ -188,7 +190,7 @@ func scanFormInput(c *fiber.Ctx) (receipts.ConfirmInput, []pages.ScanRow, error)
 	in := receipts.ConfirmInput{Dealer: c.FormValue("dealer"), OrderNumber: c.FormValue("order_number"), OrderDate: c.FormValue("order_date")}
 	n, err := strconv.Atoi(c.FormValue("rows"))
 	if err != nil || n < 0 || n > receipts.MaxItems {
-		return in, nil, Invalid("rows", "the form is incomplete; scan the receipt again")
+		return in, nil, kit.Invalid("rows", "the form is incomplete; scan the receipt again")
 	}
 	var rows []pages.ScanRow
 	for i := range n {
@@ -208,7 +210,7 @@ func scanFormInput(c *fiber.Ctx) (receipts.ConfirmInput, []pages.ScanRow, error)
 // ScanConfirm adds the ticked lines to the member's holdings, all or nothing; on a problem the
 // form comes back as typed, with the problems listed by line.
 func (h *Handlers) ScanConfirm(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
+	u, _ := kit.UserFrom(c)
 	v, err := h.scanView(c, u)
 	if err != nil {
 		return err
@@ -217,13 +219,13 @@ func (h *Handlers) ScanConfirm(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	res, err := h.receipts.Confirm(h.ctx(c), u, in)
-	m := h.meta(c, "Scan a receipt", "holdings")
+	res, err := h.receipts.Confirm(h.Ctx(c), u, in)
+	m := h.Meta(c, "Scan a receipt", "holdings")
 	if err == nil {
 		v.Done = &pages.ScanDone{Imported: format.Int(int64(res.Imported)), Skipped: format.Int(int64(res.SkippedDuplicates))}
-		return page(c, http.StatusOK, pages.ScanPage(m, v), pages.ScanResultPart(m, v))
+		return kit.Page(c, http.StatusOK, pages.ScanPage(m, v), pages.ScanResultPart(m, v))
 	}
-	if AsProblem(err).Status >= 500 {
+	if kit.AsProblem(err).Status >= 500 {
 		return err
 	}
 	r := &pages.ScanResult{Dealer: in.Dealer, OrderNumber: in.OrderNumber, OrderDate: in.OrderDate, Source: "Your corrections",
@@ -254,8 +256,8 @@ func (h *Handlers) ScanConfirm(c *fiber.Ctx) error {
 			r.Errors = append(r.Errors, pages.ImportErrorRow{Row: line, Field: strings.ReplaceAll(x.Field, "purchase_price", "unit price"), Message: apperr.Sentence(x.Message)})
 		}
 	} else {
-		r.Errors = append(r.Errors, pages.ImportErrorRow{Row: "—", Field: "form", Message: apperr.Sentence(AsProblem(err).Detail)})
+		r.Errors = append(r.Errors, pages.ImportErrorRow{Row: "—", Field: "form", Message: apperr.Sentence(kit.AsProblem(err).Detail)})
 	}
 	v.Result = r
-	return page(c, http.StatusOK, pages.ScanPage(m, v), pages.ScanResultPart(m, v))
+	return kit.Page(c, http.StatusOK, pages.ScanPage(m, v), pages.ScanResultPart(m, v))
 }

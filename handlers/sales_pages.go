@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/internal/apperr"
@@ -16,7 +18,7 @@ import (
 func (h *Handlers) saleFormView(hold portfolio.Holding, vals map[string]string, errs []apperr.FieldError) pages.SaleFormView {
 	v := pages.SaleFormView{ID: hold.ID, Product: hold.Name(), Metal: string(hold.Metal), MetalTitle: hold.Metal.Title(),
 		Remaining: format.Int(hold.Remaining()), Quantity: format.Int(hold.Quantity), MaxUnits: strconv.FormatInt(hold.Remaining(), 10),
-		Bought: hold.PurchaseDate.String(), Values: vals, Errors: map[string]string{}, Today: format.ISODate(h.now())}
+		Bought: hold.PurchaseDate.String(), Values: vals, Errors: map[string]string{}, Today: format.ISODate(h.Now())}
 	for _, e := range errs {
 		v.Errors[e.Field] = apperr.Sentence(e.Message)
 	}
@@ -25,30 +27,30 @@ func (h *Handlers) saleFormView(hold portfolio.Holding, vals map[string]string, 
 
 // SaleForm shows the form to sell units of a holding.
 func (h *Handlers) SaleForm(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
-	hold, err := h.portfolio.GetHolding(h.ctx(c), u, c.Params("id"))
+	u, _ := kit.UserFrom(c)
+	hold, err := h.portfolio.GetHolding(h.Ctx(c), u, c.Params("id"))
 	if err != nil {
 		return err
 	}
 	// Form inputs take plain numbers so they submit back unchanged.
-	vals := map[string]string{"quantity": strconv.FormatInt(hold.Remaining(), 10), "sold_on": format.ISODate(h.now())}
-	return render(c, http.StatusOK, pages.SaleForm(h.meta(c, "Record a sale", "holdings"), h.saleFormView(hold, vals, nil)))
+	vals := map[string]string{"quantity": strconv.FormatInt(hold.Remaining(), 10), "sold_on": format.ISODate(h.Now())}
+	return kit.Render(c, http.StatusOK, pages.SaleForm(h.Meta(c, "Record a sale", "holdings"), h.saleFormView(hold, vals, nil)))
 }
 
 // SaleSubmit records a sale from the form; bad input, or more units than are held,
 // re-renders it with 422 and the problem beside its field.
 func (h *Handlers) SaleSubmit(c *fiber.Ctx) error {
-	u, _ := UserFrom(c)
+	u, _ := kit.UserFrom(c)
 	in := portfolio.SaleInputFromForm(func(k string) string { return c.FormValue(k) })
-	_, err := h.portfolio.RecordSale(h.ctx(c), u, c.Params("id"), in)
+	_, err := h.portfolio.RecordSale(h.Ctx(c), u, c.Params("id"), in)
 	if err == nil {
-		return redirect(c, "/holdings?sold=1")
+		return kit.Redirect(c, "/holdings?sold=1")
 	}
 	e, ok := apperr.As(err)
 	if !ok || (e.Kind != apperr.Invalid && e.Kind != apperr.Conflict) {
 		return err
 	}
-	hold, gerr := h.portfolio.GetHolding(h.ctx(c), u, c.Params("id"))
+	hold, gerr := h.portfolio.GetHolding(h.Ctx(c), u, c.Params("id"))
 	if gerr != nil {
 		return gerr
 	}
@@ -61,6 +63,6 @@ func (h *Handlers) SaleSubmit(c *fiber.Ctx) error {
 		errs = []apperr.FieldError{{Field: "quantity", Message: e.Msg}}
 	}
 	v := h.saleFormView(hold, vals, errs)
-	m := h.meta(c, "Record a sale", "holdings")
-	return page(c, http.StatusUnprocessableEntity, pages.SaleForm(m, v), pages.SaleFormFields(m, v))
+	m := h.Meta(c, "Record a sale", "holdings")
+	return kit.Page(c, http.StatusUnprocessableEntity, pages.SaleForm(m, v), pages.SaleFormFields(m, v))
 }

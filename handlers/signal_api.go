@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/shopspring/decimal"
 
@@ -22,10 +24,10 @@ type ArticleSourceJSON struct {
 // PricesAtPublishJSON holds the prices an article quoted when it was written; null for a
 // metal it did not quote.
 type PricesAtPublishJSON struct {
-	Gold      *Num `json:"gold"`
-	Silver    *Num `json:"silver"`
-	Platinum  *Num `json:"platinum"`
-	Palladium *Num `json:"palladium"`
+	Gold      *kit.Num `json:"gold"`
+	Silver    *kit.Num `json:"silver"`
+	Platinum  *kit.Num `json:"platinum"`
+	Palladium *kit.Num `json:"palladium"`
 }
 
 // ArticleJSON is the wire form of a Stack Signal article.
@@ -50,11 +52,11 @@ type ArticleJSON struct {
 	Writer string `json:"writer"`
 }
 
-func optNullMoney(d decimal.NullDecimal) *Num {
+func optNullMoney(d decimal.NullDecimal) *kit.Num {
 	if !d.Valid {
 		return nil
 	}
-	return optMoney(&d.Decimal)
+	return kit.OptMoney(&d.Decimal)
 }
 
 // articleJSON renders a stored article.
@@ -65,7 +67,7 @@ func articleJSON(a db.Article) ArticleJSON {
 	}
 	return ArticleJSON{
 		ID: a.ID, Slug: a.Slug, Title: a.Title, Summary: a.Summary, Commentary: a.Commentary, Category: a.Category,
-		Metals: metalList(a.Metals), Sources: src,
+		Metals: kit.MetalList(a.Metals), Sources: src,
 		PricesAtPublish: PricesAtPublishJSON{Gold: optNullMoney(a.PriceGold), Silver: optNullMoney(a.PriceSilver),
 			Platinum: optNullMoney(a.PricePlatinum), Palladium: optNullMoney(a.PricePalladium)},
 		PublishedAt: a.PublishedAt.UTC(), IsSynthesis: a.IsSynthesis, ViewCount: a.ViewCount, LikeCount: a.LikeCount,
@@ -83,11 +85,11 @@ type StackSignalPage struct {
 
 // signalQuery reads the article-feed parameters; the category is matched by the service.
 func signalQuery(limit, offset, category string) (intel.SignalQuery, error) {
-	n, err := parseIntParam("limit", limit, intel.DefaultLimit, 1, intel.MaxLimit)
+	n, err := kit.ParseIntParam("limit", limit, intel.DefaultLimit, 1, intel.MaxLimit)
 	if err != nil {
 		return intel.SignalQuery{}, err
 	}
-	off, err := parseIntParam("offset", offset, 0, 0, intel.MaxOffset)
+	off, err := kit.ParseIntParam("offset", offset, 0, 0, intel.MaxOffset)
 	if err != nil {
 		return intel.SignalQuery{}, err
 	}
@@ -113,27 +115,27 @@ func (h *Handlers) stackSignal(ctx context.Context, limit, offset, category stri
 
 // APIStackSignal answers GET /v1/stack-signal.
 func (h *Handlers) APIStackSignal(c *fiber.Ctx) error {
-	p, err := h.stackSignal(h.ctx(c), c.Query("limit"), c.Query("offset"), c.Query("category"))
+	p, err := h.stackSignal(h.Ctx(c), c.Query("limit"), c.Query("offset"), c.Query("category"))
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, p)
+	return kit.WriteJSON(c, http.StatusOK, p)
 }
 
 // APIStackSignalLatest answers GET /v1/stack-signal/latest.
 func (h *Handlers) APIStackSignalLatest(c *fiber.Ctx) error {
-	a, err := h.intel.LatestSynthesis(h.ctx(c))
+	a, err := h.intel.LatestSynthesis(h.Ctx(c))
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, fiber.Map{"article": articleJSON(a)})
+	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"article": articleJSON(a)})
 }
 
 // APIStackSignalArticle answers GET /v1/stack-signal/{slug}.
 func (h *Handlers) APIStackSignalArticle(c *fiber.Ctx) error {
-	a, err := h.intel.Article(h.ctx(c), c.Params("slug"))
+	a, err := h.intel.Article(h.Ctx(c), c.Params("slug"))
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, fiber.Map{"article": articleJSON(a)})
+	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"article": articleJSON(a)})
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/shopspring/decimal"
 
@@ -55,7 +57,7 @@ func (h *Handlers) SignalIndex(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	p, err := h.intel.StackSignal(h.ctx(c), q)
+	p, err := h.intel.StackSignal(h.Ctx(c), q)
 	if err != nil {
 		return err
 	}
@@ -69,7 +71,7 @@ func (h *Handlers) SignalIndex(c *fiber.Ctx) error {
 	}
 	featuredSlug := ""
 	if !wantsFragment(c) && p.Offset == 0 && cat == "" {
-		if a, err := h.intel.LatestSynthesis(h.ctx(c)); err == nil {
+		if a, err := h.intel.LatestSynthesis(h.Ctx(c)); err == nil {
 			fc := signalCard(a)
 			v.Featured, featuredSlug = &fc, a.Slug
 			v.AnyDemo = a.Demo
@@ -82,13 +84,13 @@ func (h *Handlers) SignalIndex(c *fiber.Ctx) error {
 		}
 	}
 	if wantsFragment(c) {
-		return render(c, http.StatusOK, pages.SignalMore(v))
+		return kit.Render(c, http.StatusOK, pages.SignalMore(v))
 	}
 	v.Chips = append(v.Chips, pages.Chip{Label: "All", Href: "/signal", Active: cat == ""})
 	for _, name := range intel.ArticleCategories() {
 		v.Chips = append(v.Chips, pages.Chip{Label: categoryLabel(name), Href: signalHref(name, 0), Active: cat == name})
 	}
-	return render(c, http.StatusOK, pages.Signal(h.meta(c, "Stack Signal", "signal"), v))
+	return kit.Render(c, http.StatusOK, pages.Signal(h.Meta(c, "Stack Signal", "signal"), v))
 }
 
 // SignalArticle is one article's page; it records the reader's view.
@@ -98,7 +100,7 @@ func (h *Handlers) SignalArticle(c *fiber.Ctx) error {
 
 // signalArticle renders the article page with the comment form in the given state.
 func (h *Handlers) signalArticle(c *fiber.Ctx, draft commentDraft, status int) error {
-	a, err := h.intel.Article(h.ctx(c), c.Params("slug"))
+	a, err := h.intel.Article(h.Ctx(c), c.Params("slug"))
 	if err != nil {
 		return err
 	}
@@ -122,5 +124,5 @@ func (h *Handlers) signalArticle(c *fiber.Ctx, draft commentDraft, status int) e
 	if v.Social, err = h.articleSocial(c, a, draft); err != nil {
 		return err
 	}
-	return render(c, status, pages.SignalArticle(h.meta(c, a.Title, "signal"), v))
+	return kit.Render(c, status, pages.SignalArticle(h.Meta(c, a.Title, "signal"), v))
 }

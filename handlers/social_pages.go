@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/db"
@@ -27,25 +29,25 @@ type commentDraft struct {
 // articleSocial builds the reactions part of the article page. A GET records the reader's
 // view first, so the count shown includes it.
 func (h *Handlers) articleSocial(c *fiber.Ctx, a db.Article, draft commentDraft) (pages.ArticleSocialView, error) {
-	ctx := h.ctx(c)
+	ctx := h.Ctx(c)
 	views := a.ViewCount
 	if c.Method() == http.MethodGet {
 		v := h.viewer(c)
 		v.ClaimedUserID = "" // pages know who you are from the session alone
 		if res, err := h.social.RecordView(ctx, a.ID, v); err != nil {
 			// Reading never fails because counting did.
-			h.log.WarnContext(ctx, "recording an article view", "err", err, "request_id", RequestID(c))
+			h.Log.WarnContext(ctx, "recording an article view", "err", err, "request_id", kit.RequestID(c))
 		} else {
 			views = res.Count
 		}
 	}
-	likes, err := h.social.Likes(ctx, caller(c), a.ID, "")
+	likes, err := h.social.Likes(ctx, kit.Caller(c), a.ID, "")
 	if err != nil {
 		return pages.ArticleSocialView{}, err
 	}
 	from := -1
 	if raw := c.Query("comments"); raw != "" {
-		if from, err = parseIntParam("comments", raw, 0, 0, social.MaxCommentOffset); err != nil {
+		if from, err = kit.ParseIntParam("comments", raw, 0, 0, social.MaxCommentOffset); err != nil {
 			return pages.ArticleSocialView{}, err
 		}
 	}
@@ -53,13 +55,13 @@ func (h *Handlers) articleSocial(c *fiber.Ctx, a db.Article, draft commentDraft)
 	if err != nil {
 		return pages.ArticleSocialView{}, err
 	}
-	nonce, _ := c.Locals(localNonce).(string)
+	nonce, _ := c.Locals(kit.LocalNonce).(string)
 	return pages.ArticleSocialView{ViewsLabel: format.Count(views, "view", "views"), Like: h.likeView(c, a.Slug, likes), Comments: comments, Nonce: nonce}, nil
 }
 
 func (h *Handlers) likeView(c *fiber.Ctx, slug string, st social.LikeState) pages.LikeView {
-	csrf, _ := c.Locals(localCSRF).(string)
-	_, signedIn := UserFrom(c)
+	csrf, _ := c.Locals(kit.LocalCSRF).(string)
+	_, signedIn := kit.UserFrom(c)
 	return pages.LikeView{Slug: slug, Liked: st.Liked, CountLabel: format.Count(st.Count, "like", "likes"), SignedIn: signedIn, CSRF: csrf,
 		LoginURL: "/login?next=" + url.QueryEscape("/signal/"+slug)}
 }
@@ -67,7 +69,7 @@ func (h *Handlers) likeView(c *fiber.Ctx, slug string, st social.LikeState) page
 // commentsView is the thread: the latest commentPageSize comments, or those from `from` on
 // when it is 0 or more.
 func (h *Handlers) commentsView(c *fiber.Ctx, slug string, from int, draft commentDraft) (pages.CommentsView, error) {
-	ctx, u := h.ctx(c), caller(c)
+	ctx, u := h.Ctx(c), kit.Caller(c)
 	q := social.CommentsQuery{Limit: commentPageSize, Offset: max(from, 0)}
 	p, err := h.social.Comments(ctx, u, slug, q)
 	if err != nil {
@@ -79,7 +81,7 @@ func (h *Handlers) commentsView(c *fiber.Ctx, slug string, from int, draft comme
 			return pages.CommentsView{}, err
 		}
 	}
-	csrf, _ := c.Locals(localCSRF).(string)
+	csrf, _ := c.Locals(kit.LocalCSRF).(string)
 	v := pages.CommentsView{Slug: slug, Total: p.Total, CountLabel: format.Count(int64(p.Total), "comment", "comments"), CSRF: csrf,
 		LoginURL: "/login?next=" + url.QueryEscape("/signal/"+slug+"#comments"), Draft: draft.Body, Error: draft.Error,
 		DraftCounter: format.Int(int64(utf8.RuneCountInString(draft.Body))), MaxChars: social.MaxCommentRunes, MaxLabel: format.Int(social.MaxCommentRunes)}
@@ -114,50 +116,50 @@ func (h *Handlers) commentItems(u db.User, slug string, p social.CommentPage) ([
 // SignalLike toggles the reader's like; HTMX gets the button back, a plain form the page.
 func (h *Handlers) SignalLike(c *fiber.Ctx) error {
 	slug := c.Params("slug")
-	st, err := h.social.ToggleLike(h.ctx(c), caller(c), slug, "")
+	st, err := h.social.ToggleLike(h.Ctx(c), kit.Caller(c), slug, "")
 	if err != nil {
 		return err
 	}
-	if !isHTMX(c) {
+	if !kit.IsHTMX(c) {
 		return c.Redirect("/signal/"+url.PathEscape(slug), http.StatusSeeOther)
 	}
-	return render(c, http.StatusOK, pages.LikeButton(h.likeView(c, slug, st)))
+	return kit.Render(c, http.StatusOK, pages.LikeButton(h.likeView(c, slug, st)))
 }
 
 // SignalCommentsEarlier is the page of comments before those shown (HTMX), or the article
 // page with the thread starting there.
 func (h *Handlers) SignalCommentsEarlier(c *fiber.Ctx) error {
 	slug := c.Params("slug")
-	offset, err := queryInt(c, "offset", 0, 0, social.MaxCommentOffset)
+	offset, err := kit.QueryInt(c, "offset", 0, 0, social.MaxCommentOffset)
 	if err != nil {
 		return err
 	}
-	if !isHTMX(c) {
+	if !kit.IsHTMX(c) {
 		return c.Redirect("/signal/"+url.PathEscape(slug)+"?comments="+strconv.Itoa(offset)+"#comments", http.StatusSeeOther)
 	}
-	limit, err := queryInt(c, "limit", commentPageSize, 1, social.MaxCommentLimit)
+	limit, err := kit.QueryInt(c, "limit", commentPageSize, 1, social.MaxCommentLimit)
 	if err != nil {
 		return err
 	}
-	u := caller(c)
-	p, err := h.social.Comments(h.ctx(c), u, slug, social.CommentsQuery{Limit: limit, Offset: offset})
+	u := kit.Caller(c)
+	p, err := h.social.Comments(h.Ctx(c), u, slug, social.CommentsQuery{Limit: limit, Offset: offset})
 	if err != nil {
 		return err
 	}
-	csrf, _ := c.Locals(localCSRF).(string)
+	csrf, _ := c.Locals(kit.LocalCSRF).(string)
 	v := pages.CommentsView{Slug: slug, CSRF: csrf}
 	v.Comments, v.EarlierURL = h.commentItems(u, slug, p)
-	return render(c, http.StatusOK, pages.CommentItems(v))
+	return kit.Render(c, http.StatusOK, pages.CommentItems(v))
 }
 
 // SignalCommentPost adds the reader's comment. A refused text comes back in the form with
 // the reason; a plain form post gets the page.
 func (h *Handlers) SignalCommentPost(c *fiber.Ctx) error {
 	slug, body := c.Params("slug"), c.FormValue("body")
-	_, err := h.social.PostComment(h.ctx(c), caller(c), slug, social.CommentInput{Body: body})
+	_, err := h.social.PostComment(h.Ctx(c), kit.Caller(c), slug, social.CommentInput{Body: body})
 	if fields := apperr.FieldsOf(err); len(fields) > 0 {
 		draft := commentDraft{Body: body, Error: apperr.Sentence("your comment " + fields[0].Message)}
-		if !isHTMX(c) {
+		if !kit.IsHTMX(c) {
 			return h.signalArticle(c, draft, http.StatusUnprocessableEntity)
 		}
 		return h.renderComments(c, slug, draft, http.StatusUnprocessableEntity)
@@ -171,7 +173,7 @@ func (h *Handlers) SignalCommentPost(c *fiber.Ctx) error {
 // SignalCommentDelete deletes the reader's comment (an administrator's: any).
 func (h *Handlers) SignalCommentDelete(c *fiber.Ctx) error {
 	slug := c.Params("slug")
-	if err := h.social.DeleteComment(h.ctx(c), caller(c), slug, c.Params("comment_id"), ""); err != nil {
+	if err := h.social.DeleteComment(h.Ctx(c), kit.Caller(c), slug, c.Params("comment_id"), ""); err != nil {
 		return err
 	}
 	return h.renderComments(c, slug, commentDraft{}, http.StatusOK)
@@ -180,7 +182,7 @@ func (h *Handlers) SignalCommentDelete(c *fiber.Ctx) error {
 // SignalCommentHide hides a comment from readers (administrators).
 func (h *Handlers) SignalCommentHide(c *fiber.Ctx) error {
 	slug := c.Params("slug")
-	if _, err := h.social.SetCommentHidden(h.ctx(c), caller(c), slug, c.Params("comment_id"), true); err != nil {
+	if _, err := h.social.SetCommentHidden(h.Ctx(c), kit.Caller(c), slug, c.Params("comment_id"), true); err != nil {
 		return err
 	}
 	return h.renderComments(c, slug, commentDraft{}, http.StatusOK)
@@ -188,12 +190,12 @@ func (h *Handlers) SignalCommentHide(c *fiber.Ctx) error {
 
 // renderComments answers a thread change: the thread for HTMX, the page for a plain form.
 func (h *Handlers) renderComments(c *fiber.Ctx, slug string, draft commentDraft, status int) error {
-	if !isHTMX(c) {
+	if !kit.IsHTMX(c) {
 		return c.Redirect("/signal/"+url.PathEscape(slug)+"#comments", http.StatusSeeOther)
 	}
 	v, err := h.commentsView(c, slug, -1, draft)
 	if err != nil {
 		return err
 	}
-	return render(c, status, pages.CommentsSection(v))
+	return kit.Render(c, status, pages.CommentsSection(v))
 }

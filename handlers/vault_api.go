@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/internal/comex"
@@ -13,50 +15,50 @@ import (
 
 // VaultDepositoryJSON is one warehouse line of the newest report that lists them.
 type VaultDepositoryJSON struct {
-	Name         string `json:"name"`
-	RegisteredOz Num    `json:"registered_oz"`
-	PledgedOz    Num    `json:"pledged_oz"`
-	EligibleOz   Num    `json:"eligible_oz"`
-	TotalOz      Num    `json:"total_oz"`
+	Name         string  `json:"name"`
+	RegisteredOz kit.Num `json:"registered_oz"`
+	PledgedOz    kit.Num `json:"pledged_oz"`
+	EligibleOz   kit.Num `json:"eligible_oz"`
+	TotalOz      kit.Num `json:"total_oz"`
 }
 
 // VaultDayJSON is one report in the history, with its movement since the report before.
 type VaultDayJSON struct {
-	Date               string `json:"date"`
-	RegisteredOz       Num    `json:"registered_oz"`
-	EligibleOz         Num    `json:"eligible_oz"`
-	CombinedOz         Num    `json:"combined_oz"`
-	RegisteredChangeOz Num    `json:"registered_change_oz"`
-	EligibleChangeOz   Num    `json:"eligible_change_oz"`
-	CombinedChangeOz   Num    `json:"combined_change_oz"`
+	Date               string  `json:"date"`
+	RegisteredOz       kit.Num `json:"registered_oz"`
+	EligibleOz         kit.Num `json:"eligible_oz"`
+	CombinedOz         kit.Num `json:"combined_oz"`
+	RegisteredChangeOz kit.Num `json:"registered_change_oz"`
+	EligibleChangeOz   kit.Num `json:"eligible_change_oz"`
+	CombinedChangeOz   kit.Num `json:"combined_change_oz"`
 }
 
 // VaultWatchJSON is the Vault Watch view of one metal. Optional figures are null when unknown,
 // never zero: no open interest recorded, or registered stocks not draining.
 type VaultWatchJSON struct {
-	Metal              string `json:"metal"`
-	AsOf               string `json:"as_of"`
-	Stale              bool   `json:"stale"`
-	Source             string `json:"source"`
-	RegisteredOz       Num    `json:"registered_oz"`
-	EligibleOz         Num    `json:"eligible_oz"`
-	CombinedOz         Num    `json:"combined_oz"`
-	RegisteredChangeOz Num    `json:"registered_change_oz"`
-	EligibleChangeOz   Num    `json:"eligible_change_oz"`
-	CombinedChangeOz   Num    `json:"combined_change_oz"`
-	RegisteredSharePct Num    `json:"registered_share_pct"`
-	DaysToZero         *Num   `json:"days_to_zero"`
+	Metal              string   `json:"metal"`
+	AsOf               string   `json:"as_of"`
+	Stale              bool     `json:"stale"`
+	Source             string   `json:"source"`
+	RegisteredOz       kit.Num  `json:"registered_oz"`
+	EligibleOz         kit.Num  `json:"eligible_oz"`
+	CombinedOz         kit.Num  `json:"combined_oz"`
+	RegisteredChangeOz kit.Num  `json:"registered_change_oz"`
+	EligibleChangeOz   kit.Num  `json:"eligible_change_oz"`
+	CombinedChangeOz   kit.Num  `json:"combined_change_oz"`
+	RegisteredSharePct kit.Num  `json:"registered_share_pct"`
+	DaysToZero         *kit.Num `json:"days_to_zero"`
 	// The drain behind days_to_zero: per business day between two reports' activity dates
 	// inside a stated window, or a reason why there is none.
 	DaysToZeroReason         *string               `json:"days_to_zero_reason"`
-	RegisteredPerBusinessDay *Num                  `json:"registered_per_business_day"`
+	RegisteredPerBusinessDay *kit.Num              `json:"registered_per_business_day"`
 	DrainFrom                *string               `json:"drain_from"`
 	DrainTo                  *string               `json:"drain_to"`
 	DrainBusinessDays        int                   `json:"drain_business_days"`
 	DrainWindowBusinessDays  int                   `json:"drain_window_business_days"`
-	OpenInterestOz           *Num                  `json:"open_interest_oz"`
+	OpenInterestOz           *kit.Num              `json:"open_interest_oz"`
 	OpenInterestAsOf         *string               `json:"open_interest_as_of"`
-	OversubscribedRatio      *Num                  `json:"oversubscribed_ratio"`
+	OversubscribedRatio      *kit.Num              `json:"oversubscribed_ratio"`
 	Depositories             []VaultDepositoryJSON `json:"depositories"`
 	DepositoriesAsOf         *string               `json:"depositories_as_of"`
 	History                  []VaultDayJSON        `json:"history"`
@@ -75,39 +77,39 @@ func optDate(t time.Time) *string {
 func vaultWatchJSON(w comex.Watch) VaultWatchJSON {
 	out := VaultWatchJSON{
 		Metal: string(w.Metal), AsOf: w.AsOf.Format(time.DateOnly), Stale: w.Stale, Source: w.Source,
-		RegisteredOz: ounces(w.Registered), EligibleOz: ounces(w.Eligible), CombinedOz: ounces(w.Combined),
-		RegisteredChangeOz: ounces(w.RegisteredChange), EligibleChangeOz: ounces(w.EligibleChange), CombinedChangeOz: ounces(w.CombinedChange),
-		RegisteredSharePct: pct(w.RegisteredSharePct),
+		RegisteredOz: kit.Ounces(w.Registered), EligibleOz: kit.Ounces(w.Eligible), CombinedOz: kit.Ounces(w.Combined),
+		RegisteredChangeOz: kit.Ounces(w.RegisteredChange), EligibleChangeOz: kit.Ounces(w.EligibleChange), CombinedChangeOz: kit.Ounces(w.CombinedChange),
+		RegisteredSharePct: kit.Pct(w.RegisteredSharePct),
 		Depositories:       []VaultDepositoryJSON{}, History: []VaultDayJSON{},
 		OpenInterestAsOf: optDate(w.OpenInterestAsOf), DepositoriesAsOf: optDate(w.DepositoriesAsOf),
 	}
 	if w.DaysToZero != nil {
-		out.DaysToZero = &Num{w.DaysToZero.Round(1), 1}
+		out.DaysToZero = &kit.Num{D: w.DaysToZero.Round(1), Places: 1}
 	}
 	if w.DaysToZeroReason != "" {
 		out.DaysToZeroReason = &w.DaysToZeroReason
 	}
 	if w.RegisteredPerDay != nil {
-		v := ounces(*w.RegisteredPerDay)
+		v := kit.Ounces(*w.RegisteredPerDay)
 		out.RegisteredPerBusinessDay = &v
 	}
 	out.DrainFrom, out.DrainTo = optDate(w.DrainFrom), optDate(w.DrainTo)
 	out.DrainBusinessDays, out.DrainWindowBusinessDays = w.DrainBusinessDays, comex.DrainWindowDays
 	if w.OpenInterestOz != nil {
-		v := ounces(*w.OpenInterestOz)
+		v := kit.Ounces(*w.OpenInterestOz)
 		out.OpenInterestOz = &v
 	}
 	if w.OversubscribedRatio != nil {
-		out.OversubscribedRatio = &Num{w.OversubscribedRatio.Round(2), 2}
+		out.OversubscribedRatio = &kit.Num{D: w.OversubscribedRatio.Round(2), Places: 2}
 	}
 	for _, x := range w.Depositories {
-		out.Depositories = append(out.Depositories, VaultDepositoryJSON{Name: x.Name, RegisteredOz: ounces(x.Registered),
-			PledgedOz: ounces(x.Pledged), EligibleOz: ounces(x.Eligible), TotalOz: ounces(x.Total)})
+		out.Depositories = append(out.Depositories, VaultDepositoryJSON{Name: x.Name, RegisteredOz: kit.Ounces(x.Registered),
+			PledgedOz: kit.Ounces(x.Pledged), EligibleOz: kit.Ounces(x.Eligible), TotalOz: kit.Ounces(x.Total)})
 	}
 	for _, d := range w.History {
 		out.History = append(out.History, VaultDayJSON{Date: d.Date.Format(time.DateOnly),
-			RegisteredOz: ounces(d.Registered), EligibleOz: ounces(d.Eligible), CombinedOz: ounces(d.Combined),
-			RegisteredChangeOz: ounces(d.RegisteredChange), EligibleChangeOz: ounces(d.EligibleChange), CombinedChangeOz: ounces(d.CombinedChange)})
+			RegisteredOz: kit.Ounces(d.Registered), EligibleOz: kit.Ounces(d.Eligible), CombinedOz: kit.Ounces(d.Combined),
+			RegisteredChangeOz: kit.Ounces(d.RegisteredChange), EligibleChangeOz: kit.Ounces(d.EligibleChange), CombinedChangeOz: kit.Ounces(d.CombinedChange)})
 	}
 	return out
 }
@@ -115,11 +117,11 @@ func vaultWatchJSON(w comex.Watch) VaultWatchJSON {
 // vaultQuery reads the Vault Watch parameters: metal (default silver) exactly as documented,
 // days through the one integer parser.
 func vaultQuery(metal, days string, defDays int) (comex.WatchQuery, error) {
-	m, err := parseMetalParam(metal, string(metals.Silver))
+	m, err := kit.ParseMetalParam(metal, string(metals.Silver))
 	if err != nil {
 		return comex.WatchQuery{}, err
 	}
-	n, err := parseIntParam("days", days, defDays, 1, comex.MaxDays)
+	n, err := kit.ParseIntParam("days", days, defDays, 1, comex.MaxDays)
 	if err != nil {
 		return comex.WatchQuery{}, err
 	}
@@ -141,11 +143,11 @@ func (h *Handlers) vaultWatch(ctx context.Context, metal, days string) (VaultWat
 
 // APIVaultWatch answers GET /v1/vault-watch.
 func (h *Handlers) APIVaultWatch(c *fiber.Ctx) error {
-	v, err := h.vaultWatch(h.ctx(c), c.Query("metal"), c.Query("days"))
+	v, err := h.vaultWatch(h.Ctx(c), c.Query("metal"), c.Query("days"))
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, v)
+	return kit.WriteJSON(c, http.StatusOK, v)
 }
 
 // VaultFetchJSON is the outcome of fetching one metal's CME report.

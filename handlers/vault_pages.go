@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"strconv"
 
+	"github.com/ouncehq/ounce/handlers/kit"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/shopspring/decimal"
 
@@ -37,22 +39,22 @@ func (h *Handlers) VaultPage(c *fiber.Ctx) error {
 		return err
 	}
 	m := q.Metal
-	v := pages.VaultView{Metal: string(m), MetalTitle: m.Title(), Admin: account.IsAdmin(caller(c))}
+	v := pages.VaultView{Metal: string(m), MetalTitle: m.Title(), Admin: account.IsAdmin(kit.Caller(c))}
 	for _, x := range metals.All {
 		v.MetalTabs = append(v.MetalTabs, pages.Chip{Label: x.Title(), Href: vaultHref(string(x), q.Days), Active: x == m})
 	}
 	for _, d := range []int{30, 90, 180, 365} {
 		v.DayChips = append(v.DayChips, pages.Chip{Label: format.Count(int64(d), "day", "days"), Href: vaultHref(string(m), d), Active: d == q.Days})
 	}
-	w, err := h.vault.VaultWatch(h.ctx(c), q)
+	w, err := h.vault.VaultWatch(h.Ctx(c), q)
 	if apperr.KindOf(err) == apperr.NotFound {
-		return render(c, fiber.StatusOK, pages.Vault(h.meta(c, "Vault Watch", "vault"), v))
+		return kit.Render(c, fiber.StatusOK, pages.Vault(h.Meta(c, "Vault Watch", "vault"), v))
 	}
 	if err != nil {
 		return err
 	}
 	fillVaultView(&v, w)
-	return render(c, fiber.StatusOK, pages.Vault(h.meta(c, "Vault Watch", "vault"), v))
+	return kit.Render(c, fiber.StatusOK, pages.Vault(h.Meta(c, "Vault Watch", "vault"), v))
 }
 
 // fillVaultView formats a metal's figures for the page.

@@ -10,13 +10,14 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/handlers"
+	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/internal/account"
 )
 
 // apiAuth authenticates the bearer key (when sent, or when the route needs one) or a signed-in
 // browser session (with its CSRF token on writes), enforces the route's level, and applies the
 // per-key (per-member for sessions) or per-IP rate limit.
-func (s *server) apiAuth(r handlers.APIRoute) fiber.Handler {
+func (s *server) apiAuth(r kit.APIRoute) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		authz := c.Get(fiber.HeaderAuthorization)
 		if authz == "" {
@@ -28,11 +29,11 @@ func (s *server) apiAuth(r handlers.APIRoute) fiber.Handler {
 				return s.apiAsMember(c, r, u, "user:"+strconv.FormatInt(u.ID, 10))
 			}
 		}
-		if authz != "" || r.Auth != handlers.AuthNone {
-			secret, ok := handlers.BearerToken(authz)
+		if authz != "" || r.Auth != kit.AuthNone {
+			secret, ok := kit.BearerToken(authz)
 			if !ok {
 				return s.rateLimitThen(c, ipBucket, s.opts.Config.HTTP.RateLimitPerIP, func() error {
-					return handlers.NewProblem(http.StatusUnauthorized, handlers.ProbUnauthorized, "send Authorization: Bearer <API key>; create keys under Settings → Developer Access")
+					return kit.NewProblem(http.StatusUnauthorized, kit.ProbUnauthorized, "send Authorization: Bearer <API key>; create keys under Settings → Developer Access")
 				})
 			}
 			ko, err := s.h.Account().AuthenticateKey(c.UserContext(), secret)
@@ -40,7 +41,7 @@ func (s *server) apiAuth(r handlers.APIRoute) fiber.Handler {
 				// Failed guesses count against the client's address.
 				return s.rateLimitThen(c, ipBucket, s.opts.Config.HTTP.RateLimitPerIP, func() error { return err })
 			}
-			handlers.SetKeyID(c, ko.KeyID)
+			kit.SetKeyID(c, ko.KeyID)
 			return s.apiAsMember(c, r, ko.User, "key:"+strconv.FormatInt(ko.KeyID, 10))
 		}
 		return s.rateLimitThen(c, ipBucket, s.opts.Config.HTTP.RateLimitPerIP, c.Next)
@@ -49,14 +50,14 @@ func (s *server) apiAuth(r handlers.APIRoute) fiber.Handler {
 
 // apiAsMember runs an authenticated /v1 request: the member is set, the route's level
 // enforced, and the per-key limit applied to the caller's bucket.
-func (s *server) apiAsMember(c *fiber.Ctx, r handlers.APIRoute, u db.User, bucketName string) error {
-	handlers.SetUser(c, u)
+func (s *server) apiAsMember(c *fiber.Ctx, r kit.APIRoute, u db.User, bucketName string) error {
+	kit.SetUser(c, u)
 	switch {
-	case r.Auth == handlers.AuthGold && !account.IsGold(u):
-		return handlers.NewProblem(http.StatusForbidden, handlers.ProbMembership,
+	case r.Auth == kit.AuthGold && !account.IsGold(u):
+		return kit.NewProblem(http.StatusForbidden, kit.ProbMembership,
 			"this endpoint needs Gold membership; upgrade at "+s.opts.Config.Site.BaseURL+"/settings/billing")
-	case r.Auth == handlers.AuthAdmin && !account.IsAdmin(u):
-		return handlers.NewProblem(http.StatusForbidden, handlers.ProbForbidden, "this endpoint is for administrators")
+	case r.Auth == kit.AuthAdmin && !account.IsAdmin(u):
+		return kit.NewProblem(http.StatusForbidden, kit.ProbForbidden, "this endpoint is for administrators")
 	}
 	return s.rateLimitThen(c, func(*fiber.Ctx) string { return bucketName }, s.opts.Config.HTTP.RateLimitPerKey, c.Next)
 }
@@ -83,7 +84,7 @@ func (s *server) apiSessionUser(c *fiber.Ctx) (db.User, bool, error) {
 		want := s.sessions.GetString(ctx, handlers.SessionCSRFKey)
 		sent := c.Get("X-CSRF-Token")
 		if want == "" || sent == "" || subtle.ConstantTimeCompare([]byte(sent), []byte(want)) != 1 {
-			return db.User{}, false, handlers.NewProblem(http.StatusForbidden, handlers.ProbForbidden,
+			return db.User{}, false, kit.NewProblem(http.StatusForbidden, kit.ProbForbidden,
 				"a browser session must send its page's CSRF token in X-CSRF-Token (or call /v1 with Authorization: Bearer <API key>)")
 		}
 	}
@@ -91,7 +92,7 @@ func (s *server) apiSessionUser(c *fiber.Ctx) (db.User, bool, error) {
 }
 
 // ipBucket names the rate-limit bucket of the client's address.
-func ipBucket(c *fiber.Ctx) string { return "ip:" + handlers.ClientIP(c) }
+func ipBucket(c *fiber.Ctx) string { return "ip:" + kit.ClientIP(c) }
 
 // rateLimitThen counts one hit on the bucket and runs next when within limit (limit ≤ 0: no
 // limit, and the bucket name is never built).
@@ -103,7 +104,7 @@ func (s *server) rateLimitThen(c *fiber.Ctx, bucket func(*fiber.Ctx) string, lim
 		}
 		c.Set("X-RateLimit-Limit", strconv.Itoa(limit))
 		if !ok {
-			p := handlers.NewProblem(http.StatusTooManyRequests, handlers.ProbRateLimited, "rate limit of "+strconv.Itoa(limit)+" requests per minute exceeded")
+			p := kit.NewProblem(http.StatusTooManyRequests, kit.ProbRateLimited, "rate limit of "+strconv.Itoa(limit)+" requests per minute exceeded")
 			p.RetryAfter = int(retry.Seconds()) + 1
 			return p
 		}

@@ -27,6 +27,7 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/handlers"
+	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/prices"
 	"github.com/ouncehq/ounce/internal/ratelimit"
@@ -213,7 +214,7 @@ func (s *server) requestContext(c *fiber.Ctx) error {
 	if rid == "" || !requestIDPattern.MatchString(rid) {
 		rid = nextRequestID()
 	}
-	handlers.SetRequestID(c, rid)
+	kit.SetRequestID(c, rid)
 	c.Set("X-Request-Id", rid)
 	s.setClientIP(c)
 	err := c.Next()
@@ -267,7 +268,7 @@ func (s *server) routes(app *fiber.App) {
 	app.Get("/.well-known/ai-plugin.json", h.AIPluginJSON)
 	app.Get("/.well-known/mcp.json", h.MCPManifestJSON)
 	// The MCP server: limited like /v1 (per key, or per address without one), then the SDK's handler.
-	mcpLimit := s.apiAuth(handlers.APIRoute{Auth: handlers.AuthNone})
+	mcpLimit := s.apiAuth(kit.APIRoute{Auth: kit.AuthNone})
 	app.All("/mcp", mcpLimit, adaptor.HTTPHandler(h.MCPHandler()))
 
 	// The JSON API: CORS from the allow-list, then per-route auth and rate limits.
@@ -287,14 +288,14 @@ func (s *server) routes(app *fiber.App) {
 	api.Use(func(c *fiber.Ctx) error {
 		// Unknown routes count against the caller's budget too, so probing is not free.
 		return s.rateLimitThen(c, ipBucket, s.opts.Config.HTTP.RateLimitPerIP, func() error {
-			return handlers.NewProblem(http.StatusNotFound, handlers.ProbNotFound, "no API route "+c.Method()+" "+c.Path())
+			return kit.NewProblem(http.StatusNotFound, kit.ProbNotFound, "no API route "+c.Method()+" "+c.Path())
 		})
 	})
 
 	// Browser pages: session, CSRF, the signed-in user.
 	pages := app.Group("", sessionMiddleware(s.sessions), s.csrfMiddleware, s.loadSessionUser)
 	for _, r := range h.PageRoutes() {
-		if r.Auth == handlers.AuthNone {
+		if r.Auth == kit.AuthNone {
 			pages.Add(r.Method, r.Path, r.Handler)
 		} else {
 			// Per route, so the guard never leaks onto 404s.
@@ -310,7 +311,7 @@ func (s *server) routes(app *fiber.App) {
 // handler says otherwise.
 func (s *server) loadSessionUser(c *fiber.Ctx) error {
 	if u, ok := s.h.SessionUser(c.UserContext()); ok {
-		handlers.SetUser(c, u)
+		kit.SetUser(c, u)
 	}
 	c.Set(fiber.HeaderCacheControl, "private, no-store")
 	return c.Next()
@@ -319,9 +320,9 @@ func (s *server) loadSessionUser(c *fiber.Ctx) error {
 // requirePageAuth enforces a page route's level before its handler runs: visitors without a
 // session go to the sign-in page, free members meet the membership page (403), and pages for
 // administrators do not exist for anyone else (404).
-func requirePageAuth(level handlers.Auth) fiber.Handler {
+func requirePageAuth(level kit.Auth) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		u, ok := handlers.UserFrom(c)
+		u, ok := kit.UserFrom(c)
 		if !ok {
 			to := "/login?next=" + url.QueryEscape(c.OriginalURL())
 			if c.Method() != http.MethodGet {
@@ -334,9 +335,9 @@ func requirePageAuth(level handlers.Auth) fiber.Handler {
 			return c.Redirect(to, http.StatusSeeOther)
 		}
 		switch {
-		case level == handlers.AuthGold && !u.IsGold():
+		case level == kit.AuthGold && !u.IsGold():
 			return apperr.Membership("this page")
-		case level == handlers.AuthAdmin && !u.IsAdmin:
+		case level == kit.AuthAdmin && !u.IsAdmin:
 			return apperr.NotFoundf("page")
 		}
 		return c.Next()

@@ -10,7 +10,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/ouncehq/ounce/db/dbtest"
-	"github.com/ouncehq/ounce/handlers"
+	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/internal/prices"
 	"github.com/ouncehq/ounce/web"
 )
@@ -23,7 +23,7 @@ func benchApp(b *testing.B) fasthttp.RequestHandler {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv, err := web.New(web.Options{Store: s, Market: m, Config: web.Config{Site: handlers.Site{BaseURL: "http://127.0.0.1"}}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	srv, err := web.New(web.Options{Store: s, Market: m, Config: web.Config{Site: kit.Site{BaseURL: "http://127.0.0.1"}}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		b.Fatal(err)
 	}

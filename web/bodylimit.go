@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/valyala/fasthttp"
-
-	"github.com/ouncehq/ounce/handlers"
 )
 
-// bodyLimits holds the routes whose MaxBody differs from handlers.DefaultMaxBody. The server
+// bodyLimits holds the routes whose MaxBody differs from kit.DefaultMaxBody. The server
 // asks it as soon as a request's headers are in, so a body over the route's limit is refused
 // (413) before it is read: one announced by Content-Length without reading any of it, a
 // chunked one as soon as it passes the limit.
@@ -25,7 +24,7 @@ type routeLimit struct {
 
 // add records a route's limit (0 or the default adds nothing).
 func (b *bodyLimits) add(method, path string, max int) {
-	if max <= 0 || max == handlers.DefaultMaxBody {
+	if max <= 0 || max == kit.DefaultMaxBody {
 		return
 	}
 	b.routes = append(b.routes, routeLimit{method: method, segs: splitPath(strings.ToLower(path)), max: max})
@@ -33,7 +32,7 @@ func (b *bodyLimits) add(method, path string, max int) {
 
 // largest is the greatest limit of any route.
 func (b *bodyLimits) largest() int {
-	m := handlers.DefaultMaxBody
+	m := kit.DefaultMaxBody
 	for _, r := range b.routes {
 		m = max(m, r.max)
 	}
@@ -44,7 +43,7 @@ func (b *bodyLimits) largest() int {
 // an optional trailing slash); whatever it does not recognise gets the default.
 func (b *bodyLimits) lookup(method, uri []byte) int {
 	if len(b.routes) == 0 {
-		return handlers.DefaultMaxBody
+		return kit.DefaultMaxBody
 	}
 	if i := bytes.IndexByte(uri, '?'); i >= 0 {
 		uri = uri[:i]
@@ -55,7 +54,7 @@ func (b *bodyLimits) lookup(method, uri []byte) int {
 			return r.max
 		}
 	}
-	return handlers.DefaultMaxBody
+	return kit.DefaultMaxBody
 }
 
 // headerReceived is the fasthttp hook that applies the limits.

@@ -6,8 +6,7 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
-
-	"github.com/ouncehq/ounce/handlers"
+	"github.com/ouncehq/ounce/handlers/kit"
 )
 
 // trustedProxies are the addresses whose X-Forwarded-For is believed.
@@ -85,10 +84,10 @@ func parseForwardedAddr(s string) (netip.Addr, bool) {
 }
 
 // setClientIP records the request's client address for rate limits and sign-in counters.
-// Without trusted proxies the peer address is the answer, which handlers.ClientIP falls back
+// Without trusted proxies the peer address is the answer, which kit.ClientIP falls back
 // to, so the hot path does no work here.
 func (s *server) setClientIP(c *fiber.Ctx) {
 	if len(s.proxies) > 0 {
-		handlers.SetClientIP(c, s.proxies.clientAddr(c.Context().RemoteIP(), c.Request().Header.PeekAll(fiber.HeaderXForwardedFor)))
+		kit.SetClientIP(c, s.proxies.clientAddr(c.Context().RemoteIP(), c.Request().Header.PeekAll(fiber.HeaderXForwardedFor)))
 	}
 }

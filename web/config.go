@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ouncehq/ounce/handlers"
+	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/advisor"
 	"github.com/ouncehq/ounce/internal/alerts"
@@ -24,7 +25,7 @@ import (
 // once; New hands each part, whole, to the service it configures.
 type Config struct {
 	// Site is what pages and documents publish about this installation.
-	Site handlers.Site
+	Site kit.Site
 	// HTTP configures the transport: limits, proxies, CORS, metrics.
 	HTTP HTTPConfig
 	// Prices configures the price providers; cmd builds the price service from it (it loads

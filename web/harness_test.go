@@ -18,7 +18,7 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/db/dbtest"
-	"github.com/ouncehq/ounce/handlers"
+	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/prices"
@@ -35,7 +35,7 @@ type env struct {
 
 func newEnv(t *testing.T, s *db.Store, mod func(*web.Options)) *env {
 	t.Helper()
-	opts := web.Options{Store: s, Config: web.Config{Site: handlers.Site{BaseURL: "http://ounce.test", Version: "test"},
+	opts := web.Options{Store: s, Config: web.Config{Site: kit.Site{BaseURL: "http://ounce.test", Version: "test"},
 		HTTP: web.HTTPConfig{RateLimitPerKey: 1000, RateLimitPerIP: 1000}, Account: account.Config{NewUsersGold: true}}}
 	if mod != nil {
 		mod(&opts)

@@ -17,7 +17,7 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/db/dbtest"
-	"github.com/ouncehq/ounce/handlers"
+	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/comex"
 	"github.com/ouncehq/ounce/internal/intel"
@@ -371,7 +371,7 @@ func TestMarketIntelValidationAndFilters(t *testing.T) {
 		if lower.Total != upper.Total {
 			t.Fatalf("case matters: %d vs %d", lower.Total, upper.Total)
 		}
-		if _, err := svc.MarketIntel(context.Background(), intel.NewsQuery{Category: "bullion"}); handlers.AsProblem(err).Status != 400 {
+		if _, err := svc.MarketIntel(context.Background(), intel.NewsQuery{Category: "bullion"}); kit.AsProblem(err).Status != 400 {
 			t.Fatalf("bad category through the use case: %v", err)
 		}
 	})

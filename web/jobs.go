@@ -8,11 +8,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ouncehq/ounce/handlers"
+	"github.com/ouncehq/ounce/handlers/kit"
 )
 
 // Job is a named background loop the server runs until it stops.
-type Job = handlers.Job
+type Job = kit.Job
 
 // jobRunner is the one place background loops start: it runs each job in its own goroutine,
 // logs it starting and stopping, and restarts a job that panics after a growing back-off

@@ -12,7 +12,7 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/db/dbtest"
-	"github.com/ouncehq/ounce/handlers"
+	"github.com/ouncehq/ounce/handlers/kit"
 )
 
 // syncBuffer is a log destination safe for the runner's goroutines.
@@ -189,7 +189,7 @@ func TestServerRunsEveryJobAndAwaitsThem(t *testing.T) {
 }
 
 func offlineConfig(base string) Config {
-	cfg := Config{Site: handlers.Site{BaseURL: base}}
+	cfg := Config{Site: kit.Site{BaseURL: base}}
 	cfg.SetOffline(true)
 	return cfg
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/handlers"
+	"github.com/ouncehq/ounce/handlers/kit"
 )
 
 func randomToken(n int) string {
@@ -35,7 +36,7 @@ func securityHeaders(https bool) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		h := &c.Response().Header
 		h.SetCanonical(hdrNosniff[0], hdrNosniff[1])
-		if handlers.IsAPIPath(c.Path()) {
+		if kit.IsAPIPath(c.Path()) {
 			// JSON never runs script or gets framed: one fixed deny-all policy covers it, with
 			// no nonce to mint and no page-only headers to write on the hot path.
 			h.SetCanonical(hdrAPICSP[0], hdrAPICSP[1])
@@ -43,7 +44,7 @@ func securityHeaders(https bool) fiber.Handler {
 			c.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 			c.Set("X-Frame-Options", "DENY")
 			nonce := randomToken(16)
-			handlers.SetNonce(c, nonce)
+			kit.SetNonce(c, nonce)
 			c.Set("Cross-Origin-Opener-Policy", "same-origin")
 			c.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
 			c.Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'nonce-"+nonce+"'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
@@ -107,14 +108,14 @@ func (s *server) csrfMiddleware(c *fiber.Ctx) error {
 	sessTok := s.sessions.GetString(c.UserContext(), handlers.SessionCSRFKey)
 	want := sessTok
 	if sessTok != "" {
-		handlers.SetCSRF(c, sessTok)
+		kit.SetCSRF(c, sessTok)
 	} else {
 		cookieTok := c.Cookies(csrfCookie)
 		if cookieTok != "" && !s.csrf.valid(cookieTok) {
 			cookieTok = ""
 		}
 		want = cookieTok
-		handlers.SetCSRFSource(c, func() string {
+		kit.SetCSRFSource(c, func() string {
 			if cookieTok == "" {
 				cookieTok = s.csrf.mint()
 				c.Cookie(&fiber.Cookie{Name: csrfCookie, Value: cookieTok, Path: "/", MaxAge: int(csrfTTL.Seconds()),
@@ -132,7 +133,7 @@ func (s *server) csrfMiddleware(c *fiber.Ctx) error {
 		sent = bodyField(c, "_csrf")
 	}
 	if want == "" || sent == "" || subtle.ConstantTimeCompare([]byte(sent), []byte(want)) != 1 {
-		return handlers.NewProblem(http.StatusForbidden, handlers.ProbForbidden, "the form expired or did not come from this site; reload the page and try again")
+		return kit.NewProblem(http.StatusForbidden, kit.ProbForbidden, "the form expired or did not come from this site; reload the page and try again")
 	}
 	return c.Next()
 }

@@ -29,7 +29,7 @@ import (
 
 	"github.com/ouncehq/ounce/bench/benchkit"
 	"github.com/ouncehq/ounce/db"
-	"github.com/ouncehq/ounce/handlers"
+	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/web"
 )
@@ -86,7 +86,7 @@ func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, 
 	benchkit.Must(err)
 	market := benchkit.LiveMarket(ctx, s)
 	now := time.Now().UTC()
-	cfg := web.Config{Site: handlers.Site{BaseURL: "http://127.0.0.1"}, Account: account.Config{NewUsersGold: true}}
+	cfg := web.Config{Site: kit.Site{BaseURL: "http://127.0.0.1"}, Account: account.Config{NewUsersGold: true}}
 	cfg.SetOffline(true)
 	srv, err := web.New(web.Options{Store: s, Market: market, Config: cfg, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	benchkit.Must(err)

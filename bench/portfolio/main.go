@@ -27,7 +27,7 @@ import (
 
 	"github.com/ouncehq/ounce/bench/benchkit"
 	"github.com/ouncehq/ounce/db"
-	"github.com/ouncehq/ounce/handlers"
+	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/portfolio"
@@ -72,7 +72,7 @@ func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, 
 	benchkit.Must(err)
 	market := benchkit.LiveMarket(ctx, s)
 	now := time.Now().UTC()
-	srv, err := web.New(web.Options{Store: s, Market: market, Config: web.Config{Site: handlers.Site{BaseURL: "http://127.0.0.1"}, Account: account.Config{NewUsersGold: true}},
+	srv, err := web.New(web.Options{Store: s, Market: market, Config: web.Config{Site: kit.Site{BaseURL: "http://127.0.0.1"}, Account: account.Config{NewUsersGold: true}},
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	benchkit.Must(err)
 	u, err := s.InsertUser(ctx, "bench@example.com", "x", db.TierGold, false)

@@ -26,7 +26,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/db"
-	"github.com/ouncehq/ounce/handlers"
+	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/internal/prices"
 	"github.com/ouncehq/ounce/web"
 )
@@ -65,7 +65,7 @@ func main() {
 	warmStart := time.Since(start)
 
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	srv, err := web.New(web.Options{Store: store, Market: market, Config: web.Config{Site: handlers.Site{BaseURL: "http://127.0.0.1"}}, Logger: quiet})
+	srv, err := web.New(web.Options{Store: store, Market: market, Config: web.Config{Site: kit.Site{BaseURL: "http://127.0.0.1"}}, Logger: quiet})
 	must(err)
 	ounceURL := serve(srv.App)
 

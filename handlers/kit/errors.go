@@ -1,4 +1,4 @@
-package handlers
+package kit
 
 import (
 	"errors"
@@ -15,7 +15,7 @@ import (
 
 // ErrorHandler is the one place errors become responses: problem+json under /v1 (and for
 // clients that ask for JSON), a toast for HTMX, an error page otherwise.
-func (h *Handlers) ErrorHandler(c *fiber.Ctx, err error) error {
+func (h *Base) ErrorHandler(c *fiber.Ctx, err error) error {
 	var p *Problem
 	var fe *fiber.Error
 	switch {
@@ -27,9 +27,9 @@ func (h *Handlers) ErrorHandler(c *fiber.Ctx, err error) error {
 	rid := RequestID(c)
 	attrs := []any{"request_id", rid, "method", c.Method(), "path", c.Path(), "status", p.Status}
 	if p.Status >= 500 {
-		h.log.Error("request failed", append(attrs, "err", err.Error())...)
+		h.Log.Error("request failed", append(attrs, "err", err.Error())...)
 	} else {
-		h.log.Warn("request refused", append(attrs, "problem", p.Type)...)
+		h.Log.Warn("request refused", append(attrs, "problem", p.Type)...)
 	}
 	if p.RetryAfter > 0 {
 		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(p.RetryAfter))
@@ -42,16 +42,16 @@ func (h *Handlers) ErrorHandler(c *fiber.Ctx, err error) error {
 		return WriteProblem(c, p)
 	}
 	c.Response().ResetBody()
-	if isHTMX(c) {
+	if IsHTMX(c) {
 		c.Set("HX-Retarget", "#toasts")
 		c.Set("HX-Reswap", "beforeend")
-		return render(c, p.Status, components.Toast("error", capitalize(p.Detail)))
+		return Render(c, p.Status, components.Toast("error", Capitalize(p.Detail)))
 	}
-	detail := capitalize(p.Detail)
+	detail := Capitalize(p.Detail)
 	if p.Status == http.StatusNotFound {
 		detail = "There is nothing at this address."
 	}
-	return render(c, p.Status, pages.ErrorPage(h.meta(c, p.Title, ""), p.Status, p.Title, detail, rid, p.Type == "/problems/"+ProbMembership))
+	return Render(c, p.Status, pages.ErrorPage(h.Meta(c, p.Title, ""), p.Status, p.Title, detail, rid, p.Type == "/problems/"+ProbMembership))
 }
 
 // WriteProblem writes a problem+json body.
@@ -66,7 +66,7 @@ func WriteProblem(c *fiber.Ctx, p *Problem) error {
 	for k, v := range p.Extra {
 		body[k] = v
 	}
-	if err := writeJSON(c, p.Status, body); err != nil {
+	if err := WriteJSON(c, p.Status, body); err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderContentType, "application/problem+json")

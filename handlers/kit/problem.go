@@ -1,4 +1,4 @@
-package handlers
+package kit
 
 import (
 	"errors"

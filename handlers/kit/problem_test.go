@@ -1,4 +1,4 @@
-package handlers
+package kit
 
 import (
 	"errors"
@@ -60,13 +60,13 @@ func TestDomainErrorMapping(t *testing.T) {
 func TestParseIntParamStrict(t *testing.T) {
 	for raw, want := range map[string]string{"1.5": "must be an integer", "abc": "must be an integer", "+5": "must be an integer", "0x10": "must be an integer",
 		"99999999999999999999999": "must be between 1 and 50", "51": "must be between 1 and 50", "-": "must be an integer"} {
-		_, err := parseIntParam("limit", raw, 20, 1, 50)
+		_, err := ParseIntParam("limit", raw, 20, 1, 50)
 		if f := apperr.FieldsOf(err); len(f) != 1 || f[0].Field != "limit" || f[0].Message != want {
 			t.Errorf("%q: %v, want %q", raw, err, want)
 		}
 	}
 	for raw, want := range map[string]int{"": 20, "  ": 20, " 5 ": 5, "50": 50, "007": 7} {
-		if got, err := parseIntParam("limit", raw, 20, 1, 50); err != nil || got != want {
+		if got, err := ParseIntParam("limit", raw, 20, 1, 50); err != nil || got != want {
 			t.Errorf("%q: %d %v, want %d", raw, got, err, want)
 		}
 	}

@@ -1,4 +1,4 @@
-package handlers
+package kit
 
 import (
 	"bufio"
@@ -14,12 +14,12 @@ import (
 // off mid-stream. A comment line every sseHeartbeat keeps proxies (which often close idle
 // connections after 30–60 s) from ending it.
 const (
-	sseHeartbeat    = 25 * time.Second
+	SSEHeartbeat    = 25 * time.Second
 	sseWriteTimeout = 30 * time.Second
 )
 
 // sseStream writes server-sent events to one connection.
-type sseStream struct {
+type SSEStream struct {
 	conn net.Conn
 	w    *bufio.Writer
 }
@@ -27,16 +27,16 @@ type sseStream struct {
 // startSSE sets the event-stream headers and runs fn with the stream once the response
 // starts; fn returns when the stream should end, and the response then ends cleanly (the
 // final empty chunk), including when done closes for shutdown.
-func startSSE(c *fiber.Ctx, fn func(s *sseStream)) {
+func StartSSE(c *fiber.Ctx, fn func(s *SSEStream)) {
 	c.Set(fiber.HeaderContentType, "text/event-stream")
 	c.Set(fiber.HeaderCacheControl, "no-cache")
 	c.Set("X-Accel-Buffering", "no")
 	conn := c.Context().Conn()
-	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) { fn(&sseStream{conn: conn, w: w}) })
+	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) { fn(&SSEStream{conn: conn, w: w}) })
 }
 
-// send writes raw event text and flushes it to the client, reporting success.
-func (s *sseStream) send(text string) bool {
+// Send writes raw event text and flushes it to the client, reporting success.
+func (s *SSEStream) Send(text string) bool {
 	if s.conn != nil {
 		// The server set one deadline for the whole response; each write gets its own instead.
 		_ = s.conn.SetWriteDeadline(time.Now().Add(sseWriteTimeout))
@@ -47,5 +47,5 @@ func (s *sseStream) send(text string) bool {
 	return s.w.Flush() == nil
 }
 
-// heartbeat writes a comment line, which clients ignore.
-func (s *sseStream) heartbeat() bool { return s.send(": keep-alive\n\n") }
+// Heartbeat writes a comment line, which clients ignore.
+func (s *SSEStream) Heartbeat() bool { return s.Send(": keep-alive\n\n") }

@@ -1,4 +1,4 @@
-package handlers
+package kit
 
 import (
 	"crypto/sha256"
@@ -14,7 +14,7 @@ import (
 
 // bodyCache keeps an encoded response and its ETag until its key changes, so hot read-only
 // endpoints cost a comparison rather than an encoding.
-type bodyCache struct {
+type BodyCache struct {
 	mu      sync.Mutex
 	entries map[string]cachedBody
 }
@@ -25,7 +25,7 @@ type cachedBody struct {
 	etag string
 }
 
-func (bc *bodyCache) get(slot, key string, build func() (any, error)) ([]byte, string, error) {
+func (bc *BodyCache) Get(slot, key string, build func() (any, error)) ([]byte, string, error) {
 	bc.mu.Lock()
 	e, ok := bc.entries[slot]
 	bc.mu.Unlock()
@@ -52,7 +52,7 @@ func (bc *bodyCache) get(slot, key string, build func() (any, error)) ([]byte, s
 }
 
 // sendCached writes a cached JSON body with validators, answering 304 when the client has it.
-func sendCached(c *fiber.Ctx, body []byte, etag string, maxAge time.Duration) error {
+func SendCached(c *fiber.Ctx, body []byte, etag string, maxAge time.Duration) error {
 	rh := &c.Response().Header
 	rh.SetCanonical(hdrETag, []byte(etag))
 	rh.SetCanonical(hdrCacheControl, []byte(cacheControl(maxAge)))

@@ -1,4 +1,4 @@
-package handlers
+package kit
 
 import (
 	"strconv"
@@ -15,7 +15,7 @@ import (
 // integer", and a value outside [lo, hi] (overflow included) is "must be between lo and hi".
 
 // parseIntParam reads raw as an integer in [lo, hi]; def when raw is empty or blank.
-func parseIntParam(name, raw string, def, lo, hi int) (int, error) {
+func ParseIntParam(name, raw string, def, lo, hi int) (int, error) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
 		return def, nil
@@ -33,6 +33,6 @@ func parseIntParam(name, raw string, def, lo, hi int) (int, error) {
 }
 
 // queryInt reads an integer query parameter within [lo, hi], def when absent.
-func queryInt(c *fiber.Ctx, name string, def, lo, hi int) (int, error) {
-	return parseIntParam(name, c.Query(name), def, lo, hi)
+func QueryInt(c *fiber.Ctx, name string, def, lo, hi int) (int, error) {
+	return ParseIntParam(name, c.Query(name), def, lo, hi)
 }

@@ -1,4 +1,4 @@
-package handlers
+package kit
 
 import (
 	"encoding/json"
@@ -11,10 +11,10 @@ import (
 )
 
 // isHTMX reports whether the request came from HTMX and wants a fragment.
-func isHTMX(c *fiber.Ctx) bool { return c.Get("HX-Request") == "true" }
+func IsHTMX(c *fiber.Ctx) bool { return c.Get("HX-Request") == "true" }
 
 // render writes a templ component straight into the response.
-func render(c *fiber.Ctx, status int, comp templ.Component) error {
+func Render(c *fiber.Ctx, status int, comp templ.Component) error {
 	c.Status(status)
 	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
 	c.Vary("HX-Request")
@@ -22,15 +22,15 @@ func render(c *fiber.Ctx, status int, comp templ.Component) error {
 }
 
 // page renders the full page for a normal request and only the fragment for HTMX.
-func page(c *fiber.Ctx, status int, full, fragment templ.Component) error {
-	if isHTMX(c) && fragment != nil {
-		return render(c, status, fragment)
+func Page(c *fiber.Ctx, status int, full, fragment templ.Component) error {
+	if IsHTMX(c) && fragment != nil {
+		return Render(c, status, fragment)
 	}
-	return render(c, status, full)
+	return Render(c, status, full)
 }
 
 // writeJSON encodes v as the response body.
-func writeJSON(c *fiber.Ctx, status int, v any) error {
+func WriteJSON(c *fiber.Ctx, status int, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -52,13 +52,13 @@ func (n Num) MarshalJSON() ([]byte, error) { return []byte(n.D.StringFixed(n.Pla
 // String renders the number for humans.
 func (n Num) String() string { return n.D.StringFixed(n.Places) }
 
-func money(d decimal.Decimal) Num  { return Num{d.Round(2), 2} }
-func pct(d decimal.Decimal) Num    { return Num{d.Round(2), 2} }
-func ounces(d decimal.Decimal) Num { return Num{d.Round(5), 5} }
+func Money(d decimal.Decimal) Num  { return Num{d.Round(2), 2} }
+func Pct(d decimal.Decimal) Num    { return Num{d.Round(2), 2} }
+func Ounces(d decimal.Decimal) Num { return Num{d.Round(5), 5} }
 
 // priceNum renders a price per ounce at its source's precision: at least cents, at most
 // metals.PricePlaces (LBMA silver 63.935 stays 63.935; gold 4405.8 is 4405.80).
-func priceNum(d decimal.Decimal) Num {
+func PriceNum(d decimal.Decimal) Num {
 	d = metals.Price(d)
 	places := int32(2)
 	if e := -d.Exponent(); e > places {
@@ -72,10 +72,10 @@ func priceNum(d decimal.Decimal) Num {
 }
 
 // optMoney renders nil as JSON null.
-func optMoney(d *decimal.Decimal) *Num {
+func OptMoney(d *decimal.Decimal) *Num {
 	if d == nil {
 		return nil
 	}
-	n := money(*d)
+	n := Money(*d)
 	return &n
 }

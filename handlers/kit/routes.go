@@ -1,0 +1,99 @@
+package kit
+
+import (
+	"context"
+
+	"github.com/gofiber/fiber/v2"
+)
+
+// Auth is what a route demands of the caller. The same levels guard both trees: /v1 routes
+// authenticate by bearer key, pages by session; web enforces the level before the handler runs.
+type Auth int
+
+// Authentication levels of routes.
+const (
+	// AuthNone routes are public; a valid key or session, when present, is still recognised.
+	AuthNone Auth = iota
+	// AuthMember routes need any signed-in member (a valid API key, or a session on pages).
+	AuthMember
+	// AuthGold routes need a gold member.
+	AuthGold
+	// AuthAdmin routes need an administrator.
+	AuthAdmin
+)
+
+// Schema is a JSON Schema fragment as OpenAPI 3.0 writes it.
+type Schema = map[string]any
+
+// Param describes one query or path parameter.
+type Param struct {
+	Name        string
+	In          string // "query" or "path"
+	Description string
+	Required    bool
+	Schema      Schema
+	Example     string
+}
+
+// Response describes one documented response.
+type Response struct {
+	Status      int
+	Description string
+	Schema      Schema // nil for no body
+	ContentType string // default application/json
+	// Contents documents a response served in several media types (media type → schema);
+	// it replaces Schema and ContentType when set.
+	Contents map[string]Schema
+}
+
+// APIRoute is one /v1 route with everything needed to serve and document it.
+type APIRoute struct {
+	Method      string
+	Path        string // Fiber syntax, e.g. /v1/holdings/:id
+	Auth        Auth
+	Handler     fiber.Handler
+	OperationID string
+	Summary     string
+	Description string
+	Tag         string
+	Params      []Param
+	Body        Schema
+	BodyTypes   []string // request content types; default application/json when Body is set
+	// BodyByType documents a request body accepted in several shapes (media type → schema);
+	// it replaces Body and BodyTypes when set.
+	BodyByType map[string]Schema
+	Responses  []Response
+	Example    string // an example request line for llms.txt and docs, e.g. "GET /v1/prices"
+	// MaxBody is the largest request body the route reads, in bytes; 0 means DefaultMaxBody.
+	// The server refuses a longer body with 413 while reading it, before any handler runs.
+	MaxBody int
+
+	// BodyOptional documents the body as optional (a route that also works without one).
+	BodyOptional bool
+}
+
+// DefaultMaxBody is the request body limit of every route that sets no MaxBody: forms and
+// JSON are small, and a larger limit only lets a stranger make the server buffer more.
+const DefaultMaxBody = 64 << 10
+
+// PageRoute is one browser route. Routes above AuthNone send visitors to the sign-in page;
+// AuthGold routes show free members the way to membership; AuthAdmin routes are 404 to others.
+type PageRoute struct {
+	Method  string
+	Path    string
+	Handler fiber.Handler
+	Auth    Auth
+	// MaxBody is the largest request body the route reads, in bytes; 0 means DefaultMaxBody.
+	MaxBody int
+}
+
+// Job is a named background loop: Run works until its context ends. The server's one job
+// runner starts each, logs it by Name, and restarts it after a panic.
+type Job struct {
+	Name string
+	Run  func(ctx context.Context)
+}
+
+func MetalSchema() Schema {
+	return Schema{"type": "string", "enum": []string{"gold", "silver", "platinum", "palladium"}}
+}

@@ -1,0 +1,167 @@
+package kit
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/shopspring/decimal"
+)
+
+// requireUser returns the bearer-authenticated user; the web middleware guarantees one on
+// protected routes, so a missing user is a wiring bug reported as 401.
+func RequireUser(c *fiber.Ctx) (u db.User, err error) {
+	u, ok := UserFrom(c)
+	if !ok {
+		return u, NewProblem(http.StatusUnauthorized, ProbUnauthorized, "send Authorization: Bearer <API key>")
+	}
+	return u, nil
+}
+
+// pageParams reads the limit and offset of a list.
+func PageParams(c *fiber.Ctx) (limit, offset int, err error) {
+	if limit, err = QueryInt(c, "limit", 50, 1, 200); err != nil {
+		return 0, 0, err
+	}
+	offset, err = QueryInt(c, "offset", 0, 0, 1<<31-1)
+	return limit, offset, err
+}
+
+// numOrNull renders an unknown value as JSON null.
+func NumOrNull(d *decimal.Decimal, f func(decimal.Decimal) Num) *Num {
+	if d == nil {
+		return nil
+	}
+	n := f(*d)
+	return &n
+}
+
+// asOfOrNull is the time of the newest price, null without one.
+func AsOfOrNull(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	t = t.UTC()
+	return &t
+}
+
+// dayOrNull is the calendar date of t, null for the zero time.
+func DayOrNull(t time.Time) *string {
+	if t.IsZero() {
+		return nil
+	}
+	s := t.Format(time.DateOnly)
+	return &s
+}
+
+// dateOrNull is a calendar date, null for none.
+func DateOrNull(d db.Date) *string {
+	if d.IsZero() {
+		return nil
+	}
+	s := d.String()
+	return &s
+}
+
+// maxSocialBody bounds a comment or like request body.
+const MaxJSONBody = 64 << 10
+
+// socialBody reads an optional JSON object whose members are all among allowed. An empty
+// body is an empty object.
+func JSONObjectBody(raw []byte, allowed ...string) (map[string]json.RawMessage, error) {
+	out := map[string]json.RawMessage{}
+	if len(raw) > MaxJSONBody {
+		return nil, apperr.New(apperr.TooLarge, "body larger than %d bytes", MaxJSONBody)
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return out, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&out); err != nil || out == nil {
+		return nil, apperr.InvalidField("body", "must be a JSON object")
+	}
+	if dec.More() {
+		return nil, apperr.InvalidField("body", "must hold exactly one JSON object")
+	}
+	for k := range out {
+		if !slices.Contains(allowed, k) {
+			return nil, apperr.InvalidField(k, "unknown field")
+		}
+	}
+	return out, nil
+}
+
+// claimedUserID is the userId a client sent in the body (a string or an integer) or the
+// query. When both are sent and differ, the answer matches no id, so the service refuses it.
+func ClaimedUserID(c *fiber.Ctx, body map[string]json.RawMessage) (string, error) {
+	q := c.Query("userId")
+	raw, ok := body["userId"]
+	if !ok || string(raw) == "null" {
+		return q, nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		var n json.Number
+		if err := json.Unmarshal(raw, &n); err != nil {
+			return "", apperr.InvalidField("userId", "must be your user id, as a string or an integer")
+		}
+		s = n.String()
+	}
+	if q != "" && q != s {
+		return q + "," + s, nil
+	}
+	return s, nil
+}
+
+// caller is the authenticated user, or the zero User for a visitor.
+func Caller(c *fiber.Ctx) db.User {
+	u, _ := UserFrom(c)
+	return u
+}
+
+// redirect sends the browser elsewhere: HX-Redirect for HTMX, 303 otherwise.
+func Redirect(c *fiber.Ctx, to string) error {
+	if IsHTMX(c) {
+		c.Set("HX-Redirect", to)
+		return c.SendStatus(http.StatusNoContent)
+	}
+	return c.Redirect(to, http.StatusSeeOther)
+}
+
+// capitalize upper-cases the first letter of a message shown on its own.
+func Capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// metalList renders a stored metal list, never as null.
+func MetalList(l db.MetalList) []string {
+	if l == nil {
+		return []string{}
+	}
+	return []string(l)
+}
+
+// parseMetalParam reads an optional metal exactly as documented; def applies when raw is blank.
+func ParseMetalParam(raw, def string) (string, error) {
+	if strings.TrimSpace(raw) == "" {
+		return def, nil
+	}
+	if m := metals.Metal(raw); m.Valid() {
+		return string(m), nil
+	}
+	return "", apperr.InvalidField("metal", "must be one of gold, silver, platinum, palladium")
+}
+
+// purity is a fineness to as many places as it was given (0.9999, 0.9167).
+func Purity(d decimal.Decimal) Num { return Num{d, max(-d.Exponent(), 1)} }
