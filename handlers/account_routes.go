@@ -6,7 +6,6 @@ import (
 	"github.com/ouncehq/ounce/handlers/kit"
 
 	"github.com/ouncehq/ounce/db"
-	"github.com/ouncehq/ounce/internal/account"
 )
 
 // accountPages are the browser routes of the account area: sign-up, sign-in, sign-out and
@@ -29,10 +28,6 @@ func (h *Handlers) accountPages() []kit.PageRoute {
 		{Method: "POST", Path: "/settings/developer/keys/:id/revoke", Handler: h.DeveloperRevokeKey, Auth: kit.AuthMember},
 	}
 }
-
-// Account returns the account service, for the web layer's bearer check and for tests and
-// tools that create members and keys.
-func (h *Handlers) Account() *account.Service { return h.account }
 
 // sessUserID is the session key holding the signed-in member's id.
 const sessUserID = "user_id"

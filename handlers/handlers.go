@@ -6,7 +6,12 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/ouncehq/ounce/handlers/advisorhttp"
+	"github.com/ouncehq/ounce/handlers/alertshttp"
+	"github.com/ouncehq/ounce/handlers/billinghttp"
+	"github.com/ouncehq/ounce/handlers/dealershttp"
 	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/handlers/priceshttp"
 
 	"github.com/alexedwards/scs/v2"
 
@@ -70,6 +75,14 @@ type Handlers struct {
 	receipts  *receipts.Service
 	advisor   *advisor.Service
 	alerts    *alerts.Service
+
+	// Each area's adapters (handlers/<area>http).
+	billingHTTP *billinghttp.Handlers
+	dealersHTTP *dealershttp.Handlers
+	alertsHTTP  *alertshttp.Handlers
+	advisorHTTP *advisorhttp.Handlers
+	pricesHTTP  *priceshttp.Handlers
+	//areas-end
 }
 
 // New builds the handlers.
@@ -82,12 +95,16 @@ func New(d Deps) *Handlers {
 	}
 	sv := d.Services
 	base := &kit.Base{Sessions: d.Sessions, Site: d.Site, Log: d.Logger, Now: d.Now, Done: d.Done}
-	return &Handlers{Base: base,
+	h := &Handlers{Base: base,
 		account: sv.Account, portfolio: sv.Portfolio, market: sv.Market, intel: sv.Intel, vault: sv.Vault,
 		dealers: sv.Dealers, billing: sv.Billing, social: sv.Social, receipts: sv.Receipts,
 		advisor: sv.Advisor,
 		alerts:  sv.Alerts}
+	h.billingHTTP = billinghttp.New(base, sv.Billing)
+	h.dealersHTTP = dealershttp.New(base, sv.Dealers)
+	h.alertsHTTP = alertshttp.New(base, sv.Alerts, sv.Market)
+	h.advisorHTTP = advisorhttp.New(base, sv.Advisor)
+	h.pricesHTTP = priceshttp.New(base, sv.Market, sv.Portfolio)
+	//new-end
+	return h
 }
-
-// Market returns the price service (tests publish prices through it).
-func (h *Handlers) Market() *prices.Service { return h.market }

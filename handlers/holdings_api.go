@@ -138,6 +138,3 @@ func (h *Handlers) APIHoldingsDelete(c *fiber.Ctx) error {
 	}
 	return c.SendStatus(http.StatusNoContent)
 }
-
-// Portfolio returns the portfolio service, for tools and benchmarks (the spot refresh).
-func (h *Handlers) Portfolio() *portfolio.Service { return h.portfolio }

@@ -17,7 +17,7 @@ func (h *Handlers) Home(c *fiber.Ctx) error {
 	if signedIn && u.IsGold() {
 		return h.DashboardPage(c)
 	}
-	v, err := h.marketsView(c, !signedIn)
+	v, err := h.pricesHTTP.MarketsView(c, !signedIn)
 	if err != nil {
 		return err
 	}

@@ -14,8 +14,7 @@ import (
 // OpenAPI document and llms.txt are generated from them, so they cannot drift apart.
 func (h *Handlers) APIRoutes() []kit.APIRoute {
 	var out []kit.APIRoute
-	out = append(out, h.pricesRoutes()...)
-	out = append(out, h.calculatorRoutes()...)
+	out = append(out, h.pricesHTTP.APIRoutes()...)
 	// Portfolio first: its fixed paths (/v1/holdings/export, /import) must match before
 	// the /v1/holdings/:id pattern does.
 	out = append(out, h.portfolioRoutes()...)
@@ -23,12 +22,12 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 	out = append(out, h.productRoutes()...)
 	out = append(out, h.intelRoutes()...)
 	out = append(out, h.vaultRoutes()...)
-	out = append(out, h.dealerRoutes()...)
-	out = append(out, h.billingRoutes()...)
+	out = append(out, h.dealersHTTP.APIRoutes()...)
+	out = append(out, h.billingHTTP.APIRoutes()...)
 	out = append(out, h.socialRoutes()...)
 	out = append(out, h.receiptsRoutes()...)
-	out = append(out, h.advisorRoutes()...)
-	out = append(out, h.alertsRoutes()...)
+	out = append(out, h.advisorHTTP.APIRoutes()...)
+	out = append(out, h.alertsHTTP.APIRoutes()...)
 	return out
 }
 
@@ -48,15 +47,15 @@ func (h *Handlers) PageRoutes() []kit.PageRoute {
 		{Method: "GET", Path: "/legal", Handler: h.LegalPage, Auth: kit.AuthNone},
 	}
 	out = append(out, h.accountPages()...)
-	out = append(out, h.pricePages()...)
+	out = append(out, h.pricesHTTP.PageRoutes()...)
 	out = append(out, h.portfolioPages()...)
 	out = append(out, h.intelPages()...)
-	out = append(out, h.dealerPages()...)
-	out = append(out, h.billingPages()...)
+	out = append(out, h.dealersHTTP.PageRoutes()...)
+	out = append(out, h.billingHTTP.PageRoutes()...)
 	out = append(out, h.socialPages()...)
 	out = append(out, h.receiptsPages()...)
-	out = append(out, h.advisorPages()...)
-	out = append(out, h.alertsPages()...)
+	out = append(out, h.advisorHTTP.PageRoutes()...)
+	out = append(out, h.alertsHTTP.PageRoutes()...)
 	return out
 }
 

@@ -8,9 +8,6 @@ import (
 	"github.com/ouncehq/ounce/internal/social"
 )
 
-// Social returns the social service (the CLI's mute and tests use it directly).
-func (h *Handlers) Social() *social.Service { return h.social }
-
 // socialRoutes are the /v1 article view, like and comment routes.
 func (h *Handlers) socialRoutes() []kit.APIRoute {
 	article := kit.Param{Name: "id", In: "path", Required: true, Description: "The article's id or its slug.", Schema: kit.Schema{"type": "string", "maxLength": 200}, Example: "2026-11-22-daily-synthesis"}

@@ -1,4 +1,4 @@
-package handlers
+package priceshttp
 
 import (
 	"net/http"
@@ -16,8 +16,8 @@ import (
 	"github.com/ouncehq/ounce/views/pages"
 )
 
-// pricePages are the markets and calculator pages.
-func (h *Handlers) pricePages() []kit.PageRoute {
+// PageRoutes are the markets and calculator pages.
+func (h *Handlers) PageRoutes() []kit.PageRoute {
 	return []kit.PageRoute{
 		{Method: "GET", Path: "/markets", Handler: h.MarketsPage, Auth: kit.AuthNone},
 		{Method: "GET", Path: "/markets/chart", Handler: h.MarketsChart, Auth: kit.AuthNone},

@@ -1,4 +1,4 @@
-package handlers
+package priceshttp
 
 import (
 	"bytes"
@@ -22,8 +22,8 @@ import (
 // chartPoints is how many points the markets chart draws.
 const chartPoints = 240
 
-// tickerView formats the live board (from memory: it needs no request context).
-func (h *Handlers) tickerView() pages.TickerView {
+// TickerView formats the live board (from memory: it needs no request context).
+func (h *Handlers) TickerView() pages.TickerView {
 	snap := h.board(context.Background())
 	v := pages.TickerView{Offline: h.Site.Offline, MarketsOpen: snap.MarketsOpen, AnyStale: snap.AnyStale(), AsOf: "never"}
 	for _, m := range metals.All {
@@ -97,18 +97,18 @@ func (h *Handlers) chartView(ctx context.Context, metal, rng string) (pages.Char
 	return v, nil
 }
 
-// marketsView is the markets page for ?metal= (default gold) and ?range= (default 1Y).
-func (h *Handlers) marketsView(c *fiber.Ctx, hero bool) (pages.MarketsView, error) {
+// MarketsView is the markets page for ?metal= (default gold) and ?range= (default 1Y).
+func (h *Handlers) MarketsView(c *fiber.Ctx, hero bool) (pages.MarketsView, error) {
 	cv, err := h.chartView(h.Ctx(c), c.Query("metal", "gold"), c.Query("range", "1Y"))
 	if err != nil {
 		return pages.MarketsView{}, err
 	}
-	return pages.MarketsView{Ticker: h.tickerView(), Chart: cv, Hero: hero}, nil
+	return pages.MarketsView{Ticker: h.TickerView(), Chart: cv, Hero: hero}, nil
 }
 
 // MarketsPage is the live price board.
 func (h *Handlers) MarketsPage(c *fiber.Ctx) error {
-	v, err := h.marketsView(c, false)
+	v, err := h.MarketsView(c, false)
 	if err != nil {
 		return err
 	}
@@ -121,7 +121,7 @@ func (h *Handlers) MarketsChart(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	full := pages.Markets(h.Meta(c, "Markets", "markets"), pages.MarketsView{Ticker: h.tickerView(), Chart: cv})
+	full := pages.Markets(h.Meta(c, "Markets", "markets"), pages.MarketsView{Ticker: h.TickerView(), Chart: cv})
 	return kit.Page(c, http.StatusOK, full, pages.HistoryChart(cv))
 }
 
@@ -140,7 +140,7 @@ func (h *Handlers) PriceEvents(c *fiber.Ctx) error {
 		ctx := context.Background()
 		send := func() bool {
 			var buf bytes.Buffer
-			if err := pages.PriceTicker(h.tickerView()).Render(ctx, &buf); err != nil {
+			if err := pages.PriceTicker(h.TickerView()).Render(ctx, &buf); err != nil {
 				return false
 			}
 			var ev strings.Builder

@@ -1,4 +1,4 @@
-package handlers
+package dealershttp
 
 import (
 	"bytes"
@@ -283,6 +283,3 @@ func (h *Handlers) DealerGo(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	return c.Redirect(target, http.StatusFound)
 }
-
-// Dealers returns the dealer-price service (tests and tools that call use cases directly).
-func (h *Handlers) Dealers() *dealers.Service { return h.dealers }

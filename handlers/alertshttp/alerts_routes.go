@@ -1,4 +1,4 @@
-package handlers
+package alertshttp
 
 import (
 	"strconv"
@@ -8,14 +8,11 @@ import (
 	"github.com/ouncehq/ounce/internal/alerts"
 )
 
-// Alerts returns the price alert service (tests and the CLI use it directly).
-func (h *Handlers) Alerts() *alerts.Service { return h.alerts }
-
 // maxPushBody bounds a device or alert request body.
 const maxPushBody = 16 << 10
 
-// alertsRoutes are the /v1 push device, price alert and notification routes.
-func (h *Handlers) alertsRoutes() []kit.APIRoute {
+// APIRoutes are the /v1 push device, price alert and notification routes.
+func (h *Handlers) APIRoutes() []kit.APIRoute {
 	if h.alerts == nil {
 		return nil
 	}
@@ -118,8 +115,8 @@ func (h *Handlers) alertsRoutes() []kit.APIRoute {
 	}
 }
 
-// alertsSchemas are the named schemas of the push routes.
-func (h *Handlers) alertsSchemas() map[string]kit.Schema {
+// Schemas are the named schemas of the push routes.
+func (h *Handlers) Schemas() map[string]kit.Schema {
 	dt := kit.Schema{"type": "string", "format": "date-time"}
 	return map[string]kit.Schema{
 		"PriceAlert": kit.Schema{"type": "object", "required": []string{"id", "metal", "direction", "target_price", "repeat", "enabled", "last_triggered_at", "created_at"}, "properties": kit.Schema{

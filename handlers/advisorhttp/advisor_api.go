@@ -1,4 +1,4 @@
-package handlers
+package advisorhttp
 
 import (
 	"encoding/json"
@@ -13,9 +13,6 @@ import (
 	"github.com/ouncehq/ounce/internal/advisor"
 	"github.com/ouncehq/ounce/internal/apperr"
 )
-
-// Advisor returns the advisor service (the CLI and tests use it directly).
-func (h *Handlers) Advisor() *advisor.Service { return h.advisor }
 
 // BriefJSON is the wire form of a daily brief.
 type BriefJSON struct {

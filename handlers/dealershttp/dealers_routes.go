@@ -1,4 +1,4 @@
-package handlers
+package dealershttp
 
 import (
 	"sort"
@@ -73,8 +73,8 @@ func dealerSchemas() (prices, products, history kit.Schema) {
 	return prices, products, history
 }
 
-// dealerRoutes are the /v1 dealer-price routes.
-func (h *Handlers) dealerRoutes() []kit.APIRoute {
+// APIRoutes are the /v1 dealer-price routes.
+func (h *Handlers) APIRoutes() []kit.APIRoute {
 	prices, products, history := dealerSchemas()
 	tag := "Dealer prices"
 	return []kit.APIRoute{
@@ -127,8 +127,8 @@ func (h *Handlers) dealerRoutes() []kit.APIRoute {
 	}
 }
 
-// dealerPages are the dealer-price pages and the click-through redirect.
-func (h *Handlers) dealerPages() []kit.PageRoute {
+// PageRoutes are the dealer-price pages and the click-through redirect.
+func (h *Handlers) PageRoutes() []kit.PageRoute {
 	return []kit.PageRoute{
 		{Method: "GET", Path: "/dealers", Handler: h.DealersPage, Auth: kit.AuthNone},
 		{Method: "GET", Path: "/dealers/:product", Handler: h.DealerProductPage, Auth: kit.AuthNone},

@@ -1,4 +1,4 @@
-package handlers
+package billinghttp
 
 import (
 	"net/http"

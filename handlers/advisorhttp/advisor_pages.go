@@ -1,4 +1,4 @@
-package handlers
+package advisorhttp
 
 import (
 	"bytes"

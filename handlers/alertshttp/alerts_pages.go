@@ -1,4 +1,4 @@
-package handlers
+package alertshttp
 
 import (
 	"context"
@@ -21,10 +21,10 @@ import (
 	"github.com/ouncehq/ounce/views/pages"
 )
 
-// alertsPages are the browser routes of price alerts: the page and its forms, the browser's
+// PageRoutes are the browser routes of price alerts: the page and its forms, the browser's
 // push subscription, the bell's unread stream, and the service worker at the site's root
 // (so its scope is the whole site).
-func (h *Handlers) alertsPages() []kit.PageRoute {
+func (h *Handlers) PageRoutes() []kit.PageRoute {
 	if h.alerts == nil {
 		return nil
 	}

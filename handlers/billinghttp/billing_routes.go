@@ -1,4 +1,4 @@
-package handlers
+package billinghttp
 
 import (
 	"strings"
@@ -8,9 +8,9 @@ import (
 	"github.com/ouncehq/ounce/internal/billing"
 )
 
-// billingRoutes are the /v1 billing routes: checkout, verification, the customer portal and
+// APIRoutes are the /v1 billing routes: checkout, verification, the customer portal and
 // Stripe's webhook. Without Stripe configured each answers 503 "billing is not configured".
-func (h *Handlers) billingRoutes() []kit.APIRoute {
+func (h *Handlers) APIRoutes() []kit.APIRoute {
 	unconfigured := kit.Response{Status: 503, Description: "Billing is not configured on this server (type /problems/unavailable), or Stripe did not answer."}
 	membership := bObject(kit.Schema{
 		"tier":                 kit.Schema{"type": "string", "enum": []string{"free", "gold"}, "description": "Your tier after verification."},
@@ -71,9 +71,9 @@ func (h *Handlers) billingRoutes() []kit.APIRoute {
 	}
 }
 
-// billingPages are the browser routes of the billing area: the membership page and its
+// PageRoutes are the browser routes of the billing area: the membership page and its
 // upgrade and portal buttons (session + CSRF, answering with HX-Redirect to Stripe).
-func (h *Handlers) billingPages() []kit.PageRoute {
+func (h *Handlers) PageRoutes() []kit.PageRoute {
 	return []kit.PageRoute{
 		{Method: "GET", Path: "/settings/billing", Handler: h.BillingPage, Auth: kit.AuthMember},
 		{Method: "POST", Path: "/settings/billing/checkout", Handler: h.BillingCheckout, Auth: kit.AuthMember},

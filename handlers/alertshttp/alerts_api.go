@@ -1,4 +1,4 @@
-package handlers
+package alertshttp
 
 import (
 	"encoding/json"

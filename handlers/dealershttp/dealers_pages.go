@@ -1,4 +1,4 @@
-package handlers
+package dealershttp
 
 import (
 	"net/url"

@@ -1,4 +1,4 @@
-package handlers
+package advisorhttp
 
 import (
 	"context"
@@ -12,8 +12,8 @@ import (
 	"github.com/ouncehq/ounce/internal/apperr"
 )
 
-// advisorRoutes are the /v1 daily brief and advisor chat routes.
-func (h *Handlers) advisorRoutes() []kit.APIRoute {
+// APIRoutes are the /v1 daily brief and advisor chat routes.
+func (h *Handlers) APIRoutes() []kit.APIRoute {
 	ref := func(name string) kit.Schema { return kit.Schema{"$ref": "#/components/schemas/" + name} }
 	claim := kit.Param{Name: "userId", In: "query", Description: "Accepted for compatibility only: when sent it must be your own user id (else 403); it never identifies anyone by itself.", Schema: kit.Schema{"type": "string", "maxLength": 40}}
 	userIDProp := kit.Schema{"oneOf": []kit.Schema{{"type": "string", "maxLength": 40}, {"type": "integer"}}, "description": "Optional, for compatibility: must be your own user id."}
@@ -92,9 +92,9 @@ func (h *Handlers) advisorRoutes() []kit.APIRoute {
 	}
 }
 
-// advisorPages are the chat and brief pages. The chat is for every member (the quota
+// PageRoutes are the chat and brief pages. The chat is for every member (the quota
 // differs); briefs are Gold.
-func (h *Handlers) advisorPages() []kit.PageRoute {
+func (h *Handlers) PageRoutes() []kit.PageRoute {
 	return []kit.PageRoute{
 		{Method: "GET", Path: "/advisor", Handler: h.AdvisorPage, Auth: kit.AuthMember},
 		{Method: "POST", Path: "/advisor", Handler: h.AdvisorAsk, Auth: kit.AuthMember},
@@ -105,8 +105,8 @@ func (h *Handlers) advisorPages() []kit.PageRoute {
 	}
 }
 
-// advisorSchemas are the named schemas of the advisor routes.
-func (h *Handlers) advisorSchemas() map[string]kit.Schema {
+// Schemas are the named schemas of the advisor routes.
+func (h *Handlers) Schemas() map[string]kit.Schema {
 	num := kit.Schema{"type": "number"}
 	optNum := kit.Schema{"type": "number", "nullable": true}
 	optTime := kit.Schema{"type": "string", "format": "date-time", "nullable": true}
@@ -164,9 +164,9 @@ func (h *Handlers) advisorSchemas() map[string]kit.Schema {
 	}
 }
 
-// advisorMCPTools is the advisor chat as an MCP tool, for a Gold member's key (MCP tools are
+// MCPTools is the advisor chat as an MCP tool, for a Gold member's key (MCP tools are
 // public or Gold); it counts against the same daily quota as POST /v1/advisor/chat.
-func (h *Handlers) advisorMCPTools() []kit.MCPTool {
+func (h *Handlers) MCPTools() []kit.MCPTool {
 	if h.advisor == nil {
 		return nil
 	}

@@ -1,0 +1,18 @@
+// Package dealershttp adapts dealer price comparison to HTTP: quotes with premiums over spot, premium history and click-through under /v1, and the dealer pages.
+package dealershttp
+
+import (
+	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/internal/dealers"
+)
+
+// Handlers are the area's adapters over its service, sharing the server's kit.Base.
+type Handlers struct {
+	*kit.Base
+	dealers *dealers.Service
+}
+
+// New builds the area's adapters.
+func New(b *kit.Base, dealers *dealers.Service) *Handlers {
+	return &Handlers{Base: b, dealers: dealers}
+}

@@ -1,0 +1,25 @@
+// Package priceshttp adapts spot prices, their history and the calculators to HTTP: /v1 routes, the markets page with its live stream and charts, and the junk-silver and what-if calculators.
+package priceshttp
+
+import (
+	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/internal/portfolio"
+	"github.com/ouncehq/ounce/internal/prices"
+)
+
+// Handlers are the area's adapters over its service, sharing the server's kit.Base.
+type Handlers struct {
+	*kit.Base
+	market    *prices.Service
+	portfolio *portfolio.Service
+}
+
+// New builds the area's adapters.
+func New(b *kit.Base, market *prices.Service, portfolio *portfolio.Service) *Handlers {
+	return &Handlers{Base: b, market: market, portfolio: portfolio}
+}
+
+// APIRoutes are the area's /v1 routes: prices, then the calculators.
+func (h *Handlers) APIRoutes() []kit.APIRoute {
+	return append(h.pricesRoutes(), h.calculatorRoutes()...)
+}
