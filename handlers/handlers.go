@@ -11,7 +11,9 @@ import (
 	"github.com/ouncehq/ounce/handlers/billinghttp"
 	"github.com/ouncehq/ounce/handlers/dealershttp"
 	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/handlers/portfoliohttp"
 	"github.com/ouncehq/ounce/handlers/priceshttp"
+	"github.com/ouncehq/ounce/handlers/receiptshttp"
 
 	"github.com/alexedwards/scs/v2"
 
@@ -77,11 +79,13 @@ type Handlers struct {
 	alerts    *alerts.Service
 
 	// Each area's adapters (handlers/<area>http).
-	billingHTTP *billinghttp.Handlers
-	dealersHTTP *dealershttp.Handlers
-	alertsHTTP  *alertshttp.Handlers
-	advisorHTTP *advisorhttp.Handlers
-	pricesHTTP  *priceshttp.Handlers
+	billingHTTP   *billinghttp.Handlers
+	dealersHTTP   *dealershttp.Handlers
+	alertsHTTP    *alertshttp.Handlers
+	advisorHTTP   *advisorhttp.Handlers
+	pricesHTTP    *priceshttp.Handlers
+	portfolioHTTP *portfoliohttp.Handlers
+	receiptsHTTP  *receiptshttp.Handlers
 	//areas-end
 }
 
@@ -105,6 +109,8 @@ func New(d Deps) *Handlers {
 	h.alertsHTTP = alertshttp.New(base, sv.Alerts, sv.Market)
 	h.advisorHTTP = advisorhttp.New(base, sv.Advisor)
 	h.pricesHTTP = priceshttp.New(base, sv.Market, sv.Portfolio)
+	h.portfolioHTTP = portfoliohttp.New(base, sv.Portfolio, h.pricesHTTP.TickerView)
+	h.receiptsHTTP = receiptshttp.New(base, sv.Receipts)
 	//new-end
 	return h
 }

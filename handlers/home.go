@@ -15,7 +15,7 @@ import (
 func (h *Handlers) Home(c *fiber.Ctx) error {
 	u, signedIn := kit.UserFrom(c)
 	if signedIn && u.IsGold() {
-		return h.DashboardPage(c)
+		return h.portfolioHTTP.DashboardPage(c)
 	}
 	v, err := h.pricesHTTP.MarketsView(c, !signedIn)
 	if err != nil {

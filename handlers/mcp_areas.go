@@ -7,13 +7,11 @@ import (
 	"github.com/ouncehq/ounce/handlers/kit"
 
 	"github.com/ouncehq/ounce/db"
-	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
 // mcpAreaTools are the tools whose use cases live in other areas: holdings now, and Stack
 // Signal, Vault Watch and the portfolio as those areas land.
 func (h *Handlers) mcpAreaTools() []kit.MCPTool {
-	create := holdingSchemas()["HoldingCreate"]
 	return []kit.MCPTool{
 		{Name: "get_stack_signal", Description: "Stack Signal: editorial articles on precious metals with commentary, the prices at publication and their source links; filter by category (the eight news categories or SYNTHESIS for the daily synthesis).",
 			Method: "GET", Path: "/v1/stack-signal",
@@ -24,37 +22,6 @@ func (h *Handlers) mcpAreaTools() []kit.MCPTool {
 			Method: "GET", Path: "/v1/vault-watch",
 			Call: func(ctx context.Context, a map[string]string, _ json.RawMessage, _ *db.User) (any, error) {
 				return h.vaultWatch(ctx, a["metal"], a["days"])
-			}},
-		{Name: "get_portfolio", Description: "Your stack valued at live spot (Gold members): total value, cost basis, unrealized and realized profit/loss, the day's change, and per metal ounces, value, cost and allocation.",
-			Method: "GET", Path: "/v1/portfolio", Gold: true,
-			Call: func(ctx context.Context, _ map[string]string, _ json.RawMessage, u *db.User) (any, error) {
-				p, err := h.portfolio.Portfolio(ctx, *u)
-				if err != nil {
-					return nil, err
-				}
-				return portfolioJSON(p), nil
-			}},
-		{Name: "get_analytics", Description: "Your per-metal analytics (Gold members): cost basis, average cost per ounce, break-even spot price and distance to it, allocation by value and by weight, purchase count and dates, average premium paid over spot.",
-			Method: "GET", Path: "/v1/analytics", Gold: true,
-			Call: func(ctx context.Context, _ map[string]string, _ json.RawMessage, u *db.User) (any, error) {
-				a, err := h.portfolio.Analytics(ctx, *u)
-				if err != nil {
-					return nil, err
-				}
-				return analyticsJSON(a), nil
-			}},
-		{Name: "add_holding", Description: "Record a purchase in your holdings (Gold members): metal, quantity, fine weight per unit in troy ounces, price per unit in USD, and optionally product_name, fees, dealer, purchase_date, notes.",
-			Method: "POST", Path: "/v1/holdings", Gold: true, Schema: create,
-			Call: func(ctx context.Context, _ map[string]string, raw json.RawMessage, u *db.User) (any, error) {
-				in, err := portfolio.ParseHoldingJSON(raw)
-				if err != nil {
-					return nil, err
-				}
-				hold, err := h.portfolio.CreateHolding(ctx, *u, in)
-				if err != nil {
-					return nil, err
-				}
-				return HoldingToJSON(hold), nil
 			}},
 	}
 }

@@ -1,4 +1,4 @@
-package handlers
+package receiptshttp
 
 import (
 	"fmt"
@@ -20,9 +20,9 @@ import (
 	"github.com/ouncehq/ounce/views/pages"
 )
 
-// receiptsPages are the scanning page (any member, within the scan limits) and its confirm
+// PageRoutes are the scanning page (any member, within the scan limits) and its confirm
 // step (Gold: the lines become holdings).
-func (h *Handlers) receiptsPages() []kit.PageRoute {
+func (h *Handlers) PageRoutes() []kit.PageRoute {
 	return []kit.PageRoute{
 		{Method: "GET", Path: "/portfolio/scan", Handler: h.ScanPage, Auth: kit.AuthMember},
 		{Method: "POST", Path: "/portfolio/scan", Handler: h.ScanSubmit, Auth: kit.AuthMember, MaxBody: scanMaxBody},

@@ -1,4 +1,4 @@
-package handlers
+package portfoliohttp
 
 import (
 	"github.com/ouncehq/ounce/handlers/kit"
@@ -7,7 +7,7 @@ import (
 )
 
 // JSON schemas of the portfolio area. Routes inline them (so each route's document stands on
-// its own); portfolioSchemas also publishes the main ones as named components.
+// its own); Schemas also publishes the main ones as named components.
 
 // pfPerMetal is an object with one value per metal.
 func pfPerMetal(item kit.Schema) kit.Schema {
@@ -163,7 +163,7 @@ func pfExportSchema() kit.Schema {
 	})
 }
 
-func pfImportProblemSchema() kit.Schema {
+func ImportProblemSchema() kit.Schema {
 	return kit.Schema{"type": "object", "required": []string{"type", "title", "status", "errors"}, "properties": kit.Schema{
 		"type": kit.Schema{"type": "string"}, "title": kit.Schema{"type": "string"}, "status": kit.IntSchema(), "detail": kit.Schema{"type": "string"},
 		"errors": kit.Schema{"type": "array", "items": kit.ClosedObject(kit.Schema{
@@ -175,8 +175,8 @@ func pfImportProblemSchema() kit.Schema {
 	}}
 }
 
-// portfolioSchemas are the named schemas of the portfolio area, for the OpenAPI components.
-func (h *Handlers) portfolioSchemas() map[string]kit.Schema {
+// Schemas are the named schemas of the portfolio area, for the OpenAPI components.
+func (h *Handlers) Schemas() map[string]kit.Schema {
 	return map[string]kit.Schema{
 		"PortfolioSummary":     pfSummarySchema(),
 		"PortfolioMetal":       pfMetalSchema(),

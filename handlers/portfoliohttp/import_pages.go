@@ -1,4 +1,4 @@
-package handlers
+package portfoliohttp
 
 import (
 	"encoding/base64"

@@ -1,13 +1,14 @@
-package handlers
+package receiptshttp
 
 import (
 	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/handlers/portfoliohttp"
 	"github.com/ouncehq/ounce/internal/receipts"
 )
 
-// receiptsRoutes are the receipt-scanning routes: scan (any member, within the scan limits)
+// APIRoutes are the receipt-scanning routes: scan (any member, within the scan limits)
 // and confirm (Gold: the lines become holdings).
-func (h *Handlers) receiptsRoutes() []kit.APIRoute {
+func (h *Handlers) APIRoutes() []kit.APIRoute {
 	return []kit.APIRoute{
 		{Method: "POST", Path: "/v1/scan-receipt/confirm", Auth: kit.AuthGold, Handler: h.APIScanReceiptConfirm, OperationID: "confirmReceipt", Tag: "Portfolio",
 			Summary:     "Add the checked lines of a scanned receipt to your holdings",
@@ -16,7 +17,7 @@ func (h *Handlers) receiptsRoutes() []kit.APIRoute {
 			Responses: []kit.Response{
 				{Status: 200, Description: "Added.", Schema: kit.ClosedObject(kit.Schema{"imported": kit.IntSchema(), "skipped_duplicates": kit.IntSchema()})},
 				{Status: 413, Description: "Body over 256 KiB."},
-				{Status: 422, Description: "Some lines are invalid; nothing was added. errors lists {row, field, message}.", Schema: pfImportProblemSchema(), ContentType: "application/problem+json"},
+				{Status: 422, Description: "Some lines are invalid; nothing was added. errors lists {row, field, message}.", Schema: portfoliohttp.ImportProblemSchema(), ContentType: "application/problem+json"},
 			},
 			MaxBody: receiptConfirmMaxBody,
 			Example: `POST /v1/scan-receipt/confirm {"dealer":"APMEX","order_date":"2026-03-14","items":[{"metal":"silver","product_name":"1 oz American Silver Eagle","quantity":20,"weight_oz":1,"unit_price":34.10,"fees":0}]}`},

@@ -1,4 +1,4 @@
-package handlers
+package receiptshttp
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/handlers/portfoliohttp"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/shopspring/decimal"
@@ -255,7 +256,7 @@ func (h *Handlers) APIScanReceiptConfirm(c *fiber.Ctx) error {
 	}
 	res, err := h.receipts.Confirm(h.Ctx(c), u, ci)
 	if err != nil {
-		return importWireError(err)
+		return portfoliohttp.ImportWireError(err)
 	}
-	return kit.WriteJSON(c, http.StatusOK, ImportResultJSON{Imported: res.Imported, SkippedDuplicates: res.SkippedDuplicates})
+	return kit.WriteJSON(c, http.StatusOK, portfoliohttp.ImportResultJSON{Imported: res.Imported, SkippedDuplicates: res.SkippedDuplicates})
 }

@@ -1,4 +1,4 @@
-package handlers
+package portfoliohttp
 
 import (
 	"net/http"
@@ -184,7 +184,7 @@ func (h *Handlers) DashboardPage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	v := pages.DashboardView{Live: h.portfolioLive(), Ticker: h.pricesHTTP.TickerView(), Summary: h.dashboardSummaryView(val), Empty: val.Empty()}
+	v := pages.DashboardView{Live: h.portfolioLive(), Ticker: h.ticker(), Summary: h.dashboardSummaryView(val), Empty: val.Empty()}
 	if c.Query("sale") == "1" {
 		v.Flash = "Sale recorded."
 	}

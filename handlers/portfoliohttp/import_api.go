@@ -1,4 +1,4 @@
-package handlers
+package portfoliohttp
 
 import (
 	"bytes"
@@ -70,9 +70,9 @@ type ExportJSON struct {
 	Holdings   []ExportHoldingJSON `json:"holdings"`
 }
 
-// importWireError gives an import's Unprocessable error its wire shape: the row problems as
+// ImportWireError gives an import's Unprocessable error its wire shape: the row problems as
 // {row, field, message}, beside error_count.
-func importWireError(err error) error {
+func ImportWireError(err error) error {
 	e, ok := apperr.As(err)
 	if !ok || e.Kind != apperr.Unprocessable {
 		return err
@@ -132,7 +132,7 @@ func (h *Handlers) APIHoldingsImport(c *fiber.Ctx) error {
 	}
 	res, err := h.portfolio.ImportHoldings(h.Ctx(c), u, data)
 	if err != nil {
-		return importWireError(err)
+		return ImportWireError(err)
 	}
 	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"imported": res.Imported, "skipped_duplicates": res.SkippedDuplicates, "sales": res.Sales})
 }

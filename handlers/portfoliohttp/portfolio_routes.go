@@ -1,4 +1,4 @@
-package handlers
+package portfoliohttp
 
 import (
 	"github.com/ouncehq/ounce/handlers/kit"
@@ -76,16 +76,24 @@ func (h *Handlers) portfolioRoutes() []kit.APIRoute {
 			Responses: []kit.Response{
 				{Status: 200, Description: "Imported.", Schema: kit.ClosedObject(kit.Schema{"imported": kit.IntSchema(), "skipped_duplicates": kit.IntSchema(), "sales": kit.Schema{"type": "integer", "description": "Sales recorded from the sales section."}})},
 				{Status: 413, Description: "More than 10,000 rows or 5 MiB."},
-				{Status: 422, Description: "Some rows are invalid; nothing was imported. errors lists {row, field, message}.", Schema: pfImportProblemSchema(), ContentType: "application/problem+json"},
+				{Status: 422, Description: "Some rows are invalid; nothing was imported. errors lists {row, field, message}.", Schema: ImportProblemSchema(), ContentType: "application/problem+json"},
 			},
 			Example: "POST /v1/holdings/import @holdings.csv", MaxBody: importMaxBody},
 	}
 }
 
-// portfolioPages are the dashboard's own browser routes (fragments, sales, import, export).
+// PageRoutes are the dashboard's own browser routes (fragments, sales, import, export).
 // Every one is for Gold members: web shows others the membership page before the handler runs.
-func (h *Handlers) portfolioPages() []kit.PageRoute {
+func (h *Handlers) PageRoutes() []kit.PageRoute {
 	return []kit.PageRoute{
+		{Method: "GET", Path: "/holdings", Handler: h.HoldingsIndex, Auth: kit.AuthGold},
+		{Method: "GET", Path: "/holdings/new", Handler: h.HoldingsNew, Auth: kit.AuthGold},
+		{Method: "GET", Path: "/holdings/sales", Handler: h.SalesIndex, Auth: kit.AuthGold},
+		{Method: "POST", Path: "/holdings/sales/:id/undo", Handler: h.SaleUndo, Auth: kit.AuthGold},
+		{Method: "POST", Path: "/holdings", Handler: h.HoldingsSave, Auth: kit.AuthGold},
+		{Method: "GET", Path: "/holdings/:id/edit", Handler: h.HoldingsEdit, Auth: kit.AuthGold},
+		{Method: "POST", Path: "/holdings/:id", Handler: h.HoldingsSave, Auth: kit.AuthGold},
+		{Method: "POST", Path: "/holdings/:id/delete", Handler: h.HoldingsDelete, Auth: kit.AuthGold},
 		{Method: "GET", Path: "/dashboard/summary", Handler: h.DashboardSummary, Auth: kit.AuthGold},
 		{Method: "GET", Path: "/dashboard/holdings", Handler: h.DashboardHoldings, Auth: kit.AuthGold},
 		{Method: "GET", Path: "/dashboard/chart", Handler: h.DashboardChart, Auth: kit.AuthGold},

@@ -1,0 +1,29 @@
+// Package portfoliohttp adapts a member's stack to HTTP: holdings, sales, valuation, analytics, value history, import and export and the product catalogue under /v1 and as MCP tools, and the dashboard, ledger, sales and import pages.
+package portfoliohttp
+
+import (
+	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/internal/portfolio"
+	"github.com/ouncehq/ounce/views/pages"
+)
+
+// Handlers are the area's adapters over its service, sharing the server's kit.Base.
+type Handlers struct {
+	*kit.Base
+	portfolio *portfolio.Service
+	// ticker is the price board above the dashboard, drawn by the prices area.
+	ticker func() pages.TickerView
+}
+
+// New builds the area's adapters.
+func New(b *kit.Base, portfolio *portfolio.Service, ticker func() pages.TickerView) *Handlers {
+	return &Handlers{Base: b, portfolio: portfolio, ticker: ticker}
+}
+
+// APIRoutes are the area's /v1 routes. The portfolio's fixed paths (/v1/holdings/export,
+// /v1/holdings/import) come before the /v1/holdings/:id pattern, which would match them.
+func (h *Handlers) APIRoutes() []kit.APIRoute {
+	out := h.portfolioRoutes()
+	out = append(out, h.holdingsRoutes()...)
+	return append(out, h.productRoutes()...)
+}
