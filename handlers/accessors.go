@@ -1,6 +1,9 @@
 package handlers
 
 import (
+	"context"
+
+	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/advisor"
 	"github.com/ouncehq/ounce/internal/alerts"
@@ -41,3 +44,9 @@ func (h *Handlers) Vault() *comex.Service { return h.vault }
 
 // Social returns the social service (the CLI's mute and tests use it directly).
 func (h *Handlers) Social() *social.Service { return h.social }
+
+// SessionUser loads the signed-in member of a browser request, if any (the web layer's
+// session middleware asks).
+func (h *Handlers) SessionUser(ctx context.Context) (db.User, bool) {
+	return h.accountHTTP.SessionUser(ctx)
+}

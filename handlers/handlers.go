@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/ouncehq/ounce/handlers/accounthttp"
 	"github.com/ouncehq/ounce/handlers/advisorhttp"
 	"github.com/ouncehq/ounce/handlers/alertshttp"
 	"github.com/ouncehq/ounce/handlers/billinghttp"
@@ -86,6 +87,7 @@ type Handlers struct {
 	pricesHTTP    *priceshttp.Handlers
 	portfolioHTTP *portfoliohttp.Handlers
 	receiptsHTTP  *receiptshttp.Handlers
+	accountHTTP   *accounthttp.Handlers
 	//areas-end
 }
 
@@ -111,6 +113,7 @@ func New(d Deps) *Handlers {
 	h.pricesHTTP = priceshttp.New(base, sv.Market, sv.Portfolio)
 	h.portfolioHTTP = portfoliohttp.New(base, sv.Portfolio, h.pricesHTTP.TickerView)
 	h.receiptsHTTP = receiptshttp.New(base, sv.Receipts)
+	h.accountHTTP = accounthttp.New(base, sv.Account)
 	//new-end
 	return h
 }

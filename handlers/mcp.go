@@ -150,7 +150,7 @@ func (h *Handlers) MCPHandler() http.Handler {
 	return mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
 		var up *db.User
 		if secret, ok := kit.BearerToken(r.Header.Get("Authorization")); ok {
-			if ko, err := h.AuthenticateKey(r.Context(), secret); err == nil {
+			if ko, err := h.account.AuthenticateKey(r.Context(), secret); err == nil {
 				u := ko.User
 				up = &u
 			}

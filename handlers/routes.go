@@ -33,7 +33,7 @@ func (h *Handlers) PageRoutes() []kit.PageRoute {
 		{Method: "GET", Path: "/docs/api", Handler: h.APIDocsPage, Auth: kit.AuthNone},
 		{Method: "GET", Path: "/legal", Handler: h.LegalPage, Auth: kit.AuthNone},
 	}
-	out = append(out, h.accountPages()...)
+	out = append(out, h.accountHTTP.PageRoutes()...)
 	out = append(out, h.pricesHTTP.PageRoutes()...)
 	out = append(out, h.portfolioHTTP.PageRoutes()...)
 	out = append(out, h.intelPages()...)

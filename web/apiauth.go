@@ -9,7 +9,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/db"
-	"github.com/ouncehq/ounce/handlers"
 	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/internal/account"
 )
@@ -81,7 +80,7 @@ func (s *server) apiSessionUser(c *fiber.Ctx) (db.User, bool, error) {
 	switch c.Method() {
 	case http.MethodGet, http.MethodHead, http.MethodOptions:
 	default:
-		want := s.sessions.GetString(ctx, handlers.SessionCSRFKey)
+		want := s.sessions.GetString(ctx, kit.SessionCSRFKey)
 		sent := c.Get("X-CSRF-Token")
 		if want == "" || sent == "" || subtle.ConstantTimeCompare([]byte(sent), []byte(want)) != 1 {
 			return db.User{}, false, kit.NewProblem(http.StatusForbidden, kit.ProbForbidden,

@@ -13,7 +13,6 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ouncehq/ounce/handlers"
 	"github.com/ouncehq/ounce/handlers/kit"
 )
 
@@ -105,7 +104,7 @@ func (k csrfSigner) valid(tok string) bool {
 // X-CSRF-Token; never the query string, which leaks into logs and Referer) on every unsafe
 // browser request.
 func (s *server) csrfMiddleware(c *fiber.Ctx) error {
-	sessTok := s.sessions.GetString(c.UserContext(), handlers.SessionCSRFKey)
+	sessTok := s.sessions.GetString(c.UserContext(), kit.SessionCSRFKey)
 	want := sessTok
 	if sessTok != "" {
 		kit.SetCSRF(c, sessTok)

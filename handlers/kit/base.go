@@ -132,3 +132,7 @@ func (h *Base) Meta(c *fiber.Ctx, title, nav string) components.Meta {
 
 // Ctx is the request's context for service calls.
 func (h *Base) Ctx(c *fiber.Ctx) context.Context { return c.UserContext() }
+
+// SessionCSRFKey is the session key of a signed-in browser's CSRF token; visitors without a
+// session carry theirs in a signed cookie instead (see web).
+const SessionCSRFKey = "csrf"

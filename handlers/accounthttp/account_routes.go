@@ -1,4 +1,4 @@
-package handlers
+package accounthttp
 
 import (
 	"context"
@@ -8,10 +8,10 @@ import (
 	"github.com/ouncehq/ounce/db"
 )
 
-// accountPages are the browser routes of the account area: sign-up, sign-in, sign-out and
+// PageRoutes are the browser routes of the account area: sign-up, sign-in, sign-out and
 // the settings page for API keys (membership is the billing area's). The account area has no
 // /v1 routes.
-func (h *Handlers) accountPages() []kit.PageRoute {
+func (h *Handlers) PageRoutes() []kit.PageRoute {
 	return []kit.PageRoute{
 		{Method: "GET", Path: "/signup", Handler: h.SignUpPage, Auth: kit.AuthNone},
 		{Method: "POST", Path: "/signup", Handler: h.SignUpSubmit, Auth: kit.AuthNone},
@@ -45,9 +45,3 @@ func (h *Handlers) SessionUser(ctx context.Context) (db.User, bool) {
 
 // sessGen is the session key holding the account's session generation at sign-in.
 const sessGen = "session_gen"
-
-// AuthenticateKey resolves a bearer secret to its key and member (the MCP endpoint checks
-// keys itself, after the web layer's limits).
-func (h *Handlers) AuthenticateKey(ctx context.Context, secret string) (db.KeyOwner, error) {
-	return h.account.AuthenticateKey(ctx, secret)
-}

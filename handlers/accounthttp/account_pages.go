@@ -1,4 +1,4 @@
-package handlers
+package accounthttp
 
 import (
 	"crypto/rand"
@@ -30,13 +30,9 @@ func (h *Handlers) startSession(c *fiber.Ctx, u db.User) error {
 	}
 	h.Sessions.Put(ctx, sessUserID, u.ID)
 	h.Sessions.Put(ctx, sessGen, u.SessionGen)
-	h.Sessions.Put(ctx, SessionCSRFKey, newCSRFToken())
+	h.Sessions.Put(ctx, kit.SessionCSRFKey, newCSRFToken())
 	return nil
 }
-
-// SessionCSRFKey is the session key of a signed-in browser's CSRF token; visitors without a
-// session carry theirs in a signed cookie instead (see web).
-const SessionCSRFKey = "csrf"
 
 // newCSRFToken is 32 random bytes, URL-safe.
 func newCSRFToken() string {
