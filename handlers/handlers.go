@@ -11,10 +11,12 @@ import (
 	"github.com/ouncehq/ounce/handlers/alertshttp"
 	"github.com/ouncehq/ounce/handlers/billinghttp"
 	"github.com/ouncehq/ounce/handlers/dealershttp"
+	"github.com/ouncehq/ounce/handlers/intelhttp"
 	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/handlers/portfoliohttp"
 	"github.com/ouncehq/ounce/handlers/priceshttp"
 	"github.com/ouncehq/ounce/handlers/receiptshttp"
+	"github.com/ouncehq/ounce/handlers/socialhttp"
 
 	"github.com/alexedwards/scs/v2"
 
@@ -88,6 +90,8 @@ type Handlers struct {
 	portfolioHTTP *portfoliohttp.Handlers
 	receiptsHTTP  *receiptshttp.Handlers
 	accountHTTP   *accounthttp.Handlers
+	intelHTTP     *intelhttp.Handlers
+	socialHTTP    *socialhttp.Handlers
 	//areas-end
 }
 
@@ -114,6 +118,8 @@ func New(d Deps) *Handlers {
 	h.portfolioHTTP = portfoliohttp.New(base, sv.Portfolio, h.pricesHTTP.TickerView)
 	h.receiptsHTTP = receiptshttp.New(base, sv.Receipts)
 	h.accountHTTP = accounthttp.New(base, sv.Account)
+	h.intelHTTP = intelhttp.New(base, sv.Intel, sv.Vault)
+	h.socialHTTP = socialhttp.New(base, sv.Social, sv.Intel)
 	//new-end
 	return h
 }

@@ -19,7 +19,7 @@ import (
 // MCPTools lists every tool; the public six first.
 func (h *Handlers) MCPTools() []kit.MCPTool {
 	tools := h.pricesHTTP.MCPTools()
-	tools = append(tools, h.mcpAreaTools()...)
+	tools = append(tools, h.intelHTTP.MCPTools()...)
 	tools = append(tools, h.portfolioHTTP.MCPTools()...)
 	tools = append(tools, h.advisorHTTP.MCPTools()...)
 	order := map[string]int{"get_spot_prices": 0, "get_price_history": 1, "get_stack_signal": 2, "get_vault_watch": 3, "get_junk_silver": 4, "get_speculation": 5}

@@ -1,4 +1,4 @@
-package handlers
+package intelhttp
 
 import "github.com/ouncehq/ounce/handlers/kit"
 

@@ -1,4 +1,4 @@
-package handlers
+package intelhttp
 
 import (
 	"net/http"
@@ -25,17 +25,17 @@ func wantsFragment(c *fiber.Ctx) bool {
 	return kit.IsHTMX(c) && c.Get("HX-History-Restore-Request") != "true"
 }
 
-// categoryLabel names an article or headline category for people.
-func categoryLabel(cat string) string {
+// CategoryLabel names an article or headline category for people.
+func CategoryLabel(cat string) string {
 	if cat == intel.CategorySynthesis {
 		return "Daily synthesis"
 	}
 	return news.Category(cat).Label()
 }
 
-// linkable keeps links that lead somewhere: demo content points at the reserved .invalid
+// Linkable keeps links that lead somewhere: demo content points at the reserved .invalid
 // domain, which must not be shown as a link.
-func linkable(raw string) string {
+func Linkable(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || strings.HasSuffix(u.Hostname(), ".invalid") || (u.Scheme != "http" && u.Scheme != "https") {
 		return ""
@@ -85,8 +85,8 @@ func (h *Handlers) IntelIndex(c *fiber.Ctx) error {
 	}
 	for _, it := range p.Items {
 		v.AnyDemo = v.AnyDemo || it.Demo
-		v.Rows = append(v.Rows, pages.IntelRow{Title: it.Title, URL: linkable(it.URL), Source: it.Source, Date: format.Date(it.PublishedAt),
-			DateTime: it.PublishedAt.UTC().Format(time.RFC3339), CategoryLabel: categoryLabel(it.Category), Analysis: it.Analysis,
+		v.Rows = append(v.Rows, pages.IntelRow{Title: it.Title, URL: Linkable(it.URL), Source: it.Source, Date: format.Date(it.PublishedAt),
+			DateTime: it.PublishedAt.UTC().Format(time.RFC3339), CategoryLabel: CategoryLabel(it.Category), Analysis: it.Analysis,
 			Metals: it.Metals, Relevance: it.Relevance, Demo: it.Demo})
 		if it.Demo {
 			// A sample has no publication time: it carries when Ounce created it, and says so.

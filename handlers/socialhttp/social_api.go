@@ -1,4 +1,4 @@
-package handlers
+package socialhttp
 
 import (
 	"crypto/rand"

@@ -1,4 +1,4 @@
-package handlers
+package socialhttp
 
 import (
 	"strconv"
@@ -8,8 +8,8 @@ import (
 	"github.com/ouncehq/ounce/internal/social"
 )
 
-// socialRoutes are the /v1 article view, like and comment routes.
-func (h *Handlers) socialRoutes() []kit.APIRoute {
+// APIRoutes are the /v1 article view, like and comment routes.
+func (h *Handlers) APIRoutes() []kit.APIRoute {
 	article := kit.Param{Name: "id", In: "path", Required: true, Description: "The article's id or its slug.", Schema: kit.Schema{"type": "string", "maxLength": 200}, Example: "2026-11-22-daily-synthesis"}
 	comment := kit.Param{Name: "comment_id", In: "path", Required: true, Description: "The comment's id, as returned when it was posted or listed.", Schema: kit.Schema{"type": "string", "maxLength": 200}, Example: "c_abc123"}
 	claim := kit.Param{Name: "userId", In: "query", Description: "Accepted for compatibility only: when sent it must be your own user id (else 403), and it never identifies anyone by itself (401 without a key).", Schema: kit.Schema{"type": "string", "maxLength": 40}}
@@ -99,9 +99,10 @@ func (h *Handlers) socialRoutes() []kit.APIRoute {
 	}
 }
 
-// socialPages are the article page's like, comment and moderation endpoints.
-func (h *Handlers) socialPages() []kit.PageRoute {
+// PageRoutes are the article page's like, comment and moderation endpoints.
+func (h *Handlers) PageRoutes() []kit.PageRoute {
 	return []kit.PageRoute{
+		{Method: "GET", Path: "/signal/:slug", Handler: h.SignalArticle, Auth: kit.AuthNone},
 		{Method: "POST", Path: "/signal/:slug/like", Handler: h.SignalLike, Auth: kit.AuthMember},
 		{Method: "GET", Path: "/signal/:slug/comments", Handler: h.SignalCommentsEarlier, Auth: kit.AuthNone},
 		{Method: "POST", Path: "/signal/:slug/comments", Handler: h.SignalCommentPost, Auth: kit.AuthMember},
@@ -113,8 +114,8 @@ func (h *Handlers) socialPages() []kit.PageRoute {
 // socialObject is an object schema whose every listed property is required.
 func socialObject(props kit.Schema) kit.Schema { return kit.Object(props) }
 
-// socialSchemas are the named schemas of the social routes.
-func (h *Handlers) socialSchemas() map[string]kit.Schema {
+// Schemas are the named schemas of the social routes.
+func (h *Handlers) Schemas() map[string]kit.Schema {
 	return map[string]kit.Schema{
 		"Comment": kit.Schema{"type": "object", "required": []string{"id", "author", "body", "created_at"}, "properties": kit.Schema{
 			"id":         kit.Schema{"type": "string"},

@@ -1,17 +1,15 @@
-package handlers
+package intelhttp
 
 import (
 	"context"
 	"encoding/json"
 
-	"github.com/ouncehq/ounce/handlers/kit"
-
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/handlers/kit"
 )
 
-// mcpAreaTools are the tools whose use cases live in other areas: holdings now, and Stack
-// Signal, Vault Watch and the portfolio as those areas land.
-func (h *Handlers) mcpAreaTools() []kit.MCPTool {
+// MCPTools are the area's tools for the MCP server: Stack Signal and Vault Watch.
+func (h *Handlers) MCPTools() []kit.MCPTool {
 	return []kit.MCPTool{
 		{Name: "get_stack_signal", Description: "Stack Signal: editorial articles on precious metals with commentary, the prices at publication and their source links; filter by category (the eight news categories or SYNTHESIS for the daily synthesis).",
 			Method: "GET", Path: "/v1/stack-signal",

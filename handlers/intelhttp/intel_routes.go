@@ -1,4 +1,4 @@
-package handlers
+package intelhttp
 
 import (
 	"github.com/ouncehq/ounce/handlers/kit"
@@ -82,11 +82,10 @@ func (h *Handlers) intelRoutes() []kit.APIRoute {
 	}
 }
 
-// intelPages are the Stack Signal, market-intel and Vault Watch pages.
-func (h *Handlers) intelPages() []kit.PageRoute {
+// PageRoutes are the Stack Signal, market-intel and Vault Watch pages.
+func (h *Handlers) PageRoutes() []kit.PageRoute {
 	return []kit.PageRoute{
 		{Method: "GET", Path: "/signal", Handler: h.SignalIndex, Auth: kit.AuthNone},
-		{Method: "GET", Path: "/signal/:slug", Handler: h.SignalArticle, Auth: kit.AuthNone},
 		{Method: "GET", Path: "/intel", Handler: h.IntelIndex, Auth: kit.AuthNone},
 		{Method: "GET", Path: "/vault", Handler: h.VaultPage, Auth: kit.AuthNone},
 	}

@@ -1,4 +1,4 @@
-package handlers
+package intelhttp
 
 import (
 	"net/http"
@@ -10,11 +10,9 @@ import (
 	"github.com/ouncehq/ounce/handlers/kit"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/shopspring/decimal"
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/intel"
-	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/views/format"
 	"github.com/ouncehq/ounce/views/pages"
 )
@@ -22,8 +20,8 @@ import (
 // signalPageSize is how many articles the feed shows per page (and per "load more").
 const signalPageSize = 12
 
-// writerLabel says who wrote an article.
-func writerLabel(w string) string {
+// WriterLabel says who wrote an article.
+func WriterLabel(w string) string {
 	if model, ok := strings.CutPrefix(w, "llm:"); ok {
 		return "a language model (" + model + ")"
 	}
@@ -31,7 +29,7 @@ func writerLabel(w string) string {
 }
 
 func signalCard(a db.Article) pages.SignalCard {
-	return pages.SignalCard{Slug: a.Slug, Title: a.Title, Summary: a.Summary, CategoryLabel: categoryLabel(a.Category),
+	return pages.SignalCard{Slug: a.Slug, Title: a.Title, Summary: a.Summary, CategoryLabel: CategoryLabel(a.Category),
 		Date: format.Date(a.PublishedAt), DateTime: a.PublishedAt.UTC().Format(time.RFC3339), Metals: a.Metals, Sources: len(a.Sources),
 		Writer: a.Writer, Demo: a.Demo, Synthesis: a.IsSynthesis, Views: a.ViewCount, Likes: a.LikeCount, Comments: a.CommentCount}
 }
@@ -64,7 +62,7 @@ func (h *Handlers) SignalIndex(c *fiber.Ctx) error {
 	cat, _ := intel.ParseArticleCategory(q.Category)
 	v := pages.SignalView{Total: p.Total, Heading: "All articles"}
 	if cat != "" {
-		v.Heading = categoryLabel(cat) + " articles"
+		v.Heading = CategoryLabel(cat) + " articles"
 	}
 	if next := p.Offset + len(p.Articles); next < p.Total {
 		v.MoreURL = signalHref(cat, next)
@@ -88,41 +86,7 @@ func (h *Handlers) SignalIndex(c *fiber.Ctx) error {
 	}
 	v.Chips = append(v.Chips, pages.Chip{Label: "All", Href: "/signal", Active: cat == ""})
 	for _, name := range intel.ArticleCategories() {
-		v.Chips = append(v.Chips, pages.Chip{Label: categoryLabel(name), Href: signalHref(name, 0), Active: cat == name})
+		v.Chips = append(v.Chips, pages.Chip{Label: CategoryLabel(name), Href: signalHref(name, 0), Active: cat == name})
 	}
 	return kit.Render(c, http.StatusOK, pages.Signal(h.Meta(c, "Stack Signal", "signal"), v))
-}
-
-// SignalArticle is one article's page; it records the reader's view.
-func (h *Handlers) SignalArticle(c *fiber.Ctx) error {
-	return h.signalArticle(c, commentDraft{}, http.StatusOK)
-}
-
-// signalArticle renders the article page with the comment form in the given state.
-func (h *Handlers) signalArticle(c *fiber.Ctx, draft commentDraft, status int) error {
-	a, err := h.intel.Article(h.Ctx(c), c.Params("slug"))
-	if err != nil {
-		return err
-	}
-	v := pages.ArticleView{Title: a.Title, Summary: a.Summary, CategoryLabel: categoryLabel(a.Category), Date: format.Date(a.PublishedAt),
-		DateTime: a.PublishedAt.UTC().Format(time.RFC3339), Writer: writerLabel(a.Writer), Metals: a.Metals, Demo: a.Demo, Synthesis: a.IsSynthesis}
-	for _, p := range strings.Split(a.Commentary, "\n\n") {
-		if p = strings.TrimSpace(p); p != "" {
-			v.Paragraphs = append(v.Paragraphs, p)
-		}
-	}
-	quoted := map[metals.Metal]decimal.NullDecimal{metals.Gold: a.PriceGold, metals.Silver: a.PriceSilver,
-		metals.Platinum: a.PricePlatinum, metals.Palladium: a.PricePalladium}
-	for _, m := range metals.All {
-		if p := quoted[m]; p.Valid {
-			v.Prices = append(v.Prices, pages.ArticlePriceView{Metal: string(m), MetalTitle: m.Title(), Price: format.USD(p.Decimal)})
-		}
-	}
-	for _, s := range a.Sources {
-		v.Sources = append(v.Sources, pages.ArticleSourceView{Name: s.Name, Title: s.Title, URL: linkable(s.URL)})
-	}
-	if v.Social, err = h.articleSocial(c, a, draft); err != nil {
-		return err
-	}
-	return kit.Render(c, status, pages.SignalArticle(h.Meta(c, a.Title, "signal"), v))
 }

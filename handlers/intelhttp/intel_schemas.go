@@ -1,4 +1,4 @@
-package handlers
+package intelhttp
 
 import (
 	"github.com/ouncehq/ounce/handlers/kit"
@@ -6,18 +6,18 @@ import (
 	"github.com/ouncehq/ounce/internal/intel"
 )
 
-// intelRef refers to one of intelSchemas as a shared component once the document carries
-// them, and spells it out in place until then, so the document always resolves.
+// intelRef refers to one of the area's named schemas, which the OpenAPI document always
+// carries as shared components.
 func (h *Handlers) intelRef(name string) kit.Schema {
-	if _, ok := h.areaSchemas()[name]; ok {
-		return kit.Schema{"$ref": "#/components/schemas/" + name}
+	if _, ok := h.Schemas()[name]; !ok {
+		panic("intelRef: no schema named " + name)
 	}
-	return h.intelSchemas()[name]
+	return kit.Schema{"$ref": "#/components/schemas/" + name}
 }
 
-// intelSchemas are the shared component schemas of the market-intel, Stack Signal, generation
+// Schemas are the shared component schemas of the market-intel, Stack Signal, generation
 // and Vault Watch routes. Each is self-contained (no references between them).
-func (h *Handlers) intelSchemas() map[string]kit.Schema {
+func (h *Handlers) Schemas() map[string]kit.Schema {
 	newsCats := intel.NewsCategoryNames()
 	articleCats := intel.ArticleCategories()
 	source := kit.Object(kit.Schema{"name": kit.StrSchema(), "title": kit.StrSchema(), "url": kit.Schema{"type": "string", "description": "Link to the original; empty when the outlet gave none."}})
