@@ -1,5 +1,7 @@
-// Package handlers holds Ounce's use cases and their two thin transports: server-rendered
-// HTML/HTMX pages and the /v1 JSON API. Use-case functions take plain values, never *fiber.Ctx.
+// Package handlers assembles the adapters of every area (handlers/<area>http, each over its
+// service in internal/<area>) into the two route tables the web layer serves, pages and /v1,
+// and the background jobs it runs; it generates the OpenAPI document, llms.txt, the plugin
+// and MCP manifests and serves MCP, all from the same route tables.
 package handlers
 
 import (

@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"strings"
 
-	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/valyala/fasthttp"
+
+	"github.com/ouncehq/ounce/handlers/kit"
 )
 
 // bodyLimits holds the routes whose MaxBody differs from kit.DefaultMaxBody. The server

@@ -1,3 +1,7 @@
+// Package kit is what the adapters of every area share: the route types and auth levels
+// both trees use, problems and the one mapping of domain errors to them, rendering and JSON
+// number types, the strict parameter parser, OpenAPI schema builders, the request locals the
+// web layer sets, and Base (sessions, site, logger, clock) that each area's Handlers embeds.
 package kit
 
 import (
@@ -8,6 +12,7 @@ import (
 
 	"github.com/alexedwards/scs/v2"
 	"github.com/gofiber/fiber/v2"
+
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/views/components"
 )

@@ -9,10 +9,11 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/shopspring/decimal"
+
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/metals"
-	"github.com/shopspring/decimal"
 )
 
 // requireUser returns the bearer-authenticated user; the web middleware guarantees one on

@@ -6,12 +6,13 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/shopspring/decimal"
+
 	"github.com/ouncehq/ounce/handlers/intelhttp"
 	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/views/format"
 	"github.com/ouncehq/ounce/views/pages"
-	"github.com/shopspring/decimal"
 )
 
 // SignalArticle is one article's page; it records the reader's view.
