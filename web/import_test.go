@@ -221,7 +221,7 @@ func TestImportPagePreviewThenCommit(t *testing.T) {
 		// Paste a CSV with a bad row: the preview lists it and offers no import.
 		form := url.Values{"csv": {"metal,quantity,weight_oz,purchase_price\ngold,1,1,2000\ngold,x,1,2000\n"}}
 		r = b.post("/portfolio/import/preview", form, true)
-		if r.Status != 200 || !strings.Contains(string(r.Body), "Must be a whole number") || strings.Contains(string(r.Body), `name="payload"`) {
+		if r.Status != 200 || !strings.Contains(string(r.Body), "Enter a quantity as a whole number.") || strings.Contains(string(r.Body), `name="payload"`) {
 			t.Fatalf("preview with errors: %d %s", r.Status, r.Body)
 		}
 		// A good file: preview first, nothing stored yet.

@@ -16,7 +16,6 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/account"
-	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/views/format"
 	"github.com/ouncehq/ounce/views/pages"
 )
@@ -72,12 +71,12 @@ func (h *Handlers) SignUpSubmit(c *fiber.Ctx) error {
 		}
 		f := pages.AuthForm{Email: email, Fields: map[string]string{}}
 		for _, fe := range p.Errors {
-			f.Fields[fe.Field] = apperr.Sentence(fe.Message)
+			f.Fields[fe.Field] = kit.FieldSentence(fe.Field, fe.Message)
 		}
 		status := http.StatusUnprocessableEntity
 		switch {
 		case p.Status == http.StatusTooManyRequests || p.Status == http.StatusServiceUnavailable:
-			status, f.Error = p.Status, kit.Capitalize(p.Detail)+"."
+			status, f.Error = p.Status, kit.ErrorSentence(p)
 		case len(p.Errors) == 0:
 			// A taken address gets the same answer as any other refusal to keep accounts private.
 			f.Error = "We could not create an account with that email. If it is yours, sign in instead."
@@ -105,7 +104,7 @@ func (h *Handlers) LoginSubmit(c *fiber.Ctx) error {
 		if !ok {
 			return err
 		}
-		return kit.Render(c, p.Status, pages.Login(h.Meta(c, "Sign in", ""), pages.AuthForm{Email: email, Error: kit.Capitalize(p.Detail) + ".", NextPath: next}))
+		return kit.Render(c, p.Status, pages.Login(h.Meta(c, "Sign in", ""), pages.AuthForm{Email: email, Error: kit.ErrorSentence(p), NextPath: next}))
 	}
 	if err := h.startSession(c, u); err != nil {
 		return err

@@ -2,7 +2,6 @@ package accounthttp
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/ouncehq/ounce/handlers/kit"
 
@@ -45,17 +44,10 @@ func accountFieldErrors(err error, rename map[string]string) (map[string]string,
 		if r, ok := rename[name]; ok {
 			name = r
 		}
-		msg := f.Message
-		if subject, ok := accountSubjects[f.Field]; ok && (strings.HasPrefix(msg, "must") || strings.HasPrefix(msg, "is ") || strings.HasPrefix(msg, "cannot")) {
-			msg = subject + " " + msg
-		}
-		out[name] = apperr.Sentence(msg)
+		out[name] = kit.FieldSentence(f.Field, f.Message)
 	}
 	return out, true
 }
-
-// accountSubjects name the fields in messages that follow a field's name ("must be …").
-var accountSubjects = map[string]string{"display_name": "display name", "time_zone": "time zone", "email": "email", "new_password": "new password"}
 
 // AccountPage shows /settings/account.
 func (h *Handlers) AccountPage(c *fiber.Ctx) error {

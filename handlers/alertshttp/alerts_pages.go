@@ -144,7 +144,7 @@ func pageProblem(err error) (string, int, bool) {
 	if p.Status >= 500 {
 		return "", 0, false
 	}
-	return apperr.Sentence(p.Detail), p.Status, true
+	return kit.ErrorSentence(p), p.Status, true
 }
 
 // AlertsCreate sets an alert from a metal card's form.

@@ -45,9 +45,9 @@ func (h *Base) ErrorHandler(c *fiber.Ctx, err error) error {
 	if IsHTMX(c) {
 		c.Set("HX-Retarget", "#toasts")
 		c.Set("HX-Reswap", "beforeend")
-		return Render(c, p.Status, components.Toast("error", Capitalize(p.Detail)))
+		return Render(c, p.Status, components.Toast("error", ErrorSentence(p)))
 	}
-	detail := Capitalize(p.Detail)
+	detail := ErrorSentence(p)
 	if p.Status == http.StatusNotFound {
 		detail = "There is nothing at this address."
 	}

@@ -113,7 +113,7 @@ func (h *Handlers) HoldingsIndex(c *fiber.Ctx) error {
 func (h *Handlers) formView(id string, in map[string]string, errs []apperr.FieldError) pages.HoldingFormView {
 	v := pages.HoldingFormView{ID: id, Values: in, Errors: map[string]string{}, Today: format.ISODate(h.Now()), Products: productOptions()}
 	for _, e := range errs {
-		v.Errors[e.Field] = apperr.Sentence(e.Message)
+		v.Errors[e.Field] = kit.FieldSentence(e.Field, e.Message)
 	}
 	return v
 }

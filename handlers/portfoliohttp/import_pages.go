@@ -11,7 +11,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/ouncehq/ounce/db"
-	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/views/format"
 	"github.com/ouncehq/ounce/views/pages"
@@ -52,7 +51,7 @@ func importPreviewView(p portfolio.ImportPreview, data []byte) *pages.ImportPrev
 		TotalText: format.Int(int64(len(p.Rows))), NewText: format.Int(int64(p.New)), DuplicatesText: format.Int(int64(p.Duplicates)),
 		BadRowsText: format.Int(int64(p.BadRows)), Columns: p.Columns}
 	for _, e := range p.Errors {
-		out.Errors = append(out.Errors, pages.ImportErrorRow{Row: format.Int(int64(e.Row)), Field: e.Field, Message: apperr.Sentence(e.Message)})
+		out.Errors = append(out.Errors, pages.ImportErrorRow{Row: format.Int(int64(e.Row)), Field: e.Field, Message: kit.FieldSentence(e.Field, e.Message)})
 	}
 	for i, x := range p.Rows {
 		if i >= importPreviewRows {
@@ -80,7 +79,7 @@ func (h *Handlers) preview(c *fiber.Ctx, u db.User, data []byte) (*pages.ImportP
 		if kit.AsProblem(err).Status >= 500 {
 			return nil, err
 		}
-		return &pages.ImportPreview{Problem: apperr.Sentence(kit.AsProblem(err).Detail)}, nil
+		return &pages.ImportPreview{Problem: kit.ErrorSentence(kit.AsProblem(err))}, nil
 	}
 	return importPreviewView(p, data), nil
 }
@@ -98,7 +97,7 @@ func (h *Handlers) ImportPreviewSubmit(c *fiber.Ctx) error {
 		if p.Status >= 500 {
 			return err
 		}
-		v.Preview = &pages.ImportPreview{Problem: apperr.Sentence(p.Detail)}
+		v.Preview = &pages.ImportPreview{Problem: kit.ErrorSentence(p)}
 	}
 	m := h.Meta(c, "Import holdings", "holdings")
 	return kit.Page(c, http.StatusOK, pages.ImportPage(m, v), pages.ImportResult(m, v))

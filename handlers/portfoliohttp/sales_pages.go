@@ -20,7 +20,7 @@ func (h *Handlers) saleFormView(hold portfolio.Holding, vals map[string]string, 
 		Remaining: format.Int(hold.Remaining()), Quantity: format.Int(hold.Quantity), MaxUnits: strconv.FormatInt(hold.Remaining(), 10),
 		Bought: hold.PurchaseDate.String(), Values: vals, Errors: map[string]string{}, Today: format.ISODate(h.Now())}
 	for _, e := range errs {
-		v.Errors[e.Field] = apperr.Sentence(e.Message)
+		v.Errors[e.Field] = kit.FieldSentence(e.Field, e.Message)
 	}
 	return v
 }

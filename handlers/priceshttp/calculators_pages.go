@@ -41,9 +41,9 @@ func fieldErrors(err error) (summary string, fields map[string]string) {
 	fields = map[string]string{}
 	p := kit.AsProblem(err)
 	for _, fe := range apperr.FieldsOf(err) {
-		fields[fe.Field] = apperr.Sentence(fe.Message)
+		fields[fe.Field] = kit.FieldSentence(fe.Field, fe.Message)
 	}
-	return apperr.Sentence(p.Detail), fields
+	return kit.ErrorSentence(p), fields
 }
 
 func (h *Handlers) junkView(c *fiber.Ctx) pages.JunkSilverView {

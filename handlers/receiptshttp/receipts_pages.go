@@ -65,7 +65,7 @@ func scanPageProblem(err error) (*pages.ScanResult, error) {
 	if p.Status >= 500 && p.Status != http.StatusServiceUnavailable {
 		return nil, err
 	}
-	return &pages.ScanResult{Problem: apperr.Sentence(p.Detail)}, nil
+	return &pages.ScanResult{Problem: kit.ErrorSentence(p)}, nil
 }
 
 // ScanSubmit scans the upload and shows the proposal as an editable form.
@@ -251,12 +251,12 @@ func (h *Handlers) ScanConfirm(c *fiber.Ctx) error {
 				if field == "purchase_price" {
 					field = "unit_price"
 				}
-				rows[idx].Warn[field] = apperr.Sentence(x.Message)
+				rows[idx].Warn[field] = kit.FieldSentence(x.Field, x.Message)
 			}
-			r.Errors = append(r.Errors, pages.ImportErrorRow{Row: line, Field: strings.ReplaceAll(x.Field, "purchase_price", "unit price"), Message: apperr.Sentence(x.Message)})
+			r.Errors = append(r.Errors, pages.ImportErrorRow{Row: line, Field: strings.ReplaceAll(x.Field, "purchase_price", "unit price"), Message: kit.FieldSentence(x.Field, x.Message)})
 		}
 	} else {
-		r.Errors = append(r.Errors, pages.ImportErrorRow{Row: "—", Field: "form", Message: apperr.Sentence(kit.AsProblem(err).Detail)})
+		r.Errors = append(r.Errors, pages.ImportErrorRow{Row: "—", Field: "form", Message: kit.ErrorSentence(kit.AsProblem(err))})
 	}
 	v.Result = r
 	return kit.Page(c, http.StatusOK, pages.ScanPage(m, v), pages.ScanResultPart(m, v))

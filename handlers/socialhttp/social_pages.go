@@ -158,7 +158,7 @@ func (h *Handlers) SignalCommentPost(c *fiber.Ctx) error {
 	slug, body := c.Params("slug"), c.FormValue("body")
 	_, err := h.social.PostComment(h.Ctx(c), kit.Caller(c), slug, social.CommentInput{Body: body})
 	if fields := apperr.FieldsOf(err); len(fields) > 0 {
-		draft := commentDraft{Body: body, Error: apperr.Sentence("your comment " + fields[0].Message)}
+		draft := commentDraft{Body: body, Error: kit.FieldSentence("body", fields[0].Message)}
 		if !kit.IsHTMX(c) {
 			return h.signalArticle(c, draft, http.StatusUnprocessableEntity)
 		}
