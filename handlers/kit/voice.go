@@ -1,6 +1,7 @@
 package kit
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/ouncehq/ounce/internal/apperr"
@@ -16,51 +17,56 @@ import (
 type fieldLabel struct {
 	noun   string
 	choose bool
+	// plural names what a count field counts ("dimes"), so a bound reads "Enter 0 or more dimes".
+	plural string
 }
 
+// charLimit is a length rule: "must be at most 1,000 characters (this has 1,204)".
+var charLimit = regexp.MustCompile(`^must be at most (\S+) characters(.*)$`)
+
 var fieldLabels = map[string]fieldLabel{
-	"metal":            {"a metal", true},
-	"quantity":         {"a quantity", false},
-	"weight_oz":        {"a weight in troy ounces", false},
-	"weight":           {"a weight in troy ounces", false},
-	"purchase_price":   {"a price per unit", false},
-	"price_per_unit":   {"a price per unit", false},
-	"price":            {"a price", false},
-	"fees":             {"the fees", false},
-	"purchase_date":    {"a purchase date", false},
-	"sold_on":          {"a sale date", false},
-	"date":             {"a date", false},
-	"product_name":     {"a product name", false},
-	"dealer":           {"a dealer", false},
-	"notes":            {"notes", false},
-	"email":            {"an email address", false},
-	"password":         {"a password", false},
-	"new_password":     {"a new password", false},
-	"current_password": {"your current password", false},
-	"display_name":     {"a display name", false},
-	"time_zone":        {"a time zone", true},
-	"body":             {"a comment", false},
-	"message":          {"a message", false},
-	"target":           {"a target price", false},
-	"face":             {"a face value", false},
-	"face_90":          {"a face value", false},
-	"face_40":          {"a face value", false},
-	"basis":            {"a coin condition", true},
-	"plan":             {"a plan", true},
-	"range":            {"a range", true},
-	"direction":        {"a direction", true},
-	"file":             {"a file", false},
-	"confirm":          {"the confirmation", false},
-	"dimes":            {"the number of dimes", false},
-	"quarters":         {"the number of quarters", false},
-	"half_dollars":     {"the number of half dollars", false},
-	"kennedy_40":       {"the number of 40% Kennedy halves", false},
-	"dollars":          {"the number of silver dollars", false},
-	"war_nickels":      {"the number of war nickels", false},
-	"gold":             {"a gold price", false},
-	"silver":           {"a silver price", false},
-	"platinum":         {"a platinum price", false},
-	"palladium":        {"a palladium price", false},
+	"metal":            {"a metal", true, ""},
+	"quantity":         {"a quantity", false, ""},
+	"weight_oz":        {"a weight in troy ounces", false, ""},
+	"weight":           {"a weight in troy ounces", false, ""},
+	"purchase_price":   {"a price per unit", false, ""},
+	"price_per_unit":   {"a price per unit", false, ""},
+	"price":            {"a price", false, ""},
+	"fees":             {"the fees", false, ""},
+	"purchase_date":    {"a purchase date", false, ""},
+	"sold_on":          {"a sale date", false, ""},
+	"date":             {"a date", false, ""},
+	"product_name":     {"a product name", false, ""},
+	"dealer":           {"a dealer", false, ""},
+	"notes":            {"notes", false, ""},
+	"email":            {"an email address", false, ""},
+	"password":         {"a password", false, ""},
+	"new_password":     {"a new password", false, ""},
+	"current_password": {"your current password", false, ""},
+	"display_name":     {"a display name", false, ""},
+	"time_zone":        {"a time zone", true, ""},
+	"body":             {"a comment", false, ""},
+	"message":          {"a message", false, ""},
+	"target":           {"a target price", false, ""},
+	"face":             {"a face value", false, ""},
+	"face_90":          {"a face value", false, ""},
+	"face_40":          {"a face value", false, ""},
+	"basis":            {"a coin condition", true, ""},
+	"plan":             {"a plan", true, ""},
+	"range":            {"a range", true, ""},
+	"direction":        {"a direction", true, ""},
+	"file":             {"a file", false, ""},
+	"confirm":          {"the confirmation", false, ""},
+	"dimes":            {"the number of dimes", false, "dimes"},
+	"quarters":         {"the number of quarters", false, "quarters"},
+	"half_dollars":     {"the number of half dollars", false, "half dollars"},
+	"kennedy_40":       {"the number of 40% Kennedy halves", false, "40% Kennedy halves"},
+	"dollars":          {"the number of silver dollars", false, "silver dollars"},
+	"war_nickels":      {"the number of war nickels", false, "war nickels"},
+	"gold":             {"a gold price", false, ""},
+	"silver":           {"a silver price", false, ""},
+	"platinum":         {"a platinum price", false, ""},
+	"palladium":        {"a palladium price", false, ""},
 }
 
 // FieldSentence is a field's rule as a page says it: what to do, as a sentence.
@@ -83,6 +89,12 @@ func FieldSentence(field, message string) string {
 		return apperr.Sentence(verb + l.noun + " as " + strings.TrimPrefix(m, "must be "))
 	case m == "must be an integer":
 		return apperr.Sentence(verb + l.noun + " as a whole number")
+	case m == "cannot be negative" && l.plural != "":
+		return apperr.Sentence(verb + "0 or more " + l.plural)
+	case strings.HasPrefix(m, "must be at most ") && l.plural != "":
+		return apperr.Sentence(verb + "at most " + strings.TrimPrefix(m, "must be at most ") + " " + l.plural)
+	case strings.HasPrefix(m, "must be between ") && l.plural != "":
+		return apperr.Sentence(verb + strings.TrimPrefix(m, "must be ") + " " + l.plural)
 	case m == "cannot be negative":
 		return apperr.Sentence(verb + l.noun + " of 0 or more")
 	case m == "cannot be in the future" || m == "must not be in the future":
@@ -90,9 +102,9 @@ func FieldSentence(field, message string) string {
 	case strings.HasPrefix(m, "must be between "), strings.HasPrefix(m, "must be greater than "),
 		strings.HasPrefix(m, "must be less than "):
 		return apperr.Sentence(verb + l.noun + " " + strings.TrimPrefix(m, "must be "))
-	case strings.HasPrefix(m, "must be at most ") && strings.HasSuffix(m, " characters"):
-		return apperr.Sentence("Keep " + the(l.noun) + " to " +
-			strings.TrimSuffix(strings.TrimPrefix(m, "must be at most "), " characters") + " characters or fewer")
+	case charLimit.MatchString(m):
+		g := charLimit.FindStringSubmatch(m)
+		return apperr.Sentence("Keep " + the(l.noun) + " to " + g[1] + " characters or fewer" + g[2])
 	case strings.HasPrefix(m, "must be at most "):
 		return apperr.Sentence(verb + l.noun + " of at most " + strings.TrimPrefix(m, "must be at most "))
 	case strings.HasPrefix(m, "must be ") && strings.HasSuffix(m, " or later"):
