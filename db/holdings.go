@@ -80,17 +80,21 @@ func newID(prefix string) string {
 	return prefix + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:]))
 }
 
-// InsertHolding stores a new holding for h.UserID, filling ID and timestamps.
+// InsertHolding stores a new holding for h.UserID, filling ID and timestamps, and adds it to
+// the member's position ledger in the same transaction.
 func (s *Store) InsertHolding(ctx context.Context, h Holding) (Holding, error) {
-	return insertHolding(ctx, s, s.db, h)
-}
-
-func insertHolding(ctx context.Context, s *Store, q Q, h Holding) (Holding, error) {
 	now := s.now()
 	h.ID = newID("h_")
 	h.CreatedAt, h.UpdatedAt = now, now
 	h.SoldQuantity = 0
-	_, err := q.ExecContext(ctx, q.Rebind(`INSERT INTO holdings (`+holdingInsertCols+`) VALUES (`+holdingInsertPlaceholders+`)`), holdingInsertArgs(h)...)
+	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO holdings (`+holdingInsertCols+`) VALUES (`+holdingInsertPlaceholders+`)`), holdingInsertArgs(h)...); err != nil {
+			return err
+		}
+		d := ledgerDelta{}
+		d.addLot(stateOfNew(h), 1)
+		return s.applyLedger(ctx, tx, h.UserID, d)
+	})
 	if err != nil {
 		return Holding{}, fmt.Errorf("insert holding: %w", err)
 	}
@@ -143,33 +147,14 @@ func (s *Store) UpdateHolding(ctx context.Context, h Holding) (Holding, error) {
 		if err := tx.GetContext(ctx, &cur, tx.Rebind(`SELECT `+holdingCols+` FROM holdings WHERE id = ? AND user_id = ?`+s.forUpdate()), h.ID, h.UserID); err != nil {
 			return notFound(err)
 		}
-		if cur.SoldQuantity > 0 {
-			if cur.Metal != h.Metal || cur.Quantity != h.Quantity || !cur.WeightOz.Equal(h.WeightOz) || !cur.PurchasePrice.Equal(h.PurchasePrice) || !cur.Fees.Equal(h.Fees) {
-				return fmt.Errorf("units of this holding have been sold, so its metal, quantity, weight, price and fees can no longer change: %w", ErrConflict)
-			}
-			var first Date
-			if err := tx.GetContext(ctx, &first, tx.Rebind(`SELECT MIN(sold_on) FROM sales WHERE holding_id = ?`), h.ID); err != nil {
-				return err
-			}
-			if !h.PurchaseDate.IsZero() && !first.IsZero() && h.PurchaseDate.After(first.Time) {
-				return fmt.Errorf("the purchase date cannot be after the first sale of this holding (%s): %w", first, ErrConflict)
-			}
-			ri, re := refOf(cur, h.SpotAtPurchase)
-			_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE holdings SET product_name = ?, dealer = ?, purchase_date = ?, notes = ?, updated_at = ?,
-				spot_at_purchase = ?, ref_int = ?, ref_e8 = ? WHERE id = ? AND user_id = ?`),
-				h.ProductName, h.Dealer, h.PurchaseDate, h.Notes, h.UpdatedAt, spotArg(h.SpotAtPurchase), ri, re, h.ID, h.UserID)
+		before, err := s.lotStateTx(ctx, tx, h.UserID, h.ID)
+		if err != nil {
 			return err
 		}
-		t := lotTotalsOf(h)
-		_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE holdings SET metal = ?, product_name = ?, quantity = ?, weight_oz = ?, purchase_price = ?,
-			fees = ?, dealer = ?, purchase_date = ?, notes = ?, updated_at = ?,
-			oz_int = ?, oz_e8 = ?, cost_int = ?, cost_c = ?, fees_c = ?, held_oz_int = ?, held_oz_e8 = ?, held_cost_int = ?, held_cost_c = ?,
-			spot_at_purchase = ?, ref_int = ?, ref_e8 = ?
-			WHERE id = ? AND user_id = ? AND sold_quantity = 0`),
-			h.Metal, h.ProductName, h.Quantity, h.WeightOz.String(), h.PurchasePrice.String(), h.Fees.String(), h.Dealer, h.PurchaseDate, h.Notes,
-			h.UpdatedAt, t.OzInt, t.OzE8, t.CostInt, t.CostC, t.FeesC, t.HeldOzInt, t.HeldOzE8, t.HeldCostInt, t.HeldCostC,
-			spotArg(h.SpotAtPurchase), t.RefInt, t.RefE8, h.ID, h.UserID)
-		return err
+		if err := s.updateHoldingRow(ctx, tx, cur, h); err != nil {
+			return err
+		}
+		return s.relocateLot(ctx, tx, h.UserID, h.ID, before)
 	})
 	if err != nil {
 		if errors.Is(err, ErrNotFound) || errors.Is(err, ErrConflict) {
@@ -180,25 +165,82 @@ func (s *Store) UpdateHolding(ctx context.Context, h Holding) (Holding, error) {
 	return s.HoldingByID(ctx, h.UserID, h.ID)
 }
 
-// DeleteHolding removes the user's holding. A holding with recorded sales is kept, because
-// the sales (and their realized profit) refer to it: that is ErrConflict.
-func (s *Store) DeleteHolding(ctx context.Context, userID int64, id string) error {
-	res, err := s.db.ExecContext(ctx, s.rebind(`DELETE FROM holdings WHERE id = ? AND user_id = ?
-		AND NOT EXISTS (SELECT 1 FROM sales WHERE sales.holding_id = holdings.id)`), id, userID)
+// relocateLot moves a holding's contribution to the ledger from before to what its row holds
+// now, inside the transaction that changed it.
+func (s *Store) relocateLot(ctx context.Context, tx *sqlx.Tx, userID int64, id string, before lotState) error {
+	after, err := s.lotStateTx(ctx, tx, userID, id)
 	if err != nil {
-		if isForeignKeyViolation(err) {
-			// A sale was recorded between the check and the delete.
+		return err
+	}
+	d := ledgerDelta{}
+	d.addLot(before, -1)
+	d.addLot(after, 1)
+	return s.applyLedger(ctx, tx, userID, d)
+}
+
+// updateHoldingRow writes UpdateHolding's change of cur to h.
+func (s *Store) updateHoldingRow(ctx context.Context, tx *sqlx.Tx, cur, h Holding) error {
+	if cur.SoldQuantity > 0 {
+		if cur.Metal != h.Metal || cur.Quantity != h.Quantity || !cur.WeightOz.Equal(h.WeightOz) || !cur.PurchasePrice.Equal(h.PurchasePrice) || !cur.Fees.Equal(h.Fees) {
+			return fmt.Errorf("units of this holding have been sold, so its metal, quantity, weight, price and fees can no longer change: %w", ErrConflict)
+		}
+		var first Date
+		if err := tx.GetContext(ctx, &first, tx.Rebind(`SELECT MIN(sold_on) FROM sales WHERE holding_id = ?`), h.ID); err != nil {
+			return err
+		}
+		if !h.PurchaseDate.IsZero() && !first.IsZero() && h.PurchaseDate.After(first.Time) {
+			return fmt.Errorf("the purchase date cannot be after the first sale of this holding (%s): %w", first, ErrConflict)
+		}
+		ri, re := refOf(cur, h.SpotAtPurchase)
+		_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE holdings SET product_name = ?, dealer = ?, purchase_date = ?, notes = ?, updated_at = ?,
+				spot_at_purchase = ?, ref_int = ?, ref_e8 = ? WHERE id = ? AND user_id = ?`),
+			h.ProductName, h.Dealer, h.PurchaseDate, h.Notes, h.UpdatedAt, spotArg(h.SpotAtPurchase), ri, re, h.ID, h.UserID)
+		return err
+	}
+	t := lotTotalsOf(h)
+	_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE holdings SET metal = ?, product_name = ?, quantity = ?, weight_oz = ?, purchase_price = ?,
+			fees = ?, dealer = ?, purchase_date = ?, notes = ?, updated_at = ?,
+			oz_int = ?, oz_e8 = ?, cost_int = ?, cost_c = ?, fees_c = ?, held_oz_int = ?, held_oz_e8 = ?, held_cost_int = ?, held_cost_c = ?,
+			spot_at_purchase = ?, ref_int = ?, ref_e8 = ?
+			WHERE id = ? AND user_id = ? AND sold_quantity = 0`),
+		h.Metal, h.ProductName, h.Quantity, h.WeightOz.String(), h.PurchasePrice.String(), h.Fees.String(), h.Dealer, h.PurchaseDate, h.Notes,
+		h.UpdatedAt, t.OzInt, t.OzE8, t.CostInt, t.CostC, t.FeesC, t.HeldOzInt, t.HeldOzE8, t.HeldCostInt, t.HeldCostC,
+		spotArg(h.SpotAtPurchase), t.RefInt, t.RefE8, h.ID, h.UserID)
+	return err
+}
+
+// DeleteHolding removes the user's holding, and its contribution to the position ledger in
+// the same transaction. A holding with recorded sales is kept, because the sales (and their
+// realized profit) refer to it: that is ErrConflict.
+func (s *Store) DeleteHolding(ctx context.Context, userID int64, id string) error {
+	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
+		before, err := s.lotStateTx(ctx, tx, userID, id)
+		if err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM holdings WHERE id = ? AND user_id = ?
+			AND NOT EXISTS (SELECT 1 FROM sales WHERE sales.holding_id = holdings.id)`), id, userID)
+		if err != nil {
+			if isForeignKeyViolation(err) {
+				// A sale was recorded between the check and the delete.
+				return errHoldingHasSales
+			}
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
 			return errHoldingHasSales
 		}
-		return err
+		d := ledgerDelta{}
+		d.addLot(before, -1)
+		return s.applyLedger(ctx, tx, userID, d)
+	})
+	if err != nil && !errors.Is(err, ErrNotFound) && !errors.Is(err, ErrConflict) {
+		if isForeignKeyViolation(err) {
+			return errHoldingHasSales
+		}
+		return fmt.Errorf("delete holding: %w", err)
 	}
-	if n, _ := res.RowsAffected(); n > 0 {
-		return nil
-	}
-	if _, err := s.HoldingByID(ctx, userID, id); err != nil {
-		return err
-	}
-	return errHoldingHasSales
+	return err
 }
 
 var errHoldingHasSales = fmt.Errorf("this holding has recorded sales and cannot be deleted: %w", ErrConflict)
@@ -253,6 +295,23 @@ func (s *Store) SetLotSpot(ctx context.Context, l LotSpot, spot decimal.NullDeci
 		q += ` AND purchase_date = ?`
 		args = append(args, l.PurchaseDate)
 	}
-	_, err := s.db.ExecContext(ctx, s.rebind(q), args...)
-	return err
+	// In one transaction with the ledger, whose premium sums follow the lot's reference.
+	return s.WithTx(ctx, func(tx *sqlx.Tx) error {
+		var userID int64
+		if err := tx.GetContext(ctx, &userID, tx.Rebind(`SELECT user_id FROM holdings WHERE id = ?`), l.ID); err != nil {
+			return notFound(err)
+		}
+		before, err := s.lotStateTx(ctx, tx, userID, l.ID)
+		if err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, tx.Rebind(q), args...)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return nil
+		}
+		return s.relocateLot(ctx, tx, userID, l.ID, before)
+	})
 }

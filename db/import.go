@@ -28,8 +28,8 @@ func DuplicateKey(h Holding) string {
 
 // ImportHoldings stores validated holdings for the user in one transaction, all or nothing,
 // skipping rows that exactly duplicate one of the user's existing holdings or an earlier row
-// of the same import. Concurrent imports of one user are serialised, so they cannot both
-// insert the same purchase.
+// of the same import, and adds them to the position ledger. Concurrent imports of one user
+// are serialised, so they cannot both insert the same purchase.
 func (s *Store) ImportHoldings(ctx context.Context, userID int64, rows []Holding) (ImportResult, error) {
 	return s.ImportHoldingsWithSales(ctx, userID, rows, nil)
 }
@@ -97,6 +97,13 @@ func (s *Store) ImportHoldingsWithSales(ctx context.Context, userID int64, rows 
 			}
 		}
 		res.Imported = len(fresh)
+		d := ledgerDelta{}
+		for _, h := range fresh {
+			d.addLot(stateOfNew(h), 1)
+		}
+		if err := s.applyLedger(ctx, tx, userID, d); err != nil {
+			return err
+		}
 		for i, x := range sales {
 			if x.Row < 0 || x.Row >= len(ids) {
 				return fmt.Errorf("imported sale %d refers to row %d of %d", i, x.Row, len(ids))

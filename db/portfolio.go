@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
+	"slices"
 	"sort"
 
 	"github.com/shopspring/decimal"
@@ -289,8 +291,17 @@ func (s *Store) PositionChanges(ctx context.Context, userID int64) ([]PositionCh
 	return out, nil
 }
 
-// joinInts is join over int64 parts.
+// joinInts is join over int64 parts: whole + frac/10^places, exact.
 func joinInts(whole, frac int64, places int32) decimal.Decimal {
+	scale := int64(1)
+	for range places {
+		scale *= 10
+	}
+	// One small coefficient when whole × 10^places + frac fits in int64 (always, for stacks
+	// below 90 billion ounces or dollars); the general sum otherwise.
+	if limit := (math.MaxInt64 - scale) / scale / 2; whole > -limit && whole < limit && frac > -limit && frac < limit {
+		return decimal.New(whole*scale+frac, -places)
+	}
 	return decimal.NewFromInt(whole).Add(decimal.New(frac, -places))
 }
 
@@ -375,83 +386,91 @@ func (s *Store) HeldLots(ctx context.Context, userID int64, order string, desc b
 	return out, total, nil
 }
 
-// HistoryChanges is what a value-over-time chart needs of PositionChanges, cheaper: ounces and
-// cost basis bought (positive) or sold (negative) per metal and day, oldest first, purchases
-// before sales on a day. Everything dated before since (when not zero) is collapsed into one
-// change per metal on the day before it, so a 5-year chart of a long-held stack groups only
-// the days it shows. Paid and PricedOz are left zero (premiums come from the stored spot at
-// purchase now).
+// HistoryChanges is what a value-over-time chart needs of PositionChanges, cheaper: the net
+// change of fine ounces and cost basis held (purchases less the cost basis of sales) per metal
+// and day, oldest first, read from the position ledger. Everything before since (when not zero)
+// is collapsed into one change per metal on the day before it, so a 5-year chart of a
+// long-held stack reads only the days it shows. Paid and PricedOz are left zero (premiums come
+// from the stored spot at purchase now), and so is Dated: the ledger places an undated holding
+// on the day it was recorded, and the chart does not tell them apart.
 func (s *Store) HistoryChanges(ctx context.Context, userID int64, since Date) ([]PositionChange, error) {
-	var out []PositionChange
-	var fixed Date // the day of collapsed rows, which select no day
-	scan := func(label, q string, sale, dated bool, args ...any) error {
-		rows, err := s.db.QueryContext(ctx, s.rebind(q), args...)
-		if err != nil {
-			return fmt.Errorf("%s: %w", label, err)
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var metal string
-			var day Date
-			var created sql.NullTime
-			var ozInt, ozE8, costInt, costC int64
-			dest := []any{&metal, &day, &ozInt, &ozE8, &costInt, &costC}
-			if !dated {
-				dest[1] = &created
-			}
-			if !fixed.IsZero() {
-				dest = append(dest[:1], dest[2:]...)
-				day = fixed
-			}
-			if err := rows.Scan(dest...); err != nil {
-				return fmt.Errorf("%s: %w", label, err)
-			}
-			ch := PositionChange{Metal: metals.Metal(metal), Day: day, Dated: dated,
-				Oz: joinInts(ozInt, ozE8, ozPlaces), Cost: joinInts(costInt, costC, moneyPlaces), Paid: decimal.Zero, PricedOz: decimal.Zero}
-			if created.Valid {
-				ch.Day = NewDate(created.Time)
-			}
-			if sale {
-				ch.Oz, ch.Cost = ch.Oz.Neg(), ch.Cost.Neg()
-			}
-			out = append(out, ch)
-		}
-		return rows.Err()
+	// One statement, so the totals and the days are one snapshot: what came before the range
+	// is the totals less the days in it, with no scan of the days before it. The metals are
+	// listed so both engines seek the primary key (user, metal, day) once per metal. Each row
+	// is reduced to its net in SQL: the drivers' cost is per column read.
+	cols := `purchases + sales, oz_int - sold_oz_int, oz_e8 - sold_oz_e8, cost_int - sold_cost_int, cost_c - sold_cost_c`
+	q := `SELECT 1, metal, day, ` + cols + ` FROM position_days WHERE user_id = ? AND metal IN ('gold', 'silver', 'platinum', 'palladium') AND day >= ?`
+	args := []any{userID, since}
+	if since.IsZero() {
+		q = `SELECT 1, metal, day, ` + cols + ` FROM position_days WHERE user_id = ?`
+		args = args[:1]
+	} else {
+		q = `SELECT 0, metal, NULL, ` + cols + ` FROM position_totals WHERE user_id = ? UNION ALL ` + q
+		args = append([]any{userID}, args...)
 	}
-	sums := `SUM(oz_int), SUM(oz_e8), SUM(cost_int), SUM(cost_c)`
+	rows, err := s.db.QueryContext(ctx, s.rebind(q), args...)
+	if err != nil {
+		return nil, fmt.Errorf("position days: %w", err)
+	}
+	defer rows.Close()
+	// net is one metal's change on a day, or its total, in the ledger's integer parts.
+	type net struct {
+		metal int
+		day   Date
+		// dayNo orders cheaply: days since 1970.
+		dayNo, events, oz, ozE8, cost, cost2 int64
+	}
+	metalIdx := map[string]int{}
+	for i, m := range metals.All {
+		metalIdx[string(m)] = i
+	}
+	var totals [4]net
+	days := make([]net, 0, 1024)
+	for rows.Next() {
+		var kind int
+		var metal string
+		var n net
+		if err := rows.Scan(&kind, &metal, &n.day, &n.events, &n.oz, &n.ozE8, &n.cost, &n.cost2); err != nil {
+			return nil, fmt.Errorf("position days: %w", err)
+		}
+		i, ok := metalIdx[metal]
+		if !ok {
+			continue
+		}
+		n.metal, n.dayNo = i, n.day.Unix()/86400
+		sign := int64(-1)
+		if kind == 0 {
+			sign = 1
+		} else {
+			days = append(days, n)
+		}
+		t := &totals[i]
+		t.events, t.oz, t.ozE8, t.cost, t.cost2 = t.events+sign*n.events, t.oz+sign*n.oz, t.ozE8+sign*n.ozE8, t.cost+sign*n.cost, t.cost2+sign*n.cost2
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
 	if !since.IsZero() {
 		// One row per metal for all that came before the range, on the day before it.
-		fixed = NewDate(since.AddDate(0, 0, -1))
-		if err := scan("purchases before the range", `SELECT metal, `+sums+` FROM holdings
-			WHERE user_id = ? AND purchase_date < ? GROUP BY metal`, false, true, userID, since); err != nil {
-			return nil, err
+		fixed := NewDate(since.AddDate(0, 0, -1))
+		for i := range totals {
+			if t := totals[i]; t.events > 0 {
+				t.metal, t.day, t.dayNo = i, fixed, fixed.Unix()/86400
+				days = append(days, t)
+			}
 		}
-		if err := scan("sales before the range", `SELECT metal, `+sums+` FROM sales
-			WHERE user_id = ? AND sold_on < ? GROUP BY metal`, true, true, userID, since); err != nil {
-			return nil, err
+	}
+	// Rows come per metal; the chart wants them by day (on a day, in metals.All order).
+	slices.SortFunc(days, func(a, b net) int {
+		if a.dayNo != b.dayNo {
+			return int(a.dayNo - b.dayNo)
 		}
-		fixed = Date{}
-		if err := scan("purchases by day", `SELECT metal, purchase_date, `+sums+` FROM holdings
-			WHERE user_id = ? AND purchase_date >= ? GROUP BY metal, purchase_date`, false, true, userID, since); err != nil {
-			return nil, err
-		}
-	} else if err := scan("purchases by day", `SELECT metal, purchase_date, `+sums+` FROM holdings
-			WHERE user_id = ? AND purchase_date IS NOT NULL GROUP BY metal, purchase_date`, false, true, userID); err != nil {
-		return nil, err
+		return a.metal - b.metal
+	})
+	out := make([]PositionChange, len(days))
+	for i, n := range days {
+		out[i] = PositionChange{Metal: metals.All[n.metal], Day: n.day, Oz: joinInts(n.oz, n.ozE8, ozPlaces),
+			Cost: joinInts(n.cost, n.cost2, moneyPlaces), Paid: decimal.Zero, PricedOz: decimal.Zero}
 	}
-	if err := scan("undated purchases", `SELECT metal, created_at, oz_int, oz_e8, cost_int, cost_c
-		FROM holdings WHERE user_id = ? AND purchase_date IS NULL`, false, false, userID); err != nil {
-		return nil, err
-	}
-	salesQ, salesArgs := `SELECT metal, sold_on, `+sums+` FROM sales WHERE user_id = ? GROUP BY metal, sold_on`, []any{userID}
-	if !since.IsZero() {
-		salesQ, salesArgs = `SELECT metal, sold_on, `+sums+` FROM sales WHERE user_id = ? AND sold_on >= ? GROUP BY metal, sold_on`, []any{userID, since}
-	}
-	if err := scan("sales by day", salesQ, true, true, salesArgs...); err != nil {
-		return nil, err
-	}
-	// Stable: on one day, purchases (read first) stay before sales; the collapsed sales of
-	// before the range come before later purchases, which is harmless (same day, summed).
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Day.Before(out[j].Day.Time) })
 	return out, nil
 }

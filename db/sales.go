@@ -127,7 +127,8 @@ func (s *Store) SalesByUser(ctx context.Context, userID int64, f SaleFilter) (Sa
 
 // DeleteSale undoes one of the user's sales: in one transaction the sale is removed and its
 // units, fine ounces and cost basis go back to the holding (all of its original cost once no
-// sale is left). Another user's sale, or none, is ErrNotFound. It returns the sale removed.
+// sale is left), and the position ledger follows. Another user's sale, or none, is ErrNotFound.
+// It returns the sale removed.
 func (s *Store) DeleteSale(ctx context.Context, userID int64, saleID string) (Sale, error) {
 	var sale Sale
 	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
@@ -145,6 +146,14 @@ func (s *Store) DeleteSale(ctx context.Context, userID int64, saleID string) (Sa
 			sale.HoldingID, userID); err != nil {
 			return notFound(err)
 		}
+		before, err := s.lotStateTx(ctx, tx, userID, h.ID)
+		if err != nil {
+			return err
+		}
+		var gone saleState
+		if err := tx.GetContext(ctx, &gone, tx.Rebind(`SELECT metal, sold_on, oz_int, oz_e8, cost_int, cost_c, pl_int, pl_c FROM sales WHERE id = ?`), saleID); err != nil {
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM sales WHERE id = ? AND user_id = ?`), saleID, userID); err != nil {
 			return fmt.Errorf("delete sale: %w", err)
 		}
@@ -158,9 +167,19 @@ func (s *Store) DeleteSale(ctx context.Context, userID int64, saleID string) (Sa
 		}
 		heldOzInt, heldOzE8 := split(h.WeightOz.Mul(decimal.NewFromInt(h.Quantity-sold)), ozPlaces)
 		heldCostInt, heldCostC := split(heldCost, moneyPlaces)
-		_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE holdings SET sold_quantity = ?, held_oz_int = ?, held_oz_e8 = ?, held_cost_int = ?, held_cost_c = ?, updated_at = ?
-			WHERE id = ? AND user_id = ?`), sold, heldOzInt, heldOzE8, heldCostInt, heldCostC, s.now(), h.ID, userID)
-		return err
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE holdings SET sold_quantity = ?, held_oz_int = ?, held_oz_e8 = ?, held_cost_int = ?, held_cost_c = ?, updated_at = ?
+			WHERE id = ? AND user_id = ?`), sold, heldOzInt, heldOzE8, heldCostInt, heldCostC, s.now(), h.ID, userID); err != nil {
+			return err
+		}
+		after, err := s.lotStateTx(ctx, tx, userID, h.ID)
+		if err != nil {
+			return err
+		}
+		d := ledgerDelta{}
+		d.addSale(gone, -1)
+		d.addLot(before, -1)
+		d.addLot(after, 1)
+		return s.applyLedger(ctx, tx, userID, d)
 	})
 	if err != nil {
 		if errors.Is(err, ErrNotFound) {
@@ -178,7 +197,8 @@ func (s *Store) AllSales(ctx context.Context, userID int64) ([]Sale, error) {
 	return out, err
 }
 
-// insertSale is InsertSale inside the caller's transaction, recorded at now.
+// insertSale is InsertSale inside the caller's transaction, recorded at now; the position
+// ledger gains the sale and the lot's smaller holding in the same transaction.
 func (s *Store) insertSale(ctx context.Context, tx *sqlx.Tx, userID int64, holdingID string, in Sale, now time.Time) (Sale, error) {
 	var h struct {
 		Holding
@@ -188,6 +208,10 @@ func (s *Store) insertSale(ctx context.Context, tx *sqlx.Tx, userID int64, holdi
 	err := tx.GetContext(ctx, &h, tx.Rebind(`SELECT `+holdingCols+`, held_cost_int, held_cost_c FROM holdings WHERE id = ? AND user_id = ?`+s.forUpdate()), holdingID, userID)
 	if err != nil {
 		return Sale{}, notFound(err)
+	}
+	before, err := s.lotStateTx(ctx, tx, userID, holdingID)
+	if err != nil {
+		return Sale{}, err
 	}
 	remaining := h.Remaining()
 	if in.Quantity > remaining {
@@ -226,6 +250,17 @@ func (s *Store) insertSale(ctx context.Context, tx *sqlx.Tx, userID int64, holdi
 		// The row lock (PostgreSQL) or the write lock (SQLite) makes this unreachable;
 		// refuse rather than double-sell if it ever is not.
 		return Sale{}, fmt.Errorf("the holding changed during the sale: %w", ErrConflict)
+	}
+	after, err := s.lotStateTx(ctx, tx, userID, holdingID)
+	if err != nil {
+		return Sale{}, err
+	}
+	d := ledgerDelta{}
+	d.addSale(saleState{Metal: out.Metal, SoldOn: out.SoldOn, OzInt: ozInt, OzE8: ozE8, CostInt: costInt, CostC: costC, PLInt: plInt, PLC: plC}, 1)
+	d.addLot(before, -1)
+	d.addLot(after, 1)
+	if err := s.applyLedger(ctx, tx, userID, d); err != nil {
+		return Sale{}, err
 	}
 	return out, nil
 }

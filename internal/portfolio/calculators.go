@@ -339,7 +339,7 @@ func (s *Service) Speculation(ctx context.Context, targets map[string]string, u 
 	}
 	if u != nil {
 		// What is still held: sold units are gone from the stack.
-		totals, err := s.store.PortfolioTotals(ctx, u.ID, db.NewDate(s.now()), db.HeldOnly)
+		totals, err := s.store.PositionTotals(ctx, u.ID, db.NewDate(s.now()), db.HeldOnly)
 		if err != nil {
 			return Speculation{}, err
 		}

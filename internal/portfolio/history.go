@@ -2,7 +2,7 @@ package portfolio
 
 import (
 	"context"
-	"sort"
+	"slices"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -89,61 +89,91 @@ func valueHistory(mk market, changes []db.PositionChange, r prices.Range, now ti
 		known  bool
 		oz     decimal.Decimal
 		cost   decimal.Decimal
+		dirty  bool // oz or last moved since worth was computed
 	}
 	ser := map[metals.Metal]*series{}
 	var days []time.Time
-	seen := map[time.Time]bool{}
 	for _, m := range metals.All {
 		s := &series{closes: mk.DailyCloses(m, from, today)}
 		if c, ok := mk.CloseOn(m, from.AddDate(0, 0, -1)); ok {
 			s.last, s.known = c, true
 		}
 		for _, c := range s.closes {
-			if !seen[c.Date] {
-				seen[c.Date] = true
-				days = append(days, c.Date)
-			}
+			days = append(days, c.Date)
 		}
 		ser[m] = s
 	}
-	sort.Slice(days, func(i, j int) bool { return days[i].Before(days[j]) })
+	// Every day any metal closed, once each, in order.
+	slices.SortFunc(days, func(a, b time.Time) int { return a.Compare(b) })
+	days = slices.CompactFunc(days, func(a, b time.Time) bool { return a.Equal(b) })
 	values := make([]prices.Close, 0, len(days))
-	costs := make(map[time.Time]decimal.Decimal, len(days))
+	costs := make([]decimal.Decimal, 0, len(days)) // beside values
+	// Products and sums are recomputed only when their inputs move: a metal's value when its
+	// ounces or its close change, the cost basis on days with changes. Every figure stays an
+	// exact decimal; this only skips repeating the same arithmetic.
+	worth := make([]decimal.Decimal, len(metals.All))
+	held := make([]bool, len(metals.All))
+	for i, m := range metals.All {
+		worth[i] = decimal.Zero
+		ser[m].oz, ser[m].cost = decimal.Zero, decimal.Zero
+	}
+	cost := decimal.Zero
 	ci := 0
 	for _, d := range days {
+		moved := false
 		for ci < len(changes) && !changes[ci].Day.After(d) {
 			s := ser[changes[ci].Metal]
 			s.oz, s.cost = s.oz.Add(changes[ci].Oz), s.cost.Add(changes[ci].Cost)
+			s.dirty = true
 			ci++
+			moved = true
 		}
-		value, cost, ok := decimal.Zero, decimal.Zero, true
-		for _, m := range metals.All {
+		if moved {
+			cost = decimal.Zero
+			for _, m := range metals.All {
+				if s := ser[m]; s.cost.IsPositive() {
+					cost = cost.Add(s.cost)
+				}
+			}
+		}
+		value, ok := decimal.Zero, true
+		for i, m := range metals.All {
 			s := ser[m]
 			for s.next < len(s.closes) && !s.closes[s.next].Date.After(d) {
 				s.last, s.known = s.closes[s.next].Price, true
 				s.next++
+				s.dirty = true
 			}
-			// A sale dated before an undated purchase was recorded could dip below zero.
-			oz := decimal.Max(s.oz, decimal.Zero)
-			if oz.IsPositive() && !s.known {
+			if s.dirty {
+				// A sale dated before an undated purchase was recorded could dip below zero.
+				held[i] = s.oz.IsPositive()
+				if held[i] && s.known {
+					worth[i] = s.oz.Mul(s.last)
+				}
+				s.dirty = false
+			}
+			if held[i] && !s.known {
 				ok = false // held, but no price yet: skip the date rather than guess
 				break
 			}
-			if oz.IsPositive() {
-				value = value.Add(oz.Mul(s.last))
+			if held[i] {
+				value = value.Add(worth[i])
 			}
-			cost = cost.Add(decimal.Max(s.cost, decimal.Zero))
 		}
 		if !ok {
 			continue
 		}
 		values = append(values, prices.Close{Date: d, Price: value})
-		costs[d] = cost
+		costs = append(costs, cost)
 	}
-	values = prices.Downsample(values, MaxHistoryPoints)
-	out := make([]HistoryPoint, len(values))
-	for i, p := range values {
-		out[i] = HistoryPoint{Date: p.Date, Value: p.Price, Cost: costs[p.Date]}
+	kept := prices.Downsample(values, MaxHistoryPoints)
+	out := make([]HistoryPoint, len(kept))
+	j := 0 // kept is a subsequence of values: walk both
+	for i, p := range kept {
+		for !values[j].Date.Equal(p.Date) {
+			j++
+		}
+		out[i] = HistoryPoint{Date: p.Date, Value: p.Price, Cost: costs[j]}
 	}
 	return out
 }

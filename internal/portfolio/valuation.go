@@ -96,8 +96,8 @@ func (p Portfolio) Empty() bool {
 	return true
 }
 
-// Portfolio values the member's stack at the live board. It reads one aggregate per metal
-// from the store, never the holdings one by one.
+// Portfolio values the member's stack at the live board. It reads the running totals per
+// metal the store keeps with every write, never the holdings.
 func (s *Service) Portfolio(ctx context.Context, u db.User) (Portfolio, error) {
 	p, _, err := s.value(ctx, u, db.HeldOnly)
 	return p, err
@@ -111,7 +111,7 @@ func (s *Service) value(ctx context.Context, u db.User, detail db.TotalsDetail) 
 	// "Today" is the trading session the live change belongs to: a purchase dated that day
 	// (or later) was not held through the move.
 	today := db.NewDate(prices.SessionDate(s.now()))
-	totals, err := s.store.PortfolioTotals(ctx, u.ID, today, detail)
+	totals, err := s.store.PositionTotals(ctx, u.ID, today, detail)
 	if err != nil {
 		return Portfolio{}, nil, err
 	}
