@@ -189,6 +189,11 @@ func (s *Store) applyLedger(ctx context.Context, tx *sqlx.Tx, userID int64, d le
 	if len(keys) == 0 {
 		return nil
 	}
+	// The member's row first: every writer of one member takes it in the same order, and a
+	// reader holding a chart of the old revision knows to rebuild it.
+	if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE users SET ledger_rev = ledger_rev + 1 WHERE id = ?`), userID); err != nil {
+		return fmt.Errorf("ledger revision: %w", err)
+	}
 	// A stable order keeps concurrent writers of one member from deadlocking on PostgreSQL.
 	slices.SortFunc(keys, func(a, b ledgerKey) int {
 		return strings.Compare(a.Metal+a.Day, b.Metal+b.Day)
@@ -247,6 +252,14 @@ func (s *Store) applyLedger(ctx context.Context, tx *sqlx.Tx, userID int64, d le
 		}
 	}
 	return nil
+}
+
+// LedgerRevision is the member's ledger revision: it changes in the same transaction as
+// every write that changes their position ledger, and only then.
+func (s *Store) LedgerRevision(ctx context.Context, userID int64) (int64, error) {
+	var rev int64
+	err := s.db.GetContext(ctx, &rev, s.rebind(`SELECT ledger_rev FROM users WHERE id = ?`), userID)
+	return rev, notFound(err)
 }
 
 // PositionTotals is PortfolioTotals read from the position ledger: a handful of rows however

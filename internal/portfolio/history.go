@@ -3,6 +3,7 @@ package portfolio
 import (
 	"context"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -56,21 +57,88 @@ func (s *Service) History(ctx context.Context, u db.User, rng string) (History, 
 		return History{}, err
 	}
 	out := History{Range: r}
+	// The revision is read before the ledger, so a chart is never kept under a revision newer
+	// than the ledger it was computed from (a write in between only costs a recomputation).
+	rev, err := s.store.LedgerRevision(ctx, u.ID)
+	if err != nil {
+		return out, err
+	}
+	now := s.now().UTC()
+	key := chartKey{user: u.ID, rng: r}
+	state := chartState{rev: rev, day: now.Unix() / 86400}
+	if s.market != nil {
+		state.priced, state.gen = true, s.market.Generation()
+	}
+	if points, ok := s.charts.get(key, state); ok {
+		out.Points = points
+		return out, nil
+	}
 	// Whatever happened before the range only sets where it starts: the store sums it per
 	// metal rather than per day (ALL has no such part).
 	var since db.Date
 	if r != prices.RangeAll {
-		since = db.NewDate(r.Start(s.now().UTC()))
+		since = db.NewDate(r.Start(now))
 	}
 	changes, err := s.store.HistoryChanges(ctx, u.ID, since)
 	if err != nil {
 		return out, err
 	}
-	if s.market == nil || len(changes) == 0 {
-		return out, nil
+	if s.market != nil && len(changes) > 0 {
+		out.Points = valueHistory(s.market, changes, r, now)
 	}
-	out.Points = valueHistory(s.market, changes, r, s.now())
+	s.charts.put(key, state, out.Points)
 	return out, nil
+}
+
+// A member's chart depends on their ledger, the stored closes and the day it is drawn on,
+// nothing else; so each member's latest chart per range is kept and served again until one
+// of the three moves. The first request after a write recomputes it.
+type chartKey struct {
+	user int64
+	rng  prices.Range
+}
+
+type chartState struct {
+	rev int64  // the member's ledger revision
+	gen uint64 // the price service's generation of stored closes
+	day int64  // the UTC day the chart ends on
+	// priced is false without a price service (no chart can be drawn).
+	priced bool
+}
+
+type chartEntry struct {
+	state  chartState
+	points []HistoryPoint
+}
+
+// maxCharts bounds the cache: a chart is at most MaxHistoryPoints points, so this is a few
+// tens of MiB at most.
+const maxCharts = 2048
+
+type chartCache struct {
+	mu sync.Mutex
+	m  map[chartKey]chartEntry
+}
+
+// get returns the kept chart when it was drawn from the same state. Callers only read it.
+func (c *chartCache) get(k chartKey, st chartState) ([]HistoryPoint, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[k]
+	if !ok || e.state != st {
+		return nil, false
+	}
+	return e.points, true
+}
+
+func (c *chartCache) put(k chartKey, st chartState, points []HistoryPoint) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxCharts {
+		// Crude but bounded: members come back and rebuild theirs on their next request.
+		c.m = make(map[chartKey]chartEntry)
+	}
+	c.m[k] = chartEntry{state: st, points: points}
 }
 
 // valueHistory replays the position changes (oldest first) over the daily closes of the range.

@@ -45,6 +45,7 @@ type Service struct {
 	market market // nil without a price service
 	now    func() time.Time
 	log    *slog.Logger
+	charts chartCache
 }
 
 // New builds the service.
