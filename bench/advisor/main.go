@@ -146,13 +146,13 @@ func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, 
 	var worst string
 	var worstP99 time.Duration
 	row := func(what string, f, pre func(), clients, n int) map[int]time.Duration {
-		d, _ := measure(f, pre, clients, n)
+		d, _ := benchkit.Measure(f, pre, clients, n)
 		fmt.Printf("| %s | %s | %d | %s | %s | %s | %s |\n", name, what, clients, benchkit.MS(d[50]), benchkit.MS(d[90]), benchkit.MS(d[99]), benchkit.MS(d[100]))
 		return d
 	}
 	base99 := row("`GET /v1/portfolio` (baseline)", call("GET", "/v1/portfolio", nil), nil, 1, requests)[99]
 	for _, q := range questions {
-		d, lat := measure(call("POST", "/v1/advisor/chat", map[string]string{"message": q.q}), resetQuota, 1, requests)
+		d, lat := benchkit.Measure(call("POST", "/v1/advisor/chat", map[string]string{"message": q.q}), resetQuota, 1, requests)
 		fmt.Printf("| %s | chat: %s | 1 | %s | %s | %s | %s |\n", name, q.kind, benchkit.MS(d[50]), benchkit.MS(d[90]), benchkit.MS(d[99]), benchkit.MS(d[100]))
 		all = append(all, lat...)
 		if d[99] > worstP99 {
@@ -175,7 +175,7 @@ func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, 
 	row("chat: all kinds in turn (quota reset timed in)", mix, nil, 4, requests)
 	var eng []time.Duration
 	for _, q := range questions {
-		_, lat := measure(engine(q.q), nil, 1, requests)
+		_, lat := benchkit.Measure(engine(q.q), nil, 1, requests)
 		eng = append(eng, lat...)
 	}
 	sort.Slice(eng, func(i, j int) bool { return eng[i] < eng[j] })
@@ -185,52 +185,4 @@ func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, 
 		fmt.Sprintf("- %s: seeding %d holdings took %s. Slowest kind at p99: %s (%s); chat p99 over all kinds is %.1f× the portfolio baseline's p99.", name, holdings, seeded.Round(time.Millisecond),
 			worst, benchkit.MS(worstP99), float64(pct(99))/float64(base99)),
 	}
-}
-
-// measure runs f requests times (after a warm-up) from clients goroutines and returns the
-// latency percentiles 50, 90, 99 and 100. pre, when set, runs before each request, untimed
-// (with one client only).
-func measure(f, pre func(), clients, requests int) (map[int]time.Duration, []time.Duration) {
-	for i := 0; i < 20; i++ {
-		if pre != nil {
-			pre()
-		}
-		f()
-	}
-	lat := make([]time.Duration, requests)
-	var wg sync.WaitGroup
-	var next int
-	var mu sync.Mutex
-	for c := 0; c < clients; c++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= requests {
-					return
-				}
-				if pre != nil {
-					pre()
-				}
-				t := time.Now()
-				f()
-				lat[i] = time.Since(t)
-			}
-		}()
-	}
-	wg.Wait()
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	out := map[int]time.Duration{}
-	for _, p := range []int{50, 90, 99, 100} {
-		i := p*len(lat)/100 - 1
-		if i < 0 {
-			i = 0
-		}
-		out[p] = lat[i]
-	}
-	return out, lat
 }

@@ -18,8 +18,6 @@ import (
 	"net/http"
 	"os"
 	"runtime"
-	"sort"
-	"sync"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -204,7 +202,7 @@ func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, 
 			if r.pre != nil {
 				n = max(requests/4, 50)
 			}
-			d := measure(r.f, r.pre, c, n)
+			d, _ := benchkit.Measure(r.f, r.pre, c, n)
 			fmt.Printf("| %s | %s | %d | %s | %s | %s | %s |\n", name, r.what, c, benchkit.MS(d[50]), benchkit.MS(d[90]), benchkit.MS(d[99]), benchkit.MS(d[100]))
 			if c == 1 {
 				p50[r.what], p99[r.what] = d[50], d[99]
@@ -219,52 +217,4 @@ func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, 
 		fmt.Sprintf("- %s: seeding %d holdings took %s. Endpoint over SQL alone (one client): portfolio %s; analytics %s.", name, holdings, seeded.Round(time.Millisecond),
 			ratio("`GET /v1/portfolio`", "SQL only: portfolio aggregate"), ratio("`GET /v1/analytics`", "SQL only: analytics aggregate")),
 	}
-}
-
-// measure runs f requests times (after a warm-up) from clients goroutines and returns the
-// latency percentiles 50, 90, 99 and 100. pre, when set, runs before each request, untimed
-// (with one client only).
-func measure(f, pre func(), clients, requests int) map[int]time.Duration {
-	for i := 0; i < 20; i++ {
-		if pre != nil {
-			pre()
-		}
-		f()
-	}
-	lat := make([]time.Duration, requests)
-	var wg sync.WaitGroup
-	var next int
-	var mu sync.Mutex
-	for c := 0; c < clients; c++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= requests {
-					return
-				}
-				if pre != nil {
-					pre()
-				}
-				t := time.Now()
-				f()
-				lat[i] = time.Since(t)
-			}
-		}()
-	}
-	wg.Wait()
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	out := map[int]time.Duration{}
-	for _, p := range []int{50, 90, 99, 100} {
-		i := p*len(lat)/100 - 1
-		if i < 0 {
-			i = 0
-		}
-		out[p] = lat[i]
-	}
-	return out
 }
