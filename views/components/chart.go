@@ -101,8 +101,9 @@ func (c Chart) Layout() Geometry {
 	step, lo, hi := axisRange(lo, hi)
 	y := func(v float64) float64 { return g.Bot - (g.Bot-g.Top)*(v-lo)/(hi-lo) }
 	widest := 0
+	label := axisLabeler(lo, hi, step)
 	for v := lo; v <= hi+step/1e6; v += step {
-		t := Tick{Pos: y(v), Label: c.YPrefix + shortNumber(v) + c.YSuffix}
+		t := Tick{Pos: y(v), Label: c.YPrefix + label(v) + c.YSuffix}
 		widest = max(widest, len(t.Label))
 		g.YTicks = append(g.YTicks, t)
 	}
@@ -174,20 +175,32 @@ func axisRange(lo, hi float64) (step, from, to float64) {
 	return step, from, to
 }
 
-func shortNumber(v float64) string {
+// axisLabeler labels every tick of one axis in one unit, chosen by the axis's largest value,
+// with as many decimals as the step needs: $6k … $16k, or 10.5k, 11k, 11.5k — never a mix of
+// "$8000" and "$10k" on one axis.
+func axisLabeler(lo, hi, step float64) func(float64) string {
+	top := math.Max(math.Abs(lo), math.Abs(hi))
+	div, unit := 1.0, ""
 	switch {
-	case math.Abs(v) >= 1e9:
-		return strconv.FormatFloat(v/1e9, 'f', 1, 64) + "B"
-	case math.Abs(v) >= 1e7:
-		return strconv.FormatFloat(v/1e6, 'f', 0, 64) + "M"
-	case math.Abs(v) >= 1e6:
-		return strconv.FormatFloat(v/1e6, 'f', 1, 64) + "M"
-	case math.Abs(v) >= 1e4:
-		return strconv.FormatFloat(v/1e3, 'f', 0, 64) + "k"
-	case math.Abs(v) >= 100:
-		return strconv.FormatFloat(v, 'f', 0, 64)
+	case top >= 1e9:
+		div, unit = 1e9, "B"
+	case top >= 1e6:
+		div, unit = 1e6, "M"
+	case top >= 1e4:
+		div, unit = 1e3, "k"
 	}
-	return strconv.FormatFloat(v, 'f', 2, 64)
+	places := 0
+	for s := step / div; places < 2 && math.Abs(s-math.Round(s)) > 1e-9; s *= 10 {
+		places++
+	}
+	return func(v float64) string {
+		t := strconv.FormatFloat(v/div, 'f', places, 64)
+		if unit != "" && places > 0 {
+			// 10k, 10.5k, 11k: a scaled label drops the zeros its neighbours need.
+			t = strings.TrimRight(strings.TrimRight(t, "0"), ".")
+		}
+		return t + unit
+	}
 }
 
 func f1(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
