@@ -9,7 +9,7 @@ import (
 func (h *Handlers) intelRoutes() []kit.APIRoute {
 	limit := kit.Param{Name: "limit", In: "query", Description: "Page size, 1 to 50.", Schema: kit.Schema{"type": "integer", "minimum": 1, "maximum": 50, "default": 20}, Example: "10"}
 	listOf := func(name string, item kit.Schema, extra kit.Schema) kit.Schema {
-		props := kit.Schema{name: kit.Schema{"type": "array", "items": item}, "limit": kit.IntegerSchema(), "total": kit.IntegerSchema()}
+		props := kit.Schema{name: kit.Schema{"type": "array", "items": item}, "limit": kit.IntSchema(), "total": kit.IntSchema()}
 		for k, v := range extra {
 			props[k] = v
 		}
@@ -39,7 +39,7 @@ func (h *Handlers) intelRoutes() []kit.APIRoute {
 				{Name: "category", In: "query", Description: "Only this category (any letter case); SYNTHESIS selects the daily syntheses.", Schema: kit.Schema{"type": "string", "enum": intel.ArticleCategories()}, Example: "SYNTHESIS"},
 			},
 			Responses: []kit.Response{
-				{Status: 200, Description: "A page of articles.", Schema: listOf("articles", h.intelRef("StackSignalArticle"), kit.Schema{"offset": kit.IntegerSchema()})},
+				{Status: 200, Description: "A page of articles.", Schema: listOf("articles", h.intelRef("StackSignalArticle"), kit.Schema{"offset": kit.IntSchema()})},
 				{Status: 400, Description: "A parameter is out of range or not one of its values."},
 			},
 			Example: "GET /v1/stack-signal?limit=5"},

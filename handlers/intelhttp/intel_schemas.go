@@ -22,11 +22,11 @@ func (h *Handlers) Schemas() map[string]kit.Schema {
 	articleCats := intel.ArticleCategories()
 	source := kit.Object(kit.Schema{"name": kit.StrSchema(), "title": kit.StrSchema(), "url": kit.Schema{"type": "string", "description": "Link to the original; empty when the outlet gave none."}})
 	depository := kit.Object(kit.Schema{
-		"name": kit.StrSchema(), "registered_oz": kit.NumberSchema(), "pledged_oz": kit.NumberSchema(), "eligible_oz": kit.NumberSchema(), "total_oz": kit.NumberSchema(),
+		"name": kit.StrSchema(), "registered_oz": kit.NumSchema(""), "pledged_oz": kit.NumSchema(""), "eligible_oz": kit.NumSchema(""), "total_oz": kit.NumSchema(""),
 	})
 	day := kit.Object(kit.Schema{
-		"date": kit.DateSchema(), "registered_oz": kit.NumberSchema(), "eligible_oz": kit.NumberSchema(), "combined_oz": kit.NumberSchema(),
-		"registered_change_oz": kit.NumberSchema(), "eligible_change_oz": kit.NumberSchema(), "combined_change_oz": kit.NumberSchema(),
+		"date": kit.DateSchema(), "registered_oz": kit.NumSchema(""), "eligible_oz": kit.NumSchema(""), "combined_oz": kit.NumSchema(""),
+		"registered_change_oz": kit.NumSchema(""), "eligible_change_oz": kit.NumSchema(""), "combined_change_oz": kit.NumSchema(""),
 	})
 	return map[string]kit.Schema{
 		"MarketIntelItem": kit.Object(kit.Schema{
@@ -52,7 +52,7 @@ func (h *Handlers) Schemas() map[string]kit.Schema {
 			"metals":     kit.MetalsSchema(),
 			"sources":    kit.Schema{"type": "array", "items": source},
 			"prices_at_publish": kit.Object(kit.Schema{
-				"gold": kit.Nullable(kit.NumberSchema()), "silver": kit.Nullable(kit.NumberSchema()), "platinum": kit.Nullable(kit.NumberSchema()), "palladium": kit.Nullable(kit.NumberSchema()),
+				"gold": kit.Nullable(kit.NumSchema("")), "silver": kit.Nullable(kit.NumSchema("")), "platinum": kit.Nullable(kit.NumSchema("")), "palladium": kit.Nullable(kit.NumSchema("")),
 			}),
 			"published_at":  kit.TimeSchema(),
 			"is_synthesis":  kit.BoolSchema(),
@@ -73,13 +73,13 @@ func (h *Handlers) Schemas() map[string]kit.Schema {
 			"as_of":                       kit.Schema{"type": "string", "format": "date", "description": "CME activity date of the newest stored report."},
 			"stale":                       kit.Schema{"type": "boolean", "description": "True when the newest report is older than a normal publishing gap."},
 			"source":                      kit.StrSchema(),
-			"registered_oz":               kit.NumberSchema(),
-			"eligible_oz":                 kit.NumberSchema(),
-			"combined_oz":                 kit.NumberSchema(),
+			"registered_oz":               kit.NumSchema(""),
+			"eligible_oz":                 kit.NumSchema(""),
+			"combined_oz":                 kit.NumSchema(""),
 			"registered_change_oz":        kit.Schema{"type": "number", "description": "Change since the previous stored report; negative is a drain."},
-			"eligible_change_oz":          kit.NumberSchema(),
-			"combined_change_oz":          kit.NumberSchema(),
-			"registered_share_pct":        kit.NumberSchema(),
+			"eligible_change_oz":          kit.NumSchema(""),
+			"combined_change_oz":          kit.NumSchema(""),
+			"registered_share_pct":        kit.NumSchema(""),
 			"days_to_zero":                kit.Schema{"type": "number", "nullable": true, "description": "Business days until registered stocks run out at registered_per_business_day; null, with days_to_zero_reason, when fewer than two reports fall in the drain window or registered stocks are not falling."},
 			"days_to_zero_reason":         kit.Schema{"type": "string", "nullable": true, "description": "Why days_to_zero is null, in reader terms; null when it is given."},
 			"registered_per_business_day": kit.Schema{"type": "number", "nullable": true, "description": "Change in registered ounces per CME business day between the activity dates drain_from and drain_to (negative is a drain); null when fewer than two reports fall in the window."},
@@ -87,7 +87,7 @@ func (h *Handlers) Schemas() map[string]kit.Schema {
 			"drain_to":                    kit.Schema{"type": "string", "format": "date", "nullable": true, "description": "Activity date of the newest report inside the drain window (as_of)."},
 			"drain_business_days":         kit.Schema{"type": "integer", "description": "CME business days between drain_from and drain_to; 0 without a rate."},
 			"drain_window_business_days":  kit.Schema{"type": "integer", "description": "The stated window the drain is measured over: this many CME business days ending at as_of."},
-			"open_interest_oz":            kit.Nullable(kit.NumberSchema()),
+			"open_interest_oz":            kit.Nullable(kit.NumSchema("")),
 			"open_interest_as_of":         kit.Nullable(kit.DateSchema()),
 			"oversubscribed_ratio":        kit.Schema{"type": "number", "nullable": true, "description": "Open interest in ounces per registered ounce; null when open interest is unknown."},
 			"depositories":                kit.Schema{"type": "array", "items": depository},

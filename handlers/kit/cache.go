@@ -12,7 +12,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
-// bodyCache keeps an encoded response and its ETag until its key changes, so hot read-only
+// BodyCache keeps an encoded response and its ETag until its key changes, so hot read-only
 // endpoints cost a comparison rather than an encoding.
 type BodyCache struct {
 	mu      sync.Mutex
@@ -51,7 +51,7 @@ func (bc *BodyCache) Get(slot, key string, build func() (any, error)) ([]byte, s
 	return e.body, e.etag, nil
 }
 
-// sendCached writes a cached JSON body with validators, answering 304 when the client has it.
+// SendCached writes a cached JSON body with validators, answering 304 when the client has it.
 func SendCached(c *fiber.Ctx, body []byte, etag string, maxAge time.Duration) error {
 	rh := &c.Response().Header
 	rh.SetCanonical(hdrETag, []byte(etag))

@@ -14,7 +14,7 @@ import (
 // surrounding spaces are trimmed, anything but an optional minus and digits is "must be an
 // integer", and a value outside [lo, hi] (overflow included) is "must be between lo and hi".
 
-// parseIntParam reads raw as an integer in [lo, hi]; def when raw is empty or blank.
+// ParseIntParam reads raw as an integer in [lo, hi]; def when raw is empty or blank.
 func ParseIntParam(name, raw string, def, lo, hi int) (int, error) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
@@ -32,7 +32,7 @@ func ParseIntParam(name, raw string, def, lo, hi int) (int, error) {
 	return v, nil
 }
 
-// queryInt reads an integer query parameter within [lo, hi], def when absent.
+// QueryInt reads an integer query parameter within [lo, hi], def when absent.
 func QueryInt(c *fiber.Ctx, name string, def, lo, hi int) (int, error) {
 	return ParseIntParam(name, c.Query(name), def, lo, hi)
 }

@@ -10,10 +10,10 @@ import (
 	"github.com/ouncehq/ounce/internal/metals"
 )
 
-// isHTMX reports whether the request came from HTMX and wants a fragment.
+// IsHTMX reports whether the request came from HTMX and wants a fragment.
 func IsHTMX(c *fiber.Ctx) bool { return c.Get("HX-Request") == "true" }
 
-// render writes a templ component straight into the response.
+// Render writes a templ component straight into the response.
 func Render(c *fiber.Ctx, status int, comp templ.Component) error {
 	c.Status(status)
 	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
@@ -21,7 +21,7 @@ func Render(c *fiber.Ctx, status int, comp templ.Component) error {
 	return comp.Render(c.UserContext(), c.Response().BodyWriter())
 }
 
-// page renders the full page for a normal request and only the fragment for HTMX.
+// Page renders the full page for a normal request and only the fragment for HTMX.
 func Page(c *fiber.Ctx, status int, full, fragment templ.Component) error {
 	if IsHTMX(c) && fragment != nil {
 		return Render(c, status, fragment)
@@ -29,7 +29,7 @@ func Page(c *fiber.Ctx, status int, full, fragment templ.Component) error {
 	return Render(c, status, full)
 }
 
-// writeJSON encodes v as the response body.
+// WriteJSON encodes v as the response body.
 func WriteJSON(c *fiber.Ctx, status int, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -56,7 +56,7 @@ func Money(d decimal.Decimal) Num  { return Num{d.Round(2), 2} }
 func Pct(d decimal.Decimal) Num    { return Num{d.Round(2), 2} }
 func Ounces(d decimal.Decimal) Num { return Num{d.Round(5), 5} }
 
-// priceNum renders a price per ounce at its source's precision: at least cents, at most
+// PriceNum renders a price per ounce at its source's precision: at least cents, at most
 // metals.PricePlaces (LBMA silver 63.935 stays 63.935; gold 4405.8 is 4405.80).
 func PriceNum(d decimal.Decimal) Num {
 	d = metals.Price(d)
@@ -71,7 +71,7 @@ func PriceNum(d decimal.Decimal) Num {
 	return Num{d, places}
 }
 
-// optMoney renders nil as JSON null.
+// OptMoney renders nil as JSON null.
 func OptMoney(d *decimal.Decimal) *Num {
 	if d == nil {
 		return nil

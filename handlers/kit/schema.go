@@ -8,6 +8,10 @@ import (
 	"github.com/ouncehq/ounce/db"
 )
 
+// OpenAPI schema builders the areas' route tables share. Routes inline them, so each route's
+// document stands on its own; areas publish their main shapes as named components.
+
+// NumSchema is a number, with its description when desc is not empty.
 func NumSchema(desc string) Schema {
 	s := Schema{"type": "number"}
 	if desc != "" {
@@ -16,41 +20,40 @@ func NumSchema(desc string) Schema {
 	return s
 }
 
+// NullNumSchema is a number that may be null.
 func NullNumSchema(desc string) Schema {
 	s := NumSchema(desc)
 	s["nullable"] = true
 	return s
 }
 
+// IntSchema is an integer.
 func IntSchema() Schema { return Schema{"type": "integer"} }
 
+// NullDateSchema is a calendar date that may be null.
 func NullDateSchema(desc string) Schema {
 	return Schema{"type": "string", "format": "date", "nullable": true, "description": desc}
 }
 
-// pfObject is a closed object whose properties are all required.
+// ClosedObject is Object that admits no other properties.
 func ClosedObject(props Schema) Schema {
-	req := make([]string, 0, len(props))
-	for k := range props {
-		req = append(req, k)
-	}
-	sort.Strings(req)
-	return Schema{"type": "object", "required": req, "properties": props, "additionalProperties": false}
+	s := Object(props)
+	s["additionalProperties"] = false
+	return s
 }
 
-// Schema helpers for the market-intelligence routes.
+// StrSchema is a string.
 func StrSchema() Schema { return Schema{"type": "string"} }
-
-func NumberSchema() Schema { return Schema{"type": "number"} }
-
-func IntegerSchema() Schema { return Schema{"type": "integer"} }
 
 func BoolSchema() Schema { return Schema{"type": "boolean"} }
 
+// DateSchema is a calendar date (YYYY-MM-DD).
 func DateSchema() Schema { return Schema{"type": "string", "format": "date"} }
 
+// TimeSchema is a moment (RFC 3339).
 func TimeSchema() Schema { return Schema{"type": "string", "format": "date-time"} }
 
+// Nullable is s that may also be null.
 func Nullable(s Schema) Schema {
 	out := Schema{"nullable": true}
 	for k, v := range s {
@@ -59,7 +62,7 @@ func Nullable(s Schema) Schema {
 	return out
 }
 
-// intelObject builds an object schema whose every listed property is required.
+// Object builds an object schema whose every listed property is required.
 func Object(props Schema) Schema {
 	req := make([]string, 0, len(props))
 	for k := range props {
@@ -69,8 +72,10 @@ func Object(props Schema) Schema {
 	return Schema{"type": "object", "required": req, "properties": props}
 }
 
+// MetalsSchema is a list of metals.
 func MetalsSchema() Schema { return Schema{"type": "array", "items": MetalSchema()} }
 
+// CountSchema is a count (an integer of 0 or more).
 func CountSchema() Schema { return Schema{"type": "integer", "minimum": 0} }
 
 func ProblemSchema() Schema {

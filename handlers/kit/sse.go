@@ -18,13 +18,13 @@ const (
 	sseWriteTimeout = 30 * time.Second
 )
 
-// sseStream writes server-sent events to one connection.
+// SSEStream writes server-sent events to one connection.
 type SSEStream struct {
 	conn net.Conn
 	w    *bufio.Writer
 }
 
-// startSSE sets the event-stream headers and runs fn with the stream once the response
+// StartSSE sets the event-stream headers and runs fn with the stream once the response
 // starts; fn returns when the stream should end, and the response then ends cleanly (the
 // final empty chunk), including when done closes for shutdown.
 func StartSSE(c *fiber.Ctx, fn func(s *SSEStream)) {

@@ -16,7 +16,7 @@ import (
 	"github.com/ouncehq/ounce/internal/metals"
 )
 
-// requireUser returns the bearer-authenticated user; the web middleware guarantees one on
+// RequireUser returns the bearer-authenticated user; the web middleware guarantees one on
 // protected routes, so a missing user is a wiring bug reported as 401.
 func RequireUser(c *fiber.Ctx) (u db.User, err error) {
 	u, ok := UserFrom(c)
@@ -26,7 +26,7 @@ func RequireUser(c *fiber.Ctx) (u db.User, err error) {
 	return u, nil
 }
 
-// pageParams reads the limit and offset of a list.
+// PageParams reads the limit and offset of a list.
 func PageParams(c *fiber.Ctx) (limit, offset int, err error) {
 	if limit, err = QueryInt(c, "limit", 50, 1, 200); err != nil {
 		return 0, 0, err
@@ -35,7 +35,7 @@ func PageParams(c *fiber.Ctx) (limit, offset int, err error) {
 	return limit, offset, err
 }
 
-// numOrNull renders an unknown value as JSON null.
+// NumOrNull renders an unknown value as JSON null.
 func NumOrNull(d *decimal.Decimal, f func(decimal.Decimal) Num) *Num {
 	if d == nil {
 		return nil
@@ -44,7 +44,7 @@ func NumOrNull(d *decimal.Decimal, f func(decimal.Decimal) Num) *Num {
 	return &n
 }
 
-// asOfOrNull is the time of the newest price, null without one.
+// AsOfOrNull is the time of the newest price, null without one.
 func AsOfOrNull(t time.Time) *time.Time {
 	if t.IsZero() {
 		return nil
@@ -53,7 +53,7 @@ func AsOfOrNull(t time.Time) *time.Time {
 	return &t
 }
 
-// dayOrNull is the calendar date of t, null for the zero time.
+// DayOrNull is the calendar date of t, null for the zero time.
 func DayOrNull(t time.Time) *string {
 	if t.IsZero() {
 		return nil
@@ -62,7 +62,7 @@ func DayOrNull(t time.Time) *string {
 	return &s
 }
 
-// dateOrNull is a calendar date, null for none.
+// DateOrNull is a calendar date, null for none.
 func DateOrNull(d db.Date) *string {
 	if d.IsZero() {
 		return nil
@@ -71,10 +71,10 @@ func DateOrNull(d db.Date) *string {
 	return &s
 }
 
-// maxSocialBody bounds a comment or like request body.
+// MaxJSONBody bounds a small JSON request body (a comment, a like, a chat message).
 const MaxJSONBody = 64 << 10
 
-// socialBody reads an optional JSON object whose members are all among allowed. An empty
+// JSONObjectBody reads an optional JSON object whose members are all among allowed. An empty
 // body is an empty object.
 func JSONObjectBody(raw []byte, allowed ...string) (map[string]json.RawMessage, error) {
 	out := map[string]json.RawMessage{}
@@ -100,7 +100,7 @@ func JSONObjectBody(raw []byte, allowed ...string) (map[string]json.RawMessage, 
 	return out, nil
 }
 
-// claimedUserID is the userId a client sent in the body (a string or an integer) or the
+// ClaimedUserID is the userId a client sent in the body (a string or an integer) or the
 // query. When both are sent and differ, the answer matches no id, so the service refuses it.
 func ClaimedUserID(c *fiber.Ctx, body map[string]json.RawMessage) (string, error) {
 	q := c.Query("userId")
@@ -122,13 +122,13 @@ func ClaimedUserID(c *fiber.Ctx, body map[string]json.RawMessage) (string, error
 	return s, nil
 }
 
-// caller is the authenticated user, or the zero User for a visitor.
+// Caller is the authenticated user, or the zero User for a visitor.
 func Caller(c *fiber.Ctx) db.User {
 	u, _ := UserFrom(c)
 	return u
 }
 
-// redirect sends the browser elsewhere: HX-Redirect for HTMX, 303 otherwise.
+// Redirect sends the browser elsewhere: HX-Redirect for HTMX, 303 otherwise.
 func Redirect(c *fiber.Ctx, to string) error {
 	if IsHTMX(c) {
 		c.Set("HX-Redirect", to)
@@ -137,7 +137,7 @@ func Redirect(c *fiber.Ctx, to string) error {
 	return c.Redirect(to, http.StatusSeeOther)
 }
 
-// capitalize upper-cases the first letter of a message shown on its own.
+// Capitalize upper-cases the first letter of a message shown on its own.
 func Capitalize(s string) string {
 	if s == "" {
 		return s
@@ -145,7 +145,7 @@ func Capitalize(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// metalList renders a stored metal list, never as null.
+// MetalList renders a stored metal list, never as null.
 func MetalList(l db.MetalList) []string {
 	if l == nil {
 		return []string{}
@@ -153,7 +153,7 @@ func MetalList(l db.MetalList) []string {
 	return []string(l)
 }
 
-// parseMetalParam reads an optional metal exactly as documented; def applies when raw is blank.
+// ParseMetalParam reads an optional metal exactly as documented; def applies when raw is blank.
 func ParseMetalParam(raw, def string) (string, error) {
 	if strings.TrimSpace(raw) == "" {
 		return def, nil
@@ -164,5 +164,5 @@ func ParseMetalParam(raw, def string) (string, error) {
 	return "", apperr.InvalidField("metal", "must be one of gold, silver, platinum, palladium")
 }
 
-// purity is a fineness to as many places as it was given (0.9999, 0.9167).
+// Purity is a fineness to as many places as it was given (0.9999, 0.9167).
 func Purity(d decimal.Decimal) Num { return Num{d, max(-d.Exponent(), 1)} }
