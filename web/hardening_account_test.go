@@ -267,7 +267,7 @@ func TestPrivatePagesNotCached(t *testing.T) {
 }
 
 // TestFreeMemberSpeculation (item 9): projecting one's own stack is a Gold feature; a free
-// member gets the market projection (and, on the page and over MCP, a note saying so).
+// member gets the market projection and a note saying so (over /v1, on the page and over MCP).
 func TestFreeMemberSpeculation(t *testing.T) {
 	e := newEnv(t, sqliteStore(t), pfMarket(t, pfQuotes))
 	free, freeKey := e.user("free@example.com", db.TierFree)
@@ -278,11 +278,14 @@ func TestFreeMemberSpeculation(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if p := e.api("GET", "/v1/speculation?silver=100", freeKey, nil).JSON(t); p["portfolio"] != nil {
-		t.Fatalf("free member's stack projected over /v1: %v", p["portfolio"])
+	if p := e.api("GET", "/v1/speculation?silver=100", freeKey, nil).JSON(t); p["portfolio"] != nil || !strings.Contains(fmt.Sprint(p["note"]), "Gold membership") {
+		t.Fatalf("free member over /v1: portfolio %v, note %v", p["portfolio"], p["note"])
 	}
-	if p := e.api("GET", "/v1/speculation?silver=100", goldKey, nil).JSON(t); p["portfolio"] == nil {
-		t.Fatal("gold member's stack not projected")
+	if p := e.api("GET", "/v1/speculation?silver=100", goldKey, nil).JSON(t); p["portfolio"] == nil || p["note"] != nil {
+		t.Fatalf("gold member over /v1: portfolio %v, note %v", p["portfolio"], p["note"])
+	}
+	if p := e.api("GET", "/v1/speculation?silver=100", "", nil).JSON(t); p["portfolio"] != nil || p["note"] != nil {
+		t.Fatalf("visitor over /v1: portfolio %v, note %v", p["portfolio"], p["note"])
 	}
 	base := e.live()
 	b := newLiveClient(t, base, "")

@@ -126,23 +126,16 @@ func (h *Handlers) JunkSilver(ctx context.Context, counts map[string]string, bas
 	return junkSilverJSON(r), nil
 }
 
-// Speculation is GET /v1/speculation's use case in its wire form. targets maps a metal to its
-// raw value ("" when absent); u is the caller when a valid key or session came with it.
-func (h *Handlers) Speculation(ctx context.Context, targets map[string]string, u *db.User) (SpeculationJSON, error) {
-	s, err := h.portfolio.Speculation(ctx, targets, u)
-	if err != nil {
-		return SpeculationJSON{}, err
-	}
-	return speculationJSON(s), nil
-}
-
-// speculationToolJSON is the MCP tool's answer: the /v1 body and, for a free member, a note
-// that projecting their own stack is part of Gold membership.
+// speculationToolJSON is the answer of GET /v1/speculation and of the MCP tool: the
+// projection and, for a free member, a note that projecting their own stack is part of Gold
+// membership (their portfolio is null).
 type speculationToolJSON struct {
 	SpeculationJSON
 	Note string `json:"note,omitempty"`
 }
 
+// speculationTool is the what-if in its wire form. targets maps a metal to its raw value (""
+// when absent); u is the caller when a valid key or session came with it.
 func (h *Handlers) speculationTool(ctx context.Context, targets map[string]string, u *db.User) (speculationToolJSON, error) {
 	s, err := h.portfolio.Speculation(ctx, targets, u)
 	if err != nil {
@@ -174,7 +167,7 @@ func (h *Handlers) APISpeculation(c *fiber.Ctx) error {
 	if u, ok := kit.UserFrom(c); ok {
 		up = &u
 	}
-	res, err := h.Speculation(h.Ctx(c), targets, up)
+	res, err := h.speculationTool(h.Ctx(c), targets, up)
 	if err != nil {
 		return err
 	}
