@@ -2,6 +2,7 @@ package prices_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -34,8 +35,17 @@ func TestOneLeaderPollsAndFollowersHearItsTicks(t *testing.T) {
 	provider := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sym := strings.TrimPrefix(r.URL.Path, "/price/")
 		if b, ok := payloads[sym]; ok {
+			// The recorded answer, stamped now: a live quote is newer than the embedded
+			// history's last close, which a follower that seeded before the leader's first
+			// tick was stored would otherwise keep as the newer price.
+			var body map[string]any
+			if err := json.Unmarshal(b, &body); err != nil {
+				http.Error(w, err.Error(), http.StatusInternalServerError)
+				return
+			}
+			body["updatedAt"] = time.Now().UTC().Format(time.RFC3339)
 			w.Header().Set("Content-Type", "application/json")
-			_, _ = w.Write(b)
+			_ = json.NewEncoder(w).Encode(body)
 			return
 		}
 		http.Error(w, `{"error":"not recorded"}`, http.StatusNotFound)
