@@ -250,6 +250,7 @@ func (s *server) routes(app *fiber.App) {
 	app.Use(recover.New())
 	app.Use(s.requestContext)
 	app.Use(securityHeaders(strings.HasPrefix(s.opts.Config.Site.BaseURL, "https://")))
+	app.Use(refuseContentEncoding)
 
 	app.Get("/healthz", s.healthz)
 	app.Get("/readyz", s.readyz)

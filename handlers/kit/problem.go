@@ -43,6 +43,7 @@ const (
 	ProbInternal      = "internal"
 	ProbTooLarge      = "payload-too-large"
 	ProbUnprocessable = "unprocessable"
+	ProbUnsupported   = "unsupported-media-type"
 )
 
 var problemTitles = map[string]string{
@@ -57,6 +58,7 @@ var problemTitles = map[string]string{
 	ProbInternal:      "Internal error",
 	ProbTooLarge:      "Payload too large",
 	ProbUnprocessable: "Unprocessable content",
+	ProbUnsupported:   "Unsupported media type",
 }
 
 // NewProblem builds a problem of the given slug and status.
