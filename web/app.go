@@ -125,6 +125,12 @@ func New(opts Options) (*Server, error) {
 		WriteTimeout:          60 * time.Second,
 		IdleTimeout:           120 * time.Second,
 		DisableStartupMessage: true,
+		// Every string and byte slice a handler gets from the request (params, query, form
+		// values, headers, body) is its own copy, not a view of fasthttp's pooled buffers,
+		// so a value kept past the request (a question held for its stream, a cache key, a
+		// goroutine) can never turn into another request's bytes. Its cost is measured in
+		// BENCHMARKS.md (BenchmarkImmutable).
+		Immutable: immutable,
 	}
 	if len(opts.Config.HTTP.TrustedProxies) > 0 {
 		// Fiber believes X-Forwarded-Proto and -Host from these; the client address is worked
@@ -137,6 +143,9 @@ func New(opts Options) (*Server, error) {
 	s.routes(app)
 	return &Server{App: app, s: s}, nil
 }
+
+// immutable is Fiber's Immutable setting; only the benchmark that measures its cost turns it off.
+var immutable = true
 
 // readBufferSize bounds the request line and headers.
 const readBufferSize = 16 << 10

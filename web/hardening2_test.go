@@ -4,12 +4,21 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"io"
 	"mime/multipart"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
 	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/web"
 )
 
 // Hardening II, black-box over loopback.
@@ -121,5 +130,69 @@ func TestHardeningCompressedBodiesAreRefused(t *testing.T) {
 	}
 	if r := newLiveClient(t, base, "").get("/healthz"); r.Status != 200 {
 		t.Errorf("healthz after the bombs: %d", r.Status)
+	}
+}
+
+// TestHardeningHeldQuestionsOutliveTheirRequest (item 2): a question the chat page holds for
+// its stream is read back exactly as asked, after more questions on the same keep-alive
+// connection and other people's form posts (a sign-in with a password of the same length) on
+// other connections have reused the server's request buffers.
+func TestHardeningHeldQuestionsOutliveTheirRequest(t *testing.T) {
+	var mu sync.Mutex
+	var asked []string // the last user message of each model call
+	model := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Messages []struct{ Role, Content string }
+		}
+		_ = json.NewDecoder(r.Body).Decode(&req)
+		for i := len(req.Messages) - 1; i >= 0; i-- {
+			if req.Messages[i].Role == "user" {
+				mu.Lock()
+				asked = append(asked, req.Messages[i].Content)
+				mu.Unlock()
+				break
+			}
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Noted.\"}}]}\n\n")
+		fmt.Fprint(w, "data: [DONE]\n\n")
+	}))
+	defer model.Close()
+	e := newEnv(t, sqliteStore(t), func(o *web.Options) {
+		offline(t)(o)
+		o.Config.Advisor.LLMBaseURL, o.Config.Advisor.LLMModel = model.URL, "fake-model"
+	})
+	e.user("victim@example.com", db.TierGold)
+	base := e.live()
+	ann := newLiveClient(t, base, "")
+	ann.get("/signup")
+	if r := ann.post("/signup", url.Values{"email": {"asker@example.com"}, "password": {"correct horse battery"}}); r.Status != http.StatusSeeOther {
+		t.Fatalf("sign-up: %d %s", r.Status, r.Body)
+	}
+	ann.get("/advisor")
+	streamRe := regexp.MustCompile(`sse-connect="(/advisor/stream/q_[0-9a-f]+)"`)
+	questions := []string{"what is gold doing today, first?", "what is silver doing today, two?", "how is platinum doing now, three", "how is palladium doing now, four", "and my whole stack overall, five"}
+	var streams []string
+	for i, q := range questions {
+		r := ann.post("/advisor", url.Values{"message": {q}}, "HX-Request", "true", "X-CSRF-Token", ann.csrf)
+		m := streamRe.FindStringSubmatch(r.Body)
+		if m == nil {
+			t.Fatalf("question %d is not held for a stream: %d %s", i, r.Status, r.Body)
+		}
+		streams = append(streams, m[1])
+		// Another client's form on another connection, the same length as the question.
+		other := newLiveClient(t, base, "127.0.0.2")
+		other.get("/login")
+		other.post("/login", url.Values{"email": {"victim@example.com"}, "password": {strings.Repeat("x", len(q))}, "message": {strings.Repeat("y", len(q))}})
+	}
+	for _, s := range streams {
+		if r := ann.get(s); r.Status != http.StatusOK || !strings.Contains(r.Body, "event: done") {
+			t.Fatalf("stream %s: %d %s", s, r.Status, r.Body)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Equal(asked, questions) {
+		t.Errorf("the model was asked\n%q\nwant\n%q", asked, questions)
 	}
 }
