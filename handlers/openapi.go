@@ -117,6 +117,12 @@ func (h *Handlers) OpenAPI() kit.Schema {
 		if len(r.Params) > 0 || r.Body != nil || r.BodyByType != nil {
 			add(400, "A parameter or field is invalid; errors names it.")
 		}
+		if (len(r.Params) > 0 || r.Body != nil || r.BodyByType != nil) && !r.SignedBody {
+			add(422, "A parameter or text field holds a control character (only tab and line breaks are allowed); errors names it.")
+		}
+		if r.Body != nil || r.BodyByType != nil {
+			add(415, "The request named a Content-Encoding; bodies are accepted uncompressed only (errors names the header).")
+		}
 		add(401, "The API key is missing (where required), malformed, unknown or revoked.")
 		switch r.Auth {
 		case kit.AuthGold:

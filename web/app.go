@@ -279,7 +279,7 @@ func (s *server) routes(app *fiber.App) {
 	app.Get("/.well-known/mcp.json", h.MCPManifestJSON)
 	// The MCP server: limited like /v1 (per key, or per address without one), then the SDK's handler.
 	mcpLimit := s.apiAuth(kit.APIRoute{Auth: kit.AuthNone})
-	app.All("/mcp", mcpLimit, adaptor.HTTPHandler(h.MCPHandler()))
+	app.All("/mcp", mcpLimit, checkText, adaptor.HTTPHandler(h.MCPHandler()))
 
 	// The JSON API: CORS from the allow-list, then per-route auth and rate limits.
 	api := app.Group("/v1")
@@ -293,7 +293,11 @@ func (s *server) routes(app *fiber.App) {
 		}))
 	}
 	for _, r := range h.APIRoutes() {
-		app.Add(r.Method, r.Path, s.apiAuth(r), r.Handler)
+		if r.SignedBody {
+			app.Add(r.Method, r.Path, s.apiAuth(r), r.Handler)
+		} else {
+			app.Add(r.Method, r.Path, s.apiAuth(r), checkText, r.Handler)
+		}
 	}
 	api.Use(func(c *fiber.Ctx) error {
 		// Unknown routes count against the caller's budget too, so probing is not free.
@@ -306,10 +310,10 @@ func (s *server) routes(app *fiber.App) {
 	pages := app.Group("", sessionMiddleware(s.sessions), s.csrfMiddleware, s.loadSessionUser)
 	for _, r := range h.PageRoutes() {
 		if r.Auth == kit.AuthNone {
-			pages.Add(r.Method, r.Path, r.Handler)
+			pages.Add(r.Method, r.Path, checkText, r.Handler)
 		} else {
 			// Per route, so the guard never leaks onto 404s.
-			pages.Add(r.Method, r.Path, requirePageAuth(r.Auth), r.Handler)
+			pages.Add(r.Method, r.Path, requirePageAuth(r.Auth), checkText, r.Handler)
 		}
 	}
 

@@ -196,3 +196,63 @@ func TestHardeningHeldQuestionsOutliveTheirRequest(t *testing.T) {
 		t.Errorf("the model was asked\n%q\nwant\n%q", asked, questions)
 	}
 }
+
+// TestHardeningControlCharacters (item 7): NUL and the other C0 controls but tab and line
+// breaks are a 422 naming the field wherever text arrives — JSON strings and keys, the query,
+// path parameters, page forms — on both engines, before the handler runs: a refused advisor
+// question costs no message of the quota.
+func TestHardeningControlCharacters(t *testing.T) {
+	eachEngine(t, offline(t), func(t *testing.T, e *env) {
+		advisorLive(e)
+		_, free := e.user("ctl-free@example.test", db.TierFree)
+		_, gold := e.user("ctl-gold@example.test", db.TierGold)
+		for _, c := range []struct {
+			method, path, key string
+			body              any
+			field             string
+		}{
+			{"POST", "/v1/advisor/chat", free, `{"message":"gold\u0000price"}`, "message"},
+			{"POST", "/v1/advisor/chat", free, `{"message":"gold\u001bprice"}`, "message"},
+			{"POST", "/v1/advisor/chat", free, `{"mes\u0000sage":"gold price"}`, "field name"},
+			{"DELETE", "/v1/push/delete", free, `{"token":"ExponentPushToken[\u0000]","platform":"expo"}`, "token"},
+			{"GET", "/v1/sales?holding_id=%00", gold, nil, "holding_id"},
+			{"GET", "/v1/holdings?limit=1%0b", gold, nil, "limit"},
+			{"GET", "/v1/advisor/conversations/cv_%00", free, nil, "id"},
+			{"POST", "/v1/holdings", gold, `{"metal":"gold","product_name":"Eagle\u0007","quantity":1,"weight_oz":1,"purchase_price":2000,"purchase_date":"2026-05-01"}`, "product_name"},
+		} {
+			r := e.api(c.method, c.path, c.key, c.body)
+			var p struct {
+				Type   string
+				Errors []struct{ Field, Message string }
+			}
+			_ = json.Unmarshal(r.Body, &p)
+			if r.Status != http.StatusUnprocessableEntity || p.Type != "/problems/unprocessable" || len(p.Errors) != 1 || p.Errors[0].Field != c.field {
+				t.Errorf("%s %s %v: %d %s", c.method, c.path, c.body, r.Status, r.Body)
+			}
+		}
+		// Tab and line breaks are text; the refused questions cost nothing: all five of the
+		// free member's daily messages are still there.
+		for i := 0; i < 5; i++ {
+			r := e.api("POST", "/v1/advisor/chat", free, map[string]any{"message": "gold\tprice\r\nplease"})
+			wantStatus(t, fmt.Sprintf("free message %d after refused ones", i+1), r, 200, "")
+		}
+		wantStatus(t, "sixth free message", e.api("POST", "/v1/advisor/chat", free, map[string]any{"message": "gold price"}), 429, "rate-limited")
+
+		// Pages: the display-name form and the advisor form answer 422 in the page's voice.
+		b := e.browser()
+		b.signUp("ctl-page@example.test")
+		b.get("/settings/account")
+		r := b.post("/settings/account/profile", url.Values{"display_name": {"Ann\x00"}, "time_zone": {"UTC"}}, false)
+		if r.Status != http.StatusUnprocessableEntity || !strings.Contains(string(r.Body), "Display name must not contain control characters") {
+			t.Errorf("display name with NUL: %d %.600s", r.Status, r.Body)
+		}
+		b.get("/advisor")
+		r = b.post("/advisor", url.Values{"message": {"gold\x00price"}}, true)
+		if r.Status != http.StatusUnprocessableEntity || !strings.Contains(string(r.Body), "Message must not contain control characters") {
+			t.Errorf("advisor form with NUL: %d %.600s", r.Status, r.Body)
+		}
+		if r := b.post("/settings/account/profile", url.Values{"display_name": {"Ann Example"}, "time_zone": {"UTC"}}, false); r.Status >= 400 {
+			t.Errorf("plain display name: %d %.300s", r.Status, r.Body)
+		}
+	})
+}

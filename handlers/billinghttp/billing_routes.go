@@ -54,7 +54,7 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 				unconfigured,
 			},
 			Example: "POST /v1/payment/portal"},
-		{Method: "POST", Path: "/v1/webhooks/payment", Auth: kit.AuthNone, Handler: h.APIPaymentWebhook, OperationID: "paymentWebhook", Tag: "Billing",
+		{Method: "POST", Path: "/v1/webhooks/payment", Auth: kit.AuthNone, Handler: h.APIPaymentWebhook, OperationID: "paymentWebhook", Tag: "Billing", SignedBody: true,
 			Summary: "Stripe's webhook receiver",
 			Description: "For Stripe only. The Stripe-Signature header must sign the raw body with the endpoint's secret and be at most 300 seconds old; otherwise 400 and nothing changes. Each event id is handled once: a redelivery answers 200 with duplicate true. Handled: " +
 				strings.Join(billing.EventTypes(), ", ") + "; other events are acknowledged and ignored.",

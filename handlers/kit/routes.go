@@ -70,6 +70,10 @@ type APIRoute struct {
 
 	// BodyOptional documents the body as optional (a route that also works without one).
 	BodyOptional bool
+	// SignedBody marks a body that a third party signed and the handler verifies as raw
+	// bytes (a payment webhook): the text rule for request fields (no control characters)
+	// does not apply to it.
+	SignedBody bool
 }
 
 // DefaultMaxBody is the request body limit of every route that sets no MaxBody: forms and
