@@ -163,6 +163,9 @@ func loadConfig(fs *flag.FlagSet, args []string) (config, error) {
 	if app.Receipts.ToolTimeout, err = envDuration("OUNCE_RECEIPT_TOOL_TIMEOUT", 20*time.Second); err != nil {
 		return c, err
 	}
+	if app.Receipts.ScanTimeout, err = envDuration("OUNCE_RECEIPT_SCAN_TIMEOUT", 60*time.Second); err != nil {
+		return c, err
+	}
 	if app.Receipts.ToolMemoryMB, err = envInt("OUNCE_RECEIPT_TOOL_MEMORY_MB", 1024); err != nil {
 		return c, err
 	}
