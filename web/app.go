@@ -299,7 +299,7 @@ func (s *server) routes(app *fiber.App) {
 			pages.Add(r.Method, r.Path, r.Handler)
 		} else {
 			// Per route, so the guard never leaks onto 404s.
-			pages.Add(r.Method, r.Path, requirePageAuth(r.Auth), r.Handler)
+			pages.Add(r.Method, r.Path, requirePageAuth(r.Auth), s.costlyPageLimit(r), r.Handler)
 		}
 	}
 

@@ -25,7 +25,7 @@ import (
 func (h *Handlers) PageRoutes() []kit.PageRoute {
 	return []kit.PageRoute{
 		{Method: "GET", Path: "/portfolio/scan", Handler: h.ScanPage, Auth: kit.AuthMember},
-		{Method: "POST", Path: "/portfolio/scan", Handler: h.ScanSubmit, Auth: kit.AuthMember, MaxBody: scanMaxBody},
+		{Method: "POST", Path: "/portfolio/scan", Handler: h.ScanSubmit, Auth: kit.AuthMember, MaxBody: scanMaxBody, Costly: true},
 		{Method: "POST", Path: "/portfolio/scan/confirm", Handler: h.ScanConfirm, Auth: kit.AuthGold, MaxBody: receiptConfirmMaxBody},
 	}
 }
