@@ -313,7 +313,7 @@ func (s *server) routes(app *fiber.App) {
 			pages.Add(r.Method, r.Path, checkText, r.Handler)
 		} else {
 			// Per route, so the guard never leaks onto 404s.
-			pages.Add(r.Method, r.Path, requirePageAuth(r.Auth), checkText, r.Handler)
+			pages.Add(r.Method, r.Path, requirePageAuth(r.Auth), checkText, s.costlyPageLimit(r), r.Handler)
 		}
 	}
 

@@ -53,6 +53,9 @@ type HTTPConfig struct {
 	// RateLimitPerKey and RateLimitPerIP are /v1 requests per minute (0 = no limit).
 	RateLimitPerKey int
 	RateLimitPerIP  int
+	// CostlyPerMember is page requests per minute per member on the routes marked Costly
+	// (0 = no limit).
+	CostlyPerMember int
 	// TrustedProxies are the addresses whose X-Forwarded-For is believed.
 	TrustedProxies []string
 	// CORSOrigins may call /v1 from a browser.

@@ -121,6 +121,9 @@ func loadConfig(fs *flag.FlagSet, args []string) (config, error) {
 	if app.HTTP.RateLimitPerIP, err = envInt("OUNCE_RATE_LIMIT_PER_IP", 60); err != nil {
 		return c, err
 	}
+	if app.HTTP.CostlyPerMember, err = envInt("OUNCE_RATE_LIMIT_COSTLY", 10); err != nil {
+		return c, err
+	}
 	if app.Account.SignUpsPerIP, err = envInt("OUNCE_SIGNUP_LIMIT_PER_IP", 5); err != nil {
 		return c, err
 	}
@@ -161,6 +164,9 @@ func loadConfig(fs *flag.FlagSet, args []string) (config, error) {
 		return c, err
 	}
 	if app.Receipts.ToolTimeout, err = envDuration("OUNCE_RECEIPT_TOOL_TIMEOUT", 20*time.Second); err != nil {
+		return c, err
+	}
+	if app.Receipts.ScanTimeout, err = envDuration("OUNCE_RECEIPT_SCAN_TIMEOUT", 60*time.Second); err != nil {
 		return c, err
 	}
 	if app.Receipts.ToolMemoryMB, err = envInt("OUNCE_RECEIPT_TOOL_MEMORY_MB", 1024); err != nil {

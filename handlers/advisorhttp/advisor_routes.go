@@ -36,7 +36,7 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 			Example: "GET /v1/daily-brief"},
 		{Method: "POST", Path: "/v1/daily-brief/generate", Auth: kit.AuthGold, Handler: h.APIDailyBriefGenerate, OperationID: "generateDailyBrief", Tag: "Intelligence",
 			Summary:     "Write today's daily brief",
-			Description: "Writes your brief for today (your time zone) from the data as it is now. Idempotent per day: when today's brief exists it is returned unchanged (200) unless regenerate=true, which writes it again. A new brief answers 201. Gold members also get one written at 07:00 their time.",
+			Description: "Writes your brief for today (your time zone) from the data as it is now. Idempotent per day: when today's brief exists it is returned unchanged (200) unless regenerate=true, which writes it again and counts as one of the day's advisor messages (the chat quota; 429 with reset_at when they are used). A new brief answers 201. Gold members also get one written at 07:00 their time.",
 			Params: []kit.Param{
 				{Name: "regenerate", In: "query", Description: "Write today's brief again even when one exists.", Schema: kit.Schema{"type": "boolean", "default": false}},
 				claim,
@@ -47,6 +47,7 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 				{Status: 200, Description: "Today's brief, already written.", Schema: kit.Object(kit.Schema{"brief": ref("DailyBrief")})},
 				{Status: 201, Description: "Today's brief, written now.", Schema: kit.Object(kit.Schema{"brief": ref("DailyBrief")})},
 				forbidden,
+				{Status: 429, Description: "regenerate=true with today's advisor messages used (or over the key's request limit); reset_at and Retry-After say when they reset."},
 			},
 			Example: "POST /v1/daily-brief/generate"},
 		{Method: "POST", Path: "/v1/advisor/chat", Auth: kit.AuthMember, Handler: h.APIAdvisorChat, OperationID: "advisorChat", Tag: "Intelligence",
@@ -97,11 +98,11 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 func (h *Handlers) PageRoutes() []kit.PageRoute {
 	return []kit.PageRoute{
 		{Method: "GET", Path: "/advisor", Handler: h.AdvisorPage, Auth: kit.AuthMember},
-		{Method: "POST", Path: "/advisor", Handler: h.AdvisorAsk, Auth: kit.AuthMember},
+		{Method: "POST", Path: "/advisor", Handler: h.AdvisorAsk, Auth: kit.AuthMember, Costly: true},
 		{Method: "GET", Path: "/advisor/stream/:token", Handler: h.AdvisorStream, Auth: kit.AuthMember},
 		{Method: "GET", Path: "/brief", Handler: h.BriefsPage, Auth: kit.AuthGold},
 		{Method: "GET", Path: "/brief/card", Handler: h.BriefCard, Auth: kit.AuthGold},
-		{Method: "POST", Path: "/brief/generate", Handler: h.BriefGenerate, Auth: kit.AuthGold},
+		{Method: "POST", Path: "/brief/generate", Handler: h.BriefGenerate, Auth: kit.AuthGold, Costly: true},
 	}
 }
 

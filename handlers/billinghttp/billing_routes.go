@@ -76,8 +76,8 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 func (h *Handlers) PageRoutes() []kit.PageRoute {
 	return []kit.PageRoute{
 		{Method: "GET", Path: "/settings/billing", Handler: h.BillingPage, Auth: kit.AuthMember},
-		{Method: "POST", Path: "/settings/billing/checkout", Handler: h.BillingCheckout, Auth: kit.AuthMember},
-		{Method: "POST", Path: "/settings/billing/portal", Handler: h.BillingPortal, Auth: kit.AuthMember},
+		{Method: "POST", Path: "/settings/billing/checkout", Handler: h.BillingCheckout, Auth: kit.AuthMember, Costly: true},
+		{Method: "POST", Path: "/settings/billing/portal", Handler: h.BillingPortal, Auth: kit.AuthMember, Costly: true},
 	}
 }
 

@@ -89,6 +89,9 @@ type PageRoute struct {
 	Auth    Auth
 	// MaxBody is the largest request body the route reads, in bytes; 0 means DefaultMaxBody.
 	MaxBody int
+	// Costly marks a route whose request may cost a call to a model, Stripe or the OCR tools:
+	// web limits it per member (HTTPConfig.CostlyPerMember), as /v1 limits each key.
+	Costly bool
 }
 
 // Job is a named background loop: Run works until its context ends. The server's one job

@@ -186,8 +186,13 @@ func (h *Handlers) APIScanReceipt(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	r, err := h.receipts.Scan(h.Ctx(c), u, data)
+	ctx, stop := clientContext(c, h.Ctx(c))
+	defer stop()
+	r, err := h.receipts.Scan(ctx, u, data)
 	if err != nil {
+		if clientGone(ctx) {
+			return nil // nobody to answer
+		}
 		return err
 	}
 	c.Set(fiber.HeaderCacheControl, "private, no-store")

@@ -25,7 +25,7 @@ import (
 func (h *Handlers) PageRoutes() []kit.PageRoute {
 	return []kit.PageRoute{
 		{Method: "GET", Path: "/portfolio/scan", Handler: h.ScanPage, Auth: kit.AuthMember},
-		{Method: "POST", Path: "/portfolio/scan", Handler: h.ScanSubmit, Auth: kit.AuthMember, MaxBody: scanMaxBody},
+		{Method: "POST", Path: "/portfolio/scan", Handler: h.ScanSubmit, Auth: kit.AuthMember, MaxBody: scanMaxBody, Costly: true},
 		{Method: "POST", Path: "/portfolio/scan/confirm", Handler: h.ScanConfirm, Auth: kit.AuthGold, MaxBody: receiptConfirmMaxBody},
 	}
 }
@@ -86,8 +86,12 @@ func (h *Handlers) ScanSubmit(c *fiber.Ctx) error {
 		data, err = scanUpload(c)
 	}
 	if err == nil {
+		ctx, stop := clientContext(c, h.Ctx(c))
+		defer stop()
 		var r receipts.Receipt
-		if r, err = h.receipts.Scan(h.Ctx(c), u, data); err == nil {
+		if r, err = h.receipts.Scan(ctx, u, data); clientGone(ctx) {
+			return nil // nobody to answer
+		} else if err == nil {
 			v.Result = scanResult(r)
 			if a, aerr := h.receipts.AllowanceFor(h.Ctx(c), u); aerr == nil {
 				v.Allowance = allowanceText(a)

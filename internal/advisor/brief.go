@@ -170,7 +170,13 @@ func (s *Service) GenerateBrief(ctx context.Context, u db.User, regenerate bool,
 	}
 	now := s.now()
 	d, _ := localDay(u, now)
-	if !regenerate {
+	if regenerate {
+		// Writing again costs a model call each time, so it is one of the day's advisor
+		// messages; the first brief of the day is free.
+		if err := s.useQuota(ctx, u); err != nil {
+			return Brief{}, false, err
+		}
+	} else {
 		row, err := s.store.BriefByDay(ctx, u.ID, d)
 		if err == nil {
 			b, err := decodeBrief(row)

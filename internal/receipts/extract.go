@@ -49,11 +49,16 @@ const maxToolOutput = MaxTextBytes
 type runner struct {
 	memBytes int64
 	timeout  time.Duration
-	prlimit  string // path of prlimit, or "" to run without rlimits
-	look     func(string) (string, error)
+	// scanTimeout is the whole scan's bound, named when that is what ended a run.
+	scanTimeout time.Duration
+	prlimit     string // path of prlimit, or "" to run without rlimits
+	look        func(string) (string, error)
 }
 
 var errTooMuchOutput = errors.New("tool output over the limit")
+
+// errToolDeadline is the cause of one tool run's context ending at its timeout.
+var errToolDeadline = errors.New("receipt tool deadline")
 
 // capped collects output up to a limit and then fails the write, which ends the tool.
 type capped struct {
@@ -74,7 +79,8 @@ func (r *runner) run(ctx context.Context, dir, tool string, args ...string) ([]b
 	if err != nil {
 		return nil, apperr.UnavailableF("receipt scanning is not available here: %s is not installed (Debian package %s)", tool, toolPackages[tool])
 	}
-	ctx, cancel := context.WithTimeout(ctx, r.timeout)
+	scanCtx := ctx
+	ctx, cancel := context.WithTimeoutCause(ctx, r.timeout, errToolDeadline)
 	defer cancel()
 	name, argv := path, args
 	if r.prlimit != "" {
@@ -98,7 +104,9 @@ func (r *runner) run(ctx context.Context, dir, tool string, args ...string) ([]b
 	cmd.WaitDelay = time.Second
 	err = cmd.Run()
 	switch {
-	case ctx.Err() == context.DeadlineExceeded:
+	case context.Cause(scanCtx) == errScanDeadline:
+		return nil, apperr.New(apperr.Unprocessable, "reading the file took longer than %s in all; send a smaller or simpler file", r.scanTimeout)
+	case context.Cause(ctx) == errToolDeadline:
 		return nil, apperr.New(apperr.Unprocessable, "reading the file took longer than %s; send a smaller or simpler file", r.timeout)
 	case errors.Is(err, errTooMuchOutput) || out.buf.Len() >= maxToolOutput:
 		return nil, apperr.New(apperr.Unprocessable, "the file holds more text than a receipt (over %d KiB)", maxToolOutput>>10)

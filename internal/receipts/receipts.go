@@ -11,10 +11,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"time"
 
@@ -37,6 +39,12 @@ type Config struct {
 	ToolTimeout time.Duration
 	// ToolMemoryMB caps each tool's address space through prlimit (default 1024).
 	ToolMemoryMB int
+	// ScanTimeout bounds a whole scan, every tool run of it together (default 60 s).
+	ScanTimeout time.Duration
+	// ScanSlots is how many files are read at once (default one per core), and QueueWait how
+	// long a scan waits for a free slot before it is refused with 503 (default 3 s).
+	ScanSlots int
+	QueueWait time.Duration
 	// TempDir is where uploads are unpacked for the tools (default the system's).
 	TempDir string
 }
@@ -57,6 +65,15 @@ func (c Config) withDefaults() Config {
 	}
 	if c.ToolMemoryMB <= 0 {
 		c.ToolMemoryMB = 1024
+	}
+	if c.ScanTimeout <= 0 {
+		c.ScanTimeout = 60 * time.Second
+	}
+	if c.ScanSlots <= 0 {
+		c.ScanSlots = runtime.NumCPU()
+	}
+	if c.QueueWait <= 0 {
+		c.QueueWait = 3 * time.Second
 	}
 	return c
 }
@@ -81,6 +98,8 @@ type Service struct {
 	now       func() time.Time
 	log       *slog.Logger
 	tools     *runner
+	// slots holds one token per file being read: OCR takes a core for seconds to minutes.
+	slots chan struct{}
 }
 
 // New builds the service. Without prlimit on the machine the tools run with their timeout and
@@ -97,7 +116,8 @@ func New(d Deps) *Service {
 	if look == nil {
 		look = exec.LookPath
 	}
-	s.tools = &runner{memBytes: int64(s.cfg.ToolMemoryMB) << 20, timeout: s.cfg.ToolTimeout, look: look}
+	s.slots = make(chan struct{}, s.cfg.ScanSlots)
+	s.tools = &runner{memBytes: int64(s.cfg.ToolMemoryMB) << 20, timeout: s.cfg.ToolTimeout, scanTimeout: s.cfg.ScanTimeout, look: look}
 	if p, err := look(toolPrlimit); err == nil {
 		s.tools.prlimit = p
 	} else {
@@ -174,9 +194,40 @@ func (w Warning) Path() string {
 // feature names what needs an account in messages.
 const feature = "receipt scanning"
 
+// errScanDeadline is the cause of a scan's context ending at ScanTimeout.
+var errScanDeadline = errors.New("receipt scan deadline")
+
+// acquire takes a reading slot, waiting at most QueueWait; the release func gives it back.
+// A scan that finds every core busy is told to come back rather than queue behind minutes
+// of OCR (503 with Retry-After), and its scan is not counted.
+func (s *Service) acquire(ctx context.Context) (func(), error) {
+	release := func() { <-s.slots }
+	select {
+	case s.slots <- struct{}{}:
+		return release, nil
+	default:
+	}
+	t := time.NewTimer(s.cfg.QueueWait)
+	defer t.Stop()
+	select {
+	case s.slots <- struct{}{}:
+		return release, nil
+	case <-t.C:
+		return nil, &apperr.Error{Kind: apperr.Unavailable, RetryAfter: retryBusy,
+			Msg: "every receipt reader is busy; try again in a few seconds"}
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// retryBusy is the Retry-After of a scan refused because every slot was busy.
+const retryBusy = 5 * time.Second
+
 // Scan reads an upload and proposes what it holds. The type comes from the bytes; images
 // are checked from their headers before any tool decodes them; the member's scan limit is
-// counted only for files that pass those checks.
+// counted only for files that pass those checks. Files that need the tools wait for one of
+// ScanSlots, and the whole reading ends at ScanTimeout or when ctx ends (the client left):
+// the tools still running are killed.
 func (s *Service) Scan(ctx context.Context, u db.User, data []byte) (Receipt, error) {
 	if u.ID == 0 {
 		return Receipt{}, apperr.New(apperr.Unauthorized, "sign in to use %s", feature)
@@ -197,6 +248,16 @@ func (s *Service) Scan(ctx context.Context, u db.User, data []byte) (Receipt, er
 		if len(data) > MaxTextBytes {
 			return Receipt{}, apperr.New(apperr.TooLarge, "a text receipt is at most %d KiB", MaxTextBytes>>10)
 		}
+	}
+	if kind != KindText {
+		release, err := s.acquire(ctx)
+		if err != nil {
+			return Receipt{}, err
+		}
+		defer release()
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, s.cfg.ScanTimeout, errScanDeadline)
+		defer cancel()
 	}
 	scanID, left, err := s.reserve(ctx, u)
 	if err != nil {
