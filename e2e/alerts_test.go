@@ -46,7 +46,7 @@ func TestAlertsJourney(t *testing.T) {
 	push := alertstest.NewPushService(t)
 	sub := push.Subscribe("chromium")
 	cfg := e2eConfig()
-	cfg.Alerts = alerts.Config{HTTPClient: push.Client()}
+	cfg.Alerts = alerts.Config{HTTPClient: push.Client(), AllowPrivate: alertstest.Loopback}
 	srv, err := web.New(web.Options{Store: store, Market: market, Config: cfg})
 	if err != nil {
 		t.Fatal(err)

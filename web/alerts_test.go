@@ -145,7 +145,7 @@ func TestAlertsTwoInstancesOnePerCrossing(t *testing.T) {
 		}
 		e := newEnv(t, s, func(o *web.Options) {
 			o.Market = market
-			o.Config.Alerts = alerts.Config{ExpoAPIURL: expo.URL(), HTTPClient: push.Client(), PollEvery: 200 * time.Millisecond}
+			o.Config.Alerts = alerts.Config{ExpoAPIURL: expo.URL(), HTTPClient: push.Client(), AllowPrivate: alertstest.Loopback, PollEvery: 200 * time.Millisecond}
 		})
 		e.srv.Start()
 		t.Cleanup(func() {

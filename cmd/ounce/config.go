@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ouncehq/ounce/internal/dealers"
+	"github.com/ouncehq/ounce/internal/outbound"
 	"github.com/ouncehq/ounce/internal/prices"
 	"github.com/ouncehq/ounce/web"
 )
@@ -185,6 +186,9 @@ func loadConfig(fs *flag.FlagSet, args []string) (config, error) {
 	app.Alerts.ExpoAccessToken, app.Alerts.ExpoAPIURL = os.Getenv("OUNCE_EXPO_ACCESS_TOKEN"), os.Getenv("OUNCE_EXPO_API_URL")
 	if u := app.Alerts.ExpoAPIURL; u != "" && !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") {
 		return c, fmt.Errorf("OUNCE_EXPO_API_URL must be an http(s) URL, got %q", u)
+	}
+	if app.Alerts.AllowPrivate, err = outbound.ParseAllow(os.Getenv("OUNCE_PUSH_ALLOW_PRIVATE")); err != nil {
+		return c, fmt.Errorf("OUNCE_PUSH_ALLOW_PRIVATE must be comma-separated CIDRs: %v", err)
 	}
 
 	if fs != nil {

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"regexp"
 	"strings"
@@ -59,8 +60,13 @@ type Config struct {
 	// PollEvery is how often the outbox worker looks for due rows besides being woken by a
 	// firing; default two seconds.
 	PollEvery time.Duration
-	// HTTPClient sends to Expo and Web Push services; default a client with a 15 s timeout that
-	// refuses private and loopback addresses. Tests inject one.
+	// AllowPrivate lists private ranges a Web Push endpoint may be in (a self-hosted push
+	// service, OUNCE_PUSH_ALLOW_PRIVATE); every other non-public address is refused.
+	AllowPrivate []netip.Prefix
+	// HTTPClient, when its Transport is an *http.Transport, is the base both delivery clients
+	// are cloned from (tests pass a loopback test server's client for its TLS roots). Expo, the
+	// operator's URL, is trusted; Web Push endpoints, which members supply, always go through
+	// the outbound policy (internal/outbound) with AllowPrivate.
 	HTTPClient *http.Client
 }
 
@@ -86,7 +92,8 @@ type Service struct {
 	cfg    Config
 	now    func() time.Time
 	log    *slog.Logger
-	client *http.Client
+	// expo sends to the operator's Expo API; push to members' Web Push endpoints.
+	expo, push *http.Client
 
 	wake chan struct{}
 
@@ -122,10 +129,7 @@ func New(d Deps) *Service {
 	if s.cfg.PollEvery <= 0 {
 		s.cfg.PollEvery = 2 * time.Second
 	}
-	s.client = s.cfg.HTTPClient
-	if s.client == nil {
-		s.client = publicClient()
-	}
+	s.expo, s.push = deliveryClients(s.cfg)
 	return s
 }
 

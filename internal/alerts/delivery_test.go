@@ -265,7 +265,7 @@ func TestWebPushDelivery(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, s *db.Store) {
 		ctx := context.Background()
 		push := alertstest.NewPushService(t)
-		cfg := alerts.Config{HTTPClient: push.Client(), VAPIDSubject: "mailto:ops@ounce.example"}
+		cfg := alerts.Config{HTTPClient: push.Client(), AllowPrivate: alertstest.Loopback, VAPIDSubject: "mailto:ops@ounce.example"}
 		fx := newFixture(t, s, cfg)
 		u := fx.user(t, "web@example.com", db.TierGold)
 		sub := push.Subscribe("sub-1")

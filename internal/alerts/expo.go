@@ -58,7 +58,7 @@ func (s *Service) expoPost(ctx context.Context, path string, body any, out any) 
 	if s.cfg.ExpoAccessToken != "" {
 		req.Header.Set("Authorization", "Bearer "+s.cfg.ExpoAccessToken)
 	}
-	resp, err := s.client.Do(req)
+	resp, err := s.expo.Do(req)
 	if err != nil {
 		return nil, err
 	}

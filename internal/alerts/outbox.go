@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/outbound"
 )
 
 // Delivery retries: a failed send is tried again after 30 s, then 1.5, 4.5, 13.5 and 40.5
@@ -152,8 +151,19 @@ func (s *Service) finish(ctx context.Context, it db.OutboxItem, r result) error 
 	if err := s.store.FinishOutbox(ctx, u, now.UnixMilli()); err != nil {
 		return fmt.Errorf("outbox %d: %w", it.ID, err)
 	}
+	switch u.Outcome {
+	case OutcomeSent, OutcomeTicket, OutcomeReceiptLater, OutcomeNoReceipt:
+	default:
+		// One line per failed delivery, whatever happens next; the row keeps the same.
+		attrs := []any{"outbox", it.ID, "notification", it.NotificationID, "device", it.DeviceID, "platform", it.Platform,
+			"outcome", u.Outcome, "attempt", u.Attempts, "detail", r.detail}
+		if u.Status == db.OutboxPending {
+			attrs = append(attrs, "retry_at", time.UnixMilli(u.NextAt).UTC().Format(time.RFC3339))
+		}
+		s.log.Warn("push delivery failed", attrs...)
+	}
 	if r.outcome == OutcomeDeviceGone {
-		s.log.Info("push device removed", "device", it.DeviceID, "platform", it.Platform, "why", r.detail)
+		s.log.Warn("push device removed", "device", it.DeviceID, "platform", it.Platform, "why", r.detail)
 		return s.store.RemoveDevice(ctx, it.DeviceID)
 	}
 	return nil
@@ -172,23 +182,21 @@ func httpFailure(resp *http.Response, what string) result {
 	return result{outcome: OutcomeFailed, detail: detail}
 }
 
-// publicClient is the default client to push services: it refuses to connect to loopback,
-// private and link-local addresses, so a registered "endpoint" cannot make the server call
-// into its own network.
-func publicClient() *http.Client {
-	dialer := &net.Dialer{Timeout: 10 * time.Second, Control: func(network, address string, _ syscall.RawConn) error {
-		host, _, err := net.SplitHostPort(address)
-		if err != nil {
-			return err
+// deliveryTimeout bounds one request to a push service.
+const deliveryTimeout = 15 * time.Second
+
+// deliveryClients builds the Expo client (the operator's URL: its host is trusted, a
+// redirect elsewhere is held to the outbound policy) and the Web Push client (members'
+// endpoints: every dial and redirect checked, AllowPrivate excepted). Neither uses a proxy.
+func deliveryClients(cfg Config) (expo, push *http.Client) {
+	o := outbound.Options{Timeout: deliveryTimeout}
+	if cfg.HTTPClient != nil {
+		if tr, ok := cfg.HTTPClient.Transport.(*http.Transport); ok {
+			o.Base = tr
 		}
-		ip := net.ParseIP(host)
-		if ip == nil || ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsUnspecified() || ip.IsMulticast() {
-			return fmt.Errorf("push: refusing to connect to non-public address %s", host)
+		if cfg.HTTPClient.Timeout > 0 {
+			o.Timeout = cfg.HTTPClient.Timeout
 		}
-		return nil
-	}}
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.DialContext = dialer.DialContext
-	tr.Proxy = nil
-	return &http.Client{Timeout: 15 * time.Second, Transport: tr}
+	}
+	return outbound.OperatorClient(o), outbound.Policy{Allow: cfg.AllowPrivate}.MemberClient(o)
 }

@@ -3,12 +3,15 @@ package alerts
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
+	"net/url"
 
 	webpush "github.com/SherClockHolmes/webpush-go"
 
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/outbound"
 )
 
 // VAPIDPublicKey is the installation's Web Push application server key (base64url), which a
@@ -59,9 +62,9 @@ func (s *Service) sendWeb(ctx context.Context, it db.OutboxItem) result {
 		subject = "https://ounce.example"
 	}
 	resp, err := webpush.SendNotificationWithContext(ctx, payload, &webpush.Subscription{Endpoint: it.Token, Keys: webpush.Keys{P256dh: it.P256dh, Auth: it.Auth}},
-		&webpush.Options{HTTPClient: s.client, Subscriber: subject, VAPIDPublicKey: pub, VAPIDPrivateKey: priv, TTL: 3600, Urgency: webpush.UrgencyHigh})
+		&webpush.Options{HTTPClient: s.push, Subscriber: subject, VAPIDPublicKey: pub, VAPIDPrivateKey: priv, TTL: 3600, Urgency: webpush.UrgencyHigh})
 	if err != nil {
-		return result{outcome: OutcomeRetry, detail: "web push: " + err.Error()}
+		return webPushError(it.Token, err)
 	}
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
@@ -72,4 +75,22 @@ func (s *Service) sendWeb(ctx context.Context, it db.OutboxItem) result {
 		return result{outcome: OutcomeDeviceGone, detail: "web push: subscription gone (HTTP " + http.StatusText(resp.StatusCode) + ")"}
 	}
 	return httpFailure(resp, "web push")
+}
+
+// webPushError names the endpoint's host only: the rest of its URL is the subscription's
+// secret. A refusal by the outbound policy is final; other failures are retried.
+func webPushError(endpoint string, err error) result {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	host := "?"
+	if u, perr := url.Parse(endpoint); perr == nil {
+		host = u.Host
+	}
+	detail := "web push to " + host + ": " + err.Error()
+	if errors.Is(err, outbound.ErrForbidden) {
+		return result{outcome: OutcomeFailed, detail: detail}
+	}
+	return result{outcome: OutcomeRetry, detail: detail}
 }

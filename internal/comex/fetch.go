@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/outbound"
 )
 
 // DefaultBaseURL is where CME publishes the depository reports.
@@ -43,13 +44,14 @@ type Fetcher struct {
 var _ Source = (*Fetcher)(nil)
 
 // NewFetcher returns a Fetcher for the CME site at baseURL (DefaultBaseURL when
-// empty). A nil client means http.DefaultClient; timeouts come from the context.
+// empty). A nil client means the outbound policy's operator client (the CME host is trusted,
+// a redirect to another host must be public); timeouts come from the context.
 func NewFetcher(baseURL string, client *http.Client) *Fetcher {
 	if baseURL == "" {
 		baseURL = DefaultBaseURL
 	}
 	if client == nil {
-		client = http.DefaultClient
+		client = outbound.OperatorClient(outbound.Options{})
 	}
 	return &Fetcher{base: strings.TrimRight(baseURL, "/"), client: client}
 }

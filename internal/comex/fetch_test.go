@@ -148,7 +148,7 @@ func TestFetchHonoursContext(t *testing.T) {
 
 func TestNewFetcherDefaults(t *testing.T) {
 	f := NewFetcher("", nil)
-	if f.base != DefaultBaseURL || f.client != http.DefaultClient {
+	if f.base != DefaultBaseURL || f.client == nil || f.client == http.DefaultClient {
 		t.Errorf("defaults: base %q client %p", f.base, f.client)
 	}
 	tests := []struct {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/outbound"
 	"github.com/ouncehq/ounce/internal/reach"
 )
 
@@ -77,7 +77,7 @@ func New(d Deps) *Service {
 		d.Now = time.Now
 	}
 	if d.Source == nil {
-		d.Source = NewFetcher(d.Config.BaseURL, &http.Client{Timeout: DefaultTimeout})
+		d.Source = NewFetcher(d.Config.BaseURL, outbound.OperatorClient(outbound.Options{Timeout: DefaultTimeout}))
 	}
 	return &Service{store: d.Store, cfg: d.Config, log: d.Logger, now: d.Now, fetcher: d.Source,
 		reach: reach.New(d.Logger, "CME depository reports", "the stored vault figures with their report dates")}

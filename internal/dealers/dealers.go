@@ -8,7 +8,6 @@ package dealers
 
 import (
 	"log/slog"
-	"net/http"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -106,7 +105,7 @@ func New(d Deps) *Service {
 		s.now = time.Now
 	}
 	if s.fetcher == nil {
-		s.fetcher = NewFetcher(&http.Client{Timeout: DefaultTimeout}, UserAgent(s.cfg.SiteURL, s.cfg.ContactEmail))
+		s.fetcher = NewFetcher(nil, UserAgent(s.cfg.SiteURL, s.cfg.ContactEmail))
 	}
 	return s
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/ouncehq/ounce/internal/outbound"
 )
 
 // DefaultTimeout bounds one request to a dealer.
@@ -75,10 +77,12 @@ type cached struct {
 	body               []byte
 }
 
-// NewFetcher builds a fetcher; a nil client gets DefaultTimeout.
+// NewFetcher builds a fetcher; a nil client is the outbound policy's operator client with
+// DefaultTimeout: the listed pages and feeds are the operator's, but a redirect to another
+// host may only lead to a public address.
 func NewFetcher(client *http.Client, userAgent string) *Fetcher {
 	if client == nil {
-		client = &http.Client{Timeout: DefaultTimeout}
+		client = outbound.OperatorClient(outbound.Options{Timeout: DefaultTimeout})
 	}
 	return &Fetcher{client: client, ua: userAgent, Gap: MinHostGap, now: time.Now, sleep: sleepCtx,
 		next: map[string]time.Time{}, robots: map[string]robotsEntry{}, cache: map[string]cached{}}

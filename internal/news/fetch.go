@@ -15,6 +15,8 @@ import (
 
 	"github.com/mmcdole/gofeed"
 	"golang.org/x/net/html"
+
+	"github.com/ouncehq/ounce/internal/outbound"
 )
 
 // MaxFeedBytes caps a feed document; real feeds are well under a megabyte, so a
@@ -56,7 +58,8 @@ func (e *StatusError) Error() string {
 // Fetcher polls RSS and Atom feeds. The zero value is usable; it is safe for
 // concurrent use when its Client is.
 type Fetcher struct {
-	// Client performs the requests; nil means http.DefaultClient. Deadlines come
+	// Client performs the requests; nil means the outbound policy's operator client (the
+	// feed's own host is trusted, a redirect to another host must be public). Deadlines come
 	// from the context passed to Fetch rather than from the client.
 	Client *http.Client
 	// UserAgent is sent with every request; empty means DefaultUserAgent.
@@ -121,7 +124,7 @@ func (f Fetcher) fetch(ctx context.Context, feed Feed, st FeedState) (items []It
 
 	client := f.Client
 	if client == nil {
-		client = http.DefaultClient
+		client = defaultClient
 	}
 	resp, err := client.Do(req)
 	if err != nil {
@@ -319,3 +322,6 @@ func truncateRunes(s string, n int) string {
 	}
 	return strings.TrimRightFunc(string(r[:cut]), unicode.IsSpace) + "…"
 }
+
+// defaultClient is the client of a Fetcher without one.
+var defaultClient = outbound.OperatorClient(outbound.Options{})

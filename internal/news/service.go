@@ -3,13 +3,13 @@ package news
 import (
 	"context"
 	"log/slog"
-	"net/http"
 	"sync"
 	"time"
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/outbound"
 	"github.com/ouncehq/ounce/internal/reach"
 )
 
@@ -58,7 +58,7 @@ func New(d Deps) *Service {
 		d.Now = time.Now
 	}
 	return &Service{store: d.Store, cfg: d.Config, log: d.Logger, now: d.Now, reach: reach.New(d.Logger, "news feeds", "the stored headlines"),
-		fetcher: Fetcher{Client: &http.Client{Timeout: feedFetchTimeout}}}
+		fetcher: Fetcher{Client: outbound.OperatorClient(outbound.Options{Timeout: feedFetchTimeout})}}
 }
 
 // Offline reports whether the service never fetches.

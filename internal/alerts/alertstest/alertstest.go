@@ -15,8 +15,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"sync"
 	"testing"
@@ -169,12 +171,25 @@ type PushService struct {
 	headers  []http.Header
 	status   int
 	errs     []error
+	conns    int
 }
+
+// Loopback is the range the fakes listen in: a test that delivers to them allows it
+// (alerts.Config.AllowPrivate), as an operator with a push service on a private network would.
+var Loopback = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
 
 // NewPushService starts the fake, stopped when the test ends.
 func NewPushService(t testing.TB) *PushService {
 	p := &PushService{status: http.StatusCreated, subs: map[string]*Subscriber{}, payloads: map[string][]alerts.WebPayload{}}
-	p.Srv = httptest.NewTLSServer(http.HandlerFunc(p.serve))
+	p.Srv = httptest.NewUnstartedServer(http.HandlerFunc(p.serve))
+	p.Srv.Config.ConnState = func(_ net.Conn, st http.ConnState) {
+		if st == http.StateNew {
+			p.mu.Lock()
+			p.conns++
+			p.mu.Unlock()
+		}
+	}
+	p.Srv.StartTLS()
 	t.Cleanup(func() {
 		p.Srv.Close()
 		for _, err := range p.Errors() {
@@ -199,6 +214,9 @@ func (p *PushService) Subscribe(name string) *Subscriber {
 	p.mu.Unlock()
 	return s
 }
+
+// Conns is how many connections the service has accepted.
+func (p *PushService) Conns() int { p.mu.Lock(); defer p.mu.Unlock(); return p.conns }
 
 // SetStatus makes the service answer every push with code (201 by default).
 func (p *PushService) SetStatus(code int) { p.mu.Lock(); p.status = code; p.mu.Unlock() }
