@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
 )
 
 // Price alerts and their push delivery (migration 0013). Prices are fixed-point units of
@@ -226,109 +227,190 @@ type TickResult struct {
 // notification and one outbox row per device of its owner, and disarmed alerts the price has
 // moved back past arm again. Only rows the price crosses are read, through the partial
 // indexes on (metal, direction, price).
+//
+// This is the one place where a rule lives in SQL, sanctioned because a tick over a million
+// alerts must be decided and written set-based, without carrying the crossing rows through
+// Go. The rule itself is owned by internal/alerts (Evaluate, Create and the re-arm price it
+// stores): an armed, enabled alert fires when the price reaches its target (at or above for
+// "above", at or below for "below"); a firing disables a once-alert and disarms a re-arming
+// one with arm_units = rearm_units; a disarmed alert arms again when the price is at or past
+// arm_units on the far side. The predicate below (fireCond, armCond, fireSet) must say
+// exactly that, and internal/alerts' tests on both engines pin it.
 func (s *Store) EvaluateTick(ctx context.Context, metal string, priceUnits, asOf, now int64) (TickResult, error) {
 	var r TickResult
-	on, off := "enabled AND armed", "enabled AND NOT armed"
-	if s.Engine != Postgres {
-		on, off = "enabled = 1 AND armed = 1", "enabled = 1 AND armed = 0"
-	}
 	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
 		r = TickResult{}
-		// Each statement walks its partial index in price order from the tick's price, a batch
-		// at a time: a plain index scan, which on PostgreSQL also marks the entries of rows
-		// earlier ticks moved out (dead until vacuum) so later ticks skip them. The outer
-		// conditions are checked again on the row itself, so a concurrent evaluation of the
-		// same tick cannot fire it twice.
-		const batch = 1000
-		for _, dir := range []struct{ name, reached, passed, fireOrder, armOrder string }{
-			{"above", "<=", ">=", "target_units DESC", "arm_units ASC"},
-			{"below", ">=", "<=", "target_units ASC", "arm_units DESC"},
-		} {
-			fireCond := `metal = ? AND direction = '` + dir.name + `' AND ` + on + ` AND target_units ` + dir.reached + ` ?`
-			q := `UPDATE price_alerts SET armed = ?, enabled = (repeat = 'rearm'), arm_units = rearm_units, last_triggered_at = ?,
-				fired_count = fired_count + 1, updated_at = ?
-				WHERE id IN (SELECT id FROM price_alerts WHERE ` + fireCond + ` ORDER BY ` + dir.fireOrder + ` LIMIT ` + fmt.Sprint(batch) + `) AND ` + fireCond + `
-				RETURNING id, user_id, target_units`
-			for {
-				var fired []FiredAlert
-				if err := tx.SelectContext(ctx, &fired, tx.Rebind(q), false, now, now, metal, priceUnits, metal, priceUnits); err != nil {
-					return fmt.Errorf("fire %s alerts: %w", dir.name, err)
-				}
-				for i := range fired {
-					fired[i].Direction = dir.name
-				}
-				r.Fired = append(r.Fired, fired...)
-				if len(fired) < batch {
-					break
-				}
-			}
-			armCond := `metal = ? AND direction = '` + dir.name + `' AND ` + off + ` AND arm_units ` + dir.passed + ` ?`
-			aq := `UPDATE price_alerts SET armed = ?, updated_at = ?
-				WHERE id IN (SELECT id FROM price_alerts WHERE ` + armCond + ` ORDER BY ` + dir.armOrder + ` LIMIT ` + fmt.Sprint(batch) + `) AND ` + armCond
-			for {
-				res, err := tx.ExecContext(ctx, tx.Rebind(aq), true, now, metal, priceUnits, metal, priceUnits)
-				if err != nil {
-					return fmt.Errorf("arm %s alerts: %w", dir.name, err)
-				}
-				n, _ := res.RowsAffected()
-				r.Armed += n
-				if n < batch {
-					break
-				}
-			}
+		if s.Engine == Postgres {
+			return evaluateTickPostgres(ctx, tx, &r, metal, priceUnits, asOf, now)
 		}
-		if len(r.Fired) == 0 {
-			return nil
-		}
-		const chunk = 400
-		for start := 0; start < len(r.Fired); start += chunk {
-			part := r.Fired[start:min(start+chunk, len(r.Fired))]
-			var b strings.Builder
-			args := make([]any, 0, len(part)*8)
-			b.WriteString(`INSERT INTO alert_notifications (user_id, alert_id, metal, direction, target_units, price_units, price_as_of, fired_at) VALUES `)
-			for i, f := range part {
-				if i > 0 {
-					b.WriteString(", ")
-				}
-				b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?)")
-				args = append(args, f.UserID, f.AlertID, metal, f.Direction, f.TargetUnits, priceUnits, asOf, now)
-			}
-			b.WriteString(` RETURNING id, alert_id`)
-			rows, err := tx.QueryxContext(ctx, tx.Rebind(b.String()), args...)
-			if err != nil {
-				return fmt.Errorf("notifications: %w", err)
-			}
-			byAlert := map[int64]int64{}
-			var ids []any
-			for rows.Next() {
-				var id, alertID int64
-				if err := rows.Scan(&id, &alertID); err != nil {
-					rows.Close()
-					return err
-				}
-				byAlert[alertID] = id
-				ids = append(ids, id)
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
-				return err
-			}
-			for i := range part {
-				part[i].NotificationID = byAlert[part[i].AlertID]
-			}
-			q := `INSERT INTO push_outbox (notification_id, device_id, status, attempts, next_at, created_at, updated_at)
-				SELECT n.id, d.id, 'pending', 0, ?, ?, ? FROM alert_notifications n JOIN push_devices d ON d.user_id = n.user_id
-				WHERE n.id IN (?` + strings.Repeat(", ?", len(ids)-1) + `)`
-			res, err := tx.ExecContext(ctx, tx.Rebind(q), append([]any{now, now, now}, ids...)...)
-			if err != nil {
-				return fmt.Errorf("outbox: %w", err)
-			}
-			n, _ := res.RowsAffected()
-			r.Outbox += n
-		}
-		return nil
+		return evaluateTickSQLite(ctx, tx, &r, metal, priceUnits, asOf, now)
 	})
 	return r, err
+}
+
+// tickDirs are the two directions with how a price reaches a target (fire) and passes an
+// arming price (arm), and the index order each walks from the tick's price.
+var tickDirs = []struct{ name, reached, passed, fireOrder, armOrder string }{
+	{"above", "<=", ">=", "target_units DESC", "arm_units ASC"},
+	{"below", ">=", "<=", "target_units ASC", "arm_units DESC"},
+}
+
+// fireSet is what a firing does to the alert row (see EvaluateTick for whose rule it is).
+const fireSet = `armed = FALSE, enabled = (repeat = 'rearm'), arm_units = rearm_units, last_triggered_at = :now,
+	fired_count = fired_count + 1, updated_at = :now`
+
+// tickBatch bounds how many rows one statement fires or arms per direction: each walks its
+// partial index in price order from the tick's price a batch at a time, a plain index scan,
+// which on PostgreSQL also marks the entries of rows earlier ticks moved out (dead until
+// vacuum) so later ticks skip them.
+const tickBatch = 1000
+
+// evaluateTickPostgres does a tick in one statement (repeated only past tickBatch rows): the
+// firing UPDATE … RETURNING of both directions feeds the notification INSERT, whose RETURNING
+// feeds the outbox INSERT, beside the two arming UPDATEs. The fire and arm sets are disjoint
+// (armed rows versus disarmed ones in the statement's one snapshot), so no row is changed
+// twice. The conditions are checked again on the row itself, so a concurrent evaluation of
+// the same tick, which waits for this one's row locks, finds the rows no longer armed and
+// cannot fire them twice.
+func evaluateTickPostgres(ctx context.Context, tx *sqlx.Tx, r *TickResult, metal string, priceUnits, asOf, now int64) error {
+	var b strings.Builder
+	b.WriteString("WITH ")
+	for _, d := range tickDirs {
+		fireCond := `metal = :metal AND direction = '` + d.name + `' AND enabled AND armed AND target_units ` + d.reached + ` :price`
+		armCond := `metal = :metal AND direction = '` + d.name + `' AND enabled AND NOT armed AND arm_units ` + d.passed + ` :price`
+		fmt.Fprintf(&b, `fire_%[1]s AS (
+			UPDATE price_alerts SET %[2]s
+			WHERE id IN (SELECT id FROM price_alerts WHERE %[3]s ORDER BY %[4]s LIMIT %[7]d) AND %[3]s
+			RETURNING id, user_id, target_units, CAST('%[1]s' AS TEXT) AS direction),
+		arm_%[1]s AS (
+			UPDATE price_alerts SET armed = TRUE, updated_at = :now
+			WHERE id IN (SELECT id FROM price_alerts WHERE %[5]s ORDER BY %[6]s LIMIT %[7]d) AND %[5]s
+			RETURNING id),
+		`, d.name, fireSet, fireCond, d.fireOrder, armCond, d.armOrder, tickBatch)
+	}
+	b.WriteString(`notes AS (
+			INSERT INTO alert_notifications (user_id, alert_id, metal, direction, target_units, price_units, price_as_of, fired_at)
+			SELECT user_id, id, :metal, direction, target_units, :price, :as_of, :now
+			FROM (SELECT * FROM fire_above UNION ALL SELECT * FROM fire_below) AS fired
+			RETURNING id, user_id, alert_id, target_units, direction),
+		outbox AS (
+			INSERT INTO push_outbox (notification_id, device_id, status, attempts, next_at, created_at, updated_at)
+			SELECT notes.id, d.id, 'pending', 0, :now, :now, :now FROM notes JOIN push_devices d ON d.user_id = notes.user_id
+			RETURNING id)
+		SELECT (SELECT count(*) FROM fire_above) AS fired_above, (SELECT count(*) FROM fire_below) AS fired_below,
+			(SELECT count(*) FROM arm_above) AS armed_above, (SELECT count(*) FROM arm_below) AS armed_below,
+			(SELECT count(*) FROM outbox) AS outbox,
+			(SELECT array_agg(alert_id ORDER BY id) FROM notes) AS alert_ids, (SELECT array_agg(user_id ORDER BY id) FROM notes) AS user_ids,
+			(SELECT array_agg(target_units ORDER BY id) FROM notes) AS targets, (SELECT array_agg(direction ORDER BY id) FROM notes) AS directions,
+			(SELECT array_agg(id ORDER BY id) FROM notes) AS notification_ids`)
+	q, args, err := sqlx.Named(b.String(), map[string]any{"metal": metal, "price": priceUnits, "as_of": asOf, "now": now})
+	if err != nil {
+		return err
+	}
+	q = tx.Rebind(q)
+	for {
+		var row struct {
+			FiredAbove      int64          `db:"fired_above"`
+			FiredBelow      int64          `db:"fired_below"`
+			ArmedAbove      int64          `db:"armed_above"`
+			ArmedBelow      int64          `db:"armed_below"`
+			Outbox          int64          `db:"outbox"`
+			AlertIDs        pq.Int64Array  `db:"alert_ids"`
+			UserIDs         pq.Int64Array  `db:"user_ids"`
+			Targets         pq.Int64Array  `db:"targets"`
+			Directions      pq.StringArray `db:"directions"`
+			NotificationIDs pq.Int64Array  `db:"notification_ids"`
+		}
+		if err := tx.GetContext(ctx, &row, q, args...); err != nil {
+			return fmt.Errorf("evaluate tick: %w", err)
+		}
+		for i, id := range row.NotificationIDs {
+			r.Fired = append(r.Fired, FiredAlert{AlertID: row.AlertIDs[i], UserID: row.UserIDs[i], TargetUnits: row.Targets[i], Direction: row.Directions[i], NotificationID: id})
+		}
+		r.Armed += row.ArmedAbove + row.ArmedBelow
+		r.Outbox += row.Outbox
+		if max(row.FiredAbove, row.FiredBelow, row.ArmedAbove, row.ArmedBelow) < tickBatch {
+			return nil
+		}
+	}
+}
+
+// evaluateTickSQLite does a tick in a few set-based statements per direction. A SQLite
+// transaction here holds the database's write lock from its first statement (immediate
+// transactions), so the rows a condition selects cannot change between the statements:
+// the notifications are inserted straight from the alerts the price reached (INSERT …
+// SELECT … RETURNING), the outbox rows from the notifications this tick added (ids past the
+// largest before it: AUTOINCREMENT ids only grow), and only then are the same alerts fired.
+func evaluateTickSQLite(ctx context.Context, tx *sqlx.Tx, r *TickResult, metal string, priceUnits, asOf, now int64) error {
+	var lastNote int64
+	if err := tx.GetContext(ctx, &lastNote, `SELECT COALESCE(MAX(id), 0) FROM alert_notifications`); err != nil {
+		return err
+	}
+	named := func(q string) (string, []any, error) {
+		q, args, err := sqlx.Named(q, map[string]any{"metal": metal, "price": priceUnits, "as_of": asOf, "now": now, "last": lastNote})
+		return tx.Rebind(q), args, err
+	}
+	for _, d := range tickDirs {
+		fireCond := `metal = :metal AND direction = '` + d.name + `' AND enabled = 1 AND armed = 1 AND target_units ` + d.reached + ` :price`
+		q, args, err := named(`INSERT INTO alert_notifications (user_id, alert_id, metal, direction, target_units, price_units, price_as_of, fired_at)
+			SELECT user_id, id, metal, direction, target_units, :price, :as_of, :now FROM price_alerts WHERE ` + fireCond + `
+			RETURNING id, alert_id, user_id, target_units`)
+		if err != nil {
+			return err
+		}
+		rows, err := tx.QueryxContext(ctx, q, args...)
+		if err != nil {
+			return fmt.Errorf("fire %s alerts: notifications: %w", d.name, err)
+		}
+		n := len(r.Fired)
+		for rows.Next() {
+			f := FiredAlert{Direction: d.name}
+			if err := rows.Scan(&f.NotificationID, &f.AlertID, &f.UserID, &f.TargetUnits); err != nil {
+				rows.Close()
+				return err
+			}
+			r.Fired = append(r.Fired, f)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if len(r.Fired) > n {
+			q, args, err = named(`UPDATE price_alerts SET ` + fireSet + ` WHERE ` + fireCond)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+				return fmt.Errorf("fire %s alerts: %w", d.name, err)
+			}
+		}
+		armCond := `metal = :metal AND direction = '` + d.name + `' AND enabled = 1 AND armed = 0 AND arm_units ` + d.passed + ` :price`
+		q, args, err = named(`UPDATE price_alerts SET armed = 1, updated_at = :now WHERE ` + armCond)
+		if err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, q, args...)
+		if err != nil {
+			return fmt.Errorf("arm %s alerts: %w", d.name, err)
+		}
+		armed, _ := res.RowsAffected()
+		r.Armed += armed
+	}
+	if len(r.Fired) == 0 {
+		return nil
+	}
+	q, args, err := named(`INSERT INTO push_outbox (notification_id, device_id, status, attempts, next_at, created_at, updated_at)
+		SELECT n.id, d.id, 'pending', 0, :now, :now, :now FROM alert_notifications n JOIN push_devices d ON d.user_id = n.user_id
+		WHERE n.id > :last`)
+	if err != nil {
+		return err
+	}
+	res, err := tx.ExecContext(ctx, q, args...)
+	if err != nil {
+		return fmt.Errorf("outbox: %w", err)
+	}
+	r.Outbox, _ = res.RowsAffected()
+	return nil
 }
 
 // ClaimOutbox leases up to limit outbox rows that are due at now, for lease milliseconds, so

@@ -30,6 +30,13 @@ type TickResult struct {
 // Evaluate applies one tick to the alerts it crosses. Firing is a conditional update of armed
 // rows in the transaction that writes the notifications and outbox rows, so two instances
 // evaluating the same tick tell each member once. The outbox worker is woken.
+//
+// The firing rule is this package's, though db.EvaluateTick states it in SQL (the one
+// sanctioned rule in SQL, so a tick over a million alerts is decided set-based): an armed,
+// enabled alert fires when the price reaches its target; a once-alert then disables itself, a
+// re-arming one disarms until the price is back past its re-arm price (RearmPct, stored as
+// rearm_units by Create). A change to that rule changes db.EvaluateTick with it; the tests
+// of this package pin it on both engines.
 func (s *Service) Evaluate(ctx context.Context, t Tick) (TickResult, error) {
 	if t.Spike || !t.Price.IsPositive() || !t.Metal.Valid() {
 		return TickResult{}, nil
