@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -198,6 +199,10 @@ func (s *Service) Builtin(ctx context.Context, u db.User, msg string) (Reply, er
 	}
 	out := Reply{Writer: BuiltinWriter, Facts: []Fact{}, ToolCalls: []ToolCall{}}
 	var texts, names, cannot []string
+	skipped := 0
+	if len(ins) > MaxQuestionParts {
+		skipped, ins = len(ins)-MaxQuestionParts, ins[:MaxQuestionParts]
+	}
 	for _, in := range ins {
 		names = append(names, in.Name)
 		switch in.Name {
@@ -228,6 +233,11 @@ func (s *Service) Builtin(ctx context.Context, u db.User, msg string) (Reply, er
 			q[i] = "\"" + c + "\""
 		}
 		texts = append(texts, "I cannot answer "+strings.Join(q, " or ")+" from my data; I can answer about your stack, prices, the gold/silver ratio, junk silver, premiums, COMEX and Stack Signal.")
+	}
+	if skipped > 0 {
+		n := strconv.Itoa(MaxQuestionParts)
+		out.Facts = append(out.Facts, Fact{Label: "Parts answered at most per question", Value: n, Source: "Ounce's limits"})
+		texts = append(texts, "Your question has more parts than the "+n+" I answer at once; ask about the rest separately.")
 	}
 	out.Intent = strings.Join(names, "+")
 	out.Text, out.Unverified = verifyText(strings.Join(texts, " "), shownFigures(out.Facts))

@@ -2,6 +2,7 @@ package advisor
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -88,5 +89,31 @@ func TestBriefFigureCheck(t *testing.T) {
 	}
 	if !strings.Contains(c.Sections[0].Text, "$44,089.00") {
 		t.Errorf("the true sentence went too: %q", c.Sections[0].Text)
+	}
+}
+
+// TestQuestionPartsBounded: a question of many parts is answered up to MaxQuestionParts and
+// says the rest was not.
+func TestQuestionPartsBounded(t *testing.T) {
+	f := newFixture(t, dbtest.SQLite(t), Config{}, true)
+	q := strings.Repeat("gold price and silver price and ", 10) + "platinum price"
+	r, err := f.svc.Builtin(context.Background(), f.gold, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Repeated parts are answered once: gold, silver, platinum.
+	if len(r.ToolCalls) != 3 {
+		t.Fatalf("%d calls for a repeated question: %s", len(r.ToolCalls), r.Text)
+	}
+	var parts []string
+	for i := 0; i < 2*MaxQuestionParts; i++ {
+		parts = append(parts, "what if gold hits "+strconv.Itoa(3000+i))
+	}
+	r, err = f.svc.Builtin(context.Background(), f.gold, strings.Join(parts, " and "))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.ToolCalls) != MaxQuestionParts || !strings.Contains(r.Text, "more parts than the "+strconv.Itoa(MaxQuestionParts)) || len(r.Unverified) > 0 {
+		t.Fatalf("%d calls: %s", len(r.ToolCalls), r.Text)
 	}
 }
