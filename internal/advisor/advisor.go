@@ -35,6 +35,9 @@ const (
 	// member's time zone).
 	FreeDailyQuota = 5
 	GoldDailyQuota = 100
+	// MaxQuestionParts is how many parts of one question ("… and …") the built-in engine
+	// answers; it says so when a question has more.
+	MaxQuestionParts = 6
 	// MaxConversationLimit pages the conversation list.
 	DefaultConversationLimit = 20
 	MaxConversationLimit     = 100

@@ -190,6 +190,9 @@ func (s *Service) GenerateBrief(ctx context.Context, u db.User, regenerate bool,
 	if err != nil {
 		return Brief{}, false, err
 	}
+	if dropped := b.verify(); len(dropped) > 0 {
+		s.log.Warn("advisor: brief sentences left out by the figure check", "user", u.ID, "left_out", dropped)
+	}
 	if bad := ungrounded(b.text(), b.known()); len(bad) > 0 {
 		return Brief{}, false, fmt.Errorf("advisor: brief states figures it does not list: %s", strings.Join(firstN(bad, 5), ", "))
 	}
@@ -253,6 +256,69 @@ func (b Brief) known() numberSet {
 	}
 	k.addTime(b.Date.Time)
 	return k
+}
+
+// shown are the figures the brief lists, exactly as its prose writes them: money and
+// percentages to the cent, ounces to three places, and the figures of the titles and dates
+// it quotes.
+func (b Brief) shown() map[string]bool {
+	set := map[string]bool{}
+	add := func(d *decimal.Decimal) {
+		if d == nil {
+			return
+		}
+		for _, v := range []decimal.Decimal{*d, d.Abs()} {
+			set[v.Round(2).String()] = true
+			set[v.Round(3).String()] = true
+		}
+	}
+	f := b.Figures
+	add(f.StackValue)
+	add(f.Change)
+	add(f.ChangePct)
+	addShown(set, f.ChangeFrom)
+	for _, m := range f.ByMetal {
+		held := m.HeldOz
+		add(&held)
+		for _, d := range []*decimal.Decimal{m.Spot, m.Value, m.ChangePct, m.BreakEven, m.DistanceToBreakEvenPct, m.ComexRegistered, m.ComexRegisteredChange} {
+			add(d)
+		}
+		addShown(set, m.ChangeFrom)
+		addShownTime(set, m.SpotAsOf)
+		addShownTime(set, m.ComexAsOf)
+	}
+	for _, a := range f.Alerts {
+		addShown(set, a.Target+" "+a.Price)
+		addShownTime(set, a.FiredAt)
+	}
+	for _, src := range b.Sources {
+		addShown(set, src.Title)
+		addShownTime(set, src.AsOf)
+	}
+	addShownTime(set, b.Date.Time)
+	return set
+}
+
+// verify leaves out of the brief every sentence stating a figure its figures do not list,
+// and returns those sentences.
+func (b *Brief) verify() []string {
+	shown := b.shown()
+	var dropped []string
+	if bad := unshown(b.Headline, shown); len(bad) > 0 {
+		dropped = append(dropped, b.Headline+" [unchecked: "+strings.Join(bad, ", ")+"]")
+		b.Headline = "Your daily brief"
+	}
+	var body []string
+	for i, sec := range b.Sections {
+		text, out := verifyText(sec.Text, shown)
+		b.Sections[i].Text = text
+		dropped = append(dropped, out...)
+		body = append(body, text)
+	}
+	if len(dropped) > 0 {
+		b.Body = strings.Join(body, "\n\n")
+	}
+	return dropped
 }
 
 // composeBrief gathers the figures of the day and writes them up.

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -44,7 +45,10 @@ type Reply struct {
 	Stale bool
 	// FallbackReason says why a configured model's reply was not used.
 	FallbackReason string
-	CreatedAt      time.Time
+	// Unverified are sentences the figure check left out of a built-in reply because they
+	// state a figure no fact of the reply shows (none in a healthy engine; the log has them).
+	Unverified []string
+	CreatedAt  time.Time
 }
 
 // Quota is a member's chat allowance of the day.
@@ -186,25 +190,61 @@ func (s *Service) answer(ctx context.Context, u db.User, history []db.ChatMessag
 }
 
 // Builtin answers with the built-in engine alone (no storage, no quota): the evaluation set
-// and the benchmark call it.
+// and the benchmark call it. Every part of the question is answered, or named as one it
+// cannot answer, and the reply passes the figure check (verifyText) before it is returned.
 func (s *Service) Builtin(ctx context.Context, u db.User, msg string) (Reply, error) {
-	in := parse(msg)
-	if in.Name == IntentCapability {
-		return Reply{Text: capabilities, Writer: BuiltinWriter, Intent: in.Name, ToolCalls: []ToolCall{}, Facts: []Fact{}}, nil
+	ins := parseAll(msg)
+	if len(ins) == 1 && ins[0].Name == IntentCapability {
+		return Reply{Text: capabilities, Writer: BuiltinWriter, Intent: IntentCapability, ToolCalls: []ToolCall{}, Facts: []Fact{}}, nil
 	}
-	t, _ := s.toolByName(in.Name)
-	r, err := t.Run(ctx, u, in.Args)
-	if apperr.KindOf(err) == apperr.Invalid {
-		r, err = result{Text: "I could not use that: " + apperr.Sentence(errMsg(err))}, nil
+	out := Reply{Writer: BuiltinWriter, Facts: []Fact{}, ToolCalls: []ToolCall{}}
+	var texts, names, cannot []string
+	skipped := 0
+	if len(ins) > MaxQuestionParts {
+		skipped, ins = len(ins)-MaxQuestionParts, ins[:MaxQuestionParts]
 	}
-	if err != nil {
-		return Reply{}, err
+	for _, in := range ins {
+		names = append(names, in.Name)
+		switch in.Name {
+		case IntentCapability:
+			continue
+		case intentUnanswered:
+			cannot = append(cannot, in.Part)
+			out.Facts = append(out.Facts, Fact{Label: "Part of your question I cannot answer", Value: in.Part, Source: "your question"})
+			continue
+		}
+		t, _ := s.toolByName(in.Name)
+		r, err := t.Run(ctx, u, in.Args)
+		if apperr.KindOf(err) == apperr.Invalid {
+			why := apperr.Sentence(errMsg(err))
+			r, err = result{Text: "I could not use that: " + why, Facts: []Fact{{Label: "Why I could not answer", Value: why, Source: "Ounce's input rules"}}}, nil
+		}
+		if err != nil {
+			return Reply{}, err
+		}
+		texts = append(texts, r.Text)
+		out.Facts = append(out.Facts, r.Facts...)
+		out.ToolCalls = append(out.ToolCalls, ToolCall{Name: in.Name, Arguments: in.Args.json()})
+		out.Stale = out.Stale || r.Stale
 	}
-	if r.Facts == nil {
-		r.Facts = []Fact{}
+	if len(cannot) > 0 {
+		q := make([]string, len(cannot))
+		for i, c := range cannot {
+			q[i] = "\"" + c + "\""
+		}
+		texts = append(texts, "I cannot answer "+strings.Join(q, " or ")+" from my data; I can answer about your stack, prices, the gold/silver ratio, junk silver, premiums, COMEX and Stack Signal.")
 	}
-	return Reply{Text: r.Text, Facts: r.Facts, ToolCalls: []ToolCall{{Name: in.Name, Arguments: in.Args.json()}}, Writer: BuiltinWriter,
-		Intent: in.Name, Stale: r.Stale}, nil
+	if skipped > 0 {
+		n := strconv.Itoa(MaxQuestionParts)
+		out.Facts = append(out.Facts, Fact{Label: "Parts answered at most per question", Value: n, Source: "Ounce's limits"})
+		texts = append(texts, "Your question has more parts than the "+n+" I answer at once; ask about the rest separately.")
+	}
+	out.Intent = strings.Join(names, "+")
+	out.Text, out.Unverified = verifyText(strings.Join(texts, " "), shownFigures(out.Facts))
+	if len(out.Unverified) > 0 {
+		s.log.Warn("advisor: reply sentences left out by the figure check", "question", clip(msg, 200), "left_out", out.Unverified)
+	}
+	return out, nil
 }
 
 func errMsg(err error) string {

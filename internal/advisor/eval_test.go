@@ -104,12 +104,15 @@ func TestEvaluationSet(t *testing.T) {
 	var right, heldRight, held int
 	perIntent := map[string][2]int{}
 	for _, c := range cases {
-		in := parse(c.Question)
+		in := parseAll(c.Question)[0]
 		r, err := f.svc.Builtin(context.Background(), f.gold, c.Question)
 		if err != nil {
 			t.Fatalf("line %d %q: %v", c.Line, c.Question, err)
 		}
 		why := judge(c, in, r.Text)
+		if why == "" && len(r.Unverified) > 0 {
+			why = fmt.Sprintf("figure check left out %q", r.Unverified)
+		}
 		pi := perIntent[c.Intent]
 		pi[1]++
 		if why == "" {

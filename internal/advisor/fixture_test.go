@@ -38,6 +38,7 @@ type fixture struct {
 	store  *db.Store
 	market *prices.Service
 	svc    *Service
+	deal   *dealers.Service
 	gold   db.User
 	free   db.User
 	clock  *time.Time
@@ -69,6 +70,7 @@ func newFixture(t testing.TB, s *db.Store, cfg Config, live bool) *fixture {
 	}
 	pf := portfolio.New(portfolio.Deps{Store: s, Prices: market, Now: clock, Logger: quiet()})
 	dl := dealers.New(dealers.Deps{Store: s, Prices: market, Logger: quiet(), Now: clock, Config: dealers.Config{Offline: true}})
+	f.deal = dl
 	f.svc = New(Deps{Store: s, Portfolio: pf, Market: market, Intel: in, Vault: vault, Dealers: dl, Config: cfg, Now: clock, Logger: quiet()})
 	f.gold = f.user(t, "gold@example.test", db.TierGold)
 	f.free = f.user(t, "free@example.test", db.TierFree)

@@ -150,3 +150,94 @@ func factNumbers(facts []Fact, extra ...string) numberSet {
 	}
 	return s
 }
+
+// The check every built-in reply and brief passes before it is sent: each sentence may state
+// only figures its facts state, exactly as they are shown there (no other rounding, no figure
+// of its own). A sentence that states any other number is left out and reported, so a wrong
+// figure never reaches a member even if a function has a bug.
+
+// shownFigures are the figures a reply's facts show: every number written in a fact's value
+// or label, and the day and year of its date.
+func shownFigures(facts []Fact) map[string]bool {
+	set := map[string]bool{}
+	for _, f := range facts {
+		addShown(set, f.Value+" "+f.Label)
+		addShownTime(set, f.AsOf)
+	}
+	return set
+}
+
+func addShown(set map[string]bool, text string) {
+	for _, m := range numberRe.FindAllStringSubmatch(text, -1) {
+		if d, ok := figure(m); ok {
+			set[d.String()] = true
+		}
+	}
+}
+
+func addShownTime(set map[string]bool, t time.Time) {
+	if t.IsZero() {
+		return
+	}
+	for _, tt := range []time.Time{t, t.UTC()} {
+		set[decimal.NewFromInt(int64(tt.Day())).String()] = true
+		set[decimal.NewFromInt(int64(tt.Year())).String()] = true
+	}
+}
+
+// sentences splits prose after each '.', '!' or '?' that ends a sentence (followed by a space
+// or the end), so "$2,650.40" stays whole.
+func sentences(text string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c != '.' && c != '!' && c != '?' && c != '\n' {
+			continue
+		}
+		if i+1 < len(text) && text[i+1] != ' ' && text[i+1] != '\n' && c != '\n' {
+			continue
+		}
+		if s := strings.TrimSpace(text[start : i+1]); s != "" {
+			out = append(out, s)
+		}
+		start = i + 1
+	}
+	if s := strings.TrimSpace(text[start:]); s != "" {
+		out = append(out, s)
+	}
+	return out
+}
+
+// unshown lists the figures of a sentence the set does not show.
+func unshown(sentence string, shown map[string]bool) []string {
+	var bad []string
+	for _, m := range numberRe.FindAllStringSubmatch(sentence, -1) {
+		d, ok := figure(m)
+		if !ok || !shown[d.String()] {
+			bad = append(bad, strings.TrimSpace(m[0]))
+		}
+	}
+	return bad
+}
+
+// leftOutNote replaces what the check took out of a reply.
+const leftOutNote = "I left out a statement I could not check against my data."
+
+// verifyText keeps the sentences of text whose every figure is shown, and returns the ones it
+// left out (each with the figures that failed).
+func verifyText(text string, shown map[string]bool) (string, []string) {
+	var kept, dropped []string
+	for _, s := range sentences(text) {
+		if bad := unshown(s, shown); len(bad) > 0 {
+			dropped = append(dropped, s+" [unchecked: "+strings.Join(bad, ", ")+"]")
+			continue
+		}
+		kept = append(kept, s)
+	}
+	if len(dropped) == 0 {
+		return text, nil
+	}
+	kept = append(kept, leftOutNote)
+	return strings.Join(kept, " "), dropped
+}

@@ -19,7 +19,13 @@ import (
 type intent struct {
 	Name string
 	Args args
+	// Part is the words of a part of the question the engine cannot answer (Name is
+	// intentUnanswered then).
+	Part string
 }
+
+// intentUnanswered is a part of a several-part question no function answers.
+const intentUnanswered = "unanswered"
 
 // vocabulary are the words typos are corrected towards.
 var vocabulary = strings.Fields(`gold silver platinum palladium price prices spot worth value valued stack portfolio
@@ -27,7 +33,13 @@ var vocabulary = strings.Fields(`gold silver platinum palladium price prices spo
 	dealer dealers comex registered eligible signal melt face week weeks month months year years highest lowest
 	change changed today inventory percent average ounce ounces coins kennedy morgan nickels dollars return returns
 	gains split diversified breakdown article latest commentary vault trend warehouse headline headlines performance
-	unrealized realized currently trading quote eagle eagles maple buffalo krugerrand britannia philharmonic`)
+	unrealized realized currently trading quote eagle eagles maple buffalo krugerrand britannia philharmonic
+	break kangaroo panda rounds coin`)
+
+// commonShort are ordinary four-letter words one letter short of a vocabulary word; they are
+// never "corrected" ("once" is not "ounce", "tend" is not "trend").
+var commonShort = map[string]bool{"once": true, "tend": true, "rice": true, "ears": true, "spit": true, "vale": true,
+	"wort": true, "cons": true, "tack": true, "bred": true, "weak": true, "bead": true, "bake": true, "beak": true, "sack": true}
 
 // aliases fix short forms and typos too short for the edit-distance rule.
 var aliases = map[string]string{
@@ -65,9 +77,11 @@ func normalize(msg string) string {
 	return " " + strings.Join(out, " ") + " "
 }
 
-// correct replaces a word one typo away from the vocabulary (two for long words).
+// correct replaces a word one typo away from the vocabulary (two for long words). A
+// four-letter word is corrected only when it is a longer keyword with one letter dropped
+// ("brek" → "break", "valu" → "value") and not an ordinary word of its own.
 func correct(t string) string {
-	if len(t) < 5 || strings.ContainsAny(t, "0123456789$%/&") {
+	if len(t) < 4 || strings.ContainsAny(t, "0123456789$%/&") {
 		return t
 	}
 	for _, v := range vocabulary {
@@ -75,13 +89,17 @@ func correct(t string) string {
 			return t
 		}
 	}
+	short := len(t) == 4
+	if short && commonShort[t] {
+		return t
+	}
 	maxDist := 1
 	if len(t) >= 8 {
 		maxDist = 2
 	}
 	best, bestD := t, maxDist+1
 	for _, v := range vocabulary {
-		if abs(len(v)-len(t)) > maxDist {
+		if abs(len(v)-len(t)) > maxDist || (short && len(v) != 5) {
 			continue
 		}
 		if d := editDistance(t, v); d < bestD {
@@ -297,7 +315,48 @@ func weightOf(t string) string {
 }
 
 var productWords = []string{"eagle", "eagles", "maple", "maples", "maple leaf", "buffalo", "buffalos", "krugerrand", "krugerrands",
-	"britannia", "britannias", "philharmonic", "philharmonics", "bar", "bars", "round", "rounds", "coin", "bullion", "panda", "kangaroo"}
+	"britannia", "britannias", "philharmonic", "philharmonics", "bar", "bars", "round", "rounds", "coin", "coins", "bullion", "panda", "pandas",
+	"kangaroo", "kangaroos"}
+
+// productKindWords are the words naming a kind of product, and the word of the catalogue
+// names that kind is matched with.
+var productKindWords = []struct {
+	kind  string
+	words []string
+}{
+	{"eagle", []string{"eagle", "eagles", "ase"}},
+	{"maple leaf", []string{"maple", "maples", "maple leaf", "maple leafs", "maple leaves", "sml", "gml"}},
+	{"buffalo", []string{"buffalo", "buffalos", "buffaloes"}},
+	{"krugerrand", []string{"krugerrand", "krugerrands", "krand", "krands"}},
+	{"britannia", []string{"britannia", "britannias"}},
+	{"philharmonic", []string{"philharmonic", "philharmonics", "phil", "phils", "philly", "phillies"}},
+	{"kangaroo", []string{"kangaroo", "kangaroos", "roo", "roos", "nugget", "nuggets"}},
+	{"panda", []string{"panda", "pandas"}},
+	{"round", []string{"round", "rounds"}},
+	{"bar", []string{"bar", "bars", "kilo bar", "kilo bars"}},
+}
+
+// productKinds lists the product kinds a premium question may name.
+func productKinds() []string {
+	out := make([]string, len(productKindWords))
+	for i, k := range productKindWords {
+		out[i] = k.kind
+	}
+	return out
+}
+
+// productOf is the product kind the text names first ("" for none).
+func productOf(t string) string {
+	best, at := "", len(t)+1
+	for _, k := range productKindWords {
+		for _, w := range k.words {
+			if i := strings.Index(t, " "+w+" "); i >= 0 && i < at {
+				best, at = k.kind, i
+			}
+		}
+	}
+	return best
+}
 
 // parse reads a question into an intent.
 func parse(msg string) intent {
@@ -334,7 +393,7 @@ func parse(msg string) intent {
 	case has(t, "premium", "premiums", "dealer", "dealers", "over spot", "above spot", "markup", "mark-up", "mark up", "cheapest", "best price",
 		"where to buy", "where can i buy", "where should i buy", "cost to buy", "pay over", "buy price") ||
 		(has(t, productWords...) && (weightOf(t) != "" || has(t, "cost", "costs", "price", "buy"))):
-		return intent{Name: ToolPremiums, Args: args{Metal: string(orMetal(metal, t)), Weight: weightOf(t)}}
+		return intent{Name: ToolPremiums, Args: args{Metal: string(orMetal(metal, t)), Weight: weightOf(t), Product: productOf(t)}}
 
 	case isWhatIf(t):
 		return intent{Name: ToolWhatIf, Args: args{Metal: string(metal), Target: targetOf(t)}}
@@ -412,4 +471,170 @@ func isWhatIf(t string) bool {
 	}
 	return has(t, "what if", "if", "hits", "hit", "reaches", "reach", "goes to", "went to", "gets to", "rises to", "falls to", "drops to",
 		"climbs to", "jumps to", "target", "would", "were", "at", "scenario", "hypothetically", "suppose", "assuming", "assume")
+}
+
+// partRe splits a question into its parts: "and", "also", "plus", "as well as", ";", "?" and
+// ", " (a comma followed by a space: "3,000" stays whole).
+var partRe = regexp.MustCompile(`(?i)\s+(?:and|also|plus|as well as|&)\s+|[?;]+|,\s+(?:and\s+)?`)
+
+// fillerWords are the words of a part that asks nothing by itself ("thanks", "tell me").
+var fillerWords = map[string]bool{"please": true, "pls": true, "plz": true, "thanks": true, "thank": true, "you": true, "thx": true,
+	"tell": true, "me": true, "show": true, "give": true, "the": true, "a": true, "an": true, "what": true, "what's": true, "is": true,
+	"are": true, "my": true, "of": true, "on": true, "for": true, "now": true, "today": true, "right": true, "also": true, "and": true,
+	"about": true, "how": true, "how's": true, "its": true, "it's": true, "it": true, "ok": true, "okay": true, "hi": true, "hey": true,
+	"hello": true, "too": true, "as": true, "well": true, "then": true, "so": true, "do": true, "i": true, "can": true, "could": true,
+	"would": true, "all": true, "them": true, "both": true, "that": true, "this": true, "one": true, "ones": true, "same": true}
+
+// parseAll reads every part of a question. A part that only names a metal ("… and silver")
+// asks the nearest other part's question about that metal; counts of junk coins add up into
+// one melt value; a part no function answers is kept so the reply can say so.
+func parseAll(msg string) []intent {
+	whole := parse(msg)
+	raw := partRe.Split(msg, -1)
+	if len(raw) < 2 {
+		return []intent{whole}
+	}
+	const (
+		strong = iota
+		weak
+		unknown
+	)
+	type piece struct {
+		in   intent
+		kind int
+		t    string
+	}
+	var pieces []piece
+	for _, p := range raw {
+		t := normalize(p)
+		if strings.TrimSpace(t) == "" {
+			continue
+		}
+		in := parse(p)
+		switch {
+		case in.Name == IntentCapability && fillerOnly(t):
+			continue
+		case in.Name == IntentCapability && has(t, "help", "what can you do", "what can you answer", "what can i ask", "commands"):
+			pieces = append(pieces, piece{in, strong, t})
+		case in.Name == IntentCapability:
+			pieces = append(pieces, piece{intent{Name: intentUnanswered, Part: strings.TrimSpace(p)}, unknown, t})
+		case in.Name == ToolSpotPrice && in.Args.Metal != "" && !has(t, "price", "prices", "spot", "quote", "trading at", "worth", "cost"):
+			pieces = append(pieces, piece{in, weak, t})
+		default:
+			pieces = append(pieces, piece{in, strong, t})
+		}
+	}
+	nearest := func(i int) (intent, bool) {
+		for j := i - 1; j >= 0; j-- {
+			if pieces[j].kind == strong {
+				return pieces[j].in, true
+			}
+		}
+		for j := i + 1; j < len(pieces); j++ {
+			if pieces[j].kind == strong {
+				return pieces[j].in, true
+			}
+		}
+		return intent{}, false
+	}
+	var out []intent
+	anyStrong := false
+	for i, pc := range pieces {
+		switch pc.kind {
+		case strong:
+			anyStrong = true
+			out = append(out, pc.in)
+		case unknown:
+			out = append(out, pc.in)
+		case weak:
+			base, ok := nearest(i)
+			if !ok {
+				out = append(out, pc.in)
+				continue
+			}
+			if !takesMetal(base.Name) {
+				continue
+			}
+			in := intent{Name: base.Name, Args: base.Args}
+			in.Args.Metal = pc.in.Args.Metal
+			if base.Name == ToolWhatIf {
+				if tg := targetOf(pc.t); tg != "" {
+					in.Args.Target = tg
+				}
+			}
+			if base.Name == ToolPriceRange {
+				if r := rangeOf(pc.t); r != "" && r != "1D" {
+					in.Args.Range = r
+				}
+			}
+			out = append(out, in)
+		}
+	}
+	if !anyStrong {
+		return []intent{whole}
+	}
+	return mergeIntents(out)
+}
+
+// takesMetal reports whether a function answers about one metal.
+func takesMetal(name string) bool {
+	switch name {
+	case ToolBreakEven, ToolSpotPrice, ToolPriceRange, ToolWhatIf, ToolPremiums, ToolStackSignal, ToolComex:
+		return true
+	}
+	return false
+}
+
+func fillerOnly(t string) bool {
+	for _, w := range strings.Fields(t) {
+		if !fillerWords[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// mergeIntents adds junk coin counts up into the first melt question and drops repeats.
+func mergeIntents(in []intent) []intent {
+	var out []intent
+	seen := map[string]bool{}
+	junk := -1
+	for _, x := range in {
+		if x.Name == ToolJunkMelt {
+			if junk < 0 {
+				junk = len(out)
+				out = append(out, x)
+				continue
+			}
+			j := &out[junk].Args
+			if x.Args.Face != "" {
+				if j.Face == "" {
+					j.Face = x.Args.Face
+				} else if a, err1 := decimal.NewFromString(j.Face); err1 == nil {
+					if b, err2 := decimal.NewFromString(x.Args.Face); err2 == nil {
+						j.Face = a.Add(b).String()
+					}
+				}
+			}
+			more := x.Args.Coins
+			if x.Args.Count != 0 {
+				more = append([]coinCount{{Coin: x.Args.Coin, Count: x.Args.Count}}, more...)
+			}
+			for _, c := range more {
+				if j.Count == 0 && j.Coin == "" {
+					j.Coin, j.Count = c.Coin, c.Count
+				} else {
+					j.Coins = append(j.Coins, c)
+				}
+			}
+			continue
+		}
+		key := x.Name + x.Args.json() + x.Part
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, x)
+	}
+	return out
 }

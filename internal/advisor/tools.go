@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/dealers"
 	"github.com/ouncehq/ounce/internal/intel"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/portfolio"
@@ -48,6 +50,16 @@ type args struct {
 	Face   string `json:"face,omitempty"`
 	Target string `json:"target,omitempty"`
 	Weight string `json:"weight,omitempty"`
+	// Product is a product word the question names ("eagle", "maple leaf", "bar").
+	Product string `json:"product,omitempty"`
+	// Coins are further kinds of coins counted together with Coin and Count.
+	Coins []coinCount `json:"coins,omitempty"`
+}
+
+// coinCount is a number of junk coins of one kind.
+type coinCount struct {
+	Coin  string `json:"coin"`
+	Count int64  `json:"count"`
 }
 
 func (a args) metal() metals.Metal { return metals.Metal(a.Metal) }
@@ -92,11 +104,15 @@ func (s *Service) toolset() []tool {
 		{ToolJunkMelt, "Melt value of pre-1965 US 90% silver coins: a number of coins of one kind, or an amount of face value.", obj(map[string]any{
 			"coin":  map[string]any{"type": "string", "enum": coinParams()},
 			"count": map[string]any{"type": "integer", "minimum": 1},
-			"face":  map[string]any{"type": "string", "description": "face value in US dollars, e.g. \"10\""}}), s.junkMelt},
+			"face":  map[string]any{"type": "string", "description": "face value in US dollars, e.g. \"10\""},
+			"coins": map[string]any{"type": "array", "description": "more kinds of coins counted together, e.g. 20 dimes and 4 quarters",
+				"items": obj(map[string]any{"coin": map[string]any{"type": "string", "enum": coinParams()},
+					"count": map[string]any{"type": "integer", "minimum": 1}}, "coin", "count")}}), s.junkMelt},
 		{ToolWhatIf, "What the member's metal would be worth at a target price per ounce.", obj(map[string]any{"metal": metal,
 			"target": map[string]any{"type": "string", "description": "price per troy ounce in US dollars"}}, "metal", "target"), s.whatIf},
 		{ToolPremiums, "Dealer premiums over spot for a metal's products, optionally of one weight in troy ounces.", obj(map[string]any{"metal": metal,
-			"weight": map[string]any{"type": "string", "description": "troy ounces, e.g. \"1\" or \"0.1\""}}, "metal"), s.premiums},
+			"weight":  map[string]any{"type": "string", "description": "troy ounces, e.g. \"1\" or \"0.1\""},
+			"product": map[string]any{"type": "string", "enum": productKinds(), "description": "only products of this kind, when the member names one"}}, "metal"), s.premiums},
 		{ToolStackSignal, "The latest Stack Signal article (Ounce's market commentary).", obj(map[string]any{"metal": metal}), s.stackSignal},
 		{ToolComex, "COMEX registered stocks of a metal and their trend over recent reports.", obj(map[string]any{"metal": metal}, "metal"), s.comexRegistered},
 	}
@@ -215,7 +231,9 @@ func (s *Service) stackValue(ctx context.Context, u db.User, _ args) (result, er
 		if !x.HeldOz.IsPositive() || x.Value == nil {
 			continue
 		}
-		facts = append(facts, Fact{Label: metalName(x.Metal) + " held", Value: ounces(x.HeldOz) + " worth " + money(*x.Value), AsOf: p.AsOf, Source: "your holdings × " + sourceOf(board.Prices[x.Metal])})
+		// Each metal's value is dated with its own price, not the newest price on the board.
+		sp := board.Prices[x.Metal]
+		facts = append(facts, Fact{Label: metalName(x.Metal) + " held", Value: ounces(x.HeldOz) + " worth " + money(*x.Value), AsOf: sp.AsOf, Source: "your holdings × " + sourceOf(sp)})
 		parts = append(parts, fmt.Sprintf("%s of %s (%s)", ounces(x.HeldOz), x.Metal, money(*x.Value)))
 	}
 	if p.TotalValue == nil {
@@ -285,14 +303,21 @@ func (s *Service) breakEven(ctx context.Context, u db.User, a args) (result, err
 		if x.Spot != nil {
 			sp := board.Prices[x.Metal]
 			facts = append(facts, priceFact(sp))
-			if d := x.DistanceToBreakEvenPct(); d != nil {
-				dist := metals.Percent(*d)
-				if dist.IsPositive() {
-					line += fmt.Sprintf("; spot %s would need to rise %s to reach it", money(*x.Spot), pct(dist))
-				} else {
-					line += fmt.Sprintf("; spot %s is %s above it", money(*x.Spot), pct(dist.Abs()))
-				}
-				facts = append(facts, Fact{Label: metalName(x.Metal) + " distance to break-even", Value: pct(dist.Abs()), AsOf: sp.AsOf, Source: "your holdings × price board"})
+			// Two different percentages: how far spot must rise to reach break-even (of spot),
+			// and how far spot stands above break-even (of break-even). Each is stated as what it is.
+			switch {
+			case be.GreaterThan(*x.Spot):
+				rise := metals.Percent(metals.PctChange(*x.Spot, *be))
+				line += fmt.Sprintf("; spot %s would need to rise %s to reach it", money(*x.Spot), pct(rise))
+				facts = append(facts, Fact{Label: metalName(x.Metal) + " rise needed to break even (of spot)", Value: pct(rise), AsOf: sp.AsOf, Source: "your holdings × " + sourceOf(sp)})
+			case be.LessThan(*x.Spot) && be.IsPositive():
+				above := metals.Percent(metals.PctChange(*be, *x.Spot))
+				below := metals.Percent(metals.PctChange(*x.Spot, *be).Neg())
+				line += fmt.Sprintf("; spot %s is %s above it (break-even is %s below spot)", money(*x.Spot), pct(above), pct(below))
+				facts = append(facts, Fact{Label: metalName(x.Metal) + " spot above break-even (of break-even)", Value: pct(above), AsOf: sp.AsOf, Source: "your holdings × " + sourceOf(sp)},
+					Fact{Label: metalName(x.Metal) + " break-even below spot (of spot)", Value: pct(below), AsOf: sp.AsOf, Source: "your holdings × " + sourceOf(sp)})
+			default:
+				line += fmt.Sprintf("; spot %s is at it", money(*x.Spot))
 			}
 		}
 		lines = append(lines, line)
@@ -318,6 +343,7 @@ func (s *Service) allocation(ctx context.Context, u db.User, _ args) (result, er
 		if !x.HeldOz.IsPositive() {
 			continue
 		}
+		facts = append(facts, Fact{Label: metalName(x.Metal) + " held", Value: ounces(x.HeldOz), Source: "your holdings"})
 		if x.AllocationPct != nil {
 			facts = append(facts, Fact{Label: metalName(x.Metal) + " share of value", Value: pct(*x.AllocationPct), AsOf: p.AsOf, Source: "your holdings × price board"})
 			parts = append(parts, fmt.Sprintf("%s %s of value (%s)", x.Metal, pct(*x.AllocationPct), ounces(x.HeldOz)))
@@ -404,7 +430,7 @@ func (s *Service) priceRange(ctx context.Context, u db.User, a args) (result, er
 		return result{Text: "I have no price history on this server."}, nil
 	}
 	m := a.metal()
-	closes := s.market.DailyCloses(m, from, s.now())
+	closes, through, anchored := s.rangeCloses(m, a.Range, from)
 	if len(closes) < 2 {
 		return result{Text: fmt.Sprintf("I have too few %s closes for %s.", m, words)}, nil
 	}
@@ -431,7 +457,42 @@ func (s *Service) priceRange(ctx context.Context, u db.User, a args) (result, er
 	text := fmt.Sprintf("Over %s %s went from %s (%s) to %s (%s), %s (%s). The high was %s on %s and the low %s on %s.",
 		words, m, money(first.Price), day(first.Date), money(last.Price), day(last.Date), signedMoney(change), signedPct(chPct),
 		money(hi.Price), day(hi.Date), money(lo.Price), day(lo.Date))
-	return result{Text: text, Facts: facts}, nil
+	if anchored {
+		facts = append(facts, Fact{Label: metalName(m) + " newest daily close", Value: day(through), AsOf: through, Source: src})
+		text += fmt.Sprintf(" My %s closes end on %s, so %s is counted back from that day.", m, day(through), words)
+	}
+	return result{Text: text, Facts: facts, Stale: anchored}, nil
+}
+
+// rangeCloses are the metal's daily closes of a range: the window GET /v1/prices/history
+// serves for the chart ranges (anchored at the newest close when the data ends before the
+// range would start), and the same rule for 1W and YTD. anchored says the window was counted
+// back from through, the newest close, rather than from today.
+func (s *Service) rangeCloses(m metals.Metal, r string, from time.Time) (closes []prices.Close, through time.Time, anchored bool) {
+	if pr, err := prices.ParseRange(r); err == nil && r != "" && pr != prices.RangeAll {
+		h := s.market.History(m, pr, 0)
+		if h.From.IsZero() {
+			return nil, h.Through, h.Stale
+		}
+		return s.market.DailyCloses(m, h.From, h.To), h.Through, h.Stale
+	}
+	now := s.now()
+	all := s.market.DailyCloses(m, time.Time{}, now)
+	if len(all) == 0 {
+		return nil, time.Time{}, false
+	}
+	through = all[len(all)-1].Date
+	if !from.IsZero() && through.Before(from) {
+		// The data ends before the window starts: count it back from the newest close.
+		switch strings.ToUpper(r) {
+		case "1W":
+			from = through.AddDate(0, 0, -7)
+		case "YTD":
+			from = time.Date(through.Year(), 1, 1, 0, 0, 0, 0, time.UTC)
+		}
+		anchored = true
+	}
+	return prices.Since(all, from), through, anchored
 }
 
 func (s *Service) ratio(_ context.Context, _ db.User, _ args) (result, error) {
@@ -469,48 +530,73 @@ func (s *Service) junkMelt(_ context.Context, _ db.User, a args) (result, error)
 		return result{Text: "I have no silver price yet, so I cannot work out melt value."}, nil
 	}
 	q := portfolio.SpotQuote{Price: sp.Price, AsOf: sp.AsOf, Stale: sp.Stale}
-	var what string
-	var oz, melt decimal.Decimal
-	switch {
-	case a.Face != "":
+	// Every part the question counts: coins of several kinds and face value add up.
+	qty := map[string]int64{}
+	counts := a.Coins
+	if a.Count != 0 || a.Coin != "" {
+		counts = append([]coinCount{{Coin: a.Coin, Count: a.Count}}, counts...)
+	}
+	for _, cc := range counts {
+		coin := cc.Coin
+		if coin == "" {
+			coin = "dimes"
+		}
+		if cc.Count <= 0 {
+			return result{}, apperr.InvalidField("count", "must be a positive number of coins")
+		}
+		if !slices.Contains(coinParams(), coin) {
+			return result{}, apperr.InvalidField("coin", "must be one of "+strings.Join(coinParams(), ", "))
+		}
+		qty[coin] += cc.Count
+		if qty[coin] > portfolio.MaxCoins {
+			return result{}, apperr.InvalidField("count", fmt.Sprintf("must be at most %d coins", portfolio.MaxCoins))
+		}
+	}
+	faces := map[string]decimal.Decimal{}
+	if a.Face != "" {
 		face, err := decimal.NewFromString(strings.TrimPrefix(strings.ReplaceAll(a.Face, ",", ""), "$"))
 		if err != nil || !face.IsPositive() || face.GreaterThan(decimal.NewFromInt(portfolio.MaxCoins)) {
 			return result{}, apperr.InvalidField("face", "must be a positive amount of face value in dollars")
 		}
-		// 90 % coins hold the same silver per face dollar whatever the denomination.
-		perDollar := metals.Coins[0].SilverOz.Mul(decimal.NewFromInt(10))
-		oz = metals.Ounces(face.Mul(perDollar))
-		melt = metals.Money(oz.Mul(sp.Price))
-		what = fmt.Sprintf("%s face of 90%% silver coins holds %s of silver (%s oz per $1 face)", money(face), ounces(oz), perDollar.String())
-	default:
-		coin := a.Coin
-		if coin == "" {
-			coin = "dimes"
-		}
-		n := a.Count
-		if n <= 0 {
-			return result{Text: "How many coins, or how much face value? For example: melt value of 20 quarters, or of $10 face."}, nil
-		}
-		if n > portfolio.MaxCoins {
-			return result{}, apperr.InvalidField("count", fmt.Sprintf("must be at most %d coins", portfolio.MaxCoins))
-		}
-		var c metals.Coin
-		found := false
+		faces["face_90"] = face
+	}
+	if len(qty) == 0 && len(faces) == 0 {
+		return result{Text: "How many coins, or how much face value? For example: melt value of 20 quarters, or of $10 face."}, nil
+	}
+	js := portfolio.MeltWithFace(qty, faces, portfolio.BasisUncirculated, q)
+	oz, melt := metals.Ounces(js.TotalSilverOz), metals.Money(js.TotalMelt)
+	facts := []Fact{priceFact(sp)}
+	var parts []string
+	for _, c := range js.Coins {
+		label := c.Type
 		for _, x := range metals.Coins {
-			if x.Param == coin {
-				c, found = x, true
+			if x.Param == c.Type {
+				label = x.Label
 			}
 		}
-		if !found {
-			return result{}, apperr.InvalidField("coin", "must be one of "+strings.Join(coinParams(), ", "))
-		}
-		js := portfolio.Melt(map[string]int64{c.Param: n}, portfolio.BasisUncirculated, q)
-		oz, melt = js.TotalSilverOz, js.TotalMelt
-		what = fmt.Sprintf("%d %s (%s face) hold %s of silver", n, c.Label, money(js.TotalFaceValue), ounces(oz))
+		part := fmt.Sprintf("%d %s (%s face)", c.Quantity, label, money(c.FaceValue))
+		parts = append(parts, part)
+		facts = append(facts, Fact{Label: "Coins counted", Value: part, Source: "your question"},
+			Fact{Label: label + " silver content", Value: ounces(metals.Ounces(c.SilverOz)), Source: "US Mint coin specifications"})
 	}
-	facts := []Fact{priceFact(sp), {Label: "Silver content", Value: ounces(oz), Source: "US Mint coin specifications"},
-		{Label: "Melt value", Value: money(melt), AsOf: sp.AsOf, Source: "silver content × " + sourceOf(sp)}}
-	text := fmt.Sprintf("%s, worth %s at %s/oz silver.", what, money(melt), money(sp.Price))
+	for _, f := range js.Face {
+		part := fmt.Sprintf("%s face of 90%% silver coins (%s oz per $1 face)", money(f.FaceValue), f.SilverOzPerFaceDollar.String())
+		parts = append(parts, part)
+		facts = append(facts, Fact{Label: "Face value counted", Value: money(f.FaceValue), Source: "your question"},
+			Fact{Label: "90% silver per $1 face", Value: f.SilverOzPerFaceDollar.String() + " oz", Source: "US Mint coin specifications"},
+			Fact{Label: "Face value silver content", Value: ounces(metals.Ounces(f.SilverOz)), Source: "US Mint coin specifications"})
+	}
+	verb := "hold"
+	if len(parts) == 1 && len(js.Face) == 1 {
+		verb = "holds"
+	}
+	facts = append(facts, Fact{Label: "Silver content", Value: ounces(oz), Source: "US Mint coin specifications"},
+		Fact{Label: "Melt value", Value: money(melt), AsOf: sp.AsOf, Source: "silver content × " + sourceOf(sp)})
+	what := strings.Join(parts, " and ")
+	if len(parts) > 2 {
+		what = strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+	}
+	text := fmt.Sprintf("%s %s %s of silver, worth %s at %s/oz silver.", what, verb, ounces(oz), money(melt), money(sp.Price))
 	if sp.Stale {
 		text += " Note: " + staleNote(metals.Silver, sp) + "."
 	}
@@ -538,7 +624,8 @@ func (s *Service) whatIf(ctx context.Context, u db.User, a args) (result, error)
 		return result{Text: "I have no " + string(m) + " price yet to compare with."}, nil
 	}
 	move := metals.Percent(metals.PctChange(sp.Price, target))
-	facts := []Fact{priceFact(sp), {Label: "Move to target", Value: signedPct(move), AsOf: sp.AsOf, Source: "target vs spot"}}
+	facts := []Fact{{Label: metalName(m) + " target price", Value: money(target) + "/oz", Source: "your question"}, priceFact(sp),
+		{Label: "Move to target", Value: signedPct(move), AsOf: sp.AsOf, Source: "target vs spot"}}
 	text := fmt.Sprintf("%s at %s would be %s from %s", metalName(m), money(target), signedPct(move), money(sp.Price))
 	p, msg, err := s.stack(ctx, u)
 	if err != nil {
@@ -588,6 +675,9 @@ func (s *Service) premiums(ctx context.Context, _ db.User, a args) (result, erro
 		}
 		w = v
 	}
+	if a.Product != "" && !slices.Contains(productKinds(), a.Product) {
+		return result{}, apperr.InvalidField("product", "must be one of "+strings.Join(productKinds(), ", "))
+	}
 	list, err := s.dealers.Premiums(ctx, a.metal(), w)
 	if err != nil {
 		if k := apperr.KindOf(err); k == apperr.Invalid || k == apperr.NotFound {
@@ -595,57 +685,75 @@ func (s *Service) premiums(ctx context.Context, _ db.User, a args) (result, erro
 		}
 		return result{}, err
 	}
-	var quoted []struct {
-		name string
-		best decimal.Decimal
-		prem *decimal.Decimal
-		p    string
-		at   time.Time
-		demo bool
+	what := a.Metal
+	if a.Product != "" {
+		what = a.Metal + " " + a.Product
 	}
+	// A product the question names is the product answered: never other products instead.
+	type line struct {
+		pp dealers.ProductPremium
+		q  dealers.Quote
+	}
+	var quoted []line
+	named, outOfStock := 0, 0
 	for _, pp := range list {
-		if pp.Best == nil {
+		if a.Product != "" && !strings.Contains(strings.ToLower(pp.Product.Name), a.Product) {
 			continue
 		}
-		quoted = append(quoted, struct {
-			name string
-			best decimal.Decimal
-			prem *decimal.Decimal
-			p    string
-			at   time.Time
-			demo bool
-		}{pp.Product.Name, pp.Best.Price, pp.LowestPremium, pp.Best.Dealer.Name, pp.Best.UpdatedAt, pp.Demo})
+		named++
+		if pp.Best == nil {
+			outOfStock++
+			continue
+		}
+		// The price and the premium stated are one quote's: the cheapest in stock.
+		quoted = append(quoted, line{pp, *pp.Best})
 	}
 	if len(quoted) == 0 {
-		return result{Text: fmt.Sprintf("No dealer prices are stored for %s yet.", a.Metal)}, nil
+		switch {
+		case named == 0 && a.Product != "":
+			return result{Text: fmt.Sprintf("I have no dealer quotes for %s products.", what)}, nil
+		case outOfStock > 0:
+			return result{Text: fmt.Sprintf("No dealer I follow has %s products in stock right now.", what)}, nil
+		}
+		return result{Text: fmt.Sprintf("No dealer prices are stored for %s yet.", what)}, nil
 	}
 	sort.SliceStable(quoted, func(i, j int) bool {
-		if quoted[i].prem == nil || quoted[j].prem == nil {
-			return quoted[j].prem == nil && quoted[i].prem != nil
+		pi, pj := quoted[i].q.PremiumPct, quoted[j].q.PremiumPct
+		if pi == nil || pj == nil {
+			return pj == nil && pi != nil
 		}
-		return quoted[i].prem.LessThan(*quoted[j].prem)
+		return pi.LessThan(*pj)
 	})
-	if len(quoted) > 3 {
-		quoted = quoted[:3]
+	limit := 3
+	if a.Product != "" {
+		limit = 5
+	}
+	if len(quoted) > limit {
+		quoted = quoted[:limit]
 	}
 	var facts []Fact
 	var lines []string
 	demo := false
-	for _, q := range quoted {
-		src := q.p
-		if q.demo {
+	for _, l := range quoted {
+		src := l.q.Dealer.Name
+		if l.pp.Demo || l.q.Demo() {
 			src += " (demo quote)"
 			demo = true
 		}
-		line := fmt.Sprintf("%s: best %s at %s", q.name, money(q.best), q.p)
-		facts = append(facts, Fact{Label: q.name + " best price", Value: money(q.best), AsOf: q.at, Source: src})
-		if q.prem != nil {
-			line += fmt.Sprintf(", %s over spot", pct(metals.Percent(*q.prem)))
-			facts = append(facts, Fact{Label: q.name + " lowest premium", Value: pct(metals.Percent(*q.prem)), AsOf: q.at, Source: src})
+		name := l.pp.Product.Name
+		text := fmt.Sprintf("%s: best in-stock price %s at %s", name, money(l.q.Price), l.q.Dealer.Name)
+		facts = append(facts, Fact{Label: name + " best in-stock price", Value: money(l.q.Price), AsOf: l.q.UpdatedAt, Source: src})
+		if l.q.PremiumPct != nil {
+			text += fmt.Sprintf(", %s over spot", pct(metals.Percent(*l.q.PremiumPct)))
+			facts = append(facts, Fact{Label: name + " premium of that quote", Value: pct(metals.Percent(*l.q.PremiumPct)), AsOf: l.q.UpdatedAt, Source: src})
 		}
-		lines = append(lines, line)
+		lines = append(lines, text)
 	}
-	text := "Lowest " + a.Metal + " premiums: " + strings.Join(lines, "; ") + "."
+	head := "Lowest " + what + " premiums: "
+	if a.Product != "" {
+		head = upperFirst(what) + " premiums: "
+	}
+	text := head + strings.Join(lines, "; ") + "."
 	if demo {
 		text = "Demo quotes, not real dealer prices. " + text
 	}
@@ -676,7 +784,9 @@ func (s *Service) stackSignal(ctx context.Context, _ db.User, a args) (result, e
 	if art.Demo {
 		src += " (demo)"
 	}
-	facts := []Fact{{Label: "Latest Stack Signal", Value: art.Title, AsOf: art.PublishedAt, Source: src}}
+	// The summary is quoted as published: its figures are the article's, dated and sourced.
+	facts := []Fact{{Label: "Latest Stack Signal", Value: art.Title, AsOf: art.PublishedAt, Source: src},
+		{Label: "Stack Signal summary (quoted)", Value: art.Summary, AsOf: art.PublishedAt, Source: src}}
 	text := fmt.Sprintf("The latest Stack Signal, from %s: \"%s\". %s", day(art.PublishedAt), art.Title, art.Summary)
 	if art.Demo {
 		text = "Demo article: " + text
