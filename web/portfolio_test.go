@@ -364,7 +364,9 @@ func TestPortfolioHistory(t *testing.T) {
 			t.Fatalf("1Y has %d points", len(pts))
 		}
 		pfCheck(t, h, "range", "1Y")
-		pfCheck(t, h, "from", "2025-11-20")
+		// The stored closes end on 2026-08-17: 1Y counts back from there, as the price history does.
+		pfCheck(t, h, "from", "2025-08-18")
+		pfCheck(t, h, "through", "2026-08-17")
 		byDate := map[string]map[string]any{}
 		for _, p := range pts {
 			byDate[p.(map[string]any)["date"].(string)] = p.(map[string]any)

@@ -99,9 +99,10 @@ func TestTruthHistoryRangesSayWhereDataEnds(t *testing.T) {
 				t.Errorf("%s: through %v stale %v count %v to %v", rng, h["through"], h["stale"], h["count"], h["to"])
 			}
 		}
+		// Every range counts back from the last close (issue 23): 1Y too.
 		h := e.api("GET", "/v1/prices/history?metal=gold&range=1Y", "", nil).JSON(t)
-		if h["through"] != "2026-08-17" || h["stale"] != false {
-			t.Errorf("1Y: through %v stale %v", h["through"], h["stale"])
+		if h["through"] != "2026-08-17" || h["stale"] != true || h["start"] != "2025-08-17" || h["from"] != "2025-08-18" {
+			t.Errorf("1Y: through %v stale %v start %v from %v", h["through"], h["stale"], h["start"], h["from"])
 		}
 		page := string(e.api("GET", "/markets/chart?metal=gold&range=1M", "", nil).Body)
 		if !strings.Contains(page, "The data ends on 17 Aug 2026") {

@@ -106,6 +106,10 @@ type PortfolioHistoryJSON struct {
 	To     *string              `json:"to"`
 	Count  int                  `json:"count"`
 	Points []PortfolioPointJSON `json:"points"`
+	// Start, Through and Stale are the window, as GET /v1/prices/history answers them.
+	Start   *string `json:"start"`
+	Through *string `json:"through"`
+	Stale   bool    `json:"stale"`
 }
 
 // portfolioJSON renders a valuation.
@@ -153,7 +157,8 @@ func analyticsJSON(a portfolio.Analytics) AnalyticsJSON {
 
 // portfolioHistoryJSON renders the value-over-time series.
 func portfolioHistoryJSON(hist portfolio.History) PortfolioHistoryJSON {
-	out := PortfolioHistoryJSON{Range: string(hist.Range), Points: make([]PortfolioPointJSON, len(hist.Points))}
+	out := PortfolioHistoryJSON{Range: string(hist.Range), Points: make([]PortfolioPointJSON, len(hist.Points)),
+		Start: kit.DayOrNull(hist.Start), Through: kit.DayOrNull(hist.Through), Stale: hist.Stale}
 	for i, p := range hist.Points {
 		out.Points[i] = PortfolioPointJSON{Date: p.Date.Format(db.DateLayout), Value: kit.Money(p.Value), Cost: kit.Money(p.Cost)}
 	}

@@ -157,6 +157,10 @@ func (h *Handlers) dashboardChartView(c *fiber.Ctx, u db.User, rng string) (page
 	}
 	v.Range = string(hist.Range)
 	v.Chart = components.Chart{ID: "portfolio-chart", Title: "Stack value and cost basis, " + v.Range, YPrefix: "$"}
+	if hist.Stale {
+		// The prices end before today: say the range counts back from their last close.
+		v.Chart.Title += " to " + format.Date(hist.Through)
+	}
 	value := components.ChartSeries{Name: "Value", Class: "stroke-amber-600 dark:stroke-amber-400"}
 	cost := components.ChartSeries{Name: "Cost basis", Class: "stroke-slate-400 dark:stroke-slate-500"}
 	for _, p := range hist.Points {

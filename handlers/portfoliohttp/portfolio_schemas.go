@@ -102,13 +102,16 @@ func pfAnalyticsSchema() kit.Schema {
 
 func pfHistorySchema() kit.Schema {
 	return kit.ClosedObject(kit.Schema{
-		"range": kit.Schema{"type": "string", "enum": pfRangeNames()},
-		"from":  kit.NullDateSchema("First date shown; null without points."),
-		"to":    kit.NullDateSchema("Last date shown."),
-		"count": kit.IntSchema(),
+		"range":   kit.Schema{"type": "string", "enum": pfRangeNames()},
+		"from":    kit.NullDateSchema("First date shown; null without points."),
+		"to":      kit.NullDateSchema("Last date shown."),
+		"count":   kit.IntSchema(),
+		"start":   kit.NullDateSchema("First calendar day of the window (null for ALL, and without holdings or prices)."),
+		"through": kit.NullDateSchema("Newest close of the metals you hold (null without holdings or prices)."),
+		"stale":   kit.Schema{"type": "boolean", "description": "true when through is before today: the range then counts back from through, the window GET /v1/prices/history shows for those metals."},
 		"points": kit.Schema{"type": "array", "items": kit.ClosedObject(kit.Schema{
 			"date":  kit.Schema{"type": "string", "format": "date"},
-			"value": kit.NumSchema("Ounces held that day × that day's close, USD."),
+			"value": kit.NumSchema("Ounces held that day × that day's close (before daily data, the month's average, as in the price history's ALL), USD."),
 			"cost":  kit.NumSchema("Cost basis held that day, USD."),
 		})},
 	})

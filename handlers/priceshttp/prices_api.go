@@ -119,8 +119,10 @@ type HistoryJSON struct {
 	Granularity string      `json:"granularity"`
 	Count       int         `json:"count"`
 	Points      []PointJSON `json:"points"`
-	// Through is the date of the newest close; Stale says the range was anchored at it
-	// because the data ends before the range would start today.
+	// Start is the first calendar day of the window (null for ALL); From is the first close
+	// on or after it. Through is the date of the newest close; Stale says the data ends
+	// before today, so every range counts back from Through.
+	Start   *string `json:"start"`
 	Through *string `json:"through"`
 	Stale   bool    `json:"stale"`
 }
@@ -134,7 +136,7 @@ type PointJSON struct {
 // historyJSON renders a series.
 func historyJSON(res prices.HistoryResult) HistoryJSON {
 	out := HistoryJSON{Metal: string(res.Metal), Range: string(res.Range), Unit: "USD/oz", Granularity: res.Granularity, Count: len(res.Points), Points: make([]PointJSON, len(res.Points)),
-		Through: kit.DayOrNull(res.Through), Stale: res.Stale}
+		Start: kit.DayOrNull(res.Start), Through: kit.DayOrNull(res.Through), Stale: res.Stale}
 	if len(res.Points) > 0 {
 		f, t := res.From.Format(time.DateOnly), res.To.Format(time.DateOnly)
 		out.From, out.To = &f, &t

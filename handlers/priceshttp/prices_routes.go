@@ -3,6 +3,7 @@ package priceshttp
 import (
 	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/prices"
 )
 
 // metalProps lists one property per metal with the same schema.
@@ -43,15 +44,16 @@ func (h *Handlers) pricesRoutes() []kit.APIRoute {
 			Description: "ALL uses daily closes where they exist and monthly averages before (gold back to 1950). Downsampling keeps peaks: the series is cut into consecutive windows of ⌈N ÷ (⌊max_points÷2⌋ − 1)⌉ closes counted from the oldest, and the lowest and the highest close of every window are returned unchanged, together with the first and the last close, so count ≤ max_points and no high or low visible at the chart's resolution is lost.",
 			Params: []kit.Param{
 				{Name: "metal", In: "query", Required: true, Description: "The metal.", Schema: kit.MetalSchema()},
-				{Name: "range", In: "query", Description: "How far back from today (from through, with stale=true, when the data ends before that).", Schema: kit.Schema{"type": "string", "enum": []string{"1M", "3M", "6M", "1Y", "5Y", "ALL"}, "default": "1Y"}},
-				{Name: "max_points", In: "query", Description: "At most this many points.", Schema: kit.Schema{"type": "integer", "minimum": 2, "maximum": 10000, "default": 1000}},
+				{Name: "range", In: "query", Description: "How far back, in calendar months (clamped to a shorter month's end: 3M of 29 May starts 28 Feb), from today, or from through when the data ends before today (stale=true). Every range counts back from the same day, so 1M ⊂ 3M ⊂ 6M ⊂ 1Y ⊂ 5Y ⊂ ALL.", Schema: kit.Schema{"type": "string", "enum": []string{"1M", "3M", "6M", "1Y", "5Y", "ALL"}, "default": "1Y"}},
+				{Name: "max_points", In: "query", Description: "At most this many points; at least 4 (the first and last close and one window's low and high), so the series' lowest and highest close always survive. Outside the bounds: 400 naming max_points.", Schema: kit.Schema{"type": "integer", "minimum": prices.MinHistoryPoints, "maximum": prices.MaxHistoryPoints, "default": prices.DefaultMaxPoints}},
 			},
-			Responses: []kit.Response{{Status: 200, Description: "The series, oldest first.", Schema: kit.Schema{"type": "object", "required": []string{"metal", "range", "unit", "from", "to", "granularity", "count", "points", "through", "stale"}, "properties": kit.Schema{
+			Responses: []kit.Response{{Status: 200, Description: "The series, oldest first.", Schema: kit.Schema{"type": "object", "required": []string{"metal", "range", "unit", "from", "to", "granularity", "count", "points", "start", "through", "stale"}, "properties": kit.Schema{
 				"metal": kit.MetalSchema(), "range": kit.Schema{"type": "string"}, "unit": kit.Schema{"type": "string", "enum": []string{"USD/oz"}},
 				"from": kit.Schema{"type": "string", "format": "date", "nullable": true}, "to": kit.Schema{"type": "string", "format": "date", "nullable": true},
 				"granularity": kit.Schema{"type": "string", "enum": []string{"daily", "monthly+daily"}}, "count": kit.Schema{"type": "integer"},
 				"through": kit.Schema{"type": "string", "format": "date", "nullable": true, "description": "Date of the metal's newest daily close: the data ends here. Null when there is none."},
-				"stale":   kit.Schema{"type": "boolean", "description": "true when the newest close (through) is older than the start of the range counted back from today: the range is then anchored at through instead (1M is the month up to through), so the series is never silently empty."},
+				"start":   kit.Schema{"type": "string", "format": "date", "nullable": true, "description": "First calendar day of the window; from is the first close on or after it (2026-02-28, a Saturday, gives from 2026-03-02). Null for ALL."},
+				"stale":   kit.Schema{"type": "boolean", "description": "true when the newest close (through) is before today: every range then counts back from through instead of today (1M is the month up to through), so the ranges stay nested and the series is never silently empty."},
 				"points":  kit.Schema{"type": "array", "items": kit.Schema{"type": "object", "required": []string{"date", "price"}, "properties": kit.Schema{"date": kit.Schema{"type": "string", "format": "date"}, "price": priceSchema}}},
 			}}}},
 			Example: "GET /v1/prices/history?metal=gold&range=5Y&max_points=200"},

@@ -29,6 +29,11 @@ type HistoryPoint struct {
 type History struct {
 	Range  prices.Range
 	Points []HistoryPoint
+	// Start is the first calendar day of the window (zero for ALL). Through is the newest
+	// close of the metals in the ledger; Stale is true when it is before today, and the range
+	// then counts back from Through, as the price history of those metals does.
+	Start, Through time.Time
+	Stale          bool
 }
 
 // ParseRange reads a chart range exactly as the API names them ("" is the default).
@@ -44,10 +49,11 @@ func ParseRange(s string) (prices.Range, error) {
 	return "", apperr.InvalidField("range", "must be one of 1M, 3M, 6M, 1Y, 5Y, ALL")
 }
 
-// History values the member's stack at every daily close in the range: the ounces held that
-// day (purchases and sales up to it; undated holdings from the day they were recorded) ×
-// that day's close, and the cost basis held. At most MaxHistoryPoints, downsampled keeping
-// the curve's shape.
+// History values the member's stack at every close in the range: the ounces held that day
+// (purchases and sales up to it; undated holdings from the day they were recorded) × that
+// day's close (before daily data, the month's average, as the price history's ALL), and the
+// cost basis held. The range is the price history's window (chartWindow). At most
+// MaxHistoryPoints, downsampled keeping the curve's shape.
 func (s *Service) History(ctx context.Context, u db.User, rng string) (History, error) {
 	if err := requireGold(u); err != nil {
 		return History{}, err
@@ -69,25 +75,58 @@ func (s *Service) History(ctx context.Context, u db.User, rng string) (History, 
 	if s.market != nil {
 		state.priced, state.gen = true, s.market.Generation()
 	}
-	if points, ok := s.charts.get(key, state); ok {
-		out.Points = points
-		return out, nil
+	if h, ok := s.charts.get(key, state); ok {
+		return h, nil
 	}
 	// Whatever happened before the range only sets where it starts: the store sums it per
-	// metal rather than per day (ALL has no such part).
+	// metal rather than per day (ALL has no such part). Which metals the ledger holds is
+	// known only after reading it, so the sums end where the earliest window could start.
 	var since db.Date
 	if r != prices.RangeAll {
-		since = db.NewDate(r.Start(now))
+		since = db.NewDate(earliestStart(s.market, r, now))
 	}
 	changes, err := s.store.HistoryChanges(ctx, u.ID, since)
 	if err != nil {
 		return out, err
 	}
 	if s.market != nil && len(changes) > 0 {
+		out.Start, _, out.Through, out.Stale = chartWindow(s.market, changes, r, now)
 		out.Points = valueHistory(s.market, changes, r, now)
 	}
-	s.charts.put(key, state, out.Points)
+	s.charts.put(key, state, out)
 	return out, nil
+}
+
+// chartWindow is where a member's chart of r starts and the day it ends: Range.Window counted
+// back from through, the newest close of the metals in the ledger (changes), when that is
+// before today — the window the price history of those metals shows.
+func chartWindow(mk market, changes []db.PositionChange, r prices.Range, now time.Time) (start, end, through time.Time, anchored bool) {
+	seen := map[metals.Metal]bool{}
+	for _, c := range changes {
+		if !seen[c.Metal] {
+			seen[c.Metal] = true
+			if t := mk.Through(c.Metal); t.After(through) {
+				through = t
+			}
+		}
+	}
+	start, end, anchored = r.Window(now, through)
+	return start, end, through, anchored
+}
+
+// earliestStart is the earliest day any metal's window of r starts (today's window without a
+// price service).
+func earliestStart(mk market, r prices.Range, now time.Time) time.Time {
+	start, _, _ := r.Window(now, time.Time{})
+	if mk == nil {
+		return start
+	}
+	for _, m := range metals.All {
+		if st, _, _ := r.Window(now, mk.Through(m)); st.Before(start) {
+			start = st
+		}
+	}
+	return start
 }
 
 // A member's chart depends on their ledger, the stored closes and the day it is drawn on,
@@ -107,8 +146,8 @@ type chartState struct {
 }
 
 type chartEntry struct {
-	state  chartState
-	points []HistoryPoint
+	state chartState
+	hist  History
 }
 
 // maxCharts bounds the cache: a chart is at most MaxHistoryPoints points, so this is a few
@@ -120,32 +159,32 @@ type chartCache struct {
 	m  map[chartKey]chartEntry
 }
 
-// get returns the kept chart when it was drawn from the same state. Callers only read it.
-func (c *chartCache) get(k chartKey, st chartState) ([]HistoryPoint, bool) {
+// get returns the kept chart when it was drawn from the same state. Callers only read its
+// points.
+func (c *chartCache) get(k chartKey, st chartState) (History, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.m[k]
 	if !ok || e.state != st {
-		return nil, false
+		return History{}, false
 	}
-	return e.points, true
+	return e.hist, true
 }
 
-func (c *chartCache) put(k chartKey, st chartState, points []HistoryPoint) {
+func (c *chartCache) put(k chartKey, st chartState, h History) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || len(c.m) >= maxCharts {
 		// Crude but bounded: members come back and rebuild theirs on their next request.
 		c.m = make(map[chartKey]chartEntry)
 	}
-	c.m[k] = chartEntry{state: st, points: points}
+	c.m[k] = chartEntry{state: st, hist: h}
 }
 
-// valueHistory replays the position changes (oldest first) over the daily closes of the range.
+// valueHistory replays the position changes (oldest first) over the closes of the range's
+// window (chartWindow).
 func valueHistory(mk market, changes []db.PositionChange, r prices.Range, now time.Time) []HistoryPoint {
-	now = now.UTC()
-	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
-	from := r.Start(now)
+	from, end, _, _ := chartWindow(mk, changes, r, now)
 	if r == prices.RangeAll || from.Before(changes[0].Day.Time) {
 		// Nothing was held before the first purchase: start there.
 		from = changes[0].Day.Time
@@ -162,7 +201,7 @@ func valueHistory(mk market, changes []db.PositionChange, r prices.Range, now ti
 	ser := map[metals.Metal]*series{}
 	var days []time.Time
 	for _, m := range metals.All {
-		s := &series{closes: mk.DailyCloses(m, from, today)}
+		s := &series{closes: mk.Closes(m, from, end)}
 		if c, ok := mk.CloseOn(m, from.AddDate(0, 0, -1)); ok {
 			s.last, s.known = c, true
 		}

@@ -36,7 +36,7 @@ func TestHistoryCollapsesBeforeRange(t *testing.T) {
 		for _, r := range prices.Ranges {
 			var since db.Date
 			if r != prices.RangeAll {
-				since = db.NewDate(r.Start(now))
+				since = db.NewDate(earliestStart(svc.market, r, now))
 			}
 			part, err := s.HistoryChanges(ctx, u.ID, since)
 			if err != nil {

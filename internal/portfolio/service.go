@@ -36,7 +36,11 @@ type market interface {
 	Snapshot() prices.Snapshot
 	Generation() uint64
 	DailyCloses(m metals.Metal, from, to time.Time) []prices.Close
+	// Closes is the series the price history's ALL charts (monthly averages before daily data).
+	Closes(m metals.Metal, from, to time.Time) []prices.Close
 	CloseOn(m metals.Metal, day time.Time) (decimal.Decimal, bool)
+	// Through is the date of the metal's newest daily close.
+	Through(m metals.Metal) time.Time
 }
 
 // Service holds the portfolio use cases.

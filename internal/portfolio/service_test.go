@@ -38,6 +38,18 @@ func (f fakeMarket) DailyCloses(m metals.Metal, from, to time.Time) []prices.Clo
 	return out
 }
 
+// Closes is DailyCloses: the fake has no monthly averages.
+func (f fakeMarket) Closes(m metals.Metal, from, to time.Time) []prices.Close {
+	return f.DailyCloses(m, from, to)
+}
+
+func (f fakeMarket) Through(m metals.Metal) time.Time {
+	if cs := f.closes[m]; len(cs) > 0 {
+		return cs[len(cs)-1].Date
+	}
+	return time.Time{}
+}
+
 func (f fakeMarket) CloseOn(m metals.Metal, day time.Time) (decimal.Decimal, bool) {
 	cs := f.closes[m]
 	i := sort.Search(len(cs), func(i int) bool { return cs[i].Date.After(day) })

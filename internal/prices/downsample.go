@@ -23,8 +23,9 @@ func DownsampleWindow(n, maxPoints int) int {
 // close that survives, not an average and not a neighbour — the guarantee the history
 // API makes. The returned points are the original closes with their exact prices.
 //
-// With len(points) ≤ maxPoints it returns a copy. maxPoints of 2 or 3 keeps the first and
-// last close (and, with 3, the highest of the others); below 1 yields an empty result.
+// With len(points) ≤ maxPoints it returns a copy. The series' lowest and highest close come
+// first whatever the budget: maxPoints of 2 keeps just those two, 3 adds the first close (the
+// last when the first is an extreme); below 1 yields an empty result, 1 the first close.
 func Downsample(points []Close, maxPoints int) []Close {
 	n := len(points)
 	if n <= maxPoints {
@@ -36,17 +37,28 @@ func Downsample(points []Close, maxPoints int) []Close {
 	case maxPoints == 1:
 		return []Close{points[0]}
 	case maxPoints < 4:
-		out := []Close{points[0]}
-		if maxPoints == 3 {
-			hi := 1
-			for i := 2; i < n-1; i++ {
-				if points[i].Price.GreaterThan(points[hi].Price) {
-					hi = i
-				}
+		lo, hi := 0, 0
+		for i := 1; i < n; i++ {
+			if points[i].Price.LessThan(points[lo].Price) {
+				lo = i
 			}
-			out = append(out, points[hi])
+			if points[i].Price.GreaterThan(points[hi].Price) {
+				hi = i
+			}
 		}
-		return append(out, points[n-1])
+		keep := []int{lo, hi}
+		for _, i := range []int{0, n - 1} {
+			if len(keep) < maxPoints && !slices.Contains(keep, i) {
+				keep = append(keep, i)
+			}
+		}
+		slices.Sort(keep)
+		keep = slices.Compact(keep)
+		out := make([]Close, len(keep))
+		for i, idx := range keep {
+			out[i] = points[idx]
+		}
+		return out
 	}
 	w := DownsampleWindow(n, maxPoints)
 	// Floats order the closes cheaply; decimals decide whenever the floats tie, so the

@@ -30,6 +30,10 @@ func checkPeaks(t *testing.T, pts, got []Close, maxPoints int) {
 	if n == 0 || maxPoints < 2 {
 		return
 	}
+	checkExtremes(t, pts, got, maxPoints)
+	if maxPoints < 4 && n > maxPoints {
+		return // the budget holds the series' extremes, not every window's
+	}
 	if !got[0].Date.Equal(pts[0].Date) || !got[len(got)-1].Date.Equal(pts[n-1].Date) {
 		t.Fatalf("n=%d max=%d: first or last close dropped", n, maxPoints)
 	}
@@ -56,6 +60,40 @@ func checkPeaks(t *testing.T, pts, got []Close, maxPoints int) {
 			if !found {
 				t.Fatalf("n=%d max=%d window %d..%d: extreme %s (%s) missing", n, maxPoints, lo, lo+len(win)-1, want.Price, want.Date.Format(time.DateOnly))
 			}
+		}
+	}
+}
+
+// checkExtremes asserts that the series' lowest and highest close are among the kept ones
+// (an equal close of the same price stands for either).
+func checkExtremes(t *testing.T, pts, got []Close, maxPoints int) {
+	t.Helper()
+	if len(pts) == 0 {
+		return
+	}
+	byPrice := func(a, b Close) int { return a.Price.Cmp(b.Price) }
+	hi, lo := slices.MaxFunc(pts, byPrice), slices.MinFunc(pts, byPrice)
+	for _, want := range []Close{lo, hi} {
+		if !slices.ContainsFunc(got, func(c Close) bool { return c.Price.Equal(want.Price) }) {
+			t.Fatalf("n=%d max=%d: the series' extreme %s (%s) is missing from %d points", len(pts), maxPoints, want.Price, want.Date.Format(time.DateOnly), len(got))
+		}
+	}
+}
+
+// TestDownsampleKeepsGlobalExtremes is issue 23, item 9: max_points 2 and 3 kept the first and
+// last close and lost the series' low (and high) in 15 of 16 cases. For random series and
+// every budget from 2 up to the series' length, the lowest and highest close survive, within
+// the budget.
+func TestDownsampleKeepsGlobalExtremes(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 9))
+	for iter := 0; iter < 60; iter++ {
+		pts := randomSeries(r, 2+r.IntN(150))
+		for maxPoints := 2; maxPoints <= len(pts)+1; maxPoints++ {
+			got := Downsample(pts, maxPoints)
+			if len(got) > maxPoints {
+				t.Fatalf("n=%d max=%d: %d points", len(pts), maxPoints, len(got))
+			}
+			checkExtremes(t, pts, got, maxPoints)
 		}
 	}
 }

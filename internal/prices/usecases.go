@@ -11,9 +11,10 @@ import (
 	"github.com/ouncehq/ounce/internal/metals"
 )
 
-// History sizes a caller may ask for.
+// History sizes a caller may ask for. The least is 4: the first and last close and one
+// window's lowest and highest, the smallest budget Downsample keeps every window's peaks in.
 const (
-	MinHistoryPoints = 2
+	MinHistoryPoints = 4
 	MaxHistoryPoints = 10000
 )
 

@@ -32,6 +32,7 @@ func TestHistoryQueryCheck(t *testing.T) {
 		{prices.HistoryQuery{Metal: metals.Gold, Range: "2Y"}, "range"},
 		{prices.HistoryQuery{Metal: metals.Gold, Range: "1y"}, "range"},
 		{prices.HistoryQuery{Metal: metals.Gold, MaxPoints: 1}, "max_points"},
+		{prices.HistoryQuery{Metal: metals.Gold, MaxPoints: 3}, "max_points"}, // below 4 a window's peaks do not fit
 		{prices.HistoryQuery{Metal: metals.Gold, MaxPoints: prices.MaxHistoryPoints + 1}, "max_points"},
 	} {
 		_, err := c.q.Check()
