@@ -107,8 +107,8 @@ func (h *Handlers) PageRoutes() []kit.PageRoute {
 
 // Schemas are the named schemas of the advisor routes.
 func (h *Handlers) Schemas() map[string]kit.Schema {
-	num := kit.Schema{"type": "number"}
-	optNum := kit.Schema{"type": "number", "nullable": true}
+	num := kit.Schema{"type": "number", "format": "double"}
+	optNum := kit.Schema{"type": "number", "format": "double", "nullable": true}
 	optTime := kit.Schema{"type": "string", "format": "date-time", "nullable": true}
 	optStr := kit.Schema{"type": "string", "nullable": true}
 	fact := kit.Schema{"type": "object", "required": []string{"label", "value", "as_of", "source"}, "properties": kit.Schema{
