@@ -136,7 +136,7 @@ func (h *Handlers) Schemas() map[string]kit.Schema {
 			"metal":        kit.MetalSchema(),
 			"direction":    kit.Schema{"type": "string", "enum": []string{"above", "below"}},
 			"target_price": kit.Schema{"type": "number", "format": "double"},
-			"price":        kit.Schema{"type": "number", "format": "double", "description": "The live price that crossed the target."},
+			"price":        kit.Schema{"type": "number", "format": "double", "description": "The live price that crossed the target, USD per troy ounce at its source's precision (2 to 4 decimals)."},
 			"price_as_of":  dt,
 			"fired_at":     dt,
 			"title":        kit.Schema{"type": "string"},

@@ -50,7 +50,7 @@ func dealerSchemas() (prices, products, history kit.Schema) {
 		"median_premium_pct": dealerNullable(num), "best": best, "quotes": kit.Schema{"type": "array", "items": quote},
 	})
 	prices = dealerObj(kit.Schema{
-		"metal": kit.MetalSchema(), "spot": dealerNullable(kit.Schema{"type": "number", "format": "double", "description": "USD per troy ounce; null when no price of the metal is known."}),
+		"metal": kit.MetalSchema(), "spot": dealerNullable(kit.Schema{"type": "number", "format": "double", "description": "USD per troy ounce at its source's precision (2 to 4 decimals), the figure every premium_pct is measured against; null when no price of the metal is known."}),
 		"spot_as_of": dealerNullable(kit.Schema{"type": "string", "format": "date-time"}),
 		"spot_stale": kit.Schema{"type": "boolean", "description": "True when the spot is a last known price, not a live one: spot_as_of says from when."},
 		"demo":       kit.Schema{"type": "boolean", "description": "True when any product shows demo quotes."},

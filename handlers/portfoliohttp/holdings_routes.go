@@ -62,7 +62,7 @@ func HoldingSchemas() map[string]kit.Schema {
 		"properties": kit.Schema{
 			"sold_quantity":      kit.Schema{"type": "integer", "description": "Units of this lot sold so far (see /v1/sales)."},
 			"remaining_quantity": kit.Schema{"type": "integer", "description": "quantity − sold_quantity: units still held."},
-			"spot_at_purchase":   kit.Schema{"type": "number", "format": "double", "nullable": true, "description": "The metal's close (USD per troy ounce) on purchase_date, or the last close before it; stored with the lot and recomputed when its date or metal changes or the price history is corrected. Null when undated or no close is known."},
+			"spot_at_purchase":   kit.Schema{"type": "number", "format": "double", "nullable": true, "description": "The metal's close (USD per troy ounce, at its source's precision: 2 to 4 decimals, LBMA silver 63.935 stays 63.935) on purchase_date, or the last close before it; stored with the lot and recomputed when its date or metal changes or the price history is corrected. Null when undated or no close is known."},
 			"premium_pct":        kit.Schema{"type": "number", "format": "double", "nullable": true, "description": "Premium paid per unit over its metal at spot_at_purchase, percent: (purchase_price ÷ (spot_at_purchase × weight_oz) − 1) × 100. Null without spot_at_purchase and for zero-price lots."},
 			"id":                 kit.Schema{"type": "string"}, "metal": fields["metal"], "product_name": kit.Schema{"type": "string"}, "quantity": kit.Schema{"type": "integer"},
 			"weight_oz": num, "total_oz": num, "purchase_price": num, "fees": num, "total_cost": num, "dealer": kit.Schema{"type": "string"},
