@@ -16,6 +16,7 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/db/dbtest"
+	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/internal/alerts"
 	"github.com/ouncehq/ounce/internal/alerts/alertstest"
 	"github.com/ouncehq/ounce/internal/metals"
@@ -236,7 +237,8 @@ func TestAlertsPages(t *testing.T) {
 				t.Fatalf("page lacks %q", want)
 			}
 		}
-		silver := e.srv.Handlers().Market().Snapshot().Prices[metals.Silver].Price.StringFixed(2)
+		// Prefilled with the price as shown: at its source's precision (63.935 stays 63.935).
+		silver := kit.PriceNum(e.srv.Handlers().Market().Snapshot().Prices[metals.Silver].Price).String()
 		if !strings.Contains(body, `value="`+silver+`"`) {
 			t.Fatalf("silver's card is not prefilled with %s", silver)
 		}

@@ -26,7 +26,7 @@ func TestDealerPricesOfflineAreDemoWithTruePremiums(t *testing.T) {
 		}
 		v := numbers(t, r)
 		spot := e.srv.Handlers().Market().Snapshot().Prices[metals.Silver]
-		if v["demo"] != true || v["offline"] != true || v["spot_stale"] != true || !dnum(t, v["spot"]).Equal(metals.Money(spot.Price)) {
+		if v["demo"] != true || v["offline"] != true || v["spot_stale"] != true || !dnum(t, v["spot"]).Equal(metals.Price(spot.Price)) {
 			t.Fatalf("header %v %v %v %v", v["demo"], v["offline"], v["spot_stale"], v["spot"])
 		}
 		products := v["products"].([]any)

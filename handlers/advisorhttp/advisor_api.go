@@ -96,7 +96,7 @@ func briefJSON(b advisor.Brief) BriefJSON {
 	out.Figures = FiguresJSON{StackValue: kit.OptMoney(f.StackValue), Change: kit.OptMoney(f.Change), ChangePct: kit.NumOrNull(f.ChangePct, kit.Pct),
 		ChangeFrom: strOrNull(f.ChangeFrom), ByMetal: map[string]MetalFiguresJSON{}, Alerts: []FiredAlertJSON{}}
 	for m, x := range f.ByMetal {
-		out.Figures.ByMetal[string(m)] = MetalFiguresJSON{HeldOz: kit.Ounces(x.HeldOz), Spot: kit.OptMoney(x.Spot), SpotAsOf: kit.AsOfOrNull(x.SpotAsOf),
+		out.Figures.ByMetal[string(m)] = MetalFiguresJSON{HeldOz: kit.Ounces(x.HeldOz), Spot: kit.NumOrNull(x.Spot, kit.PriceNum), SpotAsOf: kit.AsOfOrNull(x.SpotAsOf),
 			SpotStale: x.SpotStale, Value: kit.OptMoney(x.Value), ChangePct: kit.NumOrNull(x.ChangePct, kit.Pct), ChangeFrom: strOrNull(x.ChangeFrom),
 			BreakEven: kit.OptMoney(x.BreakEven), DistanceToBreakEvenPct: kit.NumOrNull(x.DistanceToBreakEvenPct, kit.Pct),
 			ComexRegistered: kit.NumOrNull(x.ComexRegistered, kit.Ounces), ComexRegisteredChange: kit.NumOrNull(x.ComexRegisteredChange, kit.Ounces),

@@ -108,8 +108,8 @@ func (h *Handlers) PageRoutes() []kit.PageRoute {
 
 // Schemas are the named schemas of the advisor routes.
 func (h *Handlers) Schemas() map[string]kit.Schema {
-	num := kit.Schema{"type": "number"}
-	optNum := kit.Schema{"type": "number", "nullable": true}
+	num := kit.Schema{"type": "number", "format": "double"}
+	optNum := kit.Schema{"type": "number", "format": "double", "nullable": true}
 	optTime := kit.Schema{"type": "string", "format": "date-time", "nullable": true}
 	optStr := kit.Schema{"type": "string", "nullable": true}
 	fact := kit.Schema{"type": "object", "required": []string{"label", "value", "as_of", "source"}, "properties": kit.Schema{
@@ -132,7 +132,7 @@ func (h *Handlers) Schemas() map[string]kit.Schema {
 				"stack_value": optNum, "change": optNum, "change_pct": optNum,
 				"change_from": kit.Schema{"type": "string", "nullable": true, "description": "The date of the previous brief the change is measured from, or \"previous close\"."},
 				"by_metal": kit.Schema{"type": "object", "additionalProperties": kit.Schema{"type": "object", "properties": kit.Schema{
-					"held_oz": num, "spot": optNum, "spot_as_of": optTime, "spot_stale": kit.Schema{"type": "boolean"}, "value": optNum,
+					"held_oz": num, "spot": kit.Nullable(kit.NumSchema("USD per troy ounce at its source's precision (2 to 4 decimals).")), "spot_as_of": optTime, "spot_stale": kit.Schema{"type": "boolean"}, "value": optNum,
 					"change_pct": optNum, "change_from": optStr, "break_even": optNum, "distance_to_break_even_pct": optNum,
 					"comex_registered": optNum, "comex_registered_change": optNum, "comex_as_of": optTime,
 				}}},

@@ -60,7 +60,7 @@ type NotificationJSON struct {
 
 func notificationJSON(n alerts.Notification) NotificationJSON {
 	return NotificationJSON{ID: n.ID, AlertID: n.AlertID, Metal: string(n.Metal), Direction: n.Direction, TargetPrice: targetNum(n.TargetPrice),
-		Price: kit.Money(n.Price), PriceAsOf: n.PriceAsOf, FiredAt: n.FiredAt, Title: n.Title(), Body: n.Body(), Read: n.Read}
+		Price: kit.PriceNum(n.Price), PriceAsOf: n.PriceAsOf, FiredAt: n.FiredAt, Title: n.Title(), Body: n.Body(), Read: n.Read}
 }
 
 // webSubscriptionJSON is a browser's PushSubscription as JSON.

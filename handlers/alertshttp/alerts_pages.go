@@ -56,7 +56,7 @@ func (h *Handlers) alertsView(c *fiber.Ctx, u db.User, errText, notice string) (
 	}
 	v.CanCreate = len(list) < limit
 	for _, a := range list {
-		row := pages.AlertRow{ID: strconv.FormatInt(a.ID, 10), Metal: a.Metal.Title(), Direction: a.Direction, Target: format.USD(a.TargetPrice),
+		row := pages.AlertRow{ID: strconv.FormatInt(a.ID, 10), Metal: a.Metal.Title(), Direction: a.Direction, Target: format.PriceUSD(a.TargetPrice),
 			Enabled: a.Enabled, RepeatText: map[string]string{alerts.Once: "once", alerts.Rearm: "every crossing"}[a.Repeat]}
 		switch {
 		case !a.Enabled && a.Repeat == alerts.Once && a.LastTriggeredAt != nil:
@@ -66,9 +66,9 @@ func (h *Handlers) alertsView(c *fiber.Ctx, u db.User, errText, notice string) (
 		case a.Armed:
 			row.Status = "watching"
 		case a.Direction == alerts.Above:
-			row.Status = "waits for the price to go under " + format.USD(a.TargetPrice) + " first"
+			row.Status = "waits for the price to go under " + format.PriceUSD(a.TargetPrice) + " first"
 		default:
-			row.Status = "waits for the price to go over " + format.USD(a.TargetPrice) + " first"
+			row.Status = "waits for the price to go over " + format.PriceUSD(a.TargetPrice) + " first"
 		}
 		if a.LastTriggeredAt != nil {
 			row.LastTriggered = a.LastTriggeredAt.Format("2 Jan 2006 15:04 MST")
@@ -80,7 +80,7 @@ func (h *Handlers) alertsView(c *fiber.Ctx, u db.User, errText, notice string) (
 		for _, m := range metals.All {
 			card := pages.AlertMetalCard{Metal: string(m), Title: m.Title(), Price: "No price yet"}
 			if sp, ok := board.Prices[m]; ok {
-				card.Price, card.Prefill, card.Stale = format.USD(sp.Price), sp.Price.StringFixed(2), sp.Stale
+				card.Price, card.Prefill, card.Stale = format.PriceUSD(sp.Price), kit.PriceNum(sp.Price).String(), sp.Stale
 				if sp.Stale {
 					card.AsOf = "last known price, " + format.Date(sp.AsOf)
 				} else {

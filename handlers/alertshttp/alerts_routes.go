@@ -33,7 +33,7 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 		props := kit.Schema{
 			"metal":        kit.MetalSchema(),
 			"direction":    kit.Schema{"type": "string", "enum": []string{"above", "below"}, "description": "above: fires when the price rises to or through the target; below: when it falls to or through it."},
-			"target_price": kit.Schema{"oneOf": []kit.Schema{{"type": "number"}, {"type": "string"}}, "description": "USD per troy ounce, more than 0 and at most 10000000, at most 4 decimal places; a string keeps it exact."},
+			"target_price": kit.Schema{"oneOf": []kit.Schema{{"type": "number", "format": "double"}, {"type": "string"}}, "description": "USD per troy ounce, more than 0 and at most 10000000, at most 4 decimal places; a string keeps it exact."},
 			"repeat":       kit.Schema{"type": "string", "enum": []string{"once", "rearm"}, "default": "once", "description": "once: the alert disables itself after firing; rearm: it fires again on the next crossing after the price has moved back by 0.5 %."},
 			"enabled":      kit.Schema{"type": "boolean", "description": "false pauses the alert; true (again) waits for the next crossing."},
 		}
@@ -123,7 +123,7 @@ func (h *Handlers) Schemas() map[string]kit.Schema {
 			"id":                kit.Schema{"type": "integer"},
 			"metal":             kit.MetalSchema(),
 			"direction":         kit.Schema{"type": "string", "enum": []string{"above", "below"}},
-			"target_price":      kit.Schema{"type": "number", "description": "USD per troy ounce."},
+			"target_price":      kit.Schema{"type": "number", "format": "double", "description": "USD per troy ounce."},
 			"repeat":            kit.Schema{"type": "string", "enum": []string{"once", "rearm"}},
 			"enabled":           kit.Schema{"type": "boolean", "description": "false when paused, or after a once-alert fired."},
 			"armed":             kit.Schema{"type": "boolean", "description": "Whether the next crossing fires it (false while it waits for the price to move back)."},
@@ -135,8 +135,8 @@ func (h *Handlers) Schemas() map[string]kit.Schema {
 			"alert_id":     kit.Schema{"type": "integer", "description": "0 once the alert is deleted."},
 			"metal":        kit.MetalSchema(),
 			"direction":    kit.Schema{"type": "string", "enum": []string{"above", "below"}},
-			"target_price": kit.Schema{"type": "number"},
-			"price":        kit.Schema{"type": "number", "description": "The live price that crossed the target."},
+			"target_price": kit.Schema{"type": "number", "format": "double"},
+			"price":        kit.Schema{"type": "number", "format": "double", "description": "The live price that crossed the target, USD per troy ounce at its source's precision (2 to 4 decimals)."},
 			"price_as_of":  dt,
 			"fired_at":     dt,
 			"title":        kit.Schema{"type": "string"},

@@ -96,7 +96,7 @@ func dealerQuoteJSON(q dealers.Quote) DealerQuoteJSON {
 func dealerPricesJSON(c dealers.Comparison) DealerPricesJSON {
 	out := DealerPricesJSON{Metal: string(c.Metal), SpotStale: c.Spot.Stale, Demo: c.Demo, Offline: c.Offline, Products: []DealerProductJSON{}}
 	if c.Spot.Known {
-		s, at := kit.Money(c.Spot.Price), c.Spot.AsOf.UTC()
+		s, at := kit.PriceNum(c.Spot.Price), c.Spot.AsOf.UTC()
 		out.Spot, out.SpotAsOf = &s, &at
 	}
 	for _, pq := range c.Products {

@@ -84,9 +84,9 @@ func spotLine(s dealers.Spot) (text string, stale bool) {
 	case !s.Known:
 		return "No " + strings.ToLower(s.Metal.Title()) + " spot price is known, so premiums cannot be worked out.", true
 	case s.Stale:
-		return s.Metal.Title() + " spot " + format.USD(s.Price) + "/oz — last known price, from " + format.Date(s.AsOf) + "; not live.", true
+		return s.Metal.Title() + " spot " + format.PriceUSD(s.Price) + "/oz — last known price, from " + format.Date(s.AsOf) + "; not live.", true
 	}
-	return s.Metal.Title() + " spot " + format.USD(s.Price) + "/oz, live as of " + format.DateTime(s.AsOf) + ".", false
+	return s.Metal.Title() + " spot " + format.PriceUSD(s.Price) + "/oz, live as of " + format.DateTime(s.AsOf) + ".", false
 }
 
 // dealerProductView formats one product's quotes, sorted by the page's column.

@@ -28,14 +28,14 @@ func dealerNullable(s kit.Schema) kit.Schema {
 
 // dealerSchemas are the shapes of the dealer-price responses.
 func dealerSchemas() (prices, products, history kit.Schema) {
-	str, num, boolean := kit.Schema{"type": "string"}, kit.Schema{"type": "number"}, kit.Schema{"type": "boolean"}
+	str, num, boolean := kit.Schema{"type": "string"}, kit.Schema{"type": "number", "format": "double"}, kit.Schema{"type": "boolean"}
 	form := kit.Schema{"type": "string", "enum": []string{"coin", "bar", "round", "junk"}}
 	source := kit.Schema{"type": "string", "enum": []string{dealers.SourcePage, dealers.SourceFeed, dealers.SourceDemo},
 		"description": "page: read from the dealer's product page; feed: from a JSON price feed; demo: a demo figure derived from published typical premiums, not an offer."}
-	premium := dealerNullable(kit.Schema{"type": "number", "description": "Percent over the metal at spot: price ÷ (spot × fine oz) − 1. Null without a spot price."})
+	premium := dealerNullable(kit.Schema{"type": "number", "format": "double", "description": "Percent over the metal at spot: price ÷ (spot × fine oz) − 1. Null without a spot price."})
 	tier := dealerObj(kit.Schema{"min_qty": kit.Schema{"type": "integer", "minimum": 1}, "max_qty": dealerNullable(kit.Schema{"type": "integer", "description": "Null: no upper bound."}), "price": num})
 	quote := dealerObj(kit.Schema{
-		"dealer": str, "dealer_name": str, "price": kit.Schema{"type": "number", "description": "USD for one unit ($1 face for junk silver): the single-unit price, not an 'as low as' bulk price."},
+		"dealer": str, "dealer_name": str, "price": kit.Schema{"type": "number", "format": "double", "description": "USD for one unit ($1 face for junk silver): the single-unit price, not an 'as low as' bulk price."},
 		"price_per_oz": num, "premium_pct": premium, "in_stock": boolean,
 		"url":        kit.Schema{"type": "string", "description": "The dealer's page for the product (the dealer's site when none is listed), with the affiliate template applied. POST /v1/dealer-prices/click logs a click and returns the same URL."},
 		"updated_at": kit.Schema{"type": "string", "format": "date-time"}, "source": source,
@@ -44,13 +44,13 @@ func dealerSchemas() (prices, products, history kit.Schema) {
 	best := dealerNullable(dealerObj(kit.Schema{"dealer": str, "dealer_name": str, "price": num, "premium_pct": premium}))
 	best["description"] = "The cheapest quote in stock; null when none is."
 	product := dealerObj(kit.Schema{
-		"product_id": str, "name": str, "weight_oz": kit.Schema{"type": "number", "description": "Fine troy ounces in one unit ($1 face for junk silver)."},
+		"product_id": str, "name": str, "weight_oz": kit.Schema{"type": "number", "format": "double", "description": "Fine troy ounces in one unit ($1 face for junk silver)."},
 		"form": form, "purity": num, "per_face": boolean,
 		"demo":               kit.Schema{"type": "boolean", "description": "True when no fresh real quote exists and the quotes are demo figures."},
 		"median_premium_pct": dealerNullable(num), "best": best, "quotes": kit.Schema{"type": "array", "items": quote},
 	})
 	prices = dealerObj(kit.Schema{
-		"metal": kit.MetalSchema(), "spot": dealerNullable(kit.Schema{"type": "number", "description": "USD per troy ounce; null when no price of the metal is known."}),
+		"metal": kit.MetalSchema(), "spot": dealerNullable(kit.Schema{"type": "number", "format": "double", "description": "USD per troy ounce at its source's precision (2 to 4 decimals), the figure every premium_pct is measured against; null when no price of the metal is known."}),
 		"spot_as_of": dealerNullable(kit.Schema{"type": "string", "format": "date-time"}),
 		"spot_stale": kit.Schema{"type": "boolean", "description": "True when the spot is a last known price, not a live one: spot_as_of says from when."},
 		"demo":       kit.Schema{"type": "boolean", "description": "True when any product shows demo quotes."},

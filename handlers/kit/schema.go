@@ -13,7 +13,7 @@ import (
 
 // NumSchema is a number, with its description when desc is not empty.
 func NumSchema(desc string) Schema {
-	s := Schema{"type": "number"}
+	s := Schema{"type": "number", "format": "double"}
 	if desc != "" {
 		s["description"] = desc
 	}

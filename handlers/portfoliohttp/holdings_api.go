@@ -45,7 +45,7 @@ func HoldingToJSON(h portfolio.Holding) HoldingJSON {
 		SoldQuantity: h.SoldQuantity, RemainingQuantity: h.Remaining(),
 	}
 	if h.SpotAtPurchase.Valid {
-		out.SpotAtPurchase = kit.OptMoney(&h.SpotAtPurchase.Decimal)
+		out.SpotAtPurchase = kit.NumOrNull(&h.SpotAtPurchase.Decimal, kit.PriceNum)
 	}
 	if p := h.PremiumPct(); p != nil {
 		n := kit.Pct(*p)

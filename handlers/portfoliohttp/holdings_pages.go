@@ -51,7 +51,7 @@ func ledgerRow(l portfolio.LedgerLot) pages.HoldingRow {
 	r.Value, r.PL, r.PLPct, r.PLTone = format.USDPtr(l.Value), format.SignedUSDPtr(l.PL), format.SignedPctPtr(l.PLPct), plTone(l.PL)
 	r.Spot, r.Premium = format.Dash, format.Dash
 	if l.SpotAtPurchase.Valid {
-		r.Spot = format.USD(l.SpotAtPurchase.Decimal) + "/oz"
+		r.Spot = format.PriceUSD(l.SpotAtPurchase.Decimal) + "/oz"
 	}
 	if p := l.PremiumPct(); p != nil {
 		r.Premium = format.SignedPct(*p)

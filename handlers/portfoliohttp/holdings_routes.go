@@ -43,14 +43,14 @@ func (h *Handlers) holdingsRoutes() []kit.APIRoute {
 }
 
 func HoldingSchemas() map[string]kit.Schema {
-	num := kit.Schema{"type": "number"}
+	num := kit.Schema{"type": "number", "format": "double"}
 	fields := kit.Schema{
 		"metal":          kit.Schema{"type": "string", "enum": []string{"gold", "silver", "platinum", "palladium"}},
 		"product_name":   kit.Schema{"type": "string", "maxLength": 200},
 		"quantity":       kit.Schema{"type": "integer", "minimum": 1, "maximum": 1000000, "description": "Number of units."},
-		"weight_oz":      kit.Schema{"type": "number", "exclusiveMinimum": true, "minimum": 0, "maximum": 100000, "description": "Fine troy ounces per unit (up to 8 decimals)."},
-		"purchase_price": kit.Schema{"type": "number", "minimum": 0, "maximum": 100000000, "description": "Price per unit in USD (cents)."},
-		"fees":           kit.Schema{"type": "number", "minimum": 0, "maximum": 100000000, "description": "Tax and shipping for the whole line, USD."},
+		"weight_oz":      kit.Schema{"type": "number", "format": "double", "exclusiveMinimum": true, "minimum": 0, "maximum": 100000, "description": "Fine troy ounces per unit (up to 8 decimals)."},
+		"purchase_price": kit.Schema{"type": "number", "format": "double", "minimum": 0, "maximum": 100000000, "description": "Price per unit in USD (cents)."},
+		"fees":           kit.Schema{"type": "number", "format": "double", "minimum": 0, "maximum": 100000000, "description": "Tax and shipping for the whole line, USD."},
 		"dealer":         kit.Schema{"type": "string", "maxLength": 120},
 		"purchase_date":  kit.Schema{"type": "string", "format": "date", "nullable": true, "description": "YYYY-MM-DD, not in the future."},
 		"notes":          kit.Schema{"type": "string", "maxLength": 2000},
@@ -62,8 +62,8 @@ func HoldingSchemas() map[string]kit.Schema {
 		"properties": kit.Schema{
 			"sold_quantity":      kit.Schema{"type": "integer", "description": "Units of this lot sold so far (see /v1/sales)."},
 			"remaining_quantity": kit.Schema{"type": "integer", "description": "quantity − sold_quantity: units still held."},
-			"spot_at_purchase":   kit.Schema{"type": "number", "nullable": true, "description": "The metal's close (USD per troy ounce) on purchase_date, or the last close before it; stored with the lot and recomputed when its date or metal changes or the price history is corrected. Null when undated or no close is known."},
-			"premium_pct":        kit.Schema{"type": "number", "nullable": true, "description": "Premium paid per unit over its metal at spot_at_purchase, percent: (purchase_price ÷ (spot_at_purchase × weight_oz) − 1) × 100. Null without spot_at_purchase and for zero-price lots."},
+			"spot_at_purchase":   kit.Schema{"type": "number", "format": "double", "nullable": true, "description": "The metal's close (USD per troy ounce, at its source's precision: 2 to 4 decimals, LBMA silver 63.935 stays 63.935) on purchase_date, or the last close before it; stored with the lot and recomputed when its date or metal changes or the price history is corrected. Null when undated or no close is known."},
+			"premium_pct":        kit.Schema{"type": "number", "format": "double", "nullable": true, "description": "Premium paid per unit over its metal at spot_at_purchase, percent: (purchase_price ÷ (spot_at_purchase × weight_oz) − 1) × 100. Null without spot_at_purchase and for zero-price lots."},
 			"id":                 kit.Schema{"type": "string"}, "metal": fields["metal"], "product_name": kit.Schema{"type": "string"}, "quantity": kit.Schema{"type": "integer"},
 			"weight_oz": num, "total_oz": num, "purchase_price": num, "fees": num, "total_cost": num, "dealer": kit.Schema{"type": "string"},
 			"purchase_date": kit.Schema{"type": "string", "format": "date", "nullable": true}, "notes": kit.Schema{"type": "string"},

@@ -63,7 +63,7 @@ func (h *Handlers) dashboardSummaryView(v portfolio.Portfolio) pages.DashboardSu
 	var parts []string
 	for _, p := range v.Positions {
 		row := pages.BreakEvenRow{Metal: string(p.Metal), Title: p.Metal.Title(), Held: p.HeldOz.IsPositive(),
-			Oz: format.Oz(p.HeldOz), Cost: format.USD(p.Cost), BreakEven: format.USDPtr(p.BreakEven()), Spot: format.USDPtr(p.Spot),
+			Oz: format.Oz(p.HeldOz), Cost: format.USD(p.Cost), BreakEven: format.USDPtr(p.BreakEven()), Spot: format.PriceUSDPtr(p.Spot),
 			Distance: format.SignedPctPtr(p.DistanceToBreakEvenPct()), DistanceTone: "flat"}
 		if d := p.DistanceToBreakEvenPct(); d != nil {
 			// Spot above break-even (a negative distance) is good news.

@@ -120,8 +120,8 @@ func pfHistorySchema() kit.Schema {
 func pfSaleCreateSchema() kit.Schema {
 	return kit.Schema{"type": "object", "additionalProperties": false, "required": []string{"quantity", "price_per_unit"}, "properties": kit.Schema{
 		"quantity":       kit.Schema{"type": "integer", "minimum": 1, "maximum": portfolio.MaxQuantity, "description": "Units sold; at most the units still held."},
-		"price_per_unit": kit.Schema{"type": "number", "minimum": 0, "maximum": 100000000, "description": "Sale price per unit, USD (cents)."},
-		"fees":           kit.Schema{"type": "number", "minimum": 0, "maximum": 100000000, "description": "Fees and shipping paid on the sale, USD."},
+		"price_per_unit": kit.Schema{"type": "number", "format": "double", "minimum": 0, "maximum": 100000000, "description": "Sale price per unit, USD (cents)."},
+		"fees":           kit.Schema{"type": "number", "format": "double", "minimum": 0, "maximum": 100000000, "description": "Fees and shipping paid on the sale, USD."},
 		"sold_on":        kit.Schema{"type": "string", "format": "date", "description": "YYYY-MM-DD; default today; not before the purchase date or in the future."},
 	}}
 }

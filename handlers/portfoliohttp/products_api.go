@@ -56,8 +56,8 @@ func (h *Handlers) productRoutes() []kit.APIRoute {
 		"required": []string{"id", "name", "metal", "fine_oz", "purity", "form", "per_face", "aliases"},
 		"properties": kit.Schema{
 			"id": kit.Schema{"type": "string"}, "name": kit.Schema{"type": "string"}, "metal": kit.MetalSchema(),
-			"fine_oz":  kit.Schema{"type": "number", "description": "Pure metal in one unit, troy ounces (for per_face products, per $1 of face value)."},
-			"purity":   kit.Schema{"type": "number", "description": "Fineness as a fraction, e.g. 0.9999 or 0.9167."},
+			"fine_oz":  kit.Schema{"type": "number", "format": "double", "description": "Pure metal in one unit, troy ounces (for per_face products, per $1 of face value)."},
+			"purity":   kit.Schema{"type": "number", "format": "double", "description": "Fineness as a fraction, e.g. 0.9999 or 0.9167."},
 			"form":     kit.Schema{"type": "string", "enum": []string{"coin", "bar", "round", "junk"}},
 			"per_face": kit.Schema{"type": "boolean", "description": "One unit is $1 of face value (junk silver): $10 face of 90% is 10 units, 7.15 oz."},
 			"aliases":  kit.Schema{"type": "array", "items": kit.Schema{"type": "string"}, "description": "Other names it goes by."},

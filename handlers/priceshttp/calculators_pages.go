@@ -65,7 +65,7 @@ func (h *Handlers) junkView(c *fiber.Ctx) pages.JunkSilverView {
 		return v
 	}
 	r := pages.JunkResultView{Face: format.USD(res.TotalFaceValue), Oz: format.Oz(res.TotalSilverOz), Melt: format.USD(res.TotalMelt),
-		PerFace: format.USD(res.MeltPerFaceDollar), Spot: format.USD(res.Spot.Price), SpotAsOf: format.DateTime(res.Spot.AsOf), Stale: res.Spot.Stale}
+		PerFace: format.USD(res.MeltPerFaceDollar), Spot: format.PriceUSD(res.Spot.Price), SpotAsOf: format.DateTime(res.Spot.AsOf), Stale: res.Spot.Stale}
 	for _, cm := range res.Coins {
 		r.Rows = append(r.Rows, pages.JunkRow{Label: coinLabels[cm.Type], Quantity: format.Int(cm.Quantity), Face: format.USD(cm.FaceValue),
 			Oz: format.Oz(cm.SilverOz), Melt: format.USD(cm.MeltValue)})
@@ -136,14 +136,14 @@ func (h *Handlers) whatIfView(c *fiber.Ctx) pages.WhatIfView {
 	for _, m := range metals.All {
 		row := pages.WhatIfRow{Metal: string(m), Title: m.Title(), TargetInput: targets[string(m)], Error: errs[string(m)]}
 		if err == nil {
-			row.Current, row.Target = format.USD(res.Current[m]), format.USD(res.Targets[m])
+			row.Current, row.Target = format.PriceUSD(res.Current[m]), format.PriceUSD(res.Targets[m])
 			row.Multiplier = res.Multipliers[m].StringFixed(2) + "×"
 			if res.Portfolio != nil {
 				l := res.Portfolio.Metals[m]
 				row.Oz, row.CurrentValue, row.ProjectedValue = format.Oz(l.Oz), format.USD(l.CurrentValue), format.USD(l.ProjectedValue)
 			}
 		} else if sp, ok := snap.Prices[m]; ok {
-			row.Current = format.USD(sp.Price)
+			row.Current = format.PriceUSD(sp.Price)
 		}
 		v.Rows = append(v.Rows, row)
 	}

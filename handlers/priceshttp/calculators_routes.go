@@ -9,14 +9,14 @@ import (
 // calculatorRoutes are the public calculators of /v1: junk-silver melt values and what-if
 // projections (with a key, of the caller's own stack).
 func (h *Handlers) calculatorRoutes() []kit.APIRoute {
-	num := kit.Schema{"type": "number"}
+	num := kit.Schema{"type": "number", "format": "double"}
 	spotRef := kit.Schema{"type": "object", "required": []string{"price", "as_of", "stale"}, "properties": kit.Schema{"price": num, "as_of": kit.Schema{"type": "string", "format": "date-time"}, "stale": kit.Schema{"type": "boolean"}}}
 	var coinParams []kit.Param
 	for _, c := range metals.Coins {
 		coinParams = append(coinParams, kit.Param{Name: c.Param, In: "query", Description: c.Label + " (" + c.SilverOz.String() + " oz silver each).", Schema: kit.Schema{"type": "integer", "minimum": 0, "maximum": portfolio.MaxCoins, "default": 0}})
 	}
 	for _, f := range metals.FaceLots {
-		coinParams = append(coinParams, kit.Param{Name: f.Param, In: "query", Description: f.Label + ": US dollars of face value (" + f.OzPerFaceDollar.String() + " oz silver per $1 face uncirculated), whole cents.", Schema: kit.Schema{"type": "number", "minimum": 0, "maximum": 1000000, "default": 0}})
+		coinParams = append(coinParams, kit.Param{Name: f.Param, In: "query", Description: f.Label + ": US dollars of face value (" + f.OzPerFaceDollar.String() + " oz silver per $1 face uncirculated), whole cents.", Schema: kit.Schema{"type": "number", "format": "double", "minimum": 0, "maximum": 1000000, "default": 0}})
 	}
 	coinParams = append(coinParams, kit.Param{Name: "basis", In: "query", Description: "uncirculated: the mint's silver content per coin; circulated: worn 90% dimes, quarters and halves at 0.715 oz per $1 face.", Schema: kit.Schema{"type": "string", "enum": []string{"uncirculated", "circulated"}, "default": "uncirculated"}})
 	coinTypes := make([]string, len(metals.Coins))
@@ -29,7 +29,7 @@ func (h *Handlers) calculatorRoutes() []kit.APIRoute {
 	}
 	var targetParams []kit.Param
 	for _, m := range metals.All {
-		targetParams = append(targetParams, kit.Param{Name: string(m), In: "query", Description: "Target " + string(m) + " price, USD per troy ounce; today's price when omitted.", Schema: kit.Schema{"type": "number", "exclusiveMinimum": true, "minimum": 0, "maximum": 10000000}})
+		targetParams = append(targetParams, kit.Param{Name: string(m), In: "query", Description: "Target " + string(m) + " price, USD per troy ounce; today's price when omitted.", Schema: kit.Schema{"type": "number", "format": "double", "exclusiveMinimum": true, "minimum": 0, "maximum": 10000000}})
 	}
 	byMetal := kit.Schema{"type": "object", "required": metals.Names(), "properties": metalProps(num)}
 	line := kit.Schema{"type": "object", "required": []string{"oz", "current_value", "projected_value"}, "properties": kit.Schema{"oz": num, "current_value": num, "projected_value": num}}

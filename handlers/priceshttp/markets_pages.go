@@ -81,7 +81,7 @@ func (h *Handlers) chartView(ctx context.Context, metal, rng string) (pages.Char
 	series := components.ChartSeries{Name: m.Title(), Class: "stroke-amber-600 dark:stroke-amber-400"}
 	for _, p := range res.Points {
 		// Floats only place the line; the label keeps the exact value.
-		series.Points = append(series.Points, components.ChartPoint{X: format.ISODate(p.Date), Y: p.Price.InexactFloat64(), Label: format.USD(p.Price)})
+		series.Points = append(series.Points, components.ChartPoint{X: format.ISODate(p.Date), Y: p.Price.InexactFloat64(), Label: format.PriceUSD(p.Price)})
 	}
 	v.Chart.Series = []components.ChartSeries{series}
 	v.Granularity = res.Granularity
@@ -91,7 +91,7 @@ func (h *Handlers) chartView(ctx context.Context, metal, rng string) (pages.Char
 	}
 	if hi, lo, ok := res.Extremes(); ok {
 		v.From, v.To = format.Date(res.From), format.Date(res.To)
-		v.High, v.HighDate, v.Low, v.LowDate = format.USD(hi.Price), format.Date(hi.Date), format.USD(lo.Price), format.Date(lo.Date)
+		v.High, v.HighDate, v.Low, v.LowDate = format.PriceUSD(hi.Price), format.Date(hi.Date), format.PriceUSD(lo.Price), format.Date(lo.Date)
 		v.Chart.Description = m.Title() + " in US dollars per troy ounce from " + v.From + " to " + v.To + "; high " + v.High + " on " + v.HighDate + ", low " + v.Low + " on " + v.LowDate + "."
 	}
 	return v, nil

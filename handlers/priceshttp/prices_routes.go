@@ -17,8 +17,8 @@ func metalProps(s kit.Schema) kit.Schema {
 
 // pricesRoutes are the /v1 market-data routes: the live board and the history.
 func (h *Handlers) pricesRoutes() []kit.APIRoute {
-	priceSchema := kit.Schema{"type": "number", "description": "USD per troy ounce at its source's precision: at least 2 and at most 4 decimals (LBMA silver 63.935 is served as 63.935)."}
-	nnum := kit.Schema{"type": "number", "nullable": true, "description": "USD per troy ounce at source precision (up to 4 decimals); change_pct is percent, 2 decimals."}
+	priceSchema := kit.Schema{"type": "number", "format": "double", "description": "USD per troy ounce at its source's precision: at least 2 and at most 4 decimals (LBMA silver 63.935 is served as 63.935)."}
+	nnum := kit.Schema{"type": "number", "format": "double", "nullable": true, "description": "USD per troy ounce at source precision (up to 4 decimals); change_pct is percent, 2 decimals."}
 	spot := kit.Schema{"type": "object", "nullable": true, "required": []string{"metal", "symbol", "price", "prev_close", "change", "change_pct", "as_of", "source", "stale", "change_from", "change_as_of", "change_today", "change_note"},
 		"properties": kit.Schema{
 			"metal": kit.MetalSchema(), "symbol": kit.Schema{"type": "string", "enum": []string{"XAU", "XAG", "XPT", "XPD"}},

@@ -47,7 +47,7 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 
 func receiptConfirmSchema() kit.Schema {
 	num := func(desc string) kit.Schema {
-		return kit.Schema{"oneOf": []kit.Schema{{"type": "number"}, {"type": "string"}}, "description": desc}
+		return kit.Schema{"oneOf": []kit.Schema{{"type": "number", "format": "double"}, {"type": "string"}}, "description": desc}
 	}
 	return kit.Schema{"type": "object", "required": []string{"items"}, "additionalProperties": false, "properties": kit.Schema{
 		"dealer":       kit.Schema{"type": "string", "maxLength": 120},
@@ -90,7 +90,7 @@ func receiptSchema() kit.Schema {
 		"fees":            kit.NullNumSchema("Card, processing and other fees as printed, or null."),
 		"total":           kit.NullNumSchema("As printed, or null."),
 		"warnings":        kit.Schema{"type": "array", "items": kit.ClosedObject(kit.Schema{"field": kit.Schema{"type": "string", "description": "total, subtotal, order_date, items, or items[i].<field>."}, "message": kit.Schema{"type": "string"}})},
-		"text_confidence": kit.Schema{"type": "number", "minimum": 0, "maximum": 1, "description": "1 for a PDF's or e-mail's own text; OCR's mean word confidence for images."},
+		"text_confidence": kit.Schema{"type": "number", "format": "double", "minimum": 0, "maximum": 1, "description": "1 for a PDF's or e-mail's own text; OCR's mean word confidence for images."},
 		"source":          kit.Schema{"type": "string", "enum": []string{"pdf", "png", "jpeg", "text"}},
 		"pages":           kit.IntSchema(),
 		"scans_left":      kit.Schema{"type": "integer", "description": "Scans left in the current window (free: 30 days, Gold: an hour)."},

@@ -37,7 +37,7 @@ func (h *Handlers) signalArticle(c *fiber.Ctx, draft commentDraft, status int) e
 		metals.Platinum: a.PricePlatinum, metals.Palladium: a.PricePalladium}
 	for _, m := range metals.All {
 		if p := quoted[m]; p.Valid {
-			v.Prices = append(v.Prices, pages.ArticlePriceView{Metal: string(m), MetalTitle: m.Title(), Price: format.USD(p.Decimal)})
+			v.Prices = append(v.Prices, pages.ArticlePriceView{Metal: string(m), MetalTitle: m.Title(), Price: format.PriceUSD(p.Decimal)})
 		}
 	}
 	for _, s := range a.Sources {

@@ -28,6 +28,7 @@ import (
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/prices"
+	"github.com/ouncehq/ounce/views/format"
 )
 
 // Limits of the feature.
@@ -287,7 +288,6 @@ const unitPlaces = 4
 
 func toUnits(d decimal.Decimal) int64   { return d.Shift(unitPlaces).Round(0).IntPart() }
 func fromUnits(n int64) decimal.Decimal { return decimal.New(n, -unitPlaces) }
-func money(n int64) decimal.Decimal     { return fromUnits(n).Round(metals.MoneyPlaces) }
 func msTime(ms int64) time.Time         { return time.UnixMilli(ms).UTC() }
 
 func optTime(ms int64, ok bool) *time.Time {
@@ -506,18 +506,18 @@ type Notification struct {
 
 func notificationFrom(n db.AlertNotification) Notification {
 	return Notification{ID: n.ID, AlertID: n.AlertID.Int64, Metal: metals.Metal(n.Metal), Direction: n.Direction, TargetPrice: fromUnits(n.TargetUnits),
-		Price: money(n.PriceUnits), PriceAsOf: msTime(n.PriceAsOf), FiredAt: msTime(n.FiredAt), Read: n.ReadAt.Valid}
+		Price: fromUnits(n.PriceUnits), PriceAsOf: msTime(n.PriceAsOf), FiredAt: msTime(n.FiredAt), Read: n.ReadAt.Valid}
 }
 
-// Title is the notification's one-line headline.
+// Title is the notification's one-line headline: "Gold below $4,410.00".
 func (n Notification) Title() string {
-	return metals.Metal(n.Metal).Title() + " " + n.Direction + " $" + n.TargetPrice.StringFixed(metals.MoneyPlaces)
+	return metals.Metal(n.Metal).Title() + " " + n.Direction + " " + format.PriceUSD(n.TargetPrice)
 }
 
 // Body is the notification's text.
 func (n Notification) Body() string {
-	return metals.Metal(n.Metal).Title() + " is at $" + n.Price.StringFixed(metals.MoneyPlaces) + " an ounce, " + n.Direction +
-		" your target of $" + n.TargetPrice.StringFixed(metals.MoneyPlaces) + "."
+	return metals.Metal(n.Metal).Title() + " is at " + format.PriceUSD(n.Price) + " an ounce, " + n.Direction +
+		" your target of " + format.PriceUSD(n.TargetPrice) + "."
 }
 
 // MaxNotifications is the most the notification centre lists.

@@ -249,16 +249,22 @@ func sameSite(site, listing *url.URL) bool {
 	return h == base || strings.HasSuffix(h, "."+base)
 }
 
-// checkAffiliateTemplate accepts a template holding {url} exactly once that yields a web URL.
+// checkAffiliateTemplate accepts a template holding {url} exactly once in one of two forms:
+// "{url}" followed by query parameters to append ("{url}?ref=partner"), or a web URL that
+// wraps the product URL ("https://partner.example/click?u={url}").
 func checkAffiliateTemplate(t string) error {
 	if strings.Count(t, "{url}") != 1 {
 		return fmt.Errorf("must hold {url} exactly once")
 	}
-	if t == "{url}" {
-		return nil
+	if rest, ok := strings.CutPrefix(t, "{url}"); ok {
+		if rest != "" && rest[0] != '?' && rest[0] != '&' {
+			return fmt.Errorf("must be {url}, {url} followed by ? or & and the parameters to append, or a URL starting with https:// or http://")
+		}
+	} else if !strings.HasPrefix(t, "https://") && !strings.HasPrefix(t, "http://") {
+		return fmt.Errorf("must start with {url} or with https:// or http://")
 	}
-	if !strings.HasPrefix(t, "https://") && !strings.HasPrefix(t, "http://") {
-		return fmt.Errorf("must be {url} or start with https:// or http://")
+	if _, err := applyAffiliate(t, "https://example.com/product?id=1#top"); err != nil {
+		return err
 	}
 	if _, err := applyAffiliate(t, "https://example.com/product"); err != nil {
 		return err
@@ -266,19 +272,50 @@ func checkAffiliateTemplate(t string) error {
 	return nil
 }
 
-// applyAffiliate puts target into the template: as it is when the template is "{url}" (no
-// programme), query-escaped inside any other. The result is checked again, so a template can
-// never turn a catalogue URL into something else than a web URL.
+// applyAffiliate puts target into the template. A template starting with {url} appends to the
+// URL kept as it is: its suffix ("?ref=x" or "&ref=x") joins the URL's own query with the
+// right separator, before its fragment. Any other template
+// wraps the URL query-escaped. The result is checked again, so a template can never turn a
+// catalogue URL into something else than a web URL, and an appending one never changes its host.
 func applyAffiliate(template, target string) (string, error) {
-	if _, err := checkWebURL(target); err != nil {
+	tu, err := checkWebURL(target)
+	if err != nil {
 		return "", fmt.Errorf("url %s", err)
 	}
 	out := target
-	if template != "" && template != "{url}" {
+	if rest, ok := strings.CutPrefix(template, "{url}"); ok {
+		out = appendToURL(target, rest)
+	} else if template != "" {
 		out = strings.Replace(template, "{url}", url.QueryEscape(target), 1)
 	}
-	if _, err := checkWebURL(out); err != nil {
+	ou, err := checkWebURL(out)
+	if err != nil {
 		return "", fmt.Errorf("affiliate URL %s", err)
 	}
+	if strings.HasPrefix(template, "{url}") && (ou.Scheme != tu.Scheme || ou.Host != tu.Host) {
+		return "", fmt.Errorf("affiliate URL must keep the product URL's host")
+	}
 	return out, nil
+}
+
+// appendToURL adds a template's suffix to target: "?a=b" and "&a=b" become query parameters
+// after the URL's own query and before its fragment.
+func appendToURL(target, suffix string) string {
+	if suffix == "" {
+		return target
+	}
+	base, frag, hasFrag := strings.Cut(target, "#")
+	params := strings.TrimLeft(suffix[1:], "?&")
+	sep := "?"
+	if strings.Contains(base, "?") {
+		sep = "&"
+		if strings.HasSuffix(base, "?") || strings.HasSuffix(base, "&") {
+			sep = ""
+		}
+	}
+	out := base + sep + params
+	if hasFrag {
+		out += "#" + frag
+	}
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -450,4 +451,43 @@ func TestFixturesAreOurs(t *testing.T) {
 			t.Errorf("%s is not described in testdata/README.md", e.Name())
 		}
 	}
+}
+
+// TestAffiliateTemplateForms: a template starting with {url} appends its parameters to the
+// product URL kept as it is; one starting with a scheme wraps the URL query-escaped; anything
+// else is refused at import, naming the field.
+func TestAffiliateTemplateForms(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, s *db.Store) {
+		ctx := context.Background()
+		svc := New(Deps{Store: s, Config: Config{Offline: true}})
+		imp := `{"dealers":[
+			{"slug":"tag-shop","name":"Tag Shop","site":"https://tag.example/","affiliate_url_template":"{url}?ref=import"},
+			{"slug":"amp-shop","name":"Amp Shop","site":"https://amp.example/","affiliate_url_template":"{url}&ref=import&x=1"},
+			{"slug":"wrap-shop","name":"Wrap Shop","site":"https://wrap.example/","affiliate_url_template":"https://aff.example/go?u={url}&id=7"}],
+			"listings":[
+			{"dealer":"tag-shop","product":"gold-bar-1oz","url":"https://tag.example/gold/1oz"},
+			{"dealer":"tag-shop","product":"silver-bar-10oz","url":"https://tag.example/p?id=10#buy"},
+			{"dealer":"amp-shop","product":"gold-bar-1oz","url":"https://amp.example/gold?sku=G1"},
+			{"dealer":"wrap-shop","product":"gold-bar-1oz","url":"https://wrap.example/gold?sku=G1"}]}`
+		if _, err := svc.Import(ctx, []byte(imp)); err != nil {
+			t.Fatal(err, ImportErrors(err))
+		}
+		for _, c := range []struct{ dealer, product, want string }{
+			{"tag-shop", "gold-bar-1oz", "https://tag.example/gold/1oz?ref=import"},
+			{"tag-shop", "silver-bar-10oz", "https://tag.example/p?id=10&ref=import#buy"},
+			{"amp-shop", "gold-bar-1oz", "https://amp.example/gold?sku=G1&ref=import&x=1"},
+			{"wrap-shop", "gold-bar-1oz", "https://aff.example/go?u=https%3A%2F%2Fwrap.example%2Fgold%3Fsku%3DG1&id=7"},
+		} {
+			if u, err := svc.Click(ctx, ClickInput{Dealer: c.dealer, ProductID: c.product}); err != nil || u != c.want {
+				t.Errorf("%s %s → %q %v, want %q", c.dealer, c.product, u, err, c.want)
+			}
+		}
+		for _, tmpl := range []string{"{url}ref=x", "{url}/x", "{url}.evil.example/", "{url}#x", "x{url}", "ftp://a.example/{url}", "{url}?a={url}"} {
+			file := `{"dealers":[{"slug":"bad-shop","name":"Bad","site":"https://bad.example/","affiliate_url_template":` + strconv.Quote(tmpl) + `}]}`
+			rows := ImportErrors(func() error { _, err := svc.Import(ctx, []byte(file)); return err }())
+			if len(rows) != 1 || rows[0].Field != "affiliate_url_template" {
+				t.Errorf("%s: %+v", tmpl, rows)
+			}
+		}
+	})
 }

@@ -109,6 +109,14 @@ func USDPtr(d *decimal.Decimal) string {
 	return USD(*d)
 }
 
+// PriceUSDPtr is PriceUSD, or a dash when the price is unknown.
+func PriceUSDPtr(d *decimal.Decimal) string {
+	if d == nil {
+		return Dash
+	}
+	return PriceUSD(*d)
+}
+
 // SignedUSDPtr is SignedUSD, or a dash when the value is unknown.
 func SignedUSDPtr(d *decimal.Decimal) string {
 	if d == nil {
