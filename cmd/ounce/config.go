@@ -99,7 +99,7 @@ func loadConfig(fs *flag.FlagSet, args []string) (config, error) {
 	c.LogLevel = envOr("OUNCE_LOG_LEVEL", "info")
 	c.ShutdownTimeout = 20 * time.Second
 	app.Site.BaseURL = os.Getenv("OUNCE_BASE_URL")
-	app.Site.Version = version
+	app.Site.Version = readBuild().Version
 	offline, err := envBool("OUNCE_OFFLINE")
 	if err != nil {
 		return c, err

@@ -20,9 +20,6 @@ import (
 	"github.com/ouncehq/ounce/web"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "dev"
-
 const usage = `ounce — precious-metals portfolio and market intelligence
 
 Usage:
@@ -85,7 +82,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "dealers":
 		return cmdDealers(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-v":
-		fmt.Fprintln(stdout, "ounce "+version)
+		fmt.Fprint(stdout, readBuild())
 		return nil
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
@@ -172,7 +169,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if s.Engine == db.Postgres {
 			engine = "PostgreSQL"
 		}
-		fmt.Fprintf(stdout, "Ounce %s serving %s (database: %s)\n", version, cfg.App.Site.BaseURL, engine)
+		fmt.Fprintf(stdout, "Ounce %s serving %s (database: %s)\n", cfg.App.Site.Version, cfg.App.Site.BaseURL, engine)
 		select {
 		case err := <-errc:
 			return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
