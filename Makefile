@@ -2,6 +2,12 @@
 SHELL := /bin/bash
 GO ?= go
 PG_TEST_DB ?= ounce_test
+# What `ounce version` and /healthz report. VERSION=1.2.3 names a release; otherwise the
+# checkout's `git describe` (or dev outside git).
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT := $(shell git rev-parse HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
+BUILD_DATE := $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.buildDate=$(BUILD_DATE)
 
 .PHONY: run test generate css check build bench
 
@@ -10,13 +16,13 @@ PG_TEST_DB ?= ounce_test
 # build compiles every dependency and takes minutes with nothing else to show.
 run:
 	@echo "make run: building ./ounce (go build ./cmd/ounce; the first build compiles every dependency and can take a few minutes, later ones seconds)"
-	@$(GO) build -o ounce ./cmd/ounce
+	@$(GO) build -ldflags "$(LDFLAGS)" -o ounce ./cmd/ounce
 	@echo "make run: starting ./ounce serve on http://$${OUNCE_ADDR:-127.0.0.1:8080} (Ctrl-C stops it; OUNCE_OFFLINE=1 starts quietly without network)"
 	@./ounce serve
 
-## build: the ounce binary
+## build: the ounce binary, stamped with version, commit and build date (ounce version)
 build:
-	$(GO) build -o ounce ./cmd/ounce
+	$(GO) build -ldflags "$(LDFLAGS)" -o ounce ./cmd/ounce
 
 ## test: the whole suite (unit, both database engines, browser); installs the tools it drives if missing
 test:

@@ -358,9 +358,9 @@ func requirePageAuth(level kit.Auth) fiber.Handler {
 	}
 }
 
-// healthz reports the process is up.
+// healthz reports the process is up, and which build it runs (ounce version).
 func (s *server) healthz(c *fiber.Ctx) error {
-	return c.JSON(fiber.Map{"status": "ok"})
+	return c.JSON(fiber.Map{"status": "ok", "version": s.opts.Config.Site.Version})
 }
 
 // readyz reports whether the database answers.

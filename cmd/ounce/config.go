@@ -97,10 +97,13 @@ func loadConfig(fs *flag.FlagSet, args []string) (config, error) {
 	c.Addr = envOr("OUNCE_ADDR", "127.0.0.1:8080")
 	c.DatabaseURL = os.Getenv("DATABASE_URL")
 	c.DataDir = envOr("OUNCE_DATA_DIR", "./data")
-	c.LogLevel = envOr("OUNCE_LOG_LEVEL", "info")
+	c.LogLevel = strings.ToLower(envOr("OUNCE_LOG_LEVEL", "info"))
+	if _, ok := logLevels[c.LogLevel]; !ok {
+		return c, fmt.Errorf("OUNCE_LOG_LEVEL must be debug, info, warn or error, got %q", c.LogLevel)
+	}
 	c.ShutdownTimeout = 20 * time.Second
 	app.Site.BaseURL = os.Getenv("OUNCE_BASE_URL")
-	app.Site.Version = version
+	app.Site.Version = readBuild().Version
 	offline, err := envBool("OUNCE_OFFLINE")
 	if err != nil {
 		return c, err

@@ -17,15 +17,10 @@ import (
 	"github.com/ouncehq/ounce/internal/dealers"
 )
 
-const dealersUsage = `usage:
-  ounce dealers import FILE.json               add or edit dealers, products, listings and feeds (see README)
-  ounce dealers fetch                          fetch every listed page and feed once now, print a summary
-  ounce dealers clicks [--since 30d|YYYY-MM-DD] click-throughs per dealer (default: the last 30 days)`
-
 // cmdDealers handles `ounce dealers …`.
 func cmdDealers(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usageError{"dealers needs a subcommand: import, fetch or clicks\n" + dealersUsage}
+		return usageError{"dealers needs a subcommand: import, fetch or clicks (try: ounce help dealers)"}
 	}
 	switch args[0] {
 	case "import":
@@ -35,7 +30,7 @@ func cmdDealers(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	case "clicks":
 		return cmdDealersClicks(ctx, args[1:], stdout)
 	}
-	return usageError{fmt.Sprintf("unknown dealers subcommand %q\n%s", args[0], dealersUsage)}
+	return usageError{fmt.Sprintf("unknown dealers subcommand %q (import, fetch or clicks)", args[0])}
 }
 
 // withDealers opens the configured database and runs fn with the dealer service over it.
@@ -61,7 +56,7 @@ func dealerCLIConfig(cfg config) dealers.Config {
 // one line per problem.
 func cmdDealersImport(ctx context.Context, args []string, stdout io.Writer) error {
 	if len(args) != 1 {
-		return usageError{"dealers import needs exactly one JSON file\n" + dealersUsage}
+		return usageError{"dealers import needs exactly one JSON file"}
 	}
 	f, err := os.Open(args[0])
 	if err != nil {
@@ -92,11 +87,15 @@ func cmdDealersImport(ctx context.Context, args []string, stdout io.Writer) erro
 // cmdDealersFetch runs one pass: the live price first (premiums need it), then every source.
 func cmdDealersFetch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q\n%s", args[0], dealersUsage)}
+		return usageError{fmt.Sprintf("unexpected argument %q", args[0])}
 	}
 	cfg, err := loadConfig(nil, nil)
 	if err != nil {
 		return usageError{err.Error()}
+	}
+	// Said before anything is fetched: dealer sites are only asked with a contact address.
+	if cfg.App.Dealers.ContactEmail == "" {
+		return usageError{"OUNCE_CONTACT_EMAIL is not set: dealer sites are fetched only with a contact address in the User-Agent"}
 	}
 	log := newLogger(stderr, cfg.LogLevel)
 	return openStore(ctx, cfg, func(s *db.Store) error {
@@ -162,7 +161,7 @@ func cmdDealersClicks(ctx context.Context, args []string, stdout io.Writer) erro
 	fs.SetOutput(io.Discard)
 	since := fs.String("since", "30d", "30d, 12h or YYYY-MM-DD")
 	if err := fs.Parse(args); err != nil {
-		return usageError{err.Error() + "\n" + dealersUsage}
+		return usageError{flagError(err).Error()}
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}

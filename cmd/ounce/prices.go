@@ -34,8 +34,11 @@ func cmdPrices(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.SetOutput(io.Discard)
 	metal := fs.String("metal", "", "gold, silver, platinum or palladium")
 	gran := fs.String("granularity", db.Daily, "daily or monthly")
-	if err := fs.Parse(args[1:]); err != nil {
+	if err := parseInterspersed(fs, args[1:]); err != nil {
 		return usageError{err.Error()}
+	}
+	if *metal == "" {
+		return usageError{"--metal is required (gold, silver, platinum or palladium)"}
 	}
 	m, err := metals.Parse(*metal)
 	if err != nil {
@@ -49,12 +52,12 @@ func cmdPrices(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	f, err := os.Open(fs.Arg(0))
 	if err != nil {
-		return err
+		return usageError{err.Error()}
 	}
 	defer f.Close()
 	closes, err := prices.ParseImport(f, m)
 	if err != nil {
-		return fmt.Errorf("%s: %w", fs.Arg(0), err)
+		return usageError{fmt.Sprintf("%s: %v", fs.Arg(0), err)}
 	}
 	cfg, err := loadConfig(nil, nil)
 	if err != nil {

@@ -17,7 +17,7 @@ func cmdUserMute(ctx context.Context, cfg config, email string, mute bool, stdou
 		svc := social.New(social.Deps{Store: s, Config: cfg.App.Social})
 		u, err := svc.SetMuted(ctx, email, mute)
 		if apperr.KindOf(err) == apperr.NotFound {
-			return fmt.Errorf("no account with email %s", db.NormalizeEmail(email))
+			return usageError{fmt.Sprintf("no account with email %s", db.NormalizeEmail(email))}
 		}
 		if err != nil {
 			return cliError(err)

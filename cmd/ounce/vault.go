@@ -17,18 +17,13 @@ import (
 	"github.com/ouncehq/ounce/internal/metals"
 )
 
-const vaultUsage = `usage:
-  ounce vault import FILE.xls [FILE.xls …]      store CME depository reports (Gold_Stocks.xls, Silver_stocks.xls, PA-PL_Stck_Rprt.xls)
-  ounce vault open-interest --metal M --contracts N [--date YYYY-MM-DD]
-                                               record futures open interest (date defaults to today, UTC)`
-
 // maxVaultFile bounds an imported workbook; real reports are about 20 KiB.
 const maxVaultFile = 10 << 20
 
 // cmdVault handles `ounce vault …` (import CME reports, set open interest).
 func cmdVault(ctx context.Context, args []string, stdout io.Writer) error {
 	if len(args) == 0 {
-		return usageError{"vault needs a subcommand: import or open-interest\n" + vaultUsage}
+		return usageError{"vault needs a subcommand: import or open-interest (try: ounce help vault)"}
 	}
 	switch args[0] {
 	case "import":
@@ -36,19 +31,19 @@ func cmdVault(ctx context.Context, args []string, stdout io.Writer) error {
 	case "open-interest":
 		return cmdVaultOpenInterest(ctx, args[1:], stdout)
 	}
-	return usageError{fmt.Sprintf("unknown vault subcommand %q\n%s", args[0], vaultUsage)}
+	return usageError{fmt.Sprintf("unknown vault subcommand %q (import or open-interest)", args[0])}
 }
 
 func cmdVaultImport(ctx context.Context, files []string, stdout io.Writer) error {
 	if len(files) == 0 {
-		return usageError{"vault import needs at least one .xls file\n" + vaultUsage}
+		return usageError{"vault import needs at least one .xls file"}
 	}
 	// Read everything first, so a missing or oversized file stops the command before anything is stored.
 	data := make([][]byte, len(files))
 	for i, name := range files {
 		b, err := readLimited(name)
 		if err != nil {
-			return err
+			return usageError{err.Error()}
 		}
 		data[i] = b
 	}
@@ -62,7 +57,7 @@ func cmdVaultImport(ctx context.Context, files []string, stdout io.Writer) error
 			got, err := vault.ImportXLS(ctx, data[i], filepath.Base(name))
 			if err != nil {
 				if e, ok := apperr.As(err); ok && e.Kind != apperr.Internal {
-					return fmt.Errorf("%s: %s", name, e.Msg)
+					return usageError{fmt.Sprintf("%s: %s", name, e.Msg)}
 				}
 				return fmt.Errorf("%s: %w", name, err)
 			}
@@ -98,13 +93,13 @@ func cmdVaultOpenInterest(ctx context.Context, args []string, stdout io.Writer) 
 	contracts := fs.String("contracts", "", "open contracts of the metal's main COMEX future")
 	date := fs.String("date", "", "day of the figure, YYYY-MM-DD (default today, UTC)")
 	if err := fs.Parse(args); err != nil {
-		return usageError{err.Error() + "\n" + vaultUsage}
+		return usageError{flagError(err).Error()}
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
 	if *metal == "" || *contracts == "" {
-		return usageError{"--metal and --contracts are required\n" + vaultUsage}
+		return usageError{"--metal and --contracts are required"}
 	}
 	in, err := openInterestInput(*metal, *contracts, *date)
 	if err != nil {
@@ -117,7 +112,7 @@ func cmdVaultOpenInterest(ctx context.Context, args []string, stdout io.Writer) 
 	return openStore(ctx, cfg, func(s *db.Store) error {
 		oi, err := comex.New(comex.Deps{Store: s}).SetOpenInterest(ctx, in)
 		if fields := apperr.FieldsOf(err); len(fields) > 0 {
-			return usageError{"--" + fields[0].Field + " " + fields[0].Message}
+			return usageError{"--" + fieldLine(fields[0])}
 		}
 		if err != nil {
 			return err
