@@ -256,3 +256,35 @@ func TestHardeningControlCharacters(t *testing.T) {
 		}
 	})
 }
+
+// TestHardeningReadOnlyPagesSetNoCookie (item 13): a visitor's read-only pages carry no
+// cookie at all; the sign-in and sign-up pages, which have forms, set the CSRF cookie, and
+// their posts still work with it.
+func TestHardeningReadOnlyPagesSetNoCookie(t *testing.T) {
+	e := newEnv(t, sqliteStore(t), offline(t))
+	e.user("reader@example.com", db.TierGold)
+	base := e.live()
+	for _, p := range []string{"/markets", "/vault", "/docs/api", "/legal", "/markets/chart?metal=gold&range=1Y"} {
+		r := newLiveClient(t, base, "").get(p)
+		if r.Status != http.StatusOK || len(r.Header.Values("Set-Cookie")) != 0 {
+			t.Errorf("GET %s: %d, Set-Cookie %q", p, r.Status, r.Header.Values("Set-Cookie"))
+		}
+	}
+	for _, p := range []string{"/login", "/signup"} {
+		r := newLiveClient(t, base, "").get(p)
+		if got := fmt.Sprint(setCookies(r.Header)); r.Status != http.StatusOK || got != "[ounce_csrf]" {
+			t.Errorf("GET %s: %d, sets %s", p, r.Status, got)
+		}
+	}
+	v := newLiveClient(t, base, "")
+	v.get("/markets")
+	v.get("/login")
+	if r := v.post("/login", url.Values{"email": {"reader@example.com"}, "password": {"correct horse battery"}}); r.Status != http.StatusSeeOther {
+		t.Errorf("sign-in after a read-only page: %d %.300s", r.Status, r.Body)
+	}
+	s := newLiveClient(t, base, "")
+	s.get("/signup")
+	if r := s.post("/signup", url.Values{"email": {"fresh@example.com"}, "password": {"correct horse battery"}}); r.Status != http.StatusSeeOther {
+		t.Errorf("sign-up: %d %.300s", r.Status, r.Body)
+	}
+}

@@ -80,8 +80,9 @@ func TestVisitorsGetNoSession(t *testing.T) {
 		if fmt.Sprint(cookiesSet) != "map[ounce_csrf:1]" {
 			t.Fatalf("cookies set while browsing: %v", cookiesSet)
 		}
-		// Without a cookie jar: pages set the CSRF cookie, JSON and static files nothing.
-		for p, want := range map[string]string{"/markets": "[ounce_csrf]", "/v1/prices": "[]", "/static/css/app.css": "[]", "/healthz": "[]"} {
+		// Without a cookie jar: pages with a form set the CSRF cookie; read-only pages, JSON
+		// and static files nothing.
+		for p, want := range map[string]string{"/login": "[ounce_csrf]", "/markets": "[]", "/v1/prices": "[]", "/static/css/app.css": "[]", "/healthz": "[]"} {
 			res, err := http.Get(base + p)
 			if err != nil {
 				t.Fatal(err)

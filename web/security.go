@@ -114,14 +114,22 @@ func (s *server) csrfMiddleware(c *fiber.Ctx) error {
 			cookieTok = ""
 		}
 		want = cookieTok
+		minted := ""
 		kit.SetCSRFSource(c, func() string {
 			if cookieTok == "" {
 				cookieTok = s.csrf.mint()
-				c.Cookie(&fiber.Cookie{Name: csrfCookie, Value: cookieTok, Path: "/", MaxAge: int(csrfTTL.Seconds()),
-					Secure: s.https, HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode})
+				minted = cookieTok
 			}
 			return cookieTok
 		})
+		// A fresh token becomes a cookie only when the page that was rendered can send it
+		// back: a form carrying it, or an HTMX write. A read-only page sets no cookie.
+		defer func() {
+			if minted != "" && pageCanWrite(c) {
+				c.Cookie(&fiber.Cookie{Name: csrfCookie, Value: minted, Path: "/", MaxAge: int(csrfTTL.Seconds()),
+					Secure: s.https, HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode})
+			}
+		}()
 	}
 	switch c.Method() {
 	case http.MethodGet, http.MethodHead, http.MethodOptions:
@@ -135,6 +143,25 @@ func (s *server) csrfMiddleware(c *fiber.Ctx) error {
 		return kit.NewProblem(http.StatusForbidden, kit.ProbForbidden, "the form expired or did not come from this site; reload the page and try again")
 	}
 	return c.Next()
+}
+
+// Markers of a page that writes: a form's CSRF field, or an HTMX request that is not a GET.
+var writeMarkers = [][]byte{[]byte(`name="_csrf"`), []byte("hx-post="), []byte("hx-put="), []byte("hx-patch="), []byte("hx-delete=")}
+
+// pageCanWrite reports whether the response is an HTML page with a form or an HTMX write.
+// Streams are never read here (that would consume them).
+func pageCanWrite(c *fiber.Ctx) bool {
+	r := c.Response()
+	if r.IsBodyStream() || !bytes.HasPrefix(r.Header.ContentType(), []byte("text/html")) {
+		return false
+	}
+	body := r.Body()
+	for _, m := range writeMarkers {
+		if bytes.Contains(body, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // bodyField reads a field of a form body (URL-encoded or multipart), never the query string.
