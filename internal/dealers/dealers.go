@@ -9,6 +9,7 @@ package dealers
 import (
 	"log/slog"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -84,6 +85,9 @@ type Service struct {
 	log     *slog.Logger
 	now     func() time.Time
 	fetcher *Fetcher
+	// keyMu guards clickKeyBytes, the click-visitor hash key (clicks.go), read once.
+	keyMu         sync.Mutex
+	clickKeyBytes []byte
 }
 
 // New builds the service.
