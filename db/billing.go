@@ -297,3 +297,51 @@ func utcPtr(t *time.Time) any {
 	}
 	return t.UTC()
 }
+
+// RecordCheckout remembers a Checkout session this server opened for the member.
+func (s *Store) RecordCheckout(ctx context.Context, userID int64, sessionID string) error {
+	if _, err := s.db.ExecContext(ctx, s.rebind(`INSERT INTO billing_checkouts (session_id, user_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`),
+		sessionID, userID, s.now()); err != nil {
+		return fmt.Errorf("record checkout: %w", err)
+	}
+	return nil
+}
+
+// ClaimCheckoutVerification takes the member's one look-up of a Checkout session at Stripe:
+// claimed is true for the first caller (until ReleaseCheckoutVerification gives it back);
+// later callers get the status Stripe gave then. ErrNotFound when the member never opened
+// that session here.
+func (s *Store) ClaimCheckoutVerification(ctx context.Context, userID int64, sessionID string) (claimed bool, status string, err error) {
+	res, err := s.db.ExecContext(ctx, s.rebind(`UPDATE billing_checkouts SET verified_at = ? WHERE session_id = ? AND user_id = ? AND verified_at IS NULL`),
+		s.now(), sessionID, userID)
+	if err != nil {
+		return false, "", fmt.Errorf("claim checkout verification: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return false, "", err
+	} else if n == 1 {
+		return true, "", nil
+	}
+	err = s.db.GetContext(ctx, &status, s.rebind(`SELECT status FROM billing_checkouts WHERE session_id = ? AND user_id = ?`), sessionID, userID)
+	return false, status, notFound(err)
+}
+
+// FinishCheckoutVerification stores the status Stripe gave for a claimed session, or, with
+// status "", gives the claim back (Stripe could not be asked, or the payment is still open).
+func (s *Store) FinishCheckoutVerification(ctx context.Context, userID int64, sessionID, status string) error {
+	q := `UPDATE billing_checkouts SET status = ? WHERE session_id = ? AND user_id = ?`
+	if status == "" {
+		q = `UPDATE billing_checkouts SET status = ?, verified_at = NULL WHERE session_id = ? AND user_id = ?`
+	}
+	if _, err := s.db.ExecContext(ctx, s.rebind(q), status, sessionID, userID); err != nil {
+		return fmt.Errorf("finish checkout verification: %w", err)
+	}
+	return nil
+}
+
+// CheckoutOfAnother reports whether another member opened that Checkout session here.
+func (s *Store) CheckoutOfAnother(ctx context.Context, userID int64, sessionID string) (bool, error) {
+	var n int
+	err := s.db.GetContext(ctx, &n, s.rebind(`SELECT count(*) FROM billing_checkouts WHERE session_id = ? AND user_id <> ?`), sessionID, userID)
+	return n > 0, err
+}

@@ -92,6 +92,10 @@ type DealerClickRow struct {
 	Referrer  string        `db:"referrer"`
 	Via       string        `db:"via"`
 	ClickedAt time.Time     `db:"clicked_at"`
+	// Visitor is a keyed hash of who clicked ("" for rows from before it was kept); one row
+	// per visitor, dealer, product and Minute (minutes since the epoch).
+	Visitor string `db:"visitor"`
+	Minute  int64  `db:"minute"`
 }
 
 // DealerClickCount is how many clicks one dealer received.
@@ -216,15 +220,21 @@ func (s *Store) PruneDealerObservations(ctx context.Context, before Date) (int64
 	return res.RowsAffected()
 }
 
-// InsertDealerClick records one click through to a dealer.
-func (s *Store) InsertDealerClick(ctx context.Context, c DealerClickRow) error {
+// InsertDealerClick records one click through to a dealer, unless the same visitor already
+// clicked the same dealer and product in the same minute (inserted is then false).
+func (s *Store) InsertDealerClick(ctx context.Context, c DealerClickRow) (inserted bool, err error) {
 	at := c.ClickedAt
 	if at.IsZero() {
 		at = s.now()
 	}
-	_, err := s.db.ExecContext(ctx, s.rebind(`INSERT INTO dealer_clicks (dealer, product, user_id, referrer, via, clicked_at) VALUES (?, ?, ?, ?, ?, ?)`),
-		c.Dealer, c.Product, c.UserID, c.Referrer, c.Via, at.UTC())
-	return err
+	res, err := s.db.ExecContext(ctx, s.rebind(`INSERT INTO dealer_clicks (dealer, product, user_id, referrer, via, clicked_at, visitor, minute)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
+		c.Dealer, c.Product, c.UserID, c.Referrer, c.Via, at.UTC(), c.Visitor, c.Minute)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
 }
 
 // DealerClicks lists clicks at or after since, oldest first (for tests and audits).

@@ -102,7 +102,7 @@ func TestDealerQuotesHistoryAndClicks(t *testing.T) {
 			{Dealer: "jm-bullion", Product: "gold-bar-1oz", Via: "api", ClickedAt: t0.AddDate(0, 0, -10)},
 		}
 		for _, c := range clicks {
-			if err := s.InsertDealerClick(ctx, c); err != nil {
+			if _, err := s.InsertDealerClick(ctx, c); err != nil {
 				t.Fatal(err)
 			}
 		}

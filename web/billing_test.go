@@ -213,6 +213,12 @@ func TestBillingVerifyAndPortalAPI(t *testing.T) {
 		if r := e.api("POST", "/v1/payment/verify-session", key, map[string]any{"session_id": "pi_123"}); r.Status != 400 || !strings.Contains(string(r.Body), `"field":"session_id"`) {
 			t.Fatalf("bad session id: %d %s", r.Status, r.Body)
 		}
+		// The sessions the test verifies are recorded as opened here, as a checkout does.
+		for id, owner := range map[string]db.User{"cs_test_gone": ann, "cs_test_bob": bob, "cs_test_ann": ann} {
+			if err := e.store.RecordCheckout(context.Background(), owner.ID, id); err != nil {
+				t.Fatal(err)
+			}
+		}
 		mock.Fail("GET", "/v1/checkout/sessions/cs_test_gone", 404, "resource_missing")
 		if r := e.api("POST", "/v1/payment/verify-session", key, map[string]any{"session_id": "cs_test_gone"}); r.Status != 404 {
 			t.Fatalf("unknown session: %d %s", r.Status, r.Body)
@@ -292,6 +298,11 @@ func TestBillingPage(t *testing.T) {
 		mock.Override("GET", "/v1/checkout/sessions/cs_test_page", map[string]any{"mode": "subscription", "status": "complete", "customer": cust,
 			"client_reference_id": strconv.FormatInt(u.ID, 10), "subscription": map[string]any{"id": "sub_page", "status": "active", "customer": cust,
 				"current_period_end": end.Unix(), "cancel_at_period_end": false, "metadata": map[string]string{"plan": "monthly"}}})
+		for _, id := range []string{"cs_test_page", "cs_test_other"} {
+			if err := e.store.RecordCheckout(context.Background(), u.ID, id); err != nil {
+				t.Fatal(err)
+			}
+		}
 		r = b.get("/settings/billing?session_id=cs_test_page")
 		d = doc(t, r)
 		text = mainText(t, d)

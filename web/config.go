@@ -91,7 +91,7 @@ func (s *server) services(opts Options) handlers.Services {
 		Vault:   vault,
 		Dealers: dealers.New(dealers.Deps{Store: deps.Store, Prices: deps.Market, Logger: deps.Logger, Now: deps.Now, Config: dealerConfig(cfg)}),
 		Billing: billing.New(billing.Deps{Store: deps.Store, Logger: deps.Logger, Now: deps.Now, BaseURL: cfg.Site.BaseURL,
-			Config: cfg.Billing}),
+			Config: cfg.Billing, Limiter: s.limiter}),
 		Social:   social.New(social.Deps{Store: deps.Store, Config: cfg.Social, Now: deps.Now, Logger: deps.Logger}),
 		Receipts: receipts.New(receipts.Deps{Store: deps.Store, Portfolio: pf, Config: cfg.Receipts, Now: deps.Now, Logger: deps.Logger}),
 		Alerts:   alerts.New(alertDeps(opts)),

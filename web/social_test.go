@@ -262,7 +262,7 @@ func socialAPIViews(t *testing.T, e *env, slug string) {
 		t.Fatalf("first view: %s", r.Body)
 	}
 	ck := (&http.Response{Header: r.Header}).Cookies()
-	if len(ck) != 1 || ck[0].Name != "ounce_vid" || !ck[0].HttpOnly || ck[0].SameSite != http.SameSiteLaxMode || len(ck[0].Value) != 22 {
+	if len(ck) != 1 || ck[0].Name != "ounce_vid" || !ck[0].HttpOnly || ck[0].SameSite != http.SameSiteLaxMode || len(ck[0].Value) != 45 {
 		t.Fatalf("visitor cookie: %v", r.Header["Set-Cookie"])
 	}
 	if n := count(e.api("POST", path, "", nil)); n != 1 {
@@ -276,11 +276,34 @@ func socialAPIViews(t *testing.T, e *env, slug string) {
 	if r := withCookie(ck[0].Value); count(r) != 1 || r.Header.Get("Set-Cookie") != "" {
 		t.Fatalf("the cookie the first view was given counts no more today: %s %v", r.Body, r.Header)
 	}
-	if n := count(withCookie("ZZZZZZZZZZZZZZZZZZZZZZ")); n != 2 {
+	// Invented cookies count as none: the same address in the same minute counts no more,
+	// and each is answered with a genuine cookie.
+	var minted []*http.Cookie
+	for i := range 50 {
+		invented := fmt.Sprintf("ZZZZZZZZZZZZZZZZZZZZ%02d", i) // an id without the server's signature
+		if i%2 == 1 {
+			invented += ".ZZZZZZZZZZZZZZZZZZZZZZ" // and with a made-up one
+		}
+		r := withCookie(invented)
+		if n := count(r); n != 1 || !strings.Contains(r.Header.Get("Set-Cookie"), "ounce_vid=") {
+			t.Fatalf("invented cookie %d: %d views, Set-Cookie %q", i, n, r.Header.Get("Set-Cookie"))
+		}
+		minted = (&http.Response{Header: r.Header}).Cookies()
+	}
+	// A genuine cookie the server gave (to a view that did not count) counts, once.
+	if len(minted) != 1 || minted[0].Value == ck[0].Value {
+		t.Fatalf("the minted cookie: %v", minted)
+	}
+	if n := count(withCookie(minted[0].Value)); n != 2 {
 		t.Fatalf("another visitor: %d", n)
 	}
-	if n := count(withCookie("ZZZZZZZZZZZZZZZZZZZZZZ")); n != 2 {
+	if n := count(withCookie(minted[0].Value)); n != 2 {
 		t.Fatalf("the same visitor again: %d", n)
+	}
+	// Its id with another signature is no cookie.
+	id, _, _ := strings.Cut(minted[0].Value, ".")
+	if n := count(withCookie(id + ".AAAAAAAAAAAAAAAAAAAAAA")); n != 2 {
+		t.Fatalf("a forged signature: %d", n)
 	}
 	_, key := e.user("reader@example.com", db.TierFree)
 	if n := count(e.api("POST", path, key, nil)); n != 3 {

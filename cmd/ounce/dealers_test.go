@@ -135,7 +135,7 @@ func TestDealersFetchAndClicksCommands(t *testing.T) {
 
 	for _, c := range []db.DealerClickRow{{Dealer: "sd-bullion", Product: "silver-american-eagle-1oz", Via: "web"}, {Dealer: "sd-bullion", Product: "gold-bar-1oz", Via: "api"},
 		{Dealer: "apmex", Product: "gold-bar-1oz", Via: "api", ClickedAt: time.Now().AddDate(0, 0, -40)}} {
-		if err := s.InsertDealerClick(ctx, c); err != nil {
+		if _, err := s.InsertDealerClick(ctx, c); err != nil {
 			t.Fatal(err)
 		}
 	}

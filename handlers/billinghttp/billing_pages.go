@@ -32,7 +32,9 @@ func (h *Handlers) BillingPage(c *fiber.Ctx) error {
 		case k == apperr.Forbidden:
 			v.NoticeTone, v.Notice = "bad", "That checkout belongs to another account."
 		case k == apperr.NotFound:
-			v.NoticeTone, v.Notice = "bad", "Stripe does not know that checkout."
+			v.NoticeTone, v.Notice = "bad", "No checkout of yours has that id."
+		case k == apperr.RateLimited:
+			v.NoticeTone, v.Notice = "warn", "That checkout was checked too often just now. Your membership updates as soon as Stripe tells us."
 		case k == apperr.Invalid:
 			v.NoticeTone, v.Notice = "bad", "That is not a checkout link."
 		case k == apperr.Unavailable:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -261,11 +262,24 @@ func (h *Handlers) APIDealerClick(c *fiber.Ctx) error {
 		return err
 	}
 	u, _ := kit.UserFrom(c)
-	target, err := h.dealers.Click(h.Ctx(c), dealers.ClickInput{Dealer: *in.Dealer, ProductID: *in.ProductID, User: u, Referrer: c.Get(fiber.HeaderReferer), Via: dealers.ViaAPI})
+	target, err := h.dealers.Click(h.Ctx(c), dealers.ClickInput{Dealer: *in.Dealer, ProductID: *in.ProductID, User: u, Referrer: c.Get(fiber.HeaderReferer), Via: dealers.ViaAPI,
+		Visitor: clickVisitor(c)})
 	if err != nil {
 		return err
 	}
 	return kit.WriteJSON(c, http.StatusCreated, fiber.Map{"url": target})
+}
+
+// clickVisitor names who is clicking for the once-a-minute click rule: the API key, else the
+// member, else the client's address.
+func clickVisitor(c *fiber.Ctx) string {
+	if id := kit.KeyIDFrom(c); id != 0 {
+		return "k:" + strconv.FormatInt(id, 10)
+	}
+	if u, ok := kit.UserFrom(c); ok && u.ID != 0 {
+		return "u:" + strconv.FormatInt(u.ID, 10)
+	}
+	return "a:" + kit.ClientIP(c)
 }
 
 // DealerGo answers GET /go/{dealer}/{product}: the click is logged and the browser sent to the
@@ -273,7 +287,7 @@ func (h *Handlers) APIDealerClick(c *fiber.Ctx) error {
 func (h *Handlers) DealerGo(c *fiber.Ctx) error {
 	u, _ := kit.UserFrom(c)
 	target, err := h.dealers.Click(h.Ctx(c), dealers.ClickInput{Dealer: c.Params("dealer"), ProductID: c.Params("product"), User: u,
-		Referrer: c.Get(fiber.HeaderReferer), Via: dealers.ViaWeb})
+		Referrer: c.Get(fiber.HeaderReferer), Via: dealers.ViaWeb, Visitor: clickVisitor(c)})
 	if apperr.KindOf(err) == apperr.Invalid {
 		return apperr.NotFoundf("dealer product")
 	}

@@ -1,11 +1,8 @@
 package socialhttp
 
 import (
-	"crypto/rand"
-	"encoding/base64"
 	"encoding/json"
 	"net/http"
-	"regexp"
 	"strings"
 	"time"
 
@@ -31,14 +28,13 @@ func commentJSON(c social.Comment) CommentJSON {
 	return CommentJSON{ID: c.ID, Author: c.Author, Body: c.Body, CreatedAt: c.CreatedAt.UTC()}
 }
 
-// visitorCookie is the random first-party cookie that lets an anonymous browser's views count
-// once a day. It is no session: nothing is stored about it but a hash of it per article viewed.
+// visitorCookie is the first-party cookie that lets an anonymous browser's views count once a
+// day: a random id signed by the server. It is no session: nothing is stored about it but a
+// hash of its id per article viewed. One the server did not sign counts as none.
 const visitorCookie = "ounce_vid"
 
-var visitorPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{22}$`)
-
 // viewer is who is reading, as far as this request says, minting the visitor cookie for an
-// anonymous browser that has none.
+// anonymous browser that has no genuine one.
 func (h *Handlers) viewer(c *fiber.Ctx) social.Viewer {
 	v := social.Viewer{KeyID: kit.KeyIDFrom(c), Address: c.IP(), ClaimedUserID: c.Query("userId")}
 	if u, ok := kit.UserFrom(c); ok {
@@ -47,12 +43,19 @@ func (h *Handlers) viewer(c *fiber.Ctx) social.Viewer {
 	if v.KeyID != 0 || v.User.ID != 0 {
 		return v
 	}
-	if ck := c.Cookies(visitorCookie); visitorPattern.MatchString(ck) {
-		v.Visitor = ck
+	ctx := h.Ctx(c)
+	if id := h.social.VisitorID(ctx, c.Cookies(visitorCookie)); id != "" {
+		v.Visitor = id
 		return v
 	}
-	v.NewVisitor = randomVisitorID()
-	c.Cookie(&fiber.Cookie{Name: visitorCookie, Value: v.NewVisitor, Path: "/", MaxAge: 180 * 24 * 3600,
+	cookie, id, err := h.social.NewVisitorCookie(ctx)
+	if err != nil {
+		// Counted under the address guard alone.
+		h.Log.WarnContext(ctx, "minting a visitor cookie", "err", err, "request_id", kit.RequestID(c))
+		return v
+	}
+	v.NewVisitor = id
+	c.Cookie(&fiber.Cookie{Name: visitorCookie, Value: cookie, Path: "/", MaxAge: 180 * 24 * 3600,
 		Expires: h.Now().Add(180 * 24 * time.Hour), Secure: h.https(), HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode})
 	c.Set(fiber.HeaderCacheControl, "private, no-store")
 	return v
@@ -60,15 +63,6 @@ func (h *Handlers) viewer(c *fiber.Ctx) social.Viewer {
 
 // https reports whether the site is served over TLS (cookies are then Secure).
 func (h *Handlers) https() bool { return strings.HasPrefix(h.Site.BaseURL, "https://") }
-
-// randomVisitorID is a new visitor cookie value: 128 random bits.
-func randomVisitorID() string {
-	var b [16]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		panic(err) // the OS random source failing is not recoverable
-	}
-	return base64.RawURLEncoding.EncodeToString(b[:])
-}
 
 // APIArticleView answers POST /v1/stack-signal/articles/{id}/view.
 func (h *Handlers) APIArticleView(c *fiber.Ctx) error {

@@ -20,7 +20,7 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 	return []kit.APIRoute{
 		{Method: "POST", Path: "/v1/stack-signal/articles/:id/view", Auth: kit.AuthNone, Handler: h.APIArticleView, OperationID: "recordArticleView", Tag: "Social",
 			Summary:     "Record a view of an article",
-			Description: "Counted once per article per viewer per UTC day: an API key by its id, an anonymous browser by a random first-party cookie (ounce_vid, HttpOnly, set by this call when missing). A client without either counts once per call, but at most once per article per minute from one address. Addresses are never stored.",
+			Description: "Counted once per article per viewer per UTC day: an API key by its id, an anonymous browser by a first-party cookie (ounce_vid, HttpOnly, a random id signed by the server, set by this call when missing; one the server did not sign counts as none). A client without either counts once per call, but at most once per article per minute from one address. Addresses are never stored.",
 			Params:      []kit.Param{article, claim},
 			Responses: []kit.Response{
 				{Status: 200, Description: "The article's view count after this view.", Schema: socialObject(kit.Schema{"view_count": kit.CountSchema()})},

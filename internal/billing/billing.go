@@ -21,6 +21,7 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/ratelimit"
 )
 
 // Config is the billing part of the service configuration (the OUNCE_STRIPE_* variables).
@@ -47,6 +48,8 @@ type Deps struct {
 	// HTTPClient talks to Stripe (a 30-second client when nil).
 	HTTPClient *http.Client
 	Config     Config
+	// Limiter counts checkout look-ups at Stripe per member (in memory when nil).
+	Limiter ratelimit.Limiter
 }
 
 // Service holds the billing use cases.
@@ -57,6 +60,7 @@ type Service struct {
 	baseURL string
 	cfg     Config
 	stripe  *stripeAPI // nil when billing is not configured
+	limiter ratelimit.Limiter
 
 	pricesMu sync.Mutex
 	prices   map[string]cachedPrice
@@ -70,6 +74,9 @@ func New(d Deps) *Service {
 	}
 	if s.log == nil {
 		s.log = slog.Default()
+	}
+	if s.limiter = d.Limiter; s.limiter == nil {
+		s.limiter = ratelimit.NewMemory(s.now)
 	}
 	if d.Config.SecretKey != "" {
 		s.stripe = newStripeAPI(d.Config.SecretKey, d.Config.APIBase, d.HTTPClient, s.log)

@@ -12,6 +12,7 @@ import (
 	"io"
 	"regexp"
 	"strconv"
+	"time"
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/account"
@@ -95,6 +96,10 @@ func (s *Service) CreateCheckout(ctx context.Context, u db.User, in CheckoutInpu
 	if err != nil {
 		return Checkout{}, err
 	}
+	// Only the member's own sessions are ever looked up when they come back (VerifySession).
+	if err := s.store.RecordCheckout(ctx, u.ID, id); err != nil {
+		return Checkout{}, err
+	}
 	return Checkout{ID: id, URL: url}, nil
 }
 
@@ -125,10 +130,14 @@ type Verification struct {
 }
 
 // VerifySession checks a Checkout session u came back from and grants Gold when it is theirs
-// (client_reference_id), complete, and its subscription is active or trialing. Another
-// member's session is Forbidden, an unknown one NotFound; an old session whose subscription
-// has since been canceled grants nothing (its subscription's state is applied like any
-// other, so it cannot replace a newer one).
+// (client_reference_id), complete, and its subscription is active or trialing. Stripe is
+// asked only about a session this server opened for u, and only until it has answered for it
+// once; later visits show the membership as stored (webhooks keep it current). A session
+// another member opened here is Forbidden, any other NotFound, both without asking Stripe.
+// Look-ups that are retried (Stripe unreachable, payment still open) are limited to
+// VerifyLimitPerHour per member. An old session whose subscription has since been canceled
+// grants nothing (its subscription's state is applied like any other, so it cannot replace
+// a newer one).
 func (s *Service) VerifySession(ctx context.Context, u db.User, sessionID string) (Verification, error) {
 	if err := s.RequireEnabled(); err != nil {
 		return Verification{}, err
@@ -139,6 +148,54 @@ func (s *Service) VerifySession(ctx context.Context, u db.User, sessionID string
 	if !validID(sessionID, "cs_") {
 		return Verification{}, apperr.InvalidField("session_id", "must be a Stripe Checkout session id (cs_…)")
 	}
+	claimed, status, err := s.store.ClaimCheckoutVerification(ctx, u.ID, sessionID)
+	if errors.Is(err, db.ErrNotFound) {
+		if other, oerr := s.store.CheckoutOfAnother(ctx, u.ID, sessionID); oerr != nil {
+			return Verification{}, oerr
+		} else if other {
+			return Verification{}, apperr.ForbiddenF("this checkout session belongs to another account")
+		}
+		return Verification{}, apperr.Wrap(apperr.NotFound, err, "no checkout of yours has this session id")
+	}
+	if err != nil {
+		return Verification{}, err
+	}
+	if !claimed {
+		m, err := s.Status(ctx, u)
+		return Verification{Membership: m, Checkout: status}, err
+	}
+	ok, retry, err := s.limiter.Allow(ctx, "billing:verify:user:"+strconv.FormatInt(u.ID, 10), VerifyLimitPerHour, time.Hour)
+	if err == nil && !ok {
+		err = apperr.Limited(retry, "too many checkout checks; your membership updates as soon as Stripe tells us")
+	}
+	if err != nil {
+		s.releaseCheckout(ctx, u.ID, sessionID)
+		return Verification{}, err
+	}
+	v, err := s.verifyAtStripe(ctx, u, sessionID)
+	if err != nil || v.Checkout == "open" {
+		// Not settled yet: a later visit may ask again.
+		s.releaseCheckout(ctx, u.ID, sessionID)
+		return v, err
+	}
+	if err := s.store.FinishCheckoutVerification(context.WithoutCancel(ctx), u.ID, sessionID, v.Checkout); err != nil {
+		return Verification{}, err
+	}
+	return v, nil
+}
+
+// VerifyLimitPerHour bounds how often one member's checkouts are looked up at Stripe again
+// after a look-up that did not settle them.
+const VerifyLimitPerHour = 10
+
+func (s *Service) releaseCheckout(ctx context.Context, userID int64, sessionID string) {
+	if err := s.store.FinishCheckoutVerification(context.WithoutCancel(ctx), userID, sessionID, ""); err != nil {
+		s.log.Error("billing: release checkout verification", "err", err)
+	}
+}
+
+// verifyAtStripe reads the session at Stripe and applies its subscription.
+func (s *Service) verifyAtStripe(ctx context.Context, u db.User, sessionID string) (Verification, error) {
 	cs, at, err := s.stripe.checkoutSession(ctx, sessionID)
 	if errors.Is(err, errStripeNotFound) {
 		return Verification{}, apperr.Wrap(apperr.NotFound, err, "checkout session not found")

@@ -157,6 +157,17 @@ func TestVerifySession(t *testing.T) {
 			}
 			mock.Override("GET", "/v1/checkout/sessions/"+id, o)
 		}
+		// opened records sessions as opened here for u (CreateCheckout does it in use).
+		opened := func(u db.User, ids ...string) {
+			for _, id := range ids {
+				if err := f.store.RecordCheckout(f.ctx, u.ID, id); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		lookups := func(id string) int { return len(mock.CallsTo("GET", "/v1/checkout/sessions/"+id)) }
+		opened(ann, "cs_test_unknown", "cs_test_bobs", "cs_test_plain", "cs_test_open", "cs_test_paid")
+		opened(bob, "cs_test_steal", "cs_test_bobonly")
 
 		if _, err := f.svc.VerifySession(f.ctx, ann, "sub_nope"); len(apperr.FieldsOf(err)) != 1 {
 			t.Fatalf("not a session id: %v", err)
@@ -164,6 +175,13 @@ func TestVerifySession(t *testing.T) {
 		mock.Fail("GET", "/v1/checkout/sessions/cs_test_unknown", http.StatusNotFound, "resource_missing")
 		if _, err := f.svc.VerifySession(f.ctx, ann, "cs_test_unknown"); apperr.KindOf(err) != apperr.NotFound {
 			t.Fatalf("unknown session: %v", err)
+		}
+		// Sessions this server did not open for ann are never looked up at Stripe.
+		if _, err := f.svc.VerifySession(f.ctx, ann, "cs_test_never_opened"); apperr.KindOf(err) != apperr.NotFound || lookups("cs_test_never_opened") != 0 {
+			t.Fatalf("a session not opened here: %v, %d look-ups", err, lookups("cs_test_never_opened"))
+		}
+		if _, err := f.svc.VerifySession(f.ctx, ann, "cs_test_bobonly"); apperr.KindOf(err) != apperr.Forbidden || lookups("cs_test_bobonly") != 0 {
+			t.Fatalf("a session bob opened: %v, %d look-ups", err, lookups("cs_test_bobonly"))
 		}
 		// Another member's paid session: Forbidden, and nobody gets anything.
 		session("cs_test_bobs", bob, "complete", map[string]any{"id": "sub_bob", "status": "active", "customer": "cus_bob", "current_period_end": end.Unix()})
@@ -194,9 +212,14 @@ func TestVerifySession(t *testing.T) {
 		if len(h) != 1 || h[0].ToTier != db.TierGold || h[0].Cause != "checkout cs_test_paid" || h[0].Source != db.TierSourceStripe {
 			t.Fatalf("history %+v", h)
 		}
-		// Verifying again (a reload of the success page) changes nothing.
-		if v, err := f.svc.VerifySession(f.ctx, ann, "cs_test_paid"); err != nil || v.Tier != db.TierGold || len(f.history(ann)) != 1 {
-			t.Fatalf("second verification: %+v %v", v, err)
+		// Verifying again (a reload of the success page) changes nothing and asks Stripe nothing.
+		for range 5 {
+			if v, err := f.svc.VerifySession(f.ctx, ann, "cs_test_paid"); err != nil || v.Tier != db.TierGold || v.Checkout != "complete" || len(f.history(ann)) != 1 {
+				t.Fatalf("second verification: %+v %v", v, err)
+			}
+		}
+		if n := lookups("cs_test_paid"); n != 1 {
+			t.Fatalf("a settled session was looked up %d times", n)
 		}
 
 		// An old session of a subscription canceled since grants nothing.
@@ -205,9 +228,22 @@ func TestVerifySession(t *testing.T) {
 		if f.tier(ann) != db.TierFree {
 			t.Fatal("deletion did not end Gold")
 		}
-		session("cs_test_paid", ann, "complete", map[string]any{"id": "sub_ann", "status": "canceled", "customer": "cus_ann", "current_period_end": end.Unix()})
 		if v, err := f.svc.VerifySession(f.ctx, ann, "cs_test_paid"); err != nil || v.Tier != db.TierFree || v.Status != StatusCanceled {
 			t.Fatalf("old session after cancellation: %+v %v", v, err)
+		}
+		// A session still open may be looked up again, but only so often.
+		before := lookups("cs_test_open")
+		var err2 error
+		for range VerifyLimitPerHour + 1 {
+			if _, err2 = f.svc.VerifySession(f.ctx, ann, "cs_test_open"); err2 != nil {
+				break
+			}
+		}
+		if e, ok := apperr.As(err2); !ok || e.Kind != apperr.RateLimited || e.RetryAfter <= 0 {
+			t.Fatalf("open session looked up over and over: %v", err2)
+		}
+		if n := lookups("cs_test_open") - before; n > VerifyLimitPerHour {
+			t.Fatalf("%d look-ups of an open session within the hour", n)
 		}
 		// A paid session whose subscription is stored as someone else's is not ann's.
 		session("cs_test_steal", bob, "complete", map[string]any{"id": "sub_ann", "status": "active", "customer": "cus_ann", "current_period_end": end.Unix()})

@@ -2,7 +2,11 @@ package dealers
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"net/url"
 	"strings"
 	"time"
@@ -25,6 +29,10 @@ type ClickInput struct {
 	User      db.User
 	Referrer  string
 	Via       string
+	// Visitor names who clicked, as the transport knows them (member, key or address): one
+	// click per visitor, dealer and product a minute is kept. It is stored only as a keyed
+	// hash. Empty: every click is kept.
+	Visitor string
 }
 
 // maxReferrer bounds what is kept of a referring address.
@@ -77,10 +85,40 @@ func (s *Service) Click(ctx context.Context, in ClickInput) (string, error) {
 	if in.User.ID != 0 {
 		row.UserID = sql.NullInt64{Int64: in.User.ID, Valid: true}
 	}
-	if err := s.store.InsertDealerClick(ctx, row); err != nil {
+	if in.Visitor != "" {
+		key, err := s.clickKey(ctx)
+		if err != nil {
+			return "", err
+		}
+		m := hmac.New(sha256.New, key)
+		m.Write([]byte(in.Visitor))
+		row.Visitor = hex.EncodeToString(m.Sum(nil)[:16])
+		row.Minute = row.ClickedAt.Unix() / 60
+	}
+	// A repeat within the minute is not stored; the redirect is the same.
+	if _, err := s.store.InsertDealerClick(ctx, row); err != nil {
 		return "", err
 	}
 	return target, nil
+}
+
+// clickKey keys the hash a clicking visitor is stored under: a server secret in the
+// database, so every instance hashes a visitor alike.
+func (s *Service) clickKey(ctx context.Context) ([]byte, error) {
+	s.keyMu.Lock()
+	defer s.keyMu.Unlock()
+	if s.clickKeyBytes == nil {
+		k, err := s.store.Secret(ctx, "dealer-click-visitor-key", func() string {
+			b := make([]byte, 32)
+			_, _ = rand.Read(b)
+			return hex.EncodeToString(b)
+		})
+		if err != nil {
+			return nil, err
+		}
+		s.clickKeyBytes = []byte(k)
+	}
+	return s.clickKeyBytes, nil
 }
 
 // ClickCount is how many clicks a dealer received.

@@ -8,6 +8,7 @@ package dealers
 
 import (
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -83,6 +84,9 @@ type Service struct {
 	log     *slog.Logger
 	now     func() time.Time
 	fetcher *Fetcher
+	// keyMu guards clickKeyBytes, the click-visitor hash key (clicks.go), read once.
+	keyMu         sync.Mutex
+	clickKeyBytes []byte
 }
 
 // New builds the service.

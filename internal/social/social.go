@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ouncehq/ounce/db"
@@ -44,6 +45,9 @@ type Service struct {
 	addrKey []byte
 	now     func() time.Time
 	log     *slog.Logger
+	// vk signs visitor cookies (visitor.go), read from the store's secrets once.
+	vkMu sync.Mutex
+	vk   []byte
 }
 
 // New builds the service.
@@ -129,7 +133,8 @@ type Viewer struct {
 	KeyID int64
 	// User is the signed-in member (zero for a visitor).
 	User db.User
-	// Visitor is the random first-party cookie of an anonymous browser ("" without one).
+	// Visitor is the id in the visitor cookie of an anonymous browser, only when this server
+	// signed it (VisitorID; "" without one).
 	Visitor string
 	// NewVisitor is a cookie value the transport is about to set on a visitor who came
 	// without one: when this view counts, the visitor is remembered by it for the day.
