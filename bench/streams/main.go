@@ -32,6 +32,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/ouncehq/ounce/bench/benchkit"
 )
 
 func main() {
@@ -55,8 +57,8 @@ func main() {
 
 	fmt.Printf("Measured %s with `go run ./bench/streams -n %d` on %d CPUs (%s/%s), %s; open-file limit %d. Each row is a fresh server process (SQLite) polling a fake gold-api on loopback every 10 s; clients hold raw HTTP/1.1 connections from %d loopback addresses.\n\n",
 		time.Now().Format("2006-01-02"), *n, runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version(), lim.Cur, *sources)
-	fmt.Println("| build | streams open | RSS idle | RSS with the streams | per stream | peak RSS | tick to the first / median / last stream | streams that saw it |")
-	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Println("| build | streams open | RSS idle | RSS with the streams | per stream | peak RSS | tick to the first / median / last stream | streams that saw it | load average at the tick |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, b := range []struct{ name, bin string }{{"before", *before}, {"after", *after}} {
 		run(b.name, b.bin, *n, *sources)
 	}
@@ -307,6 +309,7 @@ func run(name, bin string, n, sources int) {
 	withStreams, _ := s.mem()
 
 	prov.move("4166.37")
+	load := benchkit.LoadAvg()
 	deadline := time.Now().Add(40 * time.Second) // the server polls every 10 s
 	for time.Now().Before(deadline) {
 		all := true
@@ -343,7 +346,7 @@ func run(name, bin string, n, sources int) {
 	if len(streams) > 0 {
 		per = fmt.Sprintf("%.1f KiB", float64(withStreams-idle)/float64(len(streams))/1024)
 	}
-	fmt.Printf("| %s | %d of %d | %s | %s | %s | %s | %s | %d of %d |\n", name, len(streams), n, mib(idle), mib(withStreams), per, mib(peak), tick, len(lat), len(streams))
+	fmt.Printf("| %s | %d of %d | %s | %s | %s | %s | %s | %d of %d | %s |\n", name, len(streams), n, mib(idle), mib(withStreams), per, mib(peak), tick, len(lat), len(streams), load)
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.0f ms", float64(d.Microseconds())/1000) }
