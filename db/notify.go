@@ -10,6 +10,10 @@ import (
 	"github.com/lib/pq"
 )
 
+// UnreadChannel carries the ids of members whose unread notification count changed
+// (comma-separated), so every instance's notification streams learn it from the write.
+const UnreadChannel = "ounce_unread"
+
 // MaxPayload is the longest payload Publish accepts, in bytes: PostgreSQL refuses a NOTIFY
 // payload of 8000 bytes or more, and SQLite keeps the same limit so code works on both.
 const MaxPayload = 7999
@@ -40,6 +44,10 @@ type Subscription struct {
 	// C delivers payloads. It is closed when the subscription ends: its context was cancelled
 	// or Close was called.
 	C <-chan string
+	// Resumed receives after the PostgreSQL listener reconnected: payloads published while it
+	// was away are lost, so a receiver that keeps state from them should read it again.
+	Resumed <-chan struct{}
+	resumed chan struct{}
 
 	out chan string
 	mu  sync.Mutex
@@ -125,7 +133,12 @@ func (s *Store) Subscribe(ctx context.Context, channel string, onErr func(error)
 				}
 				// nil follows a reconnect: the listener has listened again, and whatever was
 				// published while it was away is gone.
-				if n != nil && n.Channel == channel {
+				if n == nil {
+					select {
+					case sub.resumed <- struct{}{}:
+					default:
+					}
+				} else if n.Channel == channel {
 					sub.push(n.Extra)
 				}
 			case <-ping.C:
@@ -146,7 +159,8 @@ func (sub *Subscription) Close() {
 
 func newSubscription() *Subscription {
 	out := make(chan string)
-	return &Subscription{C: out, out: out, wake: make(chan struct{}, 1), done: make(chan struct{}), finished: make(chan struct{})}
+	resumed := make(chan struct{}, 1)
+	return &Subscription{C: out, out: out, Resumed: resumed, resumed: resumed, wake: make(chan struct{}, 1), done: make(chan struct{}), finished: make(chan struct{})}
 }
 
 func (sub *Subscription) end() { sub.stop.Do(func() { close(sub.done) }) }

@@ -232,31 +232,44 @@ func (h *Handlers) AlertsWebDevice(c *fiber.Ctx) error {
 }
 
 // NotificationEvents streams the member's unread count ("unread" events) for the bell: at
-// once, then whenever it changes (checked every few seconds), with heartbeats between.
+// once, then whenever a write changed it (the alerts service wakes this stream from the
+// firing or "mark read" itself; nothing polls), with heartbeats between.
 func (h *Handlers) NotificationEvents(c *fiber.Ctx) error {
 	u, _ := kit.UserFrom(c)
+	changed, stop, err := h.alerts.WatchUnread(h.Ctx(c), u)
+	if err != nil {
+		return err
+	}
 	done := h.Done
 	kit.StartSSE(c, func(s *kit.SSEStream) {
+		defer stop()
 		ctx := context.Background()
-		last := int64(-1)
-		check := time.NewTicker(3 * time.Second)
-		defer check.Stop()
+		last, failed := int64(-1), false
+		// send reads the count and sends it when it changed; a failed read is tried again at
+		// the next heartbeat.
+		send := func() bool {
+			n, err := h.alerts.Unread(ctx, u)
+			if failed = err != nil; failed || n == last {
+				return true
+			}
+			last = n
+			return s.Send("event: unread\ndata: " + strconv.FormatInt(n, 10) + "\n\n")
+		}
+		if !send() {
+			return
+		}
 		beat := time.NewTicker(kit.SSEHeartbeat)
 		defer beat.Stop()
 		for {
-			n, err := h.alerts.Unread(ctx, u)
-			if err == nil && n != last {
-				if !s.Send("event: unread\ndata: " + strconv.FormatInt(n, 10) + "\n\n") {
-					return
-				}
-				last = n
-			}
 			select {
 			case <-done:
 				return
-			case <-check.C:
+			case <-changed:
+				if !send() {
+					return
+				}
 			case <-beat.C:
-				if !s.Heartbeat() {
+				if failed && !send() || !s.Heartbeat() {
 					return
 				}
 			}

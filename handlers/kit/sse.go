@@ -3,6 +3,9 @@ package kit
 import (
 	"bufio"
 	"net"
+	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -49,3 +52,178 @@ func (s *SSEStream) Send(text string) bool {
 
 // Heartbeat writes a comment line, which clients ignore.
 func (s *SSEStream) Heartbeat() bool { return s.Send(": keep-alive\n\n") }
+
+// Broadcast is an event stream every client receives alike (the live price ticker). Each
+// event is rendered once, by whoever publishes it, and the very same bytes are written to
+// every connection: a stream keeps no buffer, renderer or timer of its own. Its connection
+// is taken over from the HTTP server once the headers are known (fasthttp's hijack), so the
+// server's per-connection request state and worker are given back; what remains per stream
+// is the socket and one small goroutine parked on a channel shared by all.
+type Broadcast struct {
+	mu sync.Mutex // serialises writers of state
+	// state is read without a lock: all streams wake at once on a tick, and a mutex they all
+	// took would serialise them.
+	state   atomic.Pointer[broadcastState]
+	done    <-chan struct{}
+	streams atomic.Int64
+}
+
+type broadcastState struct {
+	frame frame
+	beats uint64
+	// changed is closed when this state is replaced (a new event or a heartbeat).
+	changed chan struct{}
+}
+
+// frame is one published event: its text and the same as one HTTP/1.1 chunk.
+type frame struct {
+	seq   uint64
+	raw   []byte
+	chunk []byte
+}
+
+var (
+	heartbeatText  = []byte(": keep-alive\n\n")
+	heartbeatChunk = chunkOf(heartbeatText)
+	lastChunk      = []byte("0\r\n\r\n")
+)
+
+func chunkOf(b []byte) []byte {
+	out := make([]byte, 0, len(b)+16)
+	out = strconv.AppendInt(out, int64(len(b)), 16)
+	out = append(out, "\r\n"...)
+	out = append(out, b...)
+	return append(out, "\r\n"...)
+}
+
+// NewBroadcast starts a broadcast whose streams end cleanly when done closes; a comment goes
+// to every stream each SSEHeartbeat.
+func NewBroadcast(done <-chan struct{}) *Broadcast {
+	b := &Broadcast{done: done}
+	b.state.Store(&broadcastState{changed: make(chan struct{})})
+	go func() {
+		t := time.NewTicker(SSEHeartbeat)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				b.replace(func(st *broadcastState) { st.beats++ })
+			}
+		}
+	}()
+	return b
+}
+
+// Publish makes event (complete SSE text, ending in a blank line) the one every stream sends
+// next; a stream that has not sent the previous one yet skips to this.
+func (b *Broadcast) Publish(event []byte) {
+	raw := append([]byte(nil), event...)
+	b.replace(func(st *broadcastState) { st.frame = frame{seq: st.frame.seq + 1, raw: raw, chunk: chunkOf(raw)} })
+}
+
+// replace installs a changed copy of the state and wakes every stream.
+func (b *Broadcast) replace(change func(*broadcastState)) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	old := b.state.Load()
+	next := &broadcastState{frame: old.frame, beats: old.beats, changed: make(chan struct{})}
+	change(next)
+	b.state.Store(next)
+	close(old.changed)
+}
+
+func (b *Broadcast) current() (frame, uint64, <-chan struct{}) {
+	st := b.state.Load()
+	return st.frame, st.beats, st.changed
+}
+
+// Streams is how many streams are open.
+func (b *Broadcast) Streams() int64 { return b.streams.Load() }
+
+// Serve answers the request with the broadcast: the newest event at once (when there is
+// one), then each new event and heartbeat, until the client goes or the server shuts down,
+// when the chunked body is ended properly.
+func (b *Broadcast) Serve(c *fiber.Ctx) {
+	c.Set(fiber.HeaderContentType, "text/event-stream")
+	c.Set(fiber.HeaderCacheControl, "no-cache")
+	c.Set("X-Accel-Buffering", "no")
+	fctx := c.Context()
+	if !fctx.Request.Header.IsHTTP11() {
+		// HTTP/1.0 has no chunks: the server's own streaming, ended by closing.
+		StartSSE(c, func(s *SSEStream) { b.serveRaw(s) })
+		return
+	}
+	// The server writes nothing; the hijack handler writes the headers the middleware left
+	// on the response (they are complete by then) and streams the chunks itself.
+	fctx.HijackSetNoResponse(true)
+	fctx.Hijack(func(conn net.Conn) {
+		b.streams.Add(1)
+		defer b.streams.Add(-1)
+		h := &fctx.Response.Header
+		h.SetContentLength(-1) // Transfer-Encoding: chunked
+		if !write(conn, h.Header()) {
+			return
+		}
+		var sent, beats uint64
+		first := true
+		for {
+			f, n, changed := b.current()
+			switch {
+			case f.seq != sent:
+				if !write(conn, f.chunk) {
+					return
+				}
+				sent = f.seq
+			case n != beats && !first:
+				if !write(conn, heartbeatChunk) {
+					return
+				}
+			}
+			beats, first = n, false
+			select {
+			case <-b.done:
+				write(conn, lastChunk)
+				return
+			case <-changed:
+			}
+		}
+	})
+}
+
+// serveRaw is Serve over the server's own body stream (HTTP/1.0).
+func (b *Broadcast) serveRaw(s *SSEStream) {
+	b.streams.Add(1)
+	defer b.streams.Add(-1)
+	var sent, beats uint64
+	first := true
+	for {
+		f, n, changed := b.current()
+		switch {
+		case f.seq != sent:
+			if !s.Send(string(f.raw)) {
+				return
+			}
+			sent = f.seq
+		case n != beats && !first:
+			if !s.Send(string(heartbeatText)) {
+				return
+			}
+		}
+		beats, first = n, false
+		select {
+		case <-b.done:
+			return
+		case <-changed:
+		}
+	}
+}
+
+// write sends p with its own deadline: a reader that stops reading is dropped after
+// sseWriteTimeout.
+func write(conn net.Conn, p []byte) bool {
+	_ = conn.SetWriteDeadline(time.Now().Add(sseWriteTimeout))
+	_, err := conn.Write(p)
+	return err == nil
+}

@@ -2,6 +2,8 @@
 package priceshttp
 
 import (
+	"sync"
+
 	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/internal/prices"
@@ -12,6 +14,11 @@ type Handlers struct {
 	*kit.Base
 	market    *prices.Service
 	portfolio *portfolio.Service
+
+	// ticker is the live price stream, rendered once per tick for every client; started by
+	// the first stream.
+	tickerOnce sync.Once
+	ticker     *kit.Broadcast
 }
 
 // New builds the area's adapters.

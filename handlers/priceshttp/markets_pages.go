@@ -5,7 +5,6 @@ import (
 	"context"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/ouncehq/ounce/handlers/kit"
 
@@ -127,47 +126,49 @@ func (h *Handlers) MarketsChart(c *fiber.Ctx) error {
 
 // PriceEvents streams the price ticker as server-sent events ("prices"), one per tick,
 // with a comment every 25 s so proxies keep the connection open. It ends cleanly when the
-// server shuts down.
+// server shuts down. Every stream sends the same bytes, rendered once per tick.
 func (h *Handlers) PriceEvents(c *fiber.Ctx) error {
 	if h.market == nil {
 		return apperr.UnavailableF("no price feed")
 	}
+	h.tickerOnce.Do(h.startTicker)
+	h.ticker.Serve(c)
+	return nil
+}
+
+// startTicker follows the price feed with one subscription and publishes each board,
+// rendered once, to every stream.
+func (h *Handlers) startTicker() {
+	h.ticker = kit.NewBroadcast(h.Done)
 	updates, stop := h.market.Subscribe()
-	done := h.Done
-	kit.StartSSE(c, func(s *kit.SSEStream) {
+	go func() {
 		defer stop()
-		// The stream outlives the request's context, so it renders with its own.
+		// The stream outlives any request, so it renders with its own context.
 		ctx := context.Background()
-		send := func() bool {
-			var buf bytes.Buffer
-			if err := pages.PriceTicker(h.TickerView()).Render(ctx, &buf); err != nil {
-				return false
-			}
-			var ev strings.Builder
-			ev.WriteString("event: prices\n")
-			for _, line := range strings.Split(buf.String(), "\n") {
-				ev.WriteString("data: " + line + "\n")
-			}
-			ev.WriteString("\n")
-			return s.Send(ev.String())
-		}
-		// Subscribe hands over the current board first, so the stream starts with it.
-		beat := time.NewTicker(kit.SSEHeartbeat)
-		defer beat.Stop()
+		var buf, ev bytes.Buffer
 		for {
 			select {
-			case <-done:
+			case <-h.Done:
 				return
 			case _, ok := <-updates:
-				if !ok || !send() {
+				if !ok {
 					return
 				}
-			case <-beat.C:
-				if !s.Heartbeat() {
-					return
+				buf.Reset()
+				if err := pages.PriceTicker(h.TickerView()).Render(ctx, &buf); err != nil {
+					h.Log.Error("rendering the price ticker", "err", err)
+					continue
 				}
+				ev.Reset()
+				ev.WriteString("event: prices\n")
+				for _, line := range strings.Split(buf.String(), "\n") {
+					ev.WriteString("data: ")
+					ev.WriteString(line)
+					ev.WriteString("\n")
+				}
+				ev.WriteString("\n")
+				h.ticker.Publish(ev.Bytes())
 			}
 		}
-	})
-	return nil
+	}()
 }

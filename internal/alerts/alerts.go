@@ -101,6 +101,8 @@ type Service struct {
 	mu   sync.Mutex
 	last map[metals.Metal]lastTick
 
+	unread unreadHub
+
 	vapidOnce sync.Mutex
 	vapidPub  string
 	vapidPriv string
@@ -552,7 +554,11 @@ func (s *Service) MarkRead(ctx context.Context, u db.User) error {
 	if err := requireMember(u); err != nil {
 		return err
 	}
-	return s.store.MarkNotificationsRead(ctx, u.ID, s.now().UnixMilli())
+	if err := s.store.MarkNotificationsRead(ctx, u.ID, s.now().UnixMilli()); err != nil {
+		return err
+	}
+	s.announceUnread(ctx, []int64{u.ID})
+	return nil
 }
 
 // FiredAlert is one firing, for the advisor's daily brief.

@@ -52,6 +52,11 @@ func (s *Service) Evaluate(ctx context.Context, t Tick) (TickResult, error) {
 	if len(r.Fired) > 0 {
 		s.log.Info("price alerts fired", "metal", t.Metal, "price", t.Price.String(), "alerts", len(r.Fired), "deliveries", r.Outbox)
 		s.Wake()
+		users := make([]int64, len(r.Fired))
+		for i, f := range r.Fired {
+			users[i] = f.UserID
+		}
+		s.announceUnread(ctx, users)
 	}
 	return TickResult{Fired: len(r.Fired), Armed: r.Armed, Outbox: r.Outbox}, nil
 }
