@@ -66,6 +66,9 @@ type Spot struct {
 	// stale snapshot of another instance) and no live tick has replaced it, or
 	// when no tick has arrived for three intervals.
 	Stale bool
+	// Imported marks a price taken from an operator's imported close that was newer than
+	// the board's price: stale (not live), yet a price move alerts evaluate like a tick.
+	Imported bool
 }
 
 // Snapshot is the live price board at one moment. It is shared between readers:
@@ -120,6 +123,8 @@ type metalState struct {
 	// staleOrigin marks a price that was already stale when it arrived (seed,
 	// or a stale spot from another instance).
 	staleOrigin bool
+	// imported marks a price from an imported close (SeedImported).
+	imported bool
 }
 
 // view is the immutable published state: a snapshot with staleness evaluated
@@ -172,6 +177,16 @@ func NewFeed(src Source, opts FeedOptions) *Feed {
 // against them. prevClose is the latest close before the seeded price's own
 // session, with its date; it may be nil or miss metals.
 func (f *Feed) Seed(last map[metals.Metal]Quote, prevClose map[metals.Metal]Close) {
+	f.seed(last, prevClose, false)
+}
+
+// SeedImported sets the metals of last to closes an operator imported that are newer than
+// the board's prices, as Seed does, and marks them Imported.
+func (f *Feed) SeedImported(last map[metals.Metal]Quote, prevClose map[metals.Metal]Close) {
+	f.seed(last, prevClose, true)
+}
+
+func (f *Feed) seed(last map[metals.Metal]Quote, prevClose map[metals.Metal]Close, imported bool) {
 	f.mu.Lock()
 	for _, m := range metals.All {
 		q, ok := last[m]
@@ -188,6 +203,7 @@ func (f *Feed) Seed(last map[metals.Metal]Quote, prevClose map[metals.Metal]Clos
 			session:     SessionDate(q.AsOf),
 			received:    q.AsOf,
 			staleOrigin: true,
+			imported:    imported,
 		}
 		if pc, ok := prevClose[m]; ok && pc.Price.IsPositive() {
 			st.prevClose, st.prevDate = metals.Price(pc.Price), pc.Date
@@ -346,6 +362,7 @@ func (f *Feed) Apply(s Snapshot) {
 			session:     SessionDate(sp.AsOf),
 			received:    now,
 			staleOrigin: sp.Stale,
+			imported:    sp.Imported,
 		}
 		if sp.PrevClose.IsPositive() {
 			st.prevClose, st.prevDate = metals.Price(sp.PrevClose), sp.PrevDate
@@ -381,6 +398,7 @@ func (f *Feed) publishLocked(now time.Time) Snapshot {
 			Sources:   st.sources,
 			SpreadPct: st.spread,
 			Stale:     stale,
+			Imported:  st.imported,
 		}
 		if st.prevClose.IsPositive() {
 			sp.Change = st.price.Sub(st.prevClose)
