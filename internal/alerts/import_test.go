@@ -63,8 +63,8 @@ func TestImportedCloseFiresAlertOnce(t *testing.T) {
 			case <-time.After(20 * time.Millisecond):
 			}
 		}
-		if sp := market.Snapshot().Prices[metals.Palladium]; !sp.Price.Equal(decimal.RequireFromString("1850")) || !sp.Stale || !sp.Imported {
-			t.Errorf("board's palladium %+v, want the imported 1850, stale and marked imported", sp)
+		if sp := market.Snapshot().Prices[metals.Palladium]; !sp.Price.Equal(decimal.RequireFromString("1850")) || !sp.Stale || !sp.FromClose {
+			t.Errorf("board's palladium %+v, want the imported 1850, stale and marked FromClose", sp)
 		}
 
 		// The same crossing again: the file imported a second time, then the same price as a tick.

@@ -66,9 +66,10 @@ type Spot struct {
 	// stale snapshot of another instance) and no live tick has replaced it, or
 	// when no tick has arrived for three intervals.
 	Stale bool
-	// Imported marks a price taken from an operator's imported close that was newer than
-	// the board's price: stale (not live), yet a price move alerts evaluate like a tick.
-	Imported bool
+	// FromClose marks a price taken from a stored daily close newer than the board's price
+	// (an operator's import, or closes stored while no server ran): stale, since it is not
+	// live, yet a price move that alerts evaluate like a tick.
+	FromClose bool
 }
 
 // Snapshot is the live price board at one moment. It is shared between readers:
@@ -123,8 +124,8 @@ type metalState struct {
 	// staleOrigin marks a price that was already stale when it arrived (seed,
 	// or a stale spot from another instance).
 	staleOrigin bool
-	// imported marks a price from an imported close (SeedImported).
-	imported bool
+	// fromClose marks a price from a newer stored close (SeedFromCloses).
+	fromClose bool
 }
 
 // view is the immutable published state: a snapshot with staleness evaluated
@@ -180,13 +181,13 @@ func (f *Feed) Seed(last map[metals.Metal]Quote, prevClose map[metals.Metal]Clos
 	f.seed(last, prevClose, false)
 }
 
-// SeedImported sets the metals of last to closes an operator imported that are newer than
-// the board's prices, as Seed does, and marks them Imported.
-func (f *Feed) SeedImported(last map[metals.Metal]Quote, prevClose map[metals.Metal]Close) {
+// SeedFromCloses sets the metals of last to stored closes newer than the board's prices, as
+// Seed does, and marks them FromClose.
+func (f *Feed) SeedFromCloses(last map[metals.Metal]Quote, prevClose map[metals.Metal]Close) {
 	f.seed(last, prevClose, true)
 }
 
-func (f *Feed) seed(last map[metals.Metal]Quote, prevClose map[metals.Metal]Close, imported bool) {
+func (f *Feed) seed(last map[metals.Metal]Quote, prevClose map[metals.Metal]Close, fromClose bool) {
 	f.mu.Lock()
 	for _, m := range metals.All {
 		q, ok := last[m]
@@ -203,7 +204,7 @@ func (f *Feed) seed(last map[metals.Metal]Quote, prevClose map[metals.Metal]Clos
 			session:     SessionDate(q.AsOf),
 			received:    q.AsOf,
 			staleOrigin: true,
-			imported:    imported,
+			fromClose:   fromClose,
 		}
 		if pc, ok := prevClose[m]; ok && pc.Price.IsPositive() {
 			st.prevClose, st.prevDate = metals.Price(pc.Price), pc.Date
@@ -362,7 +363,7 @@ func (f *Feed) Apply(s Snapshot) {
 			session:     SessionDate(sp.AsOf),
 			received:    now,
 			staleOrigin: sp.Stale,
-			imported:    sp.Imported,
+			fromClose:   sp.FromClose,
 		}
 		if sp.PrevClose.IsPositive() {
 			st.prevClose, st.prevDate = metals.Price(sp.PrevClose), sp.PrevDate
@@ -398,7 +399,7 @@ func (f *Feed) publishLocked(now time.Time) Snapshot {
 			Sources:   st.sources,
 			SpreadPct: st.spread,
 			Stale:     stale,
-			Imported:  st.imported,
+			FromClose: st.fromClose,
 		}
 		if st.prevClose.IsPositive() {
 			sp.Change = st.price.Sub(st.prevClose)

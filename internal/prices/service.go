@@ -108,6 +108,8 @@ func NewService(ctx context.Context, store *db.Store, cfg ServiceConfig) (*Servi
 	if err := s.seed(ctx); err != nil {
 		return nil, err
 	}
+	// Closes imported while no server ran are newer than the last live prices stored.
+	s.takeNewerCloses(s.feed.Snapshot())
 	return s, nil
 }
 
@@ -196,7 +198,7 @@ func (s *Service) Reloaded() <-chan struct{} {
 // CheckImports re-reads the history when the stored price revision moved since it was read,
 // that is when `ounce prices import` stored closes, and reports whether it did. A metal whose
 // newest close is now newer than the board's price takes that close as its price (stale,
-// since it is not live, and marked Imported): a price move like a tick, which alert
+// since it is not live, and marked FromClose): a price move like a tick, which alert
 // evaluation sees.
 func (s *Service) CheckImports(ctx context.Context) (bool, error) {
 	rev, err := s.store.PriceRevision(ctx)
@@ -213,6 +215,14 @@ func (s *Service) CheckImports(ctx context.Context) (bool, error) {
 	if err := s.reload(ctx); err != nil {
 		return false, err
 	}
+	moved := s.takeNewerCloses(board)
+	s.log.Info("imported price closes picked up", "revision", rev, "newer_prices", moved)
+	return true, nil
+}
+
+// takeNewerCloses sets every metal whose newest stored close is dated after the board's
+// price session to that close (SeedFromCloses), and returns how many it set.
+func (s *Service) takeNewerCloses(board Snapshot) int {
 	moved := map[metals.Metal]Quote{}
 	prev := map[metals.Metal]Close{}
 	s.mu.RLock()
@@ -225,21 +235,20 @@ func (s *Service) CheckImports(ctx context.Context) (bool, error) {
 		if sp, ok := board.Prices[m]; ok && !c.Date.After(sp.Session) {
 			continue
 		}
-		moved[m] = Quote{Metal: m, Price: c.Price, AsOf: c.Date, Source: importedSource}
+		moved[m] = Quote{Metal: m, Price: c.Price, AsOf: c.Date, Source: closeSource}
 		if len(d) > 1 {
 			prev[m] = d[len(d)-2]
 		}
 	}
 	s.mu.RUnlock()
 	if len(moved) > 0 {
-		s.feed.SeedImported(moved, prev)
+		s.feed.SeedFromCloses(moved, prev)
 	}
-	s.log.Info("imported price closes picked up", "revision", rev, "newer_prices", len(moved))
-	return true, nil
+	return len(moved)
 }
 
-// importedSource names the source of a price taken from an imported close.
-const importedSource = "imported close"
+// closeSource names the source of a price taken from a stored daily close.
+const closeSource = "daily close"
 
 // watchImports runs CheckImports whenever an import is announced (PostgreSQL) and every
 // ImportCheck, until ctx ends. Every instance runs it: each holds its own history.
