@@ -70,11 +70,13 @@ func (s *Service) Wake() {
 }
 
 // EvaluateSnapshot evaluates every live (not stale) price of a board that differs from the
-// last one this instance evaluated. The feed publishes only prices the spike guard accepted.
+// last one this instance evaluated, and every stored close the board took as its newer price
+// (Spot.FromClose: an import): a price move fires alerts whatever its source, and the same price
+// seen again fires nothing more. The feed publishes only prices the spike guard accepted.
 func (s *Service) EvaluateSnapshot(ctx context.Context, snap prices.Snapshot) {
 	for _, m := range metals.All {
 		sp, ok := snap.Prices[m]
-		if !ok || sp.Stale {
+		if !ok || (sp.Stale && !sp.FromClose) {
 			continue
 		}
 		s.mu.Lock()

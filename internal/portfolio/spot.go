@@ -88,8 +88,10 @@ func (s *Service) RefreshSpots(ctx context.Context) (int, error) {
 const spotRefreshLockKey = 0x6f756e63650712
 
 // RunSpotRefresh refreshes stored spots whenever the price history changes (its generation
-// moves): at start, when the history is first loaded, and after any correction. It returns
-// when ctx ends; without a price service there is nothing to do.
+// moves): at start, when the history is first loaded, and after any correction. It looks
+// every interval, and at once when the price service re-reads its history from the database
+// (an import picked up). It returns when ctx ends; without a price service there is nothing
+// to do.
 func (s *Service) RunSpotRefresh(ctx context.Context, every time.Duration) {
 	if s.market == nil {
 		return
@@ -98,6 +100,11 @@ func (s *Service) RunSpotRefresh(ctx context.Context, every time.Duration) {
 		var done uint64
 		first := true
 		for {
+			// Taken before the generation is read, so a reload in between still wakes the wait.
+			var reloaded <-chan struct{}
+			if r, ok := s.market.(interface{ Reloaded() <-chan struct{} }); ok {
+				reloaded = r.Reloaded()
+			}
 			if g := s.market.Generation(); first || g != done {
 				n, err := s.RefreshSpots(ctx)
 				if err != nil {
@@ -113,6 +120,7 @@ func (s *Service) RunSpotRefresh(ctx context.Context, every time.Duration) {
 			case <-ctx.Done():
 				return
 			case <-time.After(every):
+			case <-reloaded:
 			}
 		}
 	})

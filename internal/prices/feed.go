@@ -66,6 +66,10 @@ type Spot struct {
 	// stale snapshot of another instance) and no live tick has replaced it, or
 	// when no tick has arrived for three intervals.
 	Stale bool
+	// FromClose marks a price taken from a stored daily close newer than the board's price
+	// (an operator's import, or closes stored while no server ran): stale, since it is not
+	// live, yet a price move that alerts evaluate like a tick.
+	FromClose bool
 }
 
 // Snapshot is the live price board at one moment. It is shared between readers:
@@ -120,6 +124,8 @@ type metalState struct {
 	// staleOrigin marks a price that was already stale when it arrived (seed,
 	// or a stale spot from another instance).
 	staleOrigin bool
+	// fromClose marks a price from a newer stored close (SeedFromCloses).
+	fromClose bool
 }
 
 // view is the immutable published state: a snapshot with staleness evaluated
@@ -172,6 +178,16 @@ func NewFeed(src Source, opts FeedOptions) *Feed {
 // against them. prevClose is the latest close before the seeded price's own
 // session, with its date; it may be nil or miss metals.
 func (f *Feed) Seed(last map[metals.Metal]Quote, prevClose map[metals.Metal]Close) {
+	f.seed(last, prevClose, false)
+}
+
+// SeedFromCloses sets the metals of last to stored closes newer than the board's prices, as
+// Seed does, and marks them FromClose.
+func (f *Feed) SeedFromCloses(last map[metals.Metal]Quote, prevClose map[metals.Metal]Close) {
+	f.seed(last, prevClose, true)
+}
+
+func (f *Feed) seed(last map[metals.Metal]Quote, prevClose map[metals.Metal]Close, fromClose bool) {
 	f.mu.Lock()
 	for _, m := range metals.All {
 		q, ok := last[m]
@@ -188,6 +204,7 @@ func (f *Feed) Seed(last map[metals.Metal]Quote, prevClose map[metals.Metal]Clos
 			session:     SessionDate(q.AsOf),
 			received:    q.AsOf,
 			staleOrigin: true,
+			fromClose:   fromClose,
 		}
 		if pc, ok := prevClose[m]; ok && pc.Price.IsPositive() {
 			st.prevClose, st.prevDate = metals.Price(pc.Price), pc.Date
@@ -346,6 +363,7 @@ func (f *Feed) Apply(s Snapshot) {
 			session:     SessionDate(sp.AsOf),
 			received:    now,
 			staleOrigin: sp.Stale,
+			fromClose:   sp.FromClose,
 		}
 		if sp.PrevClose.IsPositive() {
 			st.prevClose, st.prevDate = metals.Price(sp.PrevClose), sp.PrevDate
@@ -381,6 +399,7 @@ func (f *Feed) publishLocked(now time.Time) Snapshot {
 			Sources:   st.sources,
 			SpreadPct: st.spread,
 			Stale:     stale,
+			FromClose: st.fromClose,
 		}
 		if st.prevClose.IsPositive() {
 			sp.Change = st.price.Sub(st.prevClose)

@@ -45,8 +45,9 @@ func ParseImport(r io.Reader, m metals.Metal) ([]Close, error) {
 const importChunk = 2000
 
 // ImportCloses stores a metal's closes at a granularity (db.Daily or db.Monthly), replacing
-// days already stored, and tells progress how many are stored after each chunk. A running
-// service sees them after its next Reload.
+// days already stored, and tells progress how many are stored after each chunk. It then bumps
+// the stored price revision (and on PostgreSQL notifies it), so running services re-read
+// their history without a restart (Service.CheckImports).
 func ImportCloses(ctx context.Context, store *db.Store, m metals.Metal, granularity string, closes []Close, source string, progress func(done int)) error {
 	if granularity != db.Daily && granularity != db.Monthly {
 		return fmt.Errorf("granularity %q: want %s or %s", granularity, db.Daily, db.Monthly)
@@ -64,7 +65,8 @@ func ImportCloses(ctx context.Context, store *db.Store, m metals.Metal, granular
 			progress(end)
 		}
 	}
-	return nil
+	_, err := store.BumpPriceRevision(ctx)
+	return err
 }
 
 // Config is the price service's part of the configuration (OUNCE_PRICE_*).

@@ -35,6 +35,11 @@ type ServiceConfig struct {
 	Offline  bool
 	Logger   *slog.Logger
 	Now      func() time.Time
+	// ImportCheck is how often a running service reads the stored price revision to pick up
+	// closes `ounce prices import` stored from another process: every 5 s on SQLite; on
+	// PostgreSQL the import's notification is heard at once and this (default a minute) only
+	// covers one missed while the listener reconnected.
+	ImportCheck time.Duration
 }
 
 // Service is the market data of the whole app: the live feed, stored closes and their
@@ -56,6 +61,10 @@ type Service struct {
 	leader bool
 	// gen changes whenever stored closes change, so callers can cache what they derive.
 	gen uint64
+	// rev is the stored price revision the in-memory history was read at (see CheckImports);
+	// reloaded is closed, and replaced, whenever the history is re-read from the database.
+	rev      int64
+	reloaded chan struct{}
 }
 
 type cacheKey struct {
@@ -78,7 +87,13 @@ func NewService(ctx context.Context, store *db.Store, cfg ServiceConfig) (*Servi
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	s := &Service{store: store, cfg: cfg, log: cfg.Logger, now: cfg.Now, cache: map[cacheKey]HistoryResult{}}
+	if cfg.ImportCheck <= 0 {
+		cfg.ImportCheck = 5 * time.Second
+		if store.Engine == db.Postgres {
+			cfg.ImportCheck = time.Minute
+		}
+	}
+	s := &Service{store: store, cfg: cfg, log: cfg.Logger, now: cfg.Now, cache: map[cacheKey]HistoryResult{}, reloaded: make(chan struct{})}
 	if _, err := s.EnsureHistory(ctx); err != nil {
 		return nil, err
 	}
@@ -93,6 +108,8 @@ func NewService(ctx context.Context, store *db.Store, cfg ServiceConfig) (*Servi
 	if err := s.seed(ctx); err != nil {
 		return nil, err
 	}
+	// Closes imported while no server ran are newer than the last live prices stored.
+	s.takeNewerCloses(s.feed.Snapshot())
 	return s, nil
 }
 
@@ -135,6 +152,12 @@ func (s *Service) EnsureHistory(ctx context.Context) (int, error) {
 
 // reload reads every stored close into memory and drops the precomputed series.
 func (s *Service) reload(ctx context.Context) error {
+	// The revision is read first: an import that commits meanwhile moves it past this one and
+	// is read again at the next check.
+	rev, err := s.store.PriceRevision(ctx)
+	if err != nil {
+		return err
+	}
 	daily, err := s.store.Closes(ctx, db.Daily)
 	if err != nil {
 		return err
@@ -154,12 +177,113 @@ func (s *Service) reload(ctx context.Context) error {
 	s.daily, s.monthly = group(daily), group(monthly)
 	s.cache = map[cacheKey]HistoryResult{}
 	s.gen++
+	s.rev = rev
+	close(s.reloaded)
+	s.reloaded = make(chan struct{})
 	s.mu.Unlock()
 	return nil
 }
 
 // Reload rereads closes after an import.
 func (s *Service) Reload(ctx context.Context) error { return s.reload(ctx) }
+
+// Reloaded returns a channel closed the next time the history is re-read from the database
+// (an import picked up, a backfill), for work that follows corrections (spot at purchase).
+func (s *Service) Reloaded() <-chan struct{} {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.reloaded
+}
+
+// CheckImports re-reads the history when the stored price revision moved since it was read,
+// that is when `ounce prices import` stored closes, and reports whether it did. A metal whose
+// newest close is now newer than the board's price takes that close as its price (stale,
+// since it is not live, and marked FromClose): a price move like a tick, which alert
+// evaluation sees.
+func (s *Service) CheckImports(ctx context.Context) (bool, error) {
+	rev, err := s.store.PriceRevision(ctx)
+	if err != nil {
+		return false, err
+	}
+	s.mu.RLock()
+	same := rev == s.rev
+	s.mu.RUnlock()
+	if same {
+		return false, nil
+	}
+	board := s.feed.Snapshot()
+	if err := s.reload(ctx); err != nil {
+		return false, err
+	}
+	moved := s.takeNewerCloses(board)
+	s.log.Info("imported price closes picked up", "revision", rev, "newer_prices", moved)
+	return true, nil
+}
+
+// takeNewerCloses sets every metal whose newest stored close is dated after the board's
+// price session to that close (SeedFromCloses), and returns how many it set.
+func (s *Service) takeNewerCloses(board Snapshot) int {
+	moved := map[metals.Metal]Quote{}
+	prev := map[metals.Metal]Close{}
+	s.mu.RLock()
+	for _, m := range metals.All {
+		d := s.daily[m]
+		if len(d) == 0 {
+			continue
+		}
+		c := d[len(d)-1]
+		if sp, ok := board.Prices[m]; ok && !c.Date.After(sp.Session) {
+			continue
+		}
+		moved[m] = Quote{Metal: m, Price: c.Price, AsOf: c.Date, Source: closeSource}
+		if len(d) > 1 {
+			prev[m] = d[len(d)-2]
+		}
+	}
+	s.mu.RUnlock()
+	if len(moved) > 0 {
+		s.feed.SeedFromCloses(moved, prev)
+	}
+	return len(moved)
+}
+
+// closeSource names the source of a price taken from a stored daily close.
+const closeSource = "daily close"
+
+// watchImports runs CheckImports whenever an import is announced (PostgreSQL) and every
+// ImportCheck, until ctx ends. Every instance runs it: each holds its own history.
+func (s *Service) watchImports(ctx context.Context) {
+	var heard <-chan string
+	if s.store.Engine == db.Postgres {
+		sub, err := s.store.Subscribe(ctx, db.PricesImportChannel, func(err error) { s.log.Warn("price import listener", "err", err) })
+		if err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			s.log.Warn("LISTEN "+db.PricesImportChannel+": imports are picked up by polling only", "err", err)
+		} else {
+			defer sub.Close()
+			heard = sub.C
+		}
+	}
+	t := time.NewTicker(s.cfg.ImportCheck)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		case _, ok := <-heard:
+			if !ok {
+				heard = nil
+				continue
+			}
+		}
+		if _, err := s.CheckImports(ctx); err != nil && ctx.Err() == nil {
+			s.log.Warn("checking for imported prices", "err", err)
+		}
+	}
+}
 
 // seed starts the feed from the last live quotes, or else from the last stored closes. The
 // previous close carries its date: the last stored daily close before the price's session.
@@ -265,8 +389,13 @@ func upsertClose(series []Close, c Close) []Close {
 }
 
 // Run polls providers (on the leader only, when instances share PostgreSQL) or follows the
-// leader's ticks, until ctx ends. Offline, it does nothing: the seeded prices stay, stale.
+// leader's ticks, until ctx ends. Offline, the seeded prices stay, stale. Online or not, it
+// picks up closes imported by another process (watchImports).
 func (s *Service) Run(ctx context.Context) {
+	// Awaited, so its listener's connection is released before Run returns.
+	watched := make(chan struct{})
+	defer func() { <-watched }()
+	go func() { defer close(watched); s.watchImports(ctx) }()
 	if s.cfg.Offline || len(s.cfg.Providers) == 0 {
 		<-ctx.Done()
 		return
