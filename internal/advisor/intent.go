@@ -505,30 +505,12 @@ func parseAll(msg string) []intent {
 		t    string
 	}
 	var pieces []piece
-	lastMetal := ""
 	for _, p := range raw {
 		t := normalize(p)
 		if strings.TrimSpace(t) == "" {
 			continue
 		}
 		in := parse(p)
-		// "… and how has it changed this year", "… and its price": a part naming no metal asks
-		// about the metal named before it, when that reading is a question of its own.
-		if lastMetal != "" && metalOf(t) == "" {
-			// A forecast ("will it go up next year") is not answered with the past.
-			if in.Name == IntentCapability && !fillerOnly(t) && !has(t, "will", "next", "predict", "prediction", "forecast", "should", "going to", "expect", "future") {
-				if again := parse(lastMetal + " " + p); again.Name != ToolSpotPrice || has(normalize(p), "price", "prices", "spot", "quote", "trading at", "worth", "cost") {
-					if again.Name != IntentCapability {
-						in = again
-					}
-				}
-			} else if takesMetal(in.Name) && in.Args.Metal == "" && has(t, "it", "its", "it's", "that", "them", "their") {
-				in.Args.Metal = lastMetal
-			}
-		}
-		if m := metalOf(t); m != "" {
-			lastMetal = string(m)
-		}
 		switch {
 		case in.Name == IntentCapability && fillerOnly(t):
 			continue
