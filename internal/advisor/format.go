@@ -137,20 +137,6 @@ func ungrounded(text string, known numberSet) []string {
 	return bad
 }
 
-// factNumbers is the set of figures the facts (and their dates) allow.
-func factNumbers(facts []Fact, extra ...string) numberSet {
-	s := numberSet{}
-	for _, f := range facts {
-		s.addText(f.Value)
-		s.addText(f.Label)
-		s.addTime(f.AsOf)
-	}
-	for _, e := range extra {
-		s.addText(e)
-	}
-	return s
-}
-
 // The check every built-in reply and brief passes before it is sent: each sentence may state
 // only figures its facts state, exactly as they are shown there (no other rounding, no figure
 // of its own). A sentence that states any other number is left out and reported, so a wrong

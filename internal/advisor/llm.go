@@ -131,7 +131,11 @@ func (s *Service) answerLLM(ctx context.Context, u db.User, history []db.ChatMes
 			if text == "" {
 				return Reply{}, "llm answer was empty"
 			}
-			if bad := ungrounded(text, factNumbers(facts, msg)); len(bad) > 0 {
+			// The same check as the built-in replies: every figure exactly as a tool result (or
+			// the question) shows it, no other rounding.
+			shown := shownFigures(facts)
+			addShown(shown, msg)
+			if bad := unshown(text, shown); len(bad) > 0 {
 				return Reply{}, "llm answer rejected: figures not found in the tool results: " + strings.Join(firstN(bad, 5), ", ")
 			}
 			return Reply{Text: text, Facts: facts, ToolCalls: calls, Writer: s.llm.Name(), Stale: stale}, ""

@@ -181,6 +181,7 @@ func TestLLMToolLoop(t *testing.T) {
 	}{
 		{"invented number", callsThenSay("Your stack is worth $51,200.00, up 12.5% this week.", [2]string{"stack_value", "{}"}), "figures not found in the tool results: $51,200.00"},
 		{"answer without tools with a number", func(int, map[string]any) turn { return turn{Content: "Gold is $2,700.00 today."} }, "figures not found"},
+		{"a tool's figure rounded another way", callsThenSay("Gold is about $2,650 an ounce.", [2]string{"spot_price", `{"metal":"gold"}`}), "figures not found"},
 		{"unknown tool", callsThenSay("done", [2]string{"transfer_funds", `{"to":"me"}`}), `unknown tool "transfer_funds"`},
 		{"malformed arguments", callsThenSay("done", [2]string{"spot_price", `{"metal": gold`}), "malformed arguments for spot_price"},
 		{"unexpected argument", callsThenSay("done", [2]string{"spot_price", `{"metal":"gold","userId":7}`}), "malformed arguments"},
