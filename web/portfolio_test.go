@@ -331,8 +331,8 @@ func TestPortfolioProperties(t *testing.T) {
 				alloc = alloc.Add(pfDec(t, p, "metals."+string(m)+".allocation_pct"))
 				weight = weight.Add(pfDec(t, a, "metals."+string(m)+".weight_allocation_pct"))
 			}
-			// The total is the exact sum rounded once (the figure what-if and the value history
-			// give too), so the rounded parts may differ from it by half a cent each.
+			// The total is the exact sum rounded once (the figure the value history gives too), so
+			// the rounded parts may differ from it by half a cent each.
 			if sum.Sub(pfDec(t, p, "total_value")).Abs().GreaterThan(decimal.RequireFromString("0.02")) {
 				t.Fatalf("metal values add to %s, total_value %s", sum, pfDec(t, p, "total_value"))
 			}

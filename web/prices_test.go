@@ -119,11 +119,13 @@ func TestPriceHistory(t *testing.T) {
 
 func TestJunkSilverHandComputed(t *testing.T) {
 	e := marketEnv(t, sqliteStore(t), true)
-	// Silver at $31.20. Uncirculated: 10 dimes = 0.7234 oz = $22.57008; all coins together
-	// 4.51254 oz = $140.791248 over $6.50 face.
+	// Silver at $31.20. Uncirculated: 10 dimes = 0.7234 oz = $22.57008 → $22.57; all coins
+	// together 4.51254 oz over $6.50 face, and the total is the sum of the six lines shown,
+	// 3 × 22.57 + 13.85 + 24.13 + 35.11 = $140.80 (the exact $140.791248 rounded once gave
+	// $140.79, a cent short of the lines beside it).
 	r := e.api("GET", "/v1/junk-silver?dimes=10&quarters=4&half_dollars=2&kennedy_40=3&dollars=1&war_nickels=20", "", nil)
 	b := r.JSON(t)
-	if r.Status != 200 || b["total_silver_oz"] != 4.51254 || b["total_melt_value"] != 140.79 || b["total_face_value"] != 6.5 || b["melt_per_face_dollar"] != 21.66 || b["basis"] != "uncirculated" {
+	if r.Status != 200 || b["total_silver_oz"] != 4.51254 || b["total_melt_value"] != 140.8 || b["total_face_value"] != 6.5 || b["melt_per_face_dollar"] != 21.66 || b["basis"] != "uncirculated" {
 		t.Fatalf("totals: %s", r.Body)
 	}
 	coins := b["coins"].([]any)

@@ -36,6 +36,7 @@ func (h *Handlers) calculatorRoutes() []kit.APIRoute {
 	return []kit.APIRoute{
 		{Method: "GET", Path: "/v1/junk-silver", Handler: h.APIJunkSilver, OperationID: "getJunkSilver", Tag: "Calculators",
 			Summary: "Melt value of pre-1965 US silver coins at the current silver price", Params: coinParams,
+			Description: "Each line's silver_oz is rounded to 5 places and its melt_value is those ounces at spot, to the cent; each total is the sum of its lines, so the figures shown add up.",
 			Responses: []kit.Response{{Status: 200, Description: "Per-coin breakdown and totals.", Schema: kit.Schema{"type": "object",
 				"required": []string{"spot", "basis", "coins", "face", "total_face_value", "total_silver_oz", "total_melt_value", "melt_per_face_dollar"},
 				"properties": kit.Schema{"spot": spotRef, "basis": kit.Schema{"type": "string", "enum": []string{"uncirculated", "circulated"}},
@@ -47,7 +48,7 @@ func (h *Handlers) calculatorRoutes() []kit.APIRoute {
 			Example: "GET /v1/junk-silver?dimes=50&quarters=40&basis=circulated"},
 		{Method: "GET", Path: "/v1/speculation", Handler: h.APISpeculation, OperationID: "getSpeculation", Tag: "Calculators",
 			Summary:     "What-if: your stack and the market at target prices",
-			Description: "Missing targets default to today's price. Scenarios are presets relative to today's price (bull ×1.25, moon ×2, hyper ×5). With a Gold member's key the projection covers your own holdings; with a free member's key portfolio is null and note says why; without a key portfolio is null.",
+			Description: "Missing targets default to today's price. Scenarios are presets relative to today's price (bull ×1.25, moon ×2, hyper ×5). With a Gold member's key the projection covers your own holdings; with a free member's key portfolio is null and note says why; without a key portfolio is null. Each metal's current_value and projected_value is its ounces × price to the cent; the portfolio's values are their sums and gain their difference, so the figures shown add up.",
 			Params:      targetParams,
 			Responses: []kit.Response{{Status: 200, Description: "Current prices, targets, multipliers, scenarios and, with a key, your projection.", Schema: kit.Schema{"type": "object",
 				"required": []string{"current", "targets", "multipliers", "scenarios", "stale", "portfolio"},

@@ -140,7 +140,9 @@ func Melt(qty map[string]int64, basis string, spot SpotQuote) JunkSilver {
 	return MeltWithFace(qty, nil, basis, spot)
 }
 
-// MeltWithFace is Melt with lots entered by face value as well.
+// MeltWithFace is Melt with lots entered by face value as well. Each line is what it shows:
+// its ounces to OuncePlaces and its melt value, those ounces at spot, to the cent; the totals
+// are the sums of the lines, so they add up on every page and in every answer.
 func MeltWithFace(qty map[string]int64, faces map[string]decimal.Decimal, basis string, spot SpotQuote) JunkSilver {
 	out := JunkSilver{Spot: spot, Basis: basis, Coins: []CoinMelt{}, Face: []FaceMelt{}}
 	face, oz, melt := decimal.Zero, decimal.Zero, decimal.Zero
@@ -151,8 +153,8 @@ func MeltWithFace(qty map[string]int64, faces map[string]decimal.Decimal, basis 
 		}
 		per := c.OzPerCoin(basis == BasisCirculated)
 		q := decimal.NewFromInt(n)
-		cOz := per.Mul(q)
-		cMelt := cOz.Mul(spot.Price)
+		cOz := metals.Ounces(per.Mul(q))
+		cMelt := metals.Money(cOz.Mul(spot.Price))
 		cFace := c.FaceValue.Mul(q)
 		out.Coins = append(out.Coins, CoinMelt{Type: c.Param, Quantity: n, FaceValue: cFace, SilverOzPerCoin: per, SilverOz: cOz, MeltValue: cMelt})
 		face, oz, melt = face.Add(cFace), oz.Add(cOz), melt.Add(cMelt)
@@ -163,8 +165,8 @@ func MeltWithFace(qty map[string]int64, faces map[string]decimal.Decimal, basis 
 			continue
 		}
 		per := f.OzPerDollar(basis == BasisCirculated)
-		fOz := per.Mul(fv)
-		fMelt := fOz.Mul(spot.Price)
+		fOz := metals.Ounces(per.Mul(fv))
+		fMelt := metals.Money(fOz.Mul(spot.Price))
 		out.Face = append(out.Face, FaceMelt{Type: f.Param, FaceValue: fv, SilverOzPerFaceDollar: per, SilverOz: fOz, MeltValue: fMelt})
 		face, oz, melt = face.Add(fv), oz.Add(fOz), melt.Add(fMelt)
 	}
@@ -274,7 +276,9 @@ func ParseTargets(targets map[string]string) (map[metals.Metal]decimal.Decimal, 
 }
 
 // Project is the what-if math: prices today and at the targets (a missing target is today's
-// price), the scenarios, and, given the ounces held per metal, the stack at both.
+// price), the scenarios, and, given the ounces held per metal, the stack at both. Each metal's
+// values are to the cent and the stack's are their sums, the gain their difference, so the
+// figures shown add up.
 func Project(current, targets map[metals.Metal]decimal.Decimal, held map[metals.Metal]decimal.Decimal) Speculation {
 	out := Speculation{Current: map[metals.Metal]decimal.Decimal{}, Targets: map[metals.Metal]decimal.Decimal{},
 		Multipliers: map[metals.Metal]decimal.Decimal{}, Scenarios: map[string]map[metals.Metal]decimal.Decimal{}}
@@ -303,7 +307,7 @@ func Project(current, targets map[metals.Metal]decimal.Decimal, held map[metals.
 		cur, proj := decimal.Zero, decimal.Zero
 		for _, m := range metals.All {
 			o := held[m]
-			cv, pv := o.Mul(out.Current[m]), o.Mul(out.Targets[m])
+			cv, pv := metals.Money(o.Mul(out.Current[m])), metals.Money(o.Mul(out.Targets[m]))
 			cur, proj = cur.Add(cv), proj.Add(pv)
 			p.Metals[m] = ProjectionLine{Oz: o, CurrentValue: cv, ProjectedValue: pv}
 		}

@@ -1,6 +1,7 @@
 package portfolio
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/shopspring/decimal"
@@ -133,5 +134,75 @@ func TestMeltByFaceHandComputed(t *testing.T) {
 	}
 	if f, err := ParseFaceValues(map[string]string{"face_90": "$1,234.50"}); err != nil || !f["face_90"].Equal(d("1234.5")) {
 		t.Errorf("$1,234.50: %v %v", f, err)
+	}
+}
+
+// randPrice is a price per ounce with up to four decimals, from cents to tens of thousands.
+func randPrice(r *rand.Rand) decimal.Decimal {
+	return decimal.New(r.Int64N(50_000_000)+1, -int32(r.IntN(5)))
+}
+
+// TestCalculatorCentsAddUp is issue 23, item 12, as a property over random inputs: the
+// what-if gain was −$111,288.57 beside $144,832.10 − $256,120.66 = −$111,288.56, and a
+// junk-silver total_melt_value differed from the sum of its lines by a cent. Every line is a
+// whole number of cents (of ounces to five places), and each total is the sum of its lines,
+// the gain the difference of the totals.
+func TestCalculatorCentsAddUp(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 12))
+	cents := func(x decimal.Decimal) bool { return x.Equal(x.Round(2)) }
+	for iter := 0; iter < 3000; iter++ {
+		qty := map[string]int64{}
+		for _, c := range metals.Coins {
+			if r.IntN(2) == 0 {
+				qty[c.Param] = r.Int64N(MaxCoins) / int64(1+r.IntN(10_000))
+			}
+		}
+		faces := map[string]decimal.Decimal{}
+		for _, f := range metals.FaceLots {
+			if r.IntN(2) == 0 {
+				faces[f.Param] = decimal.New(r.Int64N(100_000_000), -2)
+			}
+		}
+		basis := []string{BasisUncirculated, BasisCirculated}[r.IntN(2)]
+		j := MeltWithFace(qty, faces, basis, SpotQuote{Price: randPrice(r), AsOf: asOf})
+		melt, oz := decimal.Zero, decimal.Zero
+		for _, c := range j.Coins {
+			if !cents(c.MeltValue) || !c.SilverOz.Equal(c.SilverOz.Round(metals.OuncePlaces)) {
+				t.Fatalf("%s line %s oz = %s is not what is shown", c.Type, c.SilverOz, c.MeltValue)
+			}
+			melt, oz = melt.Add(c.MeltValue), oz.Add(c.SilverOz)
+		}
+		for _, f := range j.Face {
+			if !cents(f.MeltValue) || !f.SilverOz.Equal(f.SilverOz.Round(metals.OuncePlaces)) {
+				t.Fatalf("%s line %s oz = %s is not what is shown", f.Type, f.SilverOz, f.MeltValue)
+			}
+			melt, oz = melt.Add(f.MeltValue), oz.Add(f.SilverOz)
+		}
+		if !j.TotalMelt.Equal(melt) || !j.TotalSilverOz.Equal(oz) {
+			t.Fatalf("junk silver %v %v: total %s (%s oz), lines add to %s (%s oz)", qty, faces, j.TotalMelt, j.TotalSilverOz, melt, oz)
+		}
+
+		current, targets, held := map[metals.Metal]decimal.Decimal{}, map[metals.Metal]decimal.Decimal{}, map[metals.Metal]decimal.Decimal{}
+		for _, m := range metals.All {
+			current[m] = randPrice(r)
+			if r.IntN(3) > 0 {
+				targets[m] = randPrice(r)
+			}
+			if r.IntN(4) > 0 {
+				held[m] = decimal.New(r.Int64N(1_000_000_000_000), -8) // up to 10,000 oz, 8 places
+			}
+		}
+		p := Project(current, targets, held).Portfolio
+		cur, proj := decimal.Zero, decimal.Zero
+		for _, m := range metals.All {
+			l := p.Metals[m]
+			if !cents(l.CurrentValue) || !cents(l.ProjectedValue) {
+				t.Fatalf("%s: %s and %s are not cents", m, l.CurrentValue, l.ProjectedValue)
+			}
+			cur, proj = cur.Add(l.CurrentValue), proj.Add(l.ProjectedValue)
+		}
+		if !p.CurrentValue.Equal(cur) || !p.ProjectedValue.Equal(proj) || !p.Gain.Equal(p.ProjectedValue.Sub(p.CurrentValue)) {
+			t.Fatalf("what-if: current %s (lines %s), projected %s (lines %s), gain %s", p.CurrentValue, cur, p.ProjectedValue, proj, p.Gain)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package portfolio
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -187,6 +188,11 @@ func (s *Service) UpdateHolding(ctx context.Context, u db.User, id string, in Ho
 	cur, err := s.GetHolding(ctx, u, id)
 	if err != nil {
 		return Holding{}, err
+	}
+	if in.json && len(in.fields) == 0 {
+		// {} is valid JSON that changes nothing: the document requires at least one field.
+		return Holding{}, &apperr.Error{Kind: apperr.Unprocessable, Msg: "body: names no field to change",
+			Fields: []apperr.FieldError{{Field: "body", Message: "must name at least one field to change (" + strings.Join(HoldingFields, ", ") + ")"}}}
 	}
 	if err := apperr.InvalidFields(in.apply(&cur, false, s.now())); err != nil {
 		return Holding{}, err
