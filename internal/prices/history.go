@@ -188,19 +188,24 @@ func ExtendDaily(base, newer []Close) []Close {
 	return append(out, Since(newer, base[len(base)-1].Date.Add(time.Nanosecond))...)
 }
 
-// MergeSeries builds the ALL range: the monthly averages dated strictly before
-// the first daily close, then every daily close. The result is a new slice.
+// MergeSeries builds the ALL range: the monthly averages of the months before the first daily
+// close's month, then every daily close. A month with daily closes never also carries its
+// monthly average (platinum's April 1990 average, dated the 1st, a Sunday, is left out: its
+// daily closes begin on the 2nd). The result is a new slice.
 func MergeSeries(daily, monthly []Close) []Close {
+	early := monthlyBefore(daily, monthly)
+	out := make([]Close, 0, len(early)+len(daily))
+	return append(append(out, early...), daily...)
+}
+
+// monthlyBefore is the prefix of monthly (ascending) that ALL uses: every monthly average
+// dated before the month of the first daily close (all of them without daily closes). It
+// shares monthly's backing array.
+func monthlyBefore(daily, monthly []Close) []Close {
 	if len(daily) == 0 {
-		return slices.Clone(monthly)
+		return monthly
 	}
-	first := daily[0].Date
-	out := make([]Close, 0, len(monthly)+len(daily))
-	for _, c := range monthly {
-		if !c.Date.Before(first) {
-			break
-		}
-		out = append(out, c)
-	}
-	return append(out, daily...)
+	y, m, _ := daily[0].Date.Date()
+	first := time.Date(y, m, 1, 0, 0, 0, 0, time.UTC)
+	return monthly[:len(monthly)-len(Since(monthly, first))]
 }

@@ -192,7 +192,8 @@ func TestMergeSeries(t *testing.T) {
 		daily, monthly []Close
 		want           []Close
 	}{
-		{"months before first daily", closes("2020-01-02=1527", "2020-01-03=1552"), monthly, closes("2019-11-01=1470", "2019-12-01=1480", "2020-01-01=1560", "2020-01-02=1527", "2020-01-03=1552")},
+		{"months before first daily", closes("2020-01-02=1527", "2020-01-03=1552"), monthly, closes("2019-11-01=1470", "2019-12-01=1480", "2020-01-02=1527", "2020-01-03=1552")},
+		{"month of the first daily is dropped", closes("2020-01-31=1589"), monthly, closes("2019-11-01=1470", "2019-12-01=1480", "2020-01-31=1589")},
 		{"month equal to first daily is dropped", closes("2020-01-01=1520", "2020-01-02=1527"), monthly, closes("2019-11-01=1470", "2019-12-01=1480", "2020-01-01=1520", "2020-01-02=1527")},
 		{"no dailies", nil, monthly, monthly},
 		{"no monthlies", closes("2020-01-02=1527"), nil, closes("2020-01-02=1527")},
@@ -214,7 +215,7 @@ func TestMergeSeries(t *testing.T) {
 			t.Fatalf("ALL not ascending at %v", all[i].Date)
 		}
 	}
-	if len(all) != 217+len(daily) { // 1950-01 … 1968-01 monthly (1968-01-01 precedes the first daily), then daily
+	if len(all) != 216+len(daily) { // 1950-01 … 1967-12 monthly (January 1968 has daily closes), then daily
 		t.Errorf("ALL has %d points", len(all))
 	}
 }

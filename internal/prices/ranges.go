@@ -64,6 +64,18 @@ func (r Range) Start(now time.Time) time.Time {
 	return time.Time{}
 }
 
+// Window is where r starts when viewed at now over data whose newest close is through: every
+// range counts back from the same end, today, or through when the data ends before today
+// (anchored), so 1M ⊂ 3M ⊂ 6M ⊂ 1Y ⊂ 5Y ⊂ ALL always holds. end is the day counted back from;
+// start is r.Start(end) (the zero time for ALL). A zero through (no data) counts from today.
+func (r Range) Window(now, through time.Time) (start, end time.Time, anchored bool) {
+	end = utcDate(now)
+	if !through.IsZero() && through.Before(end) {
+		end, anchored = utcDate(through), true
+	}
+	return r.Start(end), end, anchored
+}
+
 func monthsBefore(d time.Time, months int) time.Time {
 	y, m, day := d.Date()
 	first := time.Date(y, m-time.Month(months), 1, 0, 0, 0, 0, time.UTC)

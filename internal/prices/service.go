@@ -380,16 +380,20 @@ type HistoryResult struct {
 	From, To    time.Time
 	Granularity string // "daily", or "monthly+daily" when ALL reaches back before daily data
 	Points      []Close
+	// Start is the first calendar day of the window (Range.Window), zero for ALL; From is the
+	// first close on or after it.
+	Start time.Time
 	// Through is the date of the metal's newest daily close (zero without any). Stale is
-	// true when that close is older than the range's start as seen today: the range is then
-	// anchored at Through instead (1M is the month up to Through), so a chart is never
-	// silently empty and says which data it shows.
+	// true when that close is before today: every range then counts back from Through
+	// instead of today (1M is the month up to Through), so the ranges stay nested and a chart
+	// is never silently empty, and it says which data it shows.
 	Through time.Time
 	Stale   bool
 }
 
-// History returns the metal's closes over the range ending now, downsampled to maxPoints
-// keeping every window's lowest and highest close (Downsample). The default size is precomputed and reused until the day or the data changes.
+// History returns the metal's closes over the range (Range.Window), downsampled to maxPoints
+// keeping every window's lowest and highest close (Downsample). The default size is
+// precomputed and reused until the day or the data changes.
 func (s *Service) History(m metals.Metal, r Range, maxPoints int) HistoryResult {
 	if maxPoints <= 0 {
 		maxPoints = DefaultMaxPoints
@@ -410,18 +414,15 @@ func (s *Service) History(m metals.Metal, r Range, maxPoints int) HistoryResult 
 	if len(daily) > 0 {
 		res.Through = daily[len(daily)-1].Date
 	}
+	res.Start, _, res.Stale = r.Window(today, res.Through)
 	var series []Close
 	if r == RangeAll {
 		series = MergeSeries(daily, monthly)
-		if len(monthly) > 0 && (len(daily) == 0 || monthly[0].Date.Before(daily[0].Date)) {
+		if len(monthlyBefore(daily, monthly)) > 0 {
 			res.Granularity = "monthly+daily"
 		}
 	} else {
-		start := r.Start(today)
-		if !res.Through.IsZero() && res.Through.Before(start) {
-			start, res.Stale = r.Start(res.Through), true
-		}
-		series = Since(daily, start)
+		series = Since(daily, res.Start)
 	}
 	if len(series) > 0 {
 		res.From, res.To = series[0].Date, series[len(series)-1].Date
@@ -440,8 +441,18 @@ func (s *Service) History(m metals.Metal, r Range, maxPoints int) HistoryResult 
 	return res
 }
 
-// CloseOn returns the metal's last daily close on or before day (monthly average before
-// daily data begins), for valuing a purchase on its date.
+// Through is the date of the metal's newest daily close, zero without any.
+func (s *Service) Through(m metals.Metal) time.Time {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if d := s.daily[m]; len(d) > 0 {
+		return d[len(d)-1].Date
+	}
+	return time.Time{}
+}
+
+// CloseOn returns the metal's last close on or before day in the series ALL charts (the
+// monthly average of a month before daily data begins), for valuing a purchase on its date.
 func (s *Service) CloseOn(m metals.Metal, day time.Time) (decimal.Decimal, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -456,15 +467,32 @@ func (s *Service) CloseOn(m metals.Metal, day time.Time) (decimal.Decimal, bool)
 	if len(d) > 0 && !day.Before(d[0].Date) {
 		return find(d)
 	}
-	return find(s.monthly[m])
+	return find(monthlyBefore(d, s.monthly[m]))
 }
 
 // DailyCloses returns a copy of the metal's daily closes in [from, to].
 func (s *Service) DailyCloses(m metals.Metal, from, to time.Time) []Close {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	return between(s.daily[m], from, to)
+}
+
+// Closes returns a copy of the metal's closes in [from, to] as ALL charts them: the monthly
+// averages of the months before daily data begins (MergeSeries), then the daily closes. The
+// value history uses it so a lot held before 1990 moves with the same monthly series the
+// price history shows.
+func (s *Service) Closes(m metals.Metal, from, to time.Time) []Close {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	d := s.daily[m]
+	out := between(monthlyBefore(d, s.monthly[m]), from, to)
+	return append(out, between(d, from, to)...)
+}
+
+// between copies the closes of an ascending series dated in [from, to].
+func between(series []Close, from, to time.Time) []Close {
 	var out []Close
-	for _, c := range Since(s.daily[m], from) {
+	for _, c := range Since(series, from) {
 		if c.Date.After(to) {
 			break
 		}
