@@ -59,6 +59,18 @@ func (h *Handlers) dashboardSummaryView(v portfolio.Portfolio) pages.DashboardSu
 	if !v.AsOf.IsZero() {
 		out.AsOf = format.DateTime(v.AsOf)
 	}
+	if v.Stale {
+		// Last-known prices are of their own days: each metal's date is named.
+		var dated []format.Dated
+		for _, p := range v.Positions {
+			if p.Spot != nil {
+				dated = append(dated, format.Dated{Name: strings.ToLower(p.Metal.Title()), At: p.SpotAsOf})
+			}
+		}
+		if len(dated) > 0 {
+			out.AsOf = format.DatedList(dated)
+		}
+	}
 	donut := components.Donut{ID: "allocation", Title: "Allocation by value"}
 	var parts []string
 	for _, p := range v.Positions {

@@ -22,7 +22,7 @@ func (h *Handlers) portfolioRoutes() []kit.APIRoute {
 			Example:     "GET /v1/portfolio/history?range=1Y"},
 		{Method: "GET", Path: "/v1/analytics", Auth: kit.AuthGold, Handler: h.APIAnalytics, OperationID: "getAnalytics", Tag: "Portfolio",
 			Summary:     "Cost basis, break-even and allocation per metal",
-			Description: "break_even_price is the spot price per ounce at which a metal's value equals its remaining cost basis (after sales); distance_to_break_even_pct is how far spot would have to move to reach it. avg_cost_per_oz is over every purchase (sold units included, fees included). avg_premium_pct compares the unit prices paid with the historical spot on each purchase date (fees and zero-cost gifts excluded; null without dated purchases or history).",
+			Description: "break_even_price is the spot price per ounce at which a metal's value equals its remaining cost basis (after sales); distance_to_break_even_pct is how far spot would have to move to reach it. avg_cost_per_oz is over every purchase (sold units included, fees included). avg_premium_pct compares the unit prices paid with the historical spot on each purchase date: total paid ÷ total melt value at those spots − 1, i.e. each purchase's premium weighted by its melt value when bought, not by ounces (fees and zero-cost gifts excluded; null without dated purchases or history).",
 			Responses:   []kit.Response{{Status: 200, Description: "Analytics per metal and in total.", Schema: pfAnalyticsSchema()}},
 			Example:     "GET /v1/analytics"},
 		{Method: "POST", Path: "/v1/holdings/:id/sales", Auth: kit.AuthGold, Handler: h.APISalesCreate, OperationID: "createSale", Tag: "Portfolio",

@@ -71,7 +71,7 @@ func pfAnalyticsMetalSchema() kit.Schema {
 		"sales":                      kit.Schema{"type": "integer", "description": "Sales recorded."},
 		"first_purchase":             kit.NullDateSchema("Earliest purchase date."),
 		"last_purchase":              kit.NullDateSchema("Latest purchase date."),
-		"avg_premium_pct":            kit.NullNumSchema("Unit prices paid over the historical spot on each purchase date, weighted by ounces, percent."),
+		"avg_premium_pct":            kit.NullNumSchema("What the dated, priced purchases cost over their metal's value at the spot of each purchase date, percent: (Σ price paid ÷ Σ spot_at_purchase × fine oz − 1) × 100, so each purchase's premium counts in proportion to the melt value it had when bought (fees and zero-cost gifts left out)."),
 	})
 }
 
@@ -87,7 +87,7 @@ func pfAnalyticsTotalsSchema() kit.Schema {
 		"sales":             kit.IntSchema(),
 		"first_purchase":    kit.NullDateSchema(""),
 		"last_purchase":     kit.NullDateSchema(""),
-		"avg_premium_pct":   kit.NullNumSchema("Over all metals, percent."),
+		"avg_premium_pct":   kit.NullNumSchema("Over all metals, percent, weighted by melt value at purchase as per metal (an ounce of gold weighs more than an ounce of silver)."),
 	})
 }
 

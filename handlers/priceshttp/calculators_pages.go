@@ -3,6 +3,7 @@ package priceshttp
 import (
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/ouncehq/ounce/handlers/kit"
 
@@ -133,8 +134,20 @@ func (h *Handlers) whatIfView(c *fiber.Ctx) pages.WhatIfView {
 	if err != nil {
 		v.Result.Error = summary
 	}
+	var dated []format.Dated
 	for _, m := range metals.All {
-		row := pages.WhatIfRow{Metal: string(m), Title: m.Title(), TargetInput: targets[string(m)], Error: errs[string(m)]}
+		row := pages.WhatIfRow{Metal: string(m), Title: m.Title(), TargetInput: targets[string(m)], Error: errs[string(m)], CurrentLabel: "Today"}
+		if sp, ok := snap.Prices[m]; ok {
+			// "Today" only for a live price; a last-known one names its date.
+			dated = append(dated, format.Dated{Name: strings.ToLower(m.Title()), At: sp.AsOf})
+			if sp.Stale {
+				row.CurrentDate = format.PriceTime(sp.AsOf)
+				row.CurrentLabel = "Last known price (" + row.CurrentDate + ")"
+				if at := sp.AsOf.UTC(); at.Hour() == 0 && at.Minute() == 0 {
+					row.CurrentLabel = "Last close (" + row.CurrentDate + ")"
+				}
+			}
+		}
 		if err == nil {
 			row.Current, row.Target = format.PriceUSD(res.Current[m]), format.PriceUSD(res.Targets[m])
 			row.Multiplier = res.Multipliers[m].StringFixed(2) + "×"
@@ -146,6 +159,10 @@ func (h *Handlers) whatIfView(c *fiber.Ctx) pages.WhatIfView {
 			row.Current = format.PriceUSD(sp.Price)
 		}
 		v.Rows = append(v.Rows, row)
+	}
+	v.Result.CurrentHeader, v.Result.CurrentWhen = "Today", "today"
+	if snap.AnyStale() {
+		v.Result.CurrentHeader, v.Result.CurrentWhen = "Last price", "at the last known prices ("+format.DatedList(dated)+")"
 	}
 	if err == nil {
 		v.Result.Rows, v.Result.Stale = v.Rows, res.Stale

@@ -54,6 +54,18 @@ func (h *Handlers) TickerView() pages.TickerView {
 	if !snap.AsOf.IsZero() {
 		v.AsOf = format.DateTime(snap.AsOf)
 	}
+	v.Live = len(snap.Prices) > 0 && !snap.AnyStale() && !h.Site.Offline
+	if !v.Live {
+		var dated []format.Dated
+		for _, m := range metals.All {
+			if sp, ok := snap.Prices[m]; ok {
+				dated = append(dated, format.Dated{Name: strings.ToLower(m.Title()), At: sp.AsOf})
+			}
+		}
+		if len(dated) > 0 {
+			v.AsOf = format.DatedList(dated)
+		}
+	}
 	return v
 }
 

@@ -404,3 +404,19 @@ func TestFiredSince(t *testing.T) {
 		}
 	})
 }
+
+// TestNotificationWordsGroupThousands: a notification's title and body write prices with the
+// one formatter: separators, cents, and a source's third decimal kept.
+func TestNotificationWordsGroupThousands(t *testing.T) {
+	n := alerts.Notification{Metal: metals.Gold, Direction: "below", TargetPrice: decimal.RequireFromString("4410"), Price: decimal.RequireFromString("4405.8")}
+	if got := n.Title(); got != "Gold below $4,410.00" {
+		t.Errorf("title %q", got)
+	}
+	if got := n.Body(); got != "Gold is at $4,405.80 an ounce, below your target of $4,410.00." {
+		t.Errorf("body %q", got)
+	}
+	s := alerts.Notification{Metal: metals.Silver, Direction: "above", TargetPrice: decimal.RequireFromString("63.9"), Price: decimal.RequireFromString("63.935")}
+	if got := s.Body(); got != "Silver is at $63.935 an ounce, above your target of $63.90." {
+		t.Errorf("body %q", got)
+	}
+}

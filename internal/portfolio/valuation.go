@@ -24,9 +24,11 @@ type Position struct {
 	HeldOzBefore decimal.Decimal
 	// Realized is the profit or loss of the metal's sales.
 	Realized decimal.Decimal
-	// Spot is the price per ounce used; nil without one. SpotStale says it is not live.
+	// Spot is the price per ounce used; nil without one. SpotStale says it is not live, and
+	// SpotAsOf when it is of (a close's date at midnight UTC).
 	Spot      *decimal.Decimal
 	SpotStale bool
+	SpotAsOf  time.Time
 	// Value is HeldOz × spot, exact: it is rounded to the cent only when shown, so every
 	// page and route gives the same total for the same prices.
 	Value *decimal.Decimal
@@ -130,7 +132,7 @@ func Value(totals []db.MetalTotals, board prices.Snapshot, live bool) Portfolio 
 			HeldOzBefore: t.HeldOzBefore, Realized: t.Realized, PrevValue: decimal.Zero}
 		if sp, ok := board.Prices[t.Metal]; ok {
 			price := sp.Price
-			p.Spot, p.SpotStale = &price, sp.Stale
+			p.Spot, p.SpotStale, p.SpotAsOf = &price, sp.Stale, sp.AsOf
 			p.Value = ptr(t.HeldOz.Mul(sp.Price))
 			if sp.Stale {
 				v.Stale = true

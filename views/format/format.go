@@ -233,3 +233,48 @@ func DateTime(t time.Time) string { return t.UTC().Format("2 Jan 2006 15:04 MST"
 
 // ISODate is the machine date style used in forms and tables that sort: "2026-11-23".
 func ISODate(t time.Time) string { return t.UTC().Format("2006-01-02") }
+
+// PriceTime is when a price is of: a close carries a date ("17 Aug 2026"), a quote a moment.
+func PriceTime(t time.Time) string {
+	if u := t.UTC(); u.Hour() == 0 && u.Minute() == 0 && u.Second() == 0 {
+		return Date(t)
+	}
+	return DateTime(t)
+}
+
+// Dated is a name and the time the figure it names is of.
+type Dated struct {
+	Name string
+	At   time.Time
+}
+
+// DatedList names each figure's own date, names sharing a date grouped in order of first
+// appearance: "17 Aug 2026 for gold and silver, 29 May 2026 for platinum". One date alone is
+// just that date.
+func DatedList(items []Dated) string {
+	var whens []string
+	names := map[string][]string{}
+	for _, it := range items {
+		w := PriceTime(it.At)
+		if _, ok := names[w]; !ok {
+			whens = append(whens, w)
+		}
+		names[w] = append(names[w], it.Name)
+	}
+	if len(whens) == 1 {
+		return whens[0]
+	}
+	parts := make([]string, len(whens))
+	for i, w := range whens {
+		parts[i] = w + " for " + andList(names[w])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// andList joins words as prose: "a", "a and b", "a, b and c".
+func andList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}

@@ -47,3 +47,21 @@ func TestFormatters(t *testing.T) {
 		}
 	}
 }
+
+func TestDatedList(t *testing.T) {
+	aug := time.Date(2026, 8, 17, 0, 0, 0, 0, time.UTC)
+	may := time.Date(2026, 5, 29, 0, 0, 0, 0, time.UTC)
+	live := time.Date(2026, 11, 20, 14, 5, 0, 0, time.UTC)
+	for _, c := range []struct {
+		in   []Dated
+		want string
+	}{
+		{[]Dated{{"gold", aug}, {"silver", aug}}, "17 Aug 2026"},
+		{[]Dated{{"gold", aug}, {"silver", aug}, {"platinum", may}, {"palladium", aug}}, "17 Aug 2026 for gold, silver and palladium, 29 May 2026 for platinum"},
+		{[]Dated{{"gold", live}, {"platinum", may}}, "20 Nov 2026 14:05 UTC for gold, 29 May 2026 for platinum"},
+	} {
+		if got := DatedList(c.in); got != c.want {
+			t.Errorf("DatedList %v = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
