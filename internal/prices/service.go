@@ -33,8 +33,10 @@ type ServiceConfig struct {
 	History  HistoryProvider
 	Interval time.Duration
 	Offline  bool
-	Logger   *slog.Logger
-	Now      func() time.Time
+	// OpenHistoryOnly loads only openly licensed history (OUNCE_HISTORY=open).
+	OpenHistoryOnly bool
+	Logger          *slog.Logger
+	Now             func() time.Time
 }
 
 // Service is the market data of the whole app: the live feed, stored closes and their
@@ -79,7 +81,11 @@ func NewService(ctx context.Context, store *db.Store, cfg ServiceConfig) (*Servi
 		cfg.Now = time.Now
 	}
 	s := &Service{store: store, cfg: cfg, log: cfg.Logger, now: cfg.Now, cache: map[cacheKey]HistoryResult{}}
-	if _, err := s.EnsureHistory(ctx); err != nil {
+	if cfg.OpenHistoryOnly {
+		if err := s.ensureOpenHistory(ctx); err != nil {
+			return nil, err
+		}
+	} else if _, err := s.EnsureHistory(ctx); err != nil {
 		return nil, err
 	}
 	if err := s.reload(ctx); err != nil {
