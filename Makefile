@@ -24,17 +24,18 @@ run:
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o ounce ./cmd/ounce
 
-## test: the whole suite (unit, both database engines, browser); installs the tools it drives if missing
+## test: the whole suite (unit, both database engines, browser); installs the tools it drives if missing.
+# PostgreSQL: OUNCE_TEST_POSTGRES_URL if set; else database $(PG_TEST_DB) on a local server (say so first).
 test:
 	@bash .ci/tools
-	@if [ -z "$$OUNCE_TEST_POSTGRES_URL" ] && command -v pg_isready >/dev/null && pg_isready -q -h 127.0.0.1 -p 5432; then \
+	@if [ -z "$$OUNCE_TEST_POSTGRES_URL" ] && [ -n "$(PG_TEST_DB)" ] && command -v pg_isready >/dev/null && pg_isready -q -h 127.0.0.1 -p 5432; then \
+		echo "PostgreSQL tests: database $(PG_TEST_DB) on 127.0.0.1:5432, user postgres (created if missing; each test uses its own schema; PG_TEST_DB= skips PostgreSQL, OUNCE_TEST_POSTGRES_URL picks another server)"; \
 		psql -h 127.0.0.1 -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname='$(PG_TEST_DB)'" 2>/dev/null | grep -q 1 || \
 			psql -h 127.0.0.1 -U postgres -qc "CREATE DATABASE $(PG_TEST_DB)" 2>/dev/null || true; \
 		export OUNCE_TEST_POSTGRES_URL="postgres://postgres@127.0.0.1:5432/$(PG_TEST_DB)?sslmode=disable"; \
-		echo "PostgreSQL tests: $$OUNCE_TEST_POSTGRES_URL"; \
 		$(GO) test -count=1 -timeout 20m ./...; \
 	else \
-		echo "PostgreSQL tests: $${OUNCE_TEST_POSTGRES_URL:-skipped (no server on 127.0.0.1:5432; set OUNCE_TEST_POSTGRES_URL)}"; \
+		echo "PostgreSQL tests: $${OUNCE_TEST_POSTGRES_URL:-skipped (PG_TEST_DB is empty or no server answers on 127.0.0.1:5432; set OUNCE_TEST_POSTGRES_URL)}"; \
 		$(GO) test -count=1 -timeout 20m ./...; \
 	fi
 

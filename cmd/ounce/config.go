@@ -152,6 +152,13 @@ func loadConfig(fs *flag.FlagSet, args []string) (config, error) {
 		}
 		app.Prices.Keys.BaseURLs[strings.TrimSpace(name)] = strings.TrimSpace(u)
 	}
+	switch h := strings.ToLower(envOr("OUNCE_HISTORY", "full")); h {
+	case "full":
+	case "open":
+		app.Prices.OpenHistoryOnly = true
+	default:
+		return c, fmt.Errorf("OUNCE_HISTORY must be full or open, got %q", h)
+	}
 	app.News.Feeds = os.Getenv("OUNCE_NEWS_FEEDS")
 	if app.Intel.Interval, err = envDuration("OUNCE_INTEL_INTERVAL", time.Hour); err != nil {
 		return c, err

@@ -50,8 +50,14 @@ func ledgerRow(l portfolio.LedgerLot) pages.HoldingRow {
 	r.RemainingCost = format.USD(l.RemainingCost)
 	r.Value, r.PL, r.PLPct, r.PLTone = format.USDPtr(l.Value), format.SignedUSDPtr(l.PL), format.SignedPctPtr(l.PLPct), plTone(l.PL)
 	r.Spot, r.Premium = format.Dash, format.Dash
-	if l.SpotAtPurchase.Valid {
+	switch {
+	case l.SpotAtPurchase.Valid:
 		r.Spot = format.PriceUSD(l.SpotAtPurchase.Decimal) + "/oz"
+	case l.PurchaseDate.IsZero():
+		r.Spot = "none: the lot has no purchase date"
+	default:
+		// The reasons spotAtPurchase has none for a dated lot (README, the ledger).
+		r.Spot = "none: no stored close in the week up to that date"
 	}
 	if p := l.PremiumPct(); p != nil {
 		r.Premium = format.SignedPct(*p)

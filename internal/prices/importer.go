@@ -79,12 +79,14 @@ type Config struct {
 	Interval time.Duration
 	// Offline never polls; stored prices are served, flagged stale.
 	Offline bool
+	// OpenHistoryOnly loads only openly licensed history (OUNCE_HISTORY=open).
+	OpenHistoryOnly bool
 }
 
 // Open builds the price service from its configuration: the named providers (none when
 // offline) with their shared HTTP client, then NewService.
 func Open(ctx context.Context, store *db.Store, cfg Config, log *slog.Logger) (*Service, error) {
-	sc := ServiceConfig{Interval: cfg.Interval, Offline: cfg.Offline, Logger: log}
+	sc := ServiceConfig{Interval: cfg.Interval, Offline: cfg.Offline, OpenHistoryOnly: cfg.OpenHistoryOnly, Logger: log}
 	if !cfg.Offline {
 		ps, hist, err := NewProviders(cfg.Providers, cfg.Keys)
 		if err != nil {

@@ -33,8 +33,10 @@ type ServiceConfig struct {
 	History  HistoryProvider
 	Interval time.Duration
 	Offline  bool
-	Logger   *slog.Logger
-	Now      func() time.Time
+	// OpenHistoryOnly loads only openly licensed history (OUNCE_HISTORY=open).
+	OpenHistoryOnly bool
+	Logger          *slog.Logger
+	Now             func() time.Time
 	// ImportCheck is how often a running service reads the stored price revision to pick up
 	// closes `ounce prices import` stored from another process: every 5 s on SQLite; on
 	// PostgreSQL the import's notification is heard at once and this (default a minute) only
@@ -94,7 +96,11 @@ func NewService(ctx context.Context, store *db.Store, cfg ServiceConfig) (*Servi
 		}
 	}
 	s := &Service{store: store, cfg: cfg, log: cfg.Logger, now: cfg.Now, cache: map[cacheKey]HistoryResult{}, reloaded: make(chan struct{})}
-	if _, err := s.EnsureHistory(ctx); err != nil {
+	if cfg.OpenHistoryOnly {
+		if err := s.ensureOpenHistory(ctx); err != nil {
+			return nil, err
+		}
+	} else if _, err := s.EnsureHistory(ctx); err != nil {
 		return nil, err
 	}
 	if err := s.reload(ctx); err != nil {
