@@ -3,6 +3,7 @@ package kit
 import (
 	"bufio"
 	"net"
+	"strconv"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -27,13 +28,44 @@ type SSEStream struct {
 // StartSSE sets the event-stream headers and runs fn with the stream once the response
 // starts; fn returns when the stream should end, and the response then ends cleanly (the
 // final empty chunk), including when done closes for shutdown.
+//
+// The web layer's StreamGate (SetStreamGate) may refuse a stream past its caps: the response
+// is then its problem (503 or 429 with Retry-After) and fn never runs.
 func StartSSE(c *fiber.Ctx, fn func(s *SSEStream)) {
+	release := func() {}
+	if g, ok := c.Locals(localStreamGate).(StreamGate); ok && g != nil {
+		r, p := g.Admit(ClientIP(c))
+		if p != nil {
+			if p.RetryAfter > 0 {
+				c.Set(fiber.HeaderRetryAfter, strconv.Itoa(p.RetryAfter))
+			}
+			_ = WriteProblem(c, p)
+			return
+		}
+		release = r
+	}
 	c.Set(fiber.HeaderContentType, "text/event-stream")
 	c.Set(fiber.HeaderCacheControl, "no-cache")
 	c.Set("X-Accel-Buffering", "no")
 	conn := c.Context().Conn()
-	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) { fn(&SSEStream{conn: conn, w: w}) })
+	// The writer runs on its own goroutine from now on and returns when the stream ends
+	// (the reader gone, shutdown), which frees the slot.
+	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
+		defer release()
+		fn(&SSEStream{conn: conn, w: w})
+	})
 }
+
+// StreamGate admits live event streams: Admit returns the function that frees the slot when
+// the stream ends, or the problem to answer instead.
+type StreamGate interface {
+	Admit(client string) (release func(), refused *Problem)
+}
+
+const localStreamGate = "ounce.streams"
+
+// SetStreamGate records the gate StartSSE asks before a stream starts.
+func SetStreamGate(c *fiber.Ctx, g StreamGate) { c.Locals(localStreamGate, g) }
 
 // Send writes raw event text and flushes it to the client, reporting success.
 func (s *SSEStream) Send(text string) bool {
