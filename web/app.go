@@ -61,7 +61,10 @@ type server struct {
 	limiter  ratelimit.Limiter
 	keyUse   *keyUseRecorder
 	// metrics is nil unless Options.Metrics.
-	metrics  *metrics
+	metrics *metrics
+	// limits are the connection and stream caps in force (defaults worked out).
+	limits   ConnLimits
+	streams  *streamGate
 	jobs     *jobRunner
 	started  sync.Once
 	done     chan struct{}
@@ -102,6 +105,8 @@ func New(opts Options) (*Server, error) {
 	if opts.Config.HTTP.Metrics {
 		s.metrics = newMetrics(opts.Store)
 	}
+	s.limits = opts.Config.HTTP.connLimits()
+	s.streams = newStreamGate(s.limits)
 	s.h = handlers.New(handlers.Deps{Sessions: sm, Site: opts.Config.Site, Services: s.services(opts), Logger: opts.Logger, Now: opts.Now, Done: s.done})
 
 	limits := &bodyLimits{}
@@ -151,8 +156,12 @@ var immutable = true
 const readBufferSize = 16 << 10
 
 // Serve answers requests on ln until Shutdown. Connections close gracefully (see
-// lingerListener), so a client whose request was refused early still reads the answer.
-func (srv *Server) Serve(ln net.Listener) error { return srv.App.Listener(lingerListener{ln}) }
+// lingerConn), so a client whose request was refused early still reads the answer; accept
+// errors from a shortage of descriptors are retried and open connections are capped (see
+// guardListener).
+func (srv *Server) Serve(ln net.Listener) error {
+	return srv.App.Listener(newGuardListener(ln, srv.s.limits.MaxConnections, srv.s.opts.Logger))
+}
 
 // Listen serves on addr (host:port) until Shutdown.
 func (srv *Server) Listen(addr string) error {
@@ -162,6 +171,9 @@ func (srv *Server) Listen(addr string) error {
 	}
 	return srv.Serve(ln)
 }
+
+// Limits are the connection and stream caps the server enforces.
+func (srv *Server) Limits() ConnLimits { return srv.s.limits }
 
 // Handlers exposes the handler set (for tests and tools that call use cases directly).
 func (srv *Server) Handlers() *handlers.Handlers { return srv.s.h }
@@ -226,6 +238,7 @@ func (s *server) requestContext(c *fiber.Ctx) error {
 	kit.SetRequestID(c, rid)
 	c.Set("X-Request-Id", rid)
 	s.setClientIP(c)
+	kit.SetStreamGate(c, s.streams)
 	err := c.Next()
 	if err != nil {
 		if herr := c.App().ErrorHandler(c, err); herr != nil {

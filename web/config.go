@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/ouncehq/ounce/handlers"
@@ -62,6 +63,47 @@ type HTTPConfig struct {
 	CORSOrigins []string
 	// Metrics serves /metrics.
 	Metrics bool
+	// MaxConnections caps open connections (OUNCE_MAX_CONNECTIONS); 0 derives it from the
+	// open-file limit (DefaultMaxConnections).
+	MaxConnections int
+	// MaxStreams caps live event streams in all (OUNCE_MAX_STREAMS); 0 is three quarters of
+	// MaxConnections, so plain requests always have room.
+	MaxStreams int
+	// MaxStreamsPerClient caps one client address's live streams
+	// (OUNCE_MAX_STREAMS_PER_CLIENT); 0 is a quarter of MaxStreams (at least 1).
+	MaxStreamsPerClient int
+}
+
+// ConnLimits are the caps in force, defaults worked out.
+type ConnLimits struct {
+	MaxConnections, MaxStreams, MaxStreamsPerClient int
+}
+
+func (h HTTPConfig) connLimits() ConnLimits {
+	l := ConnLimits{MaxConnections: h.MaxConnections, MaxStreams: h.MaxStreams, MaxStreamsPerClient: h.MaxStreamsPerClient}
+	if l.MaxConnections <= 0 {
+		l.MaxConnections = DefaultMaxConnections()
+	}
+	if l.MaxStreams <= 0 {
+		l.MaxStreams = max(1, l.MaxConnections*3/4)
+	}
+	if l.MaxStreamsPerClient <= 0 {
+		l.MaxStreamsPerClient = max(1, l.MaxStreams/4)
+	}
+	return l
+}
+
+// fdReserve is kept free of connections for the database, files and tools.
+const fdReserve = 64
+
+// DefaultMaxConnections is 80 % of the process's open-file limit less a reserve of 64 for
+// the database, files and tools (at least 64).
+func DefaultMaxConnections() int {
+	var rl syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl); err != nil || rl.Cur == 0 || rl.Cur > 1<<30 {
+		return 10000
+	}
+	return max(64, int(rl.Cur)*8/10-fdReserve)
 }
 
 // SetOffline switches every market-data source off (OUNCE_OFFLINE): prices, news, CME. It is

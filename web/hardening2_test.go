@@ -1,12 +1,15 @@
 package web_test
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"mime/multipart"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -16,6 +19,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/web"
@@ -286,5 +290,133 @@ func TestHardeningReadOnlyPagesSetNoCookie(t *testing.T) {
 	s.get("/signup")
 	if r := s.post("/signup", url.Values{"email": {"fresh@example.com"}, "password": {"correct horse battery"}}); r.Status != http.StatusSeeOther {
 		t.Errorf("sign-up: %d %.300s", r.Status, r.Body)
+	}
+}
+
+// openStream starts GET path from a loopback address and returns the response once its
+// headers are in; the body stays open until the test ends.
+func openStream(t *testing.T, base, from, path string) *http.Response {
+	t.Helper()
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}}
+	c := &http.Client{Transport: &http.Transport{DialContext: d.DialContext, DisableKeepAlives: true}, Timeout: 0}
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+path, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	res, err := c.Do(req)
+	if err != nil {
+		cancel()
+		t.Fatalf("GET %s from %s: %v", path, from, err)
+	}
+	t.Cleanup(func() { cancel(); res.Body.Close() })
+	return res
+}
+
+// refusalBody reads a refused stream's problem; a stream that was let in is never read (it
+// would not end) but fails the test.
+func refusalBody(t *testing.T, r *http.Response) []byte {
+	t.Helper()
+	if r.StatusCode == http.StatusOK {
+		t.Fatalf("a stream past the cap was let in")
+	}
+	b, _ := io.ReadAll(r.Body)
+	return b
+}
+
+// TestHardeningStreamCaps (item 3): live streams are capped per client address (a quarter of
+// the total) and in total; past either cap the answer is a problem with Retry-After (429 for
+// the address, 503 for the server), and /healthz and /v1/prices keep answering at the cap.
+func TestHardeningStreamCaps(t *testing.T) {
+	e := newEnv(t, sqliteStore(t), func(o *web.Options) {
+		offline(t)(o)
+		o.Config.HTTP.MaxStreams = 4
+	})
+	if l := e.srv.Limits(); l.MaxStreams != 4 || l.MaxStreamsPerClient != 1 || l.MaxConnections <= 4 {
+		t.Fatalf("limits %+v", l)
+	}
+	base := e.live()
+	if r := openStream(t, base, "127.0.0.1", "/events/prices"); r.StatusCode != 200 || r.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("first stream: %d %s", r.StatusCode, r.Header.Get("Content-Type"))
+	}
+	// The same address again: its quarter is taken.
+	r := openStream(t, base, "127.0.0.1", "/events/prices")
+	b := refusalBody(t, r)
+	if r.StatusCode != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" || !strings.Contains(string(b), "/problems/rate-limited") {
+		t.Errorf("second stream from one address: %d %v %s", r.StatusCode, r.Header, b)
+	}
+	for _, ip := range []string{"127.0.0.2", "127.0.0.3", "127.0.0.4"} {
+		if r := openStream(t, base, ip, "/events/prices"); r.StatusCode != 200 {
+			t.Fatalf("stream from %s: %d", ip, r.StatusCode)
+		}
+	}
+	r = openStream(t, base, "127.0.0.5", "/events/prices")
+	b = refusalBody(t, r)
+	if r.StatusCode != http.StatusServiceUnavailable || r.Header.Get("Retry-After") == "" || !strings.Contains(string(b), "/problems/unavailable") {
+		t.Errorf("a fifth stream: %d %v %s", r.StatusCode, r.Header, b)
+	}
+	// At the cap, plain requests are served, from a streaming address too.
+	for _, ip := range []string{"127.0.0.1", "127.0.0.5"} {
+		c := newLiveClient(t, base, ip)
+		if r := c.get("/healthz"); r.Status != 200 {
+			t.Errorf("healthz from %s at the stream cap: %d", ip, r.Status)
+		}
+		if r := c.get("/v1/prices"); r.Status != 200 {
+			t.Errorf("/v1/prices from %s at the stream cap: %d", ip, r.Status)
+		}
+	}
+}
+
+// TestHardeningConnectionCap (item 3): past OUNCE_MAX_CONNECTIONS a connection reads a 503
+// problem with Retry-After, the server keeps serving the ones it holds, and a closed
+// connection frees its slot.
+func TestHardeningConnectionCap(t *testing.T) {
+	e := newEnv(t, sqliteStore(t), func(o *web.Options) { o.Config.HTTP.MaxConnections = 2 })
+	base := e.live()
+	addr := strings.TrimPrefix(base, "http://")
+	var held []net.Conn
+	for i := 0; i < 2; i++ {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		held = append(held, c)
+	}
+	// The held connections are served (which also proves both were accepted).
+	for _, c := range held {
+		fmt.Fprint(c, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+		res, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil || res.StatusCode != 200 {
+			t.Fatalf("held connection: %v %v", res, err)
+		}
+		res.Body.Close()
+	}
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	res, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatalf("third connection: %v", err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 503 || res.Header.Get("Retry-After") == "" || !strings.Contains(string(b), "connection limit") {
+		t.Errorf("over the cap: %d %v %s", res.StatusCode, res.Header, b)
+	}
+	held[0].Close()
+	// The slot frees once the server has closed its side; poll until a request gets through.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		res, err := (&http.Client{Transport: &http.Transport{DisableKeepAlives: true}}).Get(base + "/healthz")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == 200 {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no slot freed after a connection closed: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

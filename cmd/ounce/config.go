@@ -131,6 +131,16 @@ func loadConfig(fs *flag.FlagSet, args []string) (config, error) {
 	if app.Account.SignUpsPerIP, err = envInt("OUNCE_SIGNUP_LIMIT_PER_IP", 5); err != nil {
 		return c, err
 	}
+	// 0 (unset) lets the server derive each cap from the open-file limit.
+	if app.HTTP.MaxConnections, err = envInt("OUNCE_MAX_CONNECTIONS", 0); err != nil {
+		return c, err
+	}
+	if app.HTTP.MaxStreams, err = envInt("OUNCE_MAX_STREAMS", 0); err != nil {
+		return c, err
+	}
+	if app.HTTP.MaxStreamsPerClient, err = envInt("OUNCE_MAX_STREAMS_PER_CLIENT", 0); err != nil {
+		return c, err
+	}
 	app.HTTP.TrustedProxies = envList("OUNCE_TRUSTED_PROXIES")
 	app.HTTP.CORSOrigins = envList("OUNCE_CORS_ORIGINS")
 

@@ -292,6 +292,8 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			engine = "PostgreSQL"
 		}
 		fmt.Fprintf(stdout, "Ounce %s serving %s (database: %s)\n", cfg.App.Site.Version, cfg.App.Site.BaseURL, engine)
+		lim := srv.Limits()
+		log.Info("connection limits", "max_connections", lim.MaxConnections, "max_streams", lim.MaxStreams, "max_streams_per_client", lim.MaxStreamsPerClient)
 		select {
 		case err := <-errc:
 			return fmt.Errorf("serving on %s: %w", cfg.Addr, err)

@@ -30,13 +30,54 @@ type SSEStream struct {
 // StartSSE sets the event-stream headers and runs fn with the stream once the response
 // starts; fn returns when the stream should end, and the response then ends cleanly (the
 // final empty chunk), including when done closes for shutdown.
+//
+// The web layer's StreamGate (SetStreamGate) may refuse a stream past its caps: the response
+// is then its problem (503 or 429 with Retry-After) and fn never runs.
 func StartSSE(c *fiber.Ctx, fn func(s *SSEStream)) {
+	release, ok := admitStream(c)
+	if !ok {
+		return
+	}
 	c.Set(fiber.HeaderContentType, "text/event-stream")
 	c.Set(fiber.HeaderCacheControl, "no-cache")
 	c.Set("X-Accel-Buffering", "no")
 	conn := c.Context().Conn()
-	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) { fn(&SSEStream{conn: conn, w: w}) })
+	// The writer runs on its own goroutine from now on and returns when the stream ends
+	// (the reader gone, shutdown), which frees the slot.
+	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
+		defer release()
+		fn(&SSEStream{conn: conn, w: w})
+	})
 }
+
+// admitStream asks the web layer's StreamGate for a slot. When the gate refuses, the
+// response is already its problem and ok is false; otherwise release frees the slot.
+func admitStream(c *fiber.Ctx) (release func(), ok bool) {
+	g, has := c.Locals(localStreamGate).(StreamGate)
+	if !has || g == nil {
+		return func() {}, true
+	}
+	r, p := g.Admit(ClientIP(c))
+	if p != nil {
+		if p.RetryAfter > 0 {
+			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(p.RetryAfter))
+		}
+		_ = WriteProblem(c, p)
+		return nil, false
+	}
+	return r, true
+}
+
+// StreamGate admits live event streams: Admit returns the function that frees the slot when
+// the stream ends, or the problem to answer instead.
+type StreamGate interface {
+	Admit(client string) (release func(), refused *Problem)
+}
+
+const localStreamGate = "ounce.streams"
+
+// SetStreamGate records the gate StartSSE asks before a stream starts.
+func SetStreamGate(c *fiber.Ctx, g StreamGate) { c.Locals(localStreamGate, g) }
 
 // Send writes raw event text and flushes it to the client, reporting success.
 func (s *SSEStream) Send(text string) bool {
@@ -155,10 +196,16 @@ func (b *Broadcast) Serve(c *fiber.Ctx) {
 		StartSSE(c, func(s *SSEStream) { b.serveRaw(s) })
 		return
 	}
+	// A hijacked stream is counted by the same gate as every other stream.
+	release, ok := admitStream(c)
+	if !ok {
+		return
+	}
 	// The server writes nothing; the hijack handler writes the headers the middleware left
 	// on the response (they are complete by then) and streams the chunks itself.
 	fctx.HijackSetNoResponse(true)
 	fctx.Hijack(func(conn net.Conn) {
+		defer release()
 		b.streams.Add(1)
 		defer b.streams.Add(-1)
 		h := &fctx.Response.Header
