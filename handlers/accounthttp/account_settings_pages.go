@@ -35,7 +35,7 @@ func (h *Handlers) accountView(u db.User, vals map[string]string, errs map[strin
 // share "password"), as sentences.
 func accountFieldErrors(err error, rename map[string]string) (map[string]string, bool) {
 	e, ok := apperr.As(err)
-	if !ok || e.Kind != apperr.Invalid {
+	if !ok || e.Kind != apperr.Invalid && (e.Kind != apperr.Unprocessable || len(e.Fields) == 0) {
 		return nil, false
 	}
 	out := map[string]string{}

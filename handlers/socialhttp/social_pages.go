@@ -157,7 +157,7 @@ func (h *Handlers) SignalCommentsEarlier(c *fiber.Ctx) error {
 func (h *Handlers) SignalCommentPost(c *fiber.Ctx) error {
 	slug, body := c.Params("slug"), c.FormValue("body")
 	_, err := h.social.PostComment(h.Ctx(c), kit.Caller(c), slug, social.CommentInput{Body: body})
-	if fields := apperr.FieldsOf(err); len(fields) > 0 {
+	if fields := commentFieldErrors(err); len(fields) > 0 {
 		draft := commentDraft{Body: body, Error: kit.FieldSentence("body", fields[0].Message)}
 		if !kit.IsHTMX(c) {
 			return h.signalArticle(c, draft, http.StatusUnprocessableEntity)
@@ -198,4 +198,13 @@ func (h *Handlers) renderComments(c *fiber.Ctx, slug string, draft commentDraft,
 		return err
 	}
 	return kit.Render(c, status, pages.CommentsSection(v))
+}
+
+// commentFieldErrors are the bad fields of a refused comment: invalid ones, and text refused
+// as unprocessable (text-direction controls).
+func commentFieldErrors(err error) []apperr.FieldError {
+	if e, ok := apperr.As(err); ok && e.Kind == apperr.Unprocessable {
+		return e.Fields
+	}
+	return apperr.FieldsOf(err)
 }

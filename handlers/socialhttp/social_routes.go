@@ -58,6 +58,7 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 				{Status: 403, Description: "userId is not your own id, or an administrator has stopped you from commenting."},
 				notFound,
 				{Status: 413, Description: "Body over 64 KiB."},
+				{Status: 422, Description: "body holds text-direction control characters (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C); errors names the field.", Schema: kit.ProblemSchema(), ContentType: "application/problem+json"},
 				{Status: 429, Description: "Over " + strconv.Itoa(social.CommentsPerMinute) + " comments a minute or " + strconv.Itoa(social.CommentsPerDay) + " a day (or the key's request limit); Retry-After says when to try again."},
 			},
 			Example: `POST /v1/stack-signal/articles/2026-11-22-daily-synthesis/comments {"body":"Registered silver fell again this week."}`},

@@ -166,11 +166,18 @@ func Location(u db.User) *time.Location {
 	return loc
 }
 
-// SetProfile changes a member's display name (trimmed, at most 40 characters, plain text) and
-// time zone (an IANA name such as Europe/London).
+// SetProfile changes a member's display name (trimmed, at most 40 characters, plain text, no
+// text-direction controls, not a staff word or another member's default name: Unprocessable
+// naming display_name) and time zone (an IANA name such as Europe/London).
 func (s *Service) SetProfile(ctx context.Context, u db.User, displayName, timeZone string) (db.User, error) {
 	var errs []apperr.FieldError
 	displayName = strings.Join(strings.Fields(displayName), " ")
+	if HasBidiControl(displayName) {
+		return u, ErrBidi("display_name")
+	}
+	if why := reservedName(displayName); displayName != "" && why != "" {
+		return u, &apperr.Error{Kind: apperr.Unprocessable, Msg: "display_name: " + why, Fields: []apperr.FieldError{{Field: "display_name", Message: why}}}
+	}
 	switch {
 	case utf8.RuneCountInString(displayName) > 40:
 		errs = append(errs, apperr.FieldError{Field: "display_name", Message: "must be at most 40 characters"})

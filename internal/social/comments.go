@@ -54,7 +54,8 @@ type CommentsQuery struct {
 }
 
 // CommentBody checks and normalises a comment's text: surrounding space trimmed, line breaks
-// as \n, 1 to MaxCommentRunes characters, no control characters but line breaks and tabs.
+// as \n, 1 to MaxCommentRunes characters, no control characters but line breaks and tabs, and
+// no text-direction controls (Unprocessable, 422).
 func CommentBody(raw string) (string, error) {
 	if !utf8.ValidString(raw) {
 		return "", apperr.InvalidField("body", "must be UTF-8 text")
@@ -69,6 +70,9 @@ func CommentBody(raw string) (string, error) {
 	}
 	if strings.IndexFunc(b, func(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\t' }) >= 0 {
 		return "", apperr.InvalidField("body", "must not contain control characters")
+	}
+	if account.HasBidiControl(b) {
+		return "", account.ErrBidi("body")
 	}
 	return b, nil
 }
