@@ -236,7 +236,7 @@ func TestMarketsPagesAndCalculatorFragments(t *testing.T) {
 	}
 	req = httptest.NewRequest("GET", "/calculators/junk-silver/result?dimes=-2", nil)
 	req.Header.Set("HX-Request", "true")
-	if body := string(e.do(req).Body); !strings.Contains(body, "Enter 0 or more dimes.") {
+	if body := string(e.do(req).Body); !strings.Contains(body, "Dimes (90%): enter 0 or more dimes.") {
 		t.Fatalf("junk error fragment: %s", body)
 	}
 	if r := e.do(httptest.NewRequest("GET", "/calculators/what-if?gold=4000", nil)); r.Status != 200 || !strings.Contains(string(r.Body), "2.00×") {

@@ -63,6 +63,12 @@ func (h *Handlers) junkView(c *fiber.Ctx) pages.JunkSilverView {
 	}
 	if err != nil {
 		v.Result.Error = summary
+		for _, in := range append(append([]pages.CoinInput{}, v.Coins...), v.Faces...) {
+			if in.Error != "" {
+				// The panel stands apart from the inputs, so each sentence names its field.
+				v.Result.FieldErrors = append(v.Result.FieldErrors, in.Label+": "+strings.ToLower(in.Error[:1])+in.Error[1:])
+			}
+		}
 		return v
 	}
 	r := pages.JunkResultView{Face: format.USD(res.TotalFaceValue), Oz: format.Oz(res.TotalSilverOz), Melt: format.USD(res.TotalMelt),

@@ -1,0 +1,70 @@
+// Browser journey of the junk-silver calculator, driven by playwright-core against Debian's
+// Chromium. BASE_URL points at an offline server the Go test started on loopback. The result
+// panel recomputes as the member types; input the server refuses must clear the old figure
+// and name the field, as the page rendered without JavaScript does.
+import { chromium } from "playwright-core";
+import assert from "node:assert/strict";
+
+const base = process.env.BASE_URL;
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+const step = async (name, fn) => {
+  try {
+    await fn();
+    console.log("ok   " + name);
+  } catch (e) {
+    console.log("FAIL " + name + "\n" + (e.stack || e));
+    throw e;
+  }
+};
+
+try {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await ctx.route((url) => !url.href.startsWith(base), (route) => route.abort());
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+  const dimes = page.getByLabel("Dimes (90%)");
+  const melt = page.locator("#junk-result [data-melt]");
+  const alert = page.locator("#junk-result [role=alert]");
+
+  await step("typing a count shows its melt value", async () => {
+    await page.goto(base + "/calculators/junk-silver");
+    assert.equal(await melt.innerText(), "$0.00", "an empty form melts to nothing");
+    await dimes.fill("10");
+    await page.waitForFunction(() => { const m = document.querySelector("#junk-result [data-melt]"); return m && m.textContent !== "$0.00"; });
+    assert.match(await melt.innerText(), /^\$\d+\.\d\d$/);
+  });
+
+  for (const bad of ["10.5", "-5", "ten"]) {
+    await step(`"${bad}" clears the result and names the dimes field`, async () => {
+      await dimes.fill(bad);
+      await alert.waitFor({ timeout: 5000 });
+      assert.equal(await melt.count(), 0, "no melt value beside input it does not belong to");
+      assert.match(await alert.innerText(), /dimes/i);
+    });
+  }
+
+  await step("two wrong fields are both named", async () => {
+    await page.getByLabel("Quarters (90%)").fill("-1");
+    await page.waitForFunction(() => document.querySelectorAll("#junk-result [role=alert] li").length === 2);
+    const text = await alert.innerText();
+    assert.match(text, /dimes/i);
+    assert.match(text, /quarters/i);
+  });
+
+  await step("a valid count brings the result back", async () => {
+    await page.getByLabel("Quarters (90%)").fill("4");
+    await dimes.fill("20");
+    await melt.waitFor({ timeout: 5000 });
+    assert.equal(await alert.count(), 0);
+    assert.notEqual(await melt.innerText(), "$0.00");
+    assert.deepEqual(errors, [], "console errors");
+  });
+} finally {
+  await browser.close();
+}
