@@ -270,6 +270,7 @@ func (b Brief) shown() map[string]bool {
 		for _, v := range []decimal.Decimal{*d, d.Abs()} {
 			set[v.Round(2).String()] = true
 			set[v.Round(3).String()] = true
+			set[v.Round(4).String()] = true
 		}
 	}
 	f := b.Figures
@@ -396,7 +397,7 @@ func (s *Service) composeBrief(ctx context.Context, u db.User, d db.Date, now ti
 				mf.SpotAsOf = sp.AsOf
 			}
 			if x.Spot != nil {
-				line := fmt.Sprintf("%s %s/oz", metalName(x.Metal), money(*x.Spot))
+				line := fmt.Sprintf("%s %s/oz", metalName(x.Metal), price(*x.Spot))
 				if pm, ok := prevMetal(prev, x.Metal); ok && pm.Spot != nil && pm.Spot.IsPositive() {
 					cp := metals.Percent(metals.PctChange(*pm.Spot, *x.Spot))
 					mf.ChangePct, mf.ChangeFrom = &cp, prev.Date.String()

@@ -17,6 +17,24 @@ func money(d decimal.Decimal) string {
 	return s
 }
 
+// price renders a price per ounce at its source's precision (at least cents, at most four
+// places): $63.935, $4,405.80. Rounding a three-decimal close to cents would show a figure no
+// premium can be recomputed from.
+func price(d decimal.Decimal) string {
+	places := -d.Exponent()
+	if places < 2 {
+		places = 2
+	}
+	if places > 4 {
+		places = 4
+	}
+	s := "$" + group(d.Abs().StringFixed(places))
+	if d.Round(places).IsNegative() {
+		return "-" + s
+	}
+	return s
+}
+
 // signedMoney renders a change with its sign: +$12.00, -$3.50.
 func signedMoney(d decimal.Decimal) string {
 	if d.Round(2).IsNegative() {
