@@ -21,12 +21,13 @@ func money(d decimal.Decimal) string {
 // places): $63.935, $4,405.80. Rounding a three-decimal close to cents would show a figure no
 // premium can be recomputed from.
 func price(d decimal.Decimal) string {
-	places := -d.Exponent()
+	// Trailing zeros of a stored column's scale (2650.4000) are not precision.
+	places := -d.Round(4).Exponent()
+	for t := d.Round(4).StringFixed(places); places > 2 && t[len(t)-1] == '0'; t = t[:len(t)-1] {
+		places--
+	}
 	if places < 2 {
 		places = 2
-	}
-	if places > 4 {
-		places = 4
 	}
 	s := "$" + group(d.Abs().StringFixed(places))
 	if d.Round(places).IsNegative() {
