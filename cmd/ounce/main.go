@@ -205,13 +205,13 @@ func fieldLine(f apperr.FieldError) string {
 }
 
 // withStore opens and migrates the configured database, runs fn, and closes it.
+// It takes serve's flags (--database-url, --data-dir …), as it always has.
 func withStore(ctx context.Context, args []string, fn func(config, *db.Store) error) error {
-	if len(args) > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", args[0])}
-	}
-	cfg, err := loadConfig(nil, nil)
+	fs := flag.NewFlagSet("ounce", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	cfg, err := loadConfig(fs, args)
 	if err != nil {
-		return usageError{err.Error()}
+		return usageError{flagError(err).Error()}
 	}
 	return openStore(ctx, cfg, func(s *db.Store) error { return fn(cfg, s) })
 }

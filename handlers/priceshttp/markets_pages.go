@@ -92,7 +92,7 @@ func (h *Handlers) chartView(ctx context.Context, metal, rng string) (pages.Char
 	series := components.ChartSeries{Name: m.Title(), Class: "stroke-amber-600 dark:stroke-amber-400"}
 	for _, p := range res.Points {
 		// Floats only place the line; the label keeps the exact value.
-		series.Points = append(series.Points, components.ChartPoint{X: format.ISODate(p.Date), Y: p.Price.InexactFloat64(), Label: format.PriceUSD(p.Price)})
+		series.Points = append(series.Points, components.ChartPoint{X: format.ISODate(p.Date), Y: p.Price.InexactFloat64(), Label: format.PriceUSD(p.Price) + pointSource(p.Source)})
 	}
 	v.Chart.Series = []components.ChartSeries{series}
 	v.Granularity = res.Granularity
@@ -183,4 +183,16 @@ func (h *Handlers) startTicker() {
 			}
 		}
 	}()
+}
+
+// pointSource names a chart point's series in its label, so the chart credits the data it
+// draws (the World Bank's licence asks for attribution).
+func pointSource(src string) string {
+	switch {
+	case src == "":
+		return ""
+	case src == prices.OpenHistorySource:
+		return " · " + prices.OpenHistoryAttribution
+	}
+	return " · " + src
 }

@@ -131,6 +131,8 @@ type HistoryJSON struct {
 type PointJSON struct {
 	Date  string  `json:"date"`
 	Price kit.Num `json:"price"`
+	// Source names the series of the point (its terms: README, "Price history and its terms").
+	Source string `json:"source"`
 }
 
 // historyJSON renders a series.
@@ -142,7 +144,7 @@ func historyJSON(res prices.HistoryResult) HistoryJSON {
 		out.From, out.To = &f, &t
 	}
 	for i, p := range res.Points {
-		out.Points[i] = PointJSON{Date: p.Date.Format(time.DateOnly), Price: kit.PriceNum(p.Price)}
+		out.Points[i] = PointJSON{Date: p.Date.Format(time.DateOnly), Price: kit.PriceNum(p.Price), Source: p.Source}
 	}
 	return out
 }

@@ -54,8 +54,11 @@ func (h *Handlers) pricesRoutes() []kit.APIRoute {
 				"through": kit.Schema{"type": "string", "format": "date", "nullable": true, "description": "Date of the metal's newest daily close: the data ends here. Null when there is none."},
 				"start":   kit.Schema{"type": "string", "format": "date", "nullable": true, "description": "First calendar day of the window; from is the first close on or after it (2026-02-28, a Saturday, gives from 2026-03-02). Null for ALL."},
 				"stale":   kit.Schema{"type": "boolean", "description": "true when the newest close (through) is before today: every range then counts back from through instead of today (1M is the month up to through), so the ranges stay nested and the series is never silently empty."},
-				"points":  kit.Schema{"type": "array", "items": kit.Schema{"type": "object", "required": []string{"date", "price"}, "properties": kit.Schema{"date": kit.Schema{"type": "string", "format": "date"}, "price": priceSchema}}},
+				"points":  kit.Schema{"type": "array", "items": kit.Schema{"type": "object", "required": []string{"date", "price", "source"}, "properties": kit.Schema{"date": kit.Schema{"type": "string", "format": "date"}, "price": priceSchema, "source": pointSourceSchema}}},
 			}}}},
 			Example: "GET /v1/prices/history?metal=gold&range=5Y&max_points=200"},
 	}
 }
+
+// pointSourceSchema documents the series name of each history point.
+var pointSourceSchema = kit.Schema{"type": "string", "description": "The series the point belongs to, as stored with it: an embedded series (\"LBMA Gold Price PM (embedded history)\", \"World Bank Pink Sheet monthly average, CC BY 4.0 (open history)\"), a provider's recording (\"live:gold-api\"), or an import (\"import:FILE\"). Its terms of use: README, \"Price history and its terms\"."}

@@ -38,6 +38,8 @@ type Close struct {
 	// Date is the calendar day at UTC midnight; time of day carries no meaning.
 	Date  time.Time
 	Price decimal.Decimal
+	// Source names the series the close belongs to (price_closes.source), where known.
+	Source string
 }
 
 // Provider is a source of live spot prices. It may answer for only some of the

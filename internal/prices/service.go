@@ -172,10 +172,16 @@ func (s *Service) reload(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	sources := map[string]string{} // one copy of each series name, not one per close
 	group := func(rows []db.PriceClose) map[metals.Metal][]Close {
 		out := map[metals.Metal][]Close{}
 		for _, r := range rows {
-			out[metals.Metal(r.Metal)] = append(out[metals.Metal(r.Metal)], Close{Date: r.Day.Time, Price: r.Price})
+			src, ok := sources[r.Source]
+			if !ok {
+				src = r.Source
+				sources[src] = src
+			}
+			out[metals.Metal(r.Metal)] = append(out[metals.Metal(r.Metal)], Close{Date: r.Day.Time, Price: r.Price, Source: src})
 		}
 		return out
 	}
@@ -363,7 +369,7 @@ func (s *Service) onTick(snap Snapshot) {
 	}
 	s.mu.Lock()
 	for _, q := range quotes {
-		s.daily[metals.Metal(q.Metal)] = upsertClose(s.daily[metals.Metal(q.Metal)], Close{Date: session.Time, Price: q.Price})
+		s.daily[metals.Metal(q.Metal)] = upsertClose(s.daily[metals.Metal(q.Metal)], Close{Date: session.Time, Price: q.Price, Source: "live:" + q.Source})
 	}
 	s.cache = map[cacheKey]HistoryResult{}
 	s.gen++
@@ -460,7 +466,7 @@ func (s *Service) follow(ctx context.Context) {
 		s.mu.Lock()
 		session := SessionDate(s.now())
 		for m, sp := range snap.Prices {
-			s.daily[m] = upsertClose(s.daily[m], Close{Date: session, Price: sp.Price})
+			s.daily[m] = upsertClose(s.daily[m], Close{Date: session, Price: sp.Price, Source: "live:" + sp.Source})
 		}
 		s.cache = map[cacheKey]HistoryResult{}
 		s.gen++
