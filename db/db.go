@@ -53,8 +53,6 @@ type Store struct {
 	local *localBus
 	// Now is the clock; tests replace it.
 	Now func() time.Time
-	// stopCheckpoints ends the SQLite background checkpointer (see checkpoint.go).
-	stopCheckpoints func()
 }
 
 // Open connects to PostgreSQL when url starts with postgres:// or postgresql://, and
@@ -87,26 +85,18 @@ func Open(ctx context.Context, url, sqlitePath string) (*Store, error) {
 		sep = "&"
 	}
 	// WAL lets readers proceed during a write; busy_timeout turns lock contention into waiting.
-	// No commit checkpoints the WAL itself (wal_autocheckpoint 0): a background loop does.
-	dsn += sep + "_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_pragma=wal_autocheckpoint(0)&_txlock=immediate"
+	dsn += sep + "_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate"
 	x, err := sqlx.ConnectContext(ctx, "sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite %s: %w", sqlitePath, err)
 	}
 	x.SetMaxOpenConns(4)
 	x.SetMaxIdleConns(4)
-	s := &Store{db: x, Engine: SQLite, local: newLocalBus(), Now: time.Now}
-	s.stopCheckpoints = s.checkpointEvery(checkpointInterval)
-	return s, nil
+	return &Store{db: x, Engine: SQLite, local: newLocalBus(), Now: time.Now}, nil
 }
 
 // Close releases the connection pool.
-func (s *Store) Close() error {
-	if s.stopCheckpoints != nil {
-		s.stopCheckpoints()
-	}
-	return s.db.Close()
-}
+func (s *Store) Close() error { return s.db.Close() }
 
 // Ping checks the database answers, for /readyz.
 func (s *Store) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }
