@@ -123,8 +123,10 @@ func TestCalculatorCentsAddUpOverHTTP(t *testing.T) {
 			d := doc(t, b.send(req))
 			shown := decimal.Zero
 			d.Find("#whatif-result tbody tr td:last-child").Each(func(_ int, s *goquery.Selection) { shown = shown.Add(usd(t, s.Text())) })
-			line := d.Find("#whatif-result p.text-sm").First().Text() // "from $X today · $G (P%)"
-			from, rest, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(line), "from "), " today · ")
+			// "from $X today · $G (P%)", or offline "from $X at the last known prices (dates) · $G (P%)"
+			line := d.Find("#whatif-result p.text-sm").First().Text()
+			head, rest, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(line), "from "), " · ")
+			from, _, _ := strings.Cut(head, " ")
 			gain, _, _ := strings.Cut(rest, " (")
 			total := usd(t, d.Find("#whatif-result p.text-3xl").Text())
 			if !total.Equal(shown) || !total.Equal(pp) || !usd(t, from).Equal(pc) || !usd(t, gain).Equal(total.Sub(usd(t, from))) {
