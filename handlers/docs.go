@@ -93,10 +93,10 @@ func (h *Handlers) APIDocsPage(c *fiber.Ctx) error {
 			}
 		}
 	}
-	return kit.Render(c, http.StatusOK, pages.APIDocs(h.Meta(c, "API", ""), h.docsView(prefix, signedIn)))
+	return kit.Render(c, http.StatusOK, pages.APIDocs(h.Meta(c, "API", "").Describe("Reference for the Ounce JSON API: each /v1 route with what it takes and returns, and how to call it with an API key."), h.docsView(prefix, signedIn)))
 }
 
 // LegalPage is /legal.
 func (h *Handlers) LegalPage(c *fiber.Ctx) error {
-	return kit.Render(c, http.StatusOK, pages.Legal(h.Meta(c, "Terms and privacy", "")))
+	return kit.Render(c, http.StatusOK, pages.Legal(h.Meta(c, "Terms and privacy", "").Describe("The terms of using Ounce and what it stores about you: market data for information only, no sale of data, and deletion with your account.")))
 }

@@ -21,5 +21,5 @@ func (h *Handlers) Home(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return kit.Render(c, http.StatusOK, pages.Markets(h.Meta(c, "", "markets"), v))
+	return kit.Render(c, http.StatusOK, pages.Markets(h.Meta(c, "", "markets").Describe("Spot prices for gold, silver, platinum and palladium, 75 years of price history, and a portfolio tracker for people who stack physical metal."), v))
 }

@@ -307,9 +307,9 @@ func (s *server) routes(app *fiber.App) {
 	}
 	for _, r := range h.APIRoutes() {
 		if r.SignedBody {
-			app.Add(r.Method, r.Path, s.apiAuth(r), r.Handler)
+			addRoute(app, r.Method, r.Path, s.apiAuth(r), r.Handler)
 		} else {
-			app.Add(r.Method, r.Path, s.apiAuth(r), checkText, r.Handler)
+			addRoute(app, r.Method, r.Path, s.apiAuth(r), checkText, r.Handler)
 		}
 	}
 	api.Use(func(c *fiber.Ctx) error {
@@ -323,14 +323,24 @@ func (s *server) routes(app *fiber.App) {
 	pages := app.Group("", sessionMiddleware(s.sessions), s.csrfMiddleware, s.loadSessionUser)
 	for _, r := range h.PageRoutes() {
 		if r.Auth == kit.AuthNone {
-			pages.Add(r.Method, r.Path, checkText, r.Handler)
+			addRoute(pages, r.Method, r.Path, checkText, r.Handler)
 		} else {
 			// Per route, so the guard never leaks onto 404s.
-			pages.Add(r.Method, r.Path, requirePageAuth(r.Auth), checkText, s.costlyPageLimit(r), r.Handler)
+			addRoute(pages, r.Method, r.Path, requirePageAuth(r.Auth), checkText, s.costlyPageLimit(r), r.Handler)
 		}
 	}
 
 	pages.Use(func(c *fiber.Ctx) error { return fiber.ErrNotFound })
+}
+
+// addRoute registers one route of a table. A GET route also answers HEAD (Fiber's Get does
+// both): the same handlers run, so status and headers match, and the server sends no body.
+func addRoute(r fiber.Router, method, path string, handlers ...fiber.Handler) {
+	if method == http.MethodGet {
+		r.Get(path, handlers...)
+		return
+	}
+	r.Add(method, path, handlers...)
 }
 
 // loadSessionUser recognises the signed-in member. Pages name who is signed in and carry a
@@ -352,7 +362,7 @@ func requirePageAuth(level kit.Auth) fiber.Handler {
 		u, ok := kit.UserFrom(c)
 		if !ok {
 			to := "/login?next=" + url.QueryEscape(c.OriginalURL())
-			if c.Method() != http.MethodGet {
+			if c.Method() != http.MethodGet && c.Method() != http.MethodHead {
 				to = "/login"
 			}
 			if c.Get("HX-Request") == "true" {

@@ -20,6 +20,12 @@ import (
 	"github.com/ouncehq/ounce/views/pages"
 )
 
+// The page's meta description (search results, link previews).
+const (
+	signUpDescription = "Create an Ounce account to track your gold, silver, platinum and palladium holdings against their spot prices."
+	loginDescription  = "Sign in to Ounce to see your precious-metals holdings, their value and your price alerts."
+)
+
 // startSession signs u in on this browser with a fresh session token (no session fixation)
 // and a fresh CSRF token, so nothing a visitor's page carried is valid after sign-in.
 func (h *Handlers) startSession(c *fiber.Ctx, u db.User) error {
@@ -57,7 +63,7 @@ func refusedForm(c *fiber.Ctx, err error) (*kit.Problem, bool) {
 
 // SignUpPage shows the sign-up form.
 func (h *Handlers) SignUpPage(c *fiber.Ctx) error {
-	return kit.Render(c, http.StatusOK, pages.SignUp(h.Meta(c, "Create account", ""), pages.AuthForm{}))
+	return kit.Render(c, http.StatusOK, pages.SignUp(h.Meta(c, "Create account", "").Describe(signUpDescription), pages.AuthForm{}))
 }
 
 // SignUpSubmit creates the account and signs it in.
@@ -81,7 +87,7 @@ func (h *Handlers) SignUpSubmit(c *fiber.Ctx) error {
 			// A taken address gets the same answer as any other refusal to keep accounts private.
 			f.Error = "We could not create an account with that email. If it is yours, sign in instead."
 		}
-		return kit.Render(c, status, pages.SignUp(h.Meta(c, "Create account", ""), f))
+		return kit.Render(c, status, pages.SignUp(h.Meta(c, "Create account", "").Describe(signUpDescription), f))
 	}
 	if err := h.startSession(c, u); err != nil {
 		return err
@@ -91,7 +97,7 @@ func (h *Handlers) SignUpSubmit(c *fiber.Ctx) error {
 
 // LoginPage shows the sign-in form.
 func (h *Handlers) LoginPage(c *fiber.Ctx) error {
-	return kit.Render(c, http.StatusOK, pages.Login(h.Meta(c, "Sign in", ""), pages.AuthForm{NextPath: safeNext(c.Query("next"))}))
+	return kit.Render(c, http.StatusOK, pages.Login(h.Meta(c, "Sign in", "").Describe(loginDescription), pages.AuthForm{NextPath: safeNext(c.Query("next"))}))
 }
 
 // LoginSubmit checks credentials and signs the browser in.
@@ -104,7 +110,7 @@ func (h *Handlers) LoginSubmit(c *fiber.Ctx) error {
 		if !ok {
 			return err
 		}
-		return kit.Render(c, p.Status, pages.Login(h.Meta(c, "Sign in", ""), pages.AuthForm{Email: email, Error: kit.ErrorSentence(p), NextPath: next}))
+		return kit.Render(c, p.Status, pages.Login(h.Meta(c, "Sign in", "").Describe(loginDescription), pages.AuthForm{Email: email, Error: kit.ErrorSentence(p), NextPath: next}))
 	}
 	if err := h.startSession(c, u); err != nil {
 		return err

@@ -195,7 +195,7 @@ func (h *Handlers) DealersPage(c *fiber.Ctx) error {
 	for _, pq := range cmp.Products {
 		v.Products = append(v.Products, dealerProductView(pq, f))
 	}
-	return kit.Render(c, fiber.StatusOK, pages.Dealers(h.Meta(c, "Dealer prices", "dealers"), v))
+	return kit.Render(c, fiber.StatusOK, pages.Dealers(h.Meta(c, "Dealer prices", "dealers").Describe("Where a coin or bar is cheapest, and the premium over its metal's spot value that each dealer charges."), v))
 }
 
 func contains(xs []string, s string) bool {
@@ -258,7 +258,7 @@ func (h *Handlers) DealerProductPage(c *fiber.Ctx) error {
 		pt := hist.Overall[i]
 		v.Points = append(v.Points, pages.DealerHistoryRow{Date: format.Date(pt.Day), Min: format.Pct(pt.Min), Median: format.Pct(pt.Median), Quotes: format.Int(int64(pt.Quotes))})
 	}
-	return kit.Render(c, fiber.StatusOK, pages.DealerProduct(h.Meta(c, p.Name+" · dealer prices", "dealers"), v))
+	return kit.Render(c, fiber.StatusOK, pages.DealerProduct(h.Meta(c, p.Name+" · dealer prices", "dealers").Describe("Prices for "+p.Name+" from each dealer, with the premium over spot and its history."), v))
 }
 
 // dealerChart draws a product's lowest and median premium per day.

@@ -96,5 +96,5 @@ func (h *Handlers) IntelIndex(c *fiber.Ctx) error {
 	if wantsFragment(c) {
 		return kit.Render(c, http.StatusOK, pages.IntelResults(v))
 	}
-	return kit.Render(c, http.StatusOK, pages.Intel(h.Meta(c, "Market intel", "intel"), v))
+	return kit.Render(c, http.StatusOK, pages.Intel(h.Meta(c, "Market intel", "intel").Describe("Precious-metals headlines from public news feeds, tagged and scored for what they mean to someone holding physical metal."), v))
 }

@@ -88,5 +88,5 @@ func (h *Handlers) SignalIndex(c *fiber.Ctx) error {
 	for _, name := range intel.ArticleCategories() {
 		v.Chips = append(v.Chips, pages.Chip{Label: CategoryLabel(name), Href: signalHref(name, 0), Active: cat == name})
 	}
-	return kit.Render(c, http.StatusOK, pages.Signal(h.Meta(c, "Stack Signal", "signal"), v))
+	return kit.Render(c, http.StatusOK, pages.Signal(h.Meta(c, "Stack Signal", "signal").Describe("Commentary on the stories that move precious metals, with every source linked, and a daily synthesis of prices, vaults and news."), v))
 }

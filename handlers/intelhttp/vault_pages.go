@@ -18,6 +18,9 @@ import (
 	"github.com/ouncehq/ounce/views/pages"
 )
 
+// The page's meta description (search results, link previews).
+const vaultDescription = "COMEX warehouse stocks from the exchange's daily depository reports: registered ounces that can settle futures, and eligible ounces beside them."
+
 // vaultPageDays are the history lengths the page offers; the first is its default.
 var vaultPageDays = []int{90, 30, 180, 365}
 
@@ -48,13 +51,13 @@ func (h *Handlers) VaultPage(c *fiber.Ctx) error {
 	}
 	w, err := h.vault.VaultWatch(h.Ctx(c), q)
 	if apperr.KindOf(err) == apperr.NotFound {
-		return kit.Render(c, fiber.StatusOK, pages.Vault(h.Meta(c, "Vault Watch", "vault"), v))
+		return kit.Render(c, fiber.StatusOK, pages.Vault(h.Meta(c, "Vault Watch", "vault").Describe(vaultDescription), v))
 	}
 	if err != nil {
 		return err
 	}
 	fillVaultView(&v, w)
-	return kit.Render(c, fiber.StatusOK, pages.Vault(h.Meta(c, "Vault Watch", "vault"), v))
+	return kit.Render(c, fiber.StatusOK, pages.Vault(h.Meta(c, "Vault Watch", "vault").Describe(vaultDescription), v))
 }
 
 // fillVaultView formats a metal's figures for the page.

@@ -219,7 +219,7 @@ func (h *Handlers) DashboardPage(c *fiber.Ctx) error {
 			return err
 		}
 	}
-	return kit.Render(c, http.StatusOK, pages.Dashboard(h.Meta(c, "Dashboard", "home"), v))
+	return kit.Render(c, http.StatusOK, pages.Dashboard(h.Meta(c, "Dashboard", "home").Describe("Your stack at a glance: what your holdings are worth at the latest prices, and how they have done."), v))
 }
 
 // DashboardSummary is the live summary fragment, refreshed on every price event.

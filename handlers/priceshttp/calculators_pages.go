@@ -17,6 +17,12 @@ import (
 	"github.com/ouncehq/ounce/views/pages"
 )
 
+// The page's meta description (search results, link previews).
+const (
+	junkDescription   = "Melt value of pre-1965 US silver coins, by coin count or face value, at the latest silver price."
+	whatIfDescription = "Enter target prices per troy ounce for gold, silver, platinum and palladium to see each as a multiple of the last price and, signed in, what your holdings would be worth."
+)
+
 // PageRoutes are the markets and calculator pages.
 func (h *Handlers) PageRoutes() []kit.PageRoute {
 	return []kit.PageRoute{
@@ -108,13 +114,13 @@ func queryMap(c *fiber.Ctx, names []string) map[string]string {
 
 // JunkSilverPage is the junk-silver calculator.
 func (h *Handlers) JunkSilverPage(c *fiber.Ctx) error {
-	return kit.Render(c, http.StatusOK, pages.JunkSilver(h.Meta(c, "Junk silver calculator", "calculators"), h.junkView(c)))
+	return kit.Render(c, http.StatusOK, pages.JunkSilver(h.Meta(c, "Junk silver calculator", "calculators").Describe(junkDescription), h.junkView(c)))
 }
 
 // JunkSilverResult is the result fragment, recomputed as the user types.
 func (h *Handlers) JunkSilverResult(c *fiber.Ctx) error {
 	v := h.junkView(c)
-	return kit.Page(c, http.StatusOK, pages.JunkSilver(h.Meta(c, "Junk silver calculator", "calculators"), v), pages.JunkResult(v.Result))
+	return kit.Page(c, http.StatusOK, pages.JunkSilver(h.Meta(c, "Junk silver calculator", "calculators").Describe(junkDescription), v), pages.JunkResult(v.Result))
 }
 
 func (h *Handlers) whatIfView(c *fiber.Ctx) pages.WhatIfView {
@@ -186,11 +192,11 @@ func (h *Handlers) whatIfView(c *fiber.Ctx) pages.WhatIfView {
 
 // WhatIfPage is the what-if calculator.
 func (h *Handlers) WhatIfPage(c *fiber.Ctx) error {
-	return kit.Render(c, http.StatusOK, pages.WhatIf(h.Meta(c, "What-if calculator", "calculators"), h.whatIfView(c)))
+	return kit.Render(c, http.StatusOK, pages.WhatIf(h.Meta(c, "What-if calculator", "calculators").Describe(whatIfDescription), h.whatIfView(c)))
 }
 
 // WhatIfResult is the projection fragment.
 func (h *Handlers) WhatIfResult(c *fiber.Ctx) error {
 	v := h.whatIfView(c)
-	return kit.Page(c, http.StatusOK, pages.WhatIf(h.Meta(c, "What-if calculator", "calculators"), v), pages.WhatIfResult(v.Result))
+	return kit.Page(c, http.StatusOK, pages.WhatIf(h.Meta(c, "What-if calculator", "calculators").Describe(whatIfDescription), v), pages.WhatIfResult(v.Result))
 }

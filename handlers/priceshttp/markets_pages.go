@@ -18,6 +18,9 @@ import (
 	"github.com/ouncehq/ounce/views/pages"
 )
 
+// The page's meta description (search results, link previews).
+const marketsDescription = "Spot prices for gold, silver, platinum and palladium, each with its date and source, and charts of their price history."
+
 // chartPoints is how many points the markets chart draws.
 const chartPoints = 240
 
@@ -123,7 +126,7 @@ func (h *Handlers) MarketsPage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return kit.Render(c, http.StatusOK, pages.Markets(h.Meta(c, "Markets", "markets"), v))
+	return kit.Render(c, http.StatusOK, pages.Markets(h.Meta(c, "Markets", "markets").Describe(marketsDescription), v))
 }
 
 // MarketsChart is the chart fragment for metal and range buttons.
@@ -132,7 +135,7 @@ func (h *Handlers) MarketsChart(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	full := pages.Markets(h.Meta(c, "Markets", "markets"), pages.MarketsView{Ticker: h.TickerView(), Chart: cv})
+	full := pages.Markets(h.Meta(c, "Markets", "markets").Describe(marketsDescription), pages.MarketsView{Ticker: h.TickerView(), Chart: cv})
 	return kit.Page(c, http.StatusOK, full, pages.HistoryChart(cv))
 }
 

@@ -46,5 +46,5 @@ func (h *Handlers) signalArticle(c *fiber.Ctx, draft commentDraft, status int) e
 	if v.Social, err = h.articleSocial(c, a, draft); err != nil {
 		return err
 	}
-	return kit.Render(c, status, pages.SignalArticle(h.Meta(c, a.Title, "signal"), v))
+	return kit.Render(c, status, pages.SignalArticle(h.Meta(c, a.Title, "signal").Describe(a.Summary), v))
 }

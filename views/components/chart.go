@@ -203,4 +203,16 @@ func axisLabeler(lo, hi, step float64) func(float64) string {
 	}
 }
 
+// xTickAnchor aligns a date label under the x axis: the first starts at its tick and the last
+// ends at it, so neither runs past the plot; the ones between are centred.
+func xTickAnchor(i, n int) string {
+	switch {
+	case i == 0:
+		return "start"
+	case i == n-1:
+		return "end"
+	}
+	return "middle"
+}
+
 func f1(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }

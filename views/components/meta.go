@@ -5,14 +5,35 @@ import "strconv"
 
 // Meta is what the layout needs to know about the request.
 type Meta struct {
-	Title     string
-	Nav       string
-	Nonce     string
-	CSRF      string
-	SignedIn  bool
-	UserEmail string
-	UserTier  string
-	Version   string
+	Title string
+	// Description is the page's one-sentence summary for search results and link previews;
+	// empty gives one naming the page (see MetaDescription).
+	Description string
+	Nav         string
+	Nonce       string
+	CSRF        string
+	SignedIn    bool
+	UserEmail   string
+	UserTier    string
+	Version     string
+}
+
+// Describe returns the meta with the page's own description.
+func (m Meta) Describe(sentence string) Meta {
+	m.Description = sentence
+	return m
+}
+
+// MetaDescription is the content of the page's <meta name="description">: its own sentence
+// when the handler set one, else one built from its title.
+func (m Meta) MetaDescription() string {
+	switch {
+	case m.Description != "":
+		return m.Description
+	case m.Title != "":
+		return m.Title + " on Ounce, a tracker for physical gold, silver, platinum and palladium."
+	}
+	return "Ounce tracks physical gold, silver, platinum and palladium against their spot prices."
 }
 
 // NavItem is one link of the top navigation.
