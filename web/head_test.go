@@ -68,3 +68,13 @@ func TestHeadAnsweredLikeGet(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadOfAStreamIsHeadersOnly: HEAD of the live price stream answers the stream's headers
+// and ends, instead of holding the connection open as a stream.
+func TestHeadOfAStreamIsHeadersOnly(t *testing.T) {
+	e := newEnv(t, sqliteStore(t), withMarket(t))
+	res, body := rawExchange(t, e.live(), "HEAD", "/events/prices")
+	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") || len(body) != 0 {
+		t.Fatalf("HEAD /events/prices: %d %q, %d body bytes", res.StatusCode, res.Header.Get("Content-Type"), len(body))
+	}
+}

@@ -34,6 +34,12 @@ type SSEStream struct {
 // The web layer's StreamGate (SetStreamGate) may refuse a stream past its caps: the response
 // is then its problem (503 or 429 with Retry-After) and fn never runs.
 func StartSSE(c *fiber.Ctx, fn func(s *SSEStream)) {
+	if c.Method() == fiber.MethodHead {
+		// HEAD is answered like GET (web registers GET routes for both): the headers, no stream.
+		c.Set(fiber.HeaderContentType, "text/event-stream")
+		c.Set(fiber.HeaderCacheControl, "no-cache")
+		return
+	}
 	release, ok := admitStream(c)
 	if !ok {
 		return
@@ -191,6 +197,9 @@ func (b *Broadcast) Serve(c *fiber.Ctx) {
 	c.Set(fiber.HeaderCacheControl, "no-cache")
 	c.Set("X-Accel-Buffering", "no")
 	fctx := c.Context()
+	if c.Method() == fiber.MethodHead {
+		return
+	}
 	if !fctx.Request.Header.IsHTTP11() {
 		// HTTP/1.0 has no chunks: the server's own streaming, ended by closing.
 		StartSSE(c, func(s *SSEStream) { b.serveRaw(s) })
