@@ -36,6 +36,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ouncehq/ounce/bench/benchkit"
 	"github.com/ouncehq/ounce/db"
 )
 
@@ -215,39 +216,10 @@ func start(bin string) *server {
 	panic("server did not start")
 }
 
-func (s *server) stop() {
-	_ = s.cmd.Process.Signal(os.Interrupt)
-	done := make(chan struct{})
-	go func() { _ = s.cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		_ = s.cmd.Process.Kill()
-		<-done
-	}
-	os.RemoveAll(s.dir)
-}
+func (s *server) stop() { benchkit.Stop(s.cmd, 10*time.Second, s.dir) }
 
 // mem reads VmRSS and VmHWM of the process, in bytes.
-func (s *server) mem() (rss, hwm int64) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
-	if err != nil {
-		return 0, 0
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		f := strings.Fields(l)
-		if len(f) >= 2 {
-			n, _ := strconv.ParseInt(f[1], 10, 64)
-			switch f[0] {
-			case "VmRSS:":
-				rss = n << 10
-			case "VmHWM:":
-				hwm = n << 10
-			}
-		}
-	}
-	return rss, hwm
-}
+func (s *server) mem() (rss, hwm int64) { return benchkit.Mem(s.cmd.Process.Pid) }
 
 // resetPeak clears VmHWM so the next peak is the burst's own.
 func (s *server) resetPeak() {

@@ -26,7 +26,6 @@ import (
 	"os/exec"
 	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -153,39 +152,10 @@ func start(bin string, prov *provider) *server {
 	panic("server did not start with the fake provider's prices")
 }
 
-func (s *server) stop() {
-	_ = s.cmd.Process.Signal(os.Interrupt)
-	done := make(chan struct{})
-	go func() { _ = s.cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(15 * time.Second):
-		_ = s.cmd.Process.Kill()
-		<-done
-	}
-	os.RemoveAll(s.dir)
-}
+func (s *server) stop() { benchkit.Stop(s.cmd, 15*time.Second, s.dir) }
 
 // mem reads VmRSS and VmHWM of the server, in bytes.
-func (s *server) mem() (rss, hwm int64) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
-	if err != nil {
-		return 0, 0
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		f := strings.Fields(l)
-		if len(f) >= 2 {
-			n, _ := strconv.ParseInt(f[1], 10, 64)
-			switch f[0] {
-			case "VmRSS:":
-				rss = n << 10
-			case "VmHWM:":
-				hwm = n << 10
-			}
-		}
-	}
-	return rss, hwm
-}
+func (s *server) mem() (rss, hwm int64) { return benchkit.Mem(s.cmd.Process.Pid) }
 
 // client is one open stream. It reads until marker appears (the moved price), then records
 // when, and keeps reading until closed.
