@@ -15,24 +15,33 @@ import (
 // pgBackupHint is the one line the SQLite-only commands answer on PostgreSQL.
 const pgBackupHint = "on PostgreSQL, back up with pg_dump and restore with pg_restore (README, Backups): pg_dump --format=custom --file=FILE \"$DATABASE_URL\""
 
+// sqliteFileArgs parses the flags and the one FILE of backup and restore, and the
+// configuration, which must name the embedded database (usage says what one FILE means).
+func sqliteFileArgs(fs *flag.FlagSet, args []string, usage string) (string, config, error) {
+	if err := parseInterspersed(fs, args); err != nil {
+		return "", config{}, usageError{err.Error()}
+	}
+	if fs.NArg() != 1 {
+		return "", config{}, usageError{usage}
+	}
+	cfg, err := loadConfig(nil, nil)
+	if err != nil {
+		return "", config{}, usageError{err.Error()}
+	}
+	if cfg.DatabaseURL != "" {
+		return "", config{}, usageError{pgBackupHint}
+	}
+	return fs.Arg(0), cfg, nil
+}
+
 // cmdBackup handles `ounce backup FILE`: a consistent copy of the embedded database, taken
 // while the server runs.
 func cmdBackup(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("backup", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	if err := parseInterspersed(fs, args); err != nil {
-		return usageError{err.Error()}
-	}
-	if fs.NArg() != 1 {
-		return usageError{"backup needs exactly one FILE to write: ounce backup FILE"}
-	}
-	file := fs.Arg(0)
-	cfg, err := loadConfig(nil, nil)
+	file, cfg, err := sqliteFileArgs(fs, args, "backup needs exactly one FILE to write: ounce backup FILE")
 	if err != nil {
-		return usageError{err.Error()}
-	}
-	if cfg.DatabaseURL != "" {
-		return usageError{pgBackupHint}
+		return err
 	}
 	if _, err := os.Lstat(file); err == nil {
 		return usageError{fmt.Sprintf("%s already exists: choose a new file name", file)}
@@ -64,19 +73,9 @@ func cmdRestore(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("restore", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	force := fs.Bool("force", false, "replace a database that is not empty")
-	if err := parseInterspersed(fs, args); err != nil {
-		return usageError{err.Error()}
-	}
-	if fs.NArg() != 1 {
-		return usageError{"restore needs exactly one backup FILE: ounce restore [--force] FILE"}
-	}
-	file := fs.Arg(0)
-	cfg, err := loadConfig(nil, nil)
+	file, cfg, err := sqliteFileArgs(fs, args, "restore needs exactly one backup FILE: ounce restore [--force] FILE")
 	if err != nil {
-		return usageError{err.Error()}
-	}
-	if cfg.DatabaseURL != "" {
-		return usageError{pgBackupHint}
+		return err
 	}
 	if _, err := os.Stat(file); err != nil {
 		return usageError{fmt.Sprintf("%s: no such backup file", file)}
