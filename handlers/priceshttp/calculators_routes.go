@@ -29,7 +29,7 @@ func (h *Handlers) calculatorRoutes() []kit.APIRoute {
 	}
 	var targetParams []kit.Param
 	for _, m := range metals.All {
-		targetParams = append(targetParams, kit.Param{Name: string(m), In: "query", Description: "Target " + string(m) + " price, USD per troy ounce; today's price when omitted.", Schema: kit.Schema{"type": "number", "format": "double", "exclusiveMinimum": true, "minimum": 0, "maximum": 10000000}})
+		targetParams = append(targetParams, kit.Param{Name: string(m), In: "query", Description: "Target " + string(m) + " price, USD per troy ounce; the current price (live, or the last known close, dated in the answer) when omitted.", Schema: kit.Schema{"type": "number", "format": "double", "exclusiveMinimum": true, "minimum": 0, "maximum": 10000000}})
 	}
 	byMetal := kit.Schema{"type": "object", "required": metals.Names(), "properties": metalProps(num)}
 	line := kit.Schema{"type": "object", "required": []string{"oz", "current_value", "projected_value"}, "properties": kit.Schema{"oz": num, "current_value": num, "projected_value": num}}
@@ -48,7 +48,7 @@ func (h *Handlers) calculatorRoutes() []kit.APIRoute {
 			Example: "GET /v1/junk-silver?dimes=50&quarters=40&basis=circulated"},
 		{Method: "GET", Path: "/v1/speculation", Handler: h.APISpeculation, OperationID: "getSpeculation", Tag: "Calculators",
 			Summary:     "What-if: your stack and the market at target prices",
-			Description: "Missing targets default to today's price. Scenarios are presets relative to today's price (bull ×1.25, moon ×2, hyper ×5). With a Gold member's key the projection covers your own holdings; with a free member's key portfolio is null and note says why; without a key portfolio is null. Each metal's current_value and projected_value is its ounces × price to the cent; the portfolio's values are their sums and gain their difference, so the figures shown add up.",
+			Description: "Missing targets default to the current price (live, or the last known close, dated in the answer). Scenarios are presets relative to the current price (bull ×1.25, moon ×2, hyper ×5). With a Gold member's key the projection covers your own holdings; with a free member's key portfolio is null and note says why; without a key portfolio is null. Each metal's current_value and projected_value is its ounces × price to the cent; the portfolio's values are their sums and gain their difference, so the figures shown add up.",
 			Params:      targetParams,
 			Responses: []kit.Response{{Status: 200, Description: "Current prices, targets, multipliers, scenarios and, with a key, your projection.", Schema: kit.Schema{"type": "object",
 				"required": []string{"current", "targets", "multipliers", "scenarios", "stale", "portfolio"},

@@ -26,7 +26,7 @@ func (h *Handlers) MCPTools() []kit.MCPTool {
 			Call: func(ctx context.Context, a map[string]string, _ json.RawMessage, _ *db.User) (any, error) {
 				return h.JunkSilver(ctx, a, a["basis"])
 			}},
-		{Name: "get_speculation", Description: "What-if projection at target prices per metal (missing targets default to today's price), with preset bull, moon and hyper scenarios; with a key, your own holdings are projected too.",
+		{Name: "get_speculation", Description: "What-if projection at target prices per metal (missing targets default to the current price, live or the last known close), with preset bull, moon and hyper scenarios; with a key, your own holdings are projected too.",
 			Method: "GET", Path: "/v1/speculation",
 			Call: func(ctx context.Context, a map[string]string, _ json.RawMessage, u *db.User) (any, error) {
 				return h.speculationTool(ctx, a, u)

@@ -209,7 +209,8 @@ func joinInvalid(errs ...error) error {
 	return apperr.InvalidFields(fields)
 }
 
-// Scenario is a preset of the what-if calculator: every metal at a multiple of today's price.
+// Scenario is a preset of the what-if calculator: every metal at a multiple of its current price
+// (live, or the last close when none is live).
 type Scenario struct {
 	Name     string
 	Multiple decimal.Decimal
@@ -220,7 +221,7 @@ type Scenario struct {
 var Scenarios = []Scenario{
 	{"bull", decimal.RequireFromString("1.25"), "Bull: every metal 25% higher"},
 	{"moon", decimal.RequireFromString("2"), "Moon: every metal doubles"},
-	{"hyper", decimal.RequireFromString("5"), "Hyper: every metal five times today's price"},
+	{"hyper", decimal.RequireFromString("5"), "Hyper: every metal five times its current price"},
 }
 
 // ProjectionLine is one metal of a projected stack.
@@ -234,7 +235,7 @@ type Projection struct {
 	Metals                                      map[metals.Metal]ProjectionLine
 }
 
-// Speculation is the what-if result: today's price, the target and their ratio per metal, the
+// Speculation is the what-if result: the current price, the target and their ratio per metal, the
 // preset scenarios' prices, and with a member their projected stack.
 type Speculation struct {
 	Current, Targets, Multipliers map[metals.Metal]decimal.Decimal
