@@ -2,25 +2,12 @@
 // Chromium. BASE_URL points at an offline server the Go test started on loopback. The result
 // panel recomputes as the member types; input the server refuses must clear the old figure
 // and name the field, as the page rendered without JavaScript does.
-import { chromium } from "playwright-core";
 import assert from "node:assert/strict";
+import { launchChromium, step } from "./journey.mjs";
 
 const base = process.env.BASE_URL;
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
-const step = async (name, fn) => {
-  try {
-    await fn();
-    console.log("ok   " + name);
-  } catch (e) {
-    console.log("FAIL " + name + "\n" + (e.stack || e));
-    throw e;
-  }
-};
+const browser = await launchChromium();
 
 try {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
