@@ -61,7 +61,7 @@ func TestAdvisorJourney(t *testing.T) {
 	cfg := e2eConfig()
 	cfg.Advisor.LLMBaseURL, cfg.Advisor.LLMModel = model.URL, "fake-model"
 	app := serveOffline(t, cfg, true)
-	if err := app.Srv.Handlers().Intel().EnsureSeed(context.Background()); err != nil {
+	if err := app.App.Intel.EnsureSeed(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	runJourney(t, "advisor", app.Base, 3*time.Minute)

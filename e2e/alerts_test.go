@@ -15,9 +15,9 @@ import (
 	"github.com/ouncehq/ounce/db/dbtest"
 	"github.com/ouncehq/ounce/internal/alerts"
 	"github.com/ouncehq/ounce/internal/alerts/alertstest"
+	"github.com/ouncehq/ounce/internal/app"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/prices"
-	"github.com/ouncehq/ounce/web"
 )
 
 // TestAlertsJourney: in Chromium a member sets an alert from a metal card and enables browser
@@ -47,10 +47,11 @@ func TestAlertsJourney(t *testing.T) {
 	sub := push.Subscribe("chromium")
 	cfg := e2eConfig()
 	cfg.Alerts = alerts.Config{HTTPClient: push.Client(), AllowPrivate: alertstest.Loopback}
-	srv, err := web.New(web.Options{Store: store, Market: market, Config: cfg})
+	a, err := app.New(app.Options{Store: store, Market: market, Config: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
+	srv := a.Server
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +93,7 @@ func TestAlertsJourney(t *testing.T) {
 		t.Fatalf("alerts %+v %v", list, err)
 	}
 	// The stored subscription is the one a crossing is pushed to: silver below, then across $40.
-	svc := srv.Handlers().Alerts()
+	svc := a.Alerts
 	for _, p := range []string{"1.00", "40.25"} {
 		if _, err := svc.Evaluate(context.Background(), alerts.Tick{Metal: metals.Silver, Price: decimal.RequireFromString(p), AsOf: time.Now()}); err != nil {
 			t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ouncehq/ounce/db/dbtest"
 	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/internal/app"
 	"github.com/ouncehq/ounce/internal/billing"
 	"github.com/ouncehq/ounce/internal/billing/billingtest"
 	"github.com/ouncehq/ounce/internal/prices"
@@ -44,7 +45,7 @@ func TestBillingJourney(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := "http://" + ln.Addr().String()
-	cfg := web.Config{Site: kit.Site{BaseURL: base, Version: "e2e", PaymentsEnabled: true},
+	cfg := app.Config{Site: kit.Site{BaseURL: base, Version: "e2e", PaymentsEnabled: true},
 		HTTP:    web.HTTPConfig{RateLimitPerKey: 1000, RateLimitPerIP: 1000},
 		Billing: billing.Config{SecretKey: "sk_test_e2e", WebhookSecret: "whsec_e2e", PriceMonthly: "price_monthly_e2e", PriceYearly: "price_yearly_e2e", APIBase: mock.URL}}
 	cfg.SetOffline(true)
@@ -53,10 +54,11 @@ func TestBillingJourney(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := web.New(web.Options{Store: store, Market: market, Config: cfg})
+	a, err := app.New(app.Options{Store: store, Market: market, Config: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
+	srv := a.Server
 	go func() { _ = srv.App.Listener(ln) }()
 	defer func() {
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/internal/account"
+	"github.com/ouncehq/ounce/internal/app"
 	"github.com/ouncehq/ounce/web"
 )
 
@@ -20,8 +21,8 @@ func TestBrowserJourney(t *testing.T) {
 }
 
 // e2eConfig is an offline gold-by-default installation with generous limits.
-func e2eConfig() web.Config {
-	cfg := web.Config{Site: kit.Site{BaseURL: "http://127.0.0.1", Version: "e2e"},
+func e2eConfig() app.Config {
+	cfg := app.Config{Site: kit.Site{BaseURL: "http://127.0.0.1", Version: "e2e"},
 		HTTP: web.HTTPConfig{RateLimitPerKey: 1000, RateLimitPerIP: 1000}, Account: account.Config{NewUsersGold: true}}
 	cfg.SetOffline(true)
 	return cfg

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/db/dbtest"
+	"github.com/ouncehq/ounce/internal/app"
 	"github.com/ouncehq/ounce/internal/prices"
 	"github.com/ouncehq/ounce/web"
 )
@@ -38,14 +39,16 @@ type journeyApp struct {
 	Base  string
 	Store *db.Store
 	Srv   *web.Server
+	// App holds the services (seeding, direct use-case calls).
+	App *app.App
 }
 
 // serveOffline serves the app over a fresh SQLite store on loopback until the test ends; with
 // market, an offline price service over the embedded history.
-func serveOffline(t *testing.T, cfg web.Config, market bool) journeyApp {
+func serveOffline(t *testing.T, cfg app.Config, market bool) journeyApp {
 	t.Helper()
 	store := dbtest.SQLite(t)
-	opts := web.Options{Store: store, Config: cfg}
+	opts := app.Options{Store: store, Config: cfg}
 	if market {
 		m, err := prices.NewService(context.Background(), store, prices.ServiceConfig{Offline: true})
 		if err != nil {
@@ -53,10 +56,11 @@ func serveOffline(t *testing.T, cfg web.Config, market bool) journeyApp {
 		}
 		opts.Market = m
 	}
-	srv, err := web.New(opts)
+	a, err := app.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
+	srv := a.Server
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +71,7 @@ func serveOffline(t *testing.T, cfg web.Config, market bool) journeyApp {
 		defer cancel()
 		_ = srv.Shutdown(ctx) // ends the pages' event streams too
 	})
-	return journeyApp{Base: "http://" + ln.Addr().String(), Store: store, Srv: srv}
+	return journeyApp{Base: "http://" + ln.Addr().String(), Store: store, Srv: srv, App: a}
 }
 
 // runJourney runs the Playwright script e2e/<name>.mjs against base with Debian's Chromium,

@@ -13,7 +13,7 @@ func TestSocialJourney(t *testing.T) {
 	browserTools(t)
 	app := serveOffline(t, e2eConfig(), true)
 	// The demo articles a first start writes.
-	if err := app.Srv.Handlers().Intel().EnsureSeed(context.Background()); err != nil {
+	if err := app.App.Intel.EnsureSeed(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	runJourney(t, "social", app.Base, 3*time.Minute)

@@ -84,14 +84,7 @@ func (h *Handlers) APIDocsPage(c *fiber.Ctx) error {
 	prefix := ""
 	u, signedIn := kit.UserFrom(c)
 	if signedIn {
-		if keys, err := h.account.APIKeys(h.Ctx(c), u); err == nil {
-			for _, k := range keys {
-				if k.RevokedAt == nil {
-					prefix = k.Prefix
-					break
-				}
-			}
-		}
+		prefix = h.auth.ActiveKeyPrefix(h.Ctx(c), u)
 	}
 	return kit.Render(c, http.StatusOK, pages.APIDocs(h.Meta(c, "API", "").Describe("Reference for the Ounce JSON API: each /v1 route with what it takes and returns, and how to call it with an API key."), h.docsView(prefix, signedIn)))
 }

@@ -15,9 +15,9 @@ import (
 func (h *Handlers) Home(c *fiber.Ctx) error {
 	u, signedIn := kit.UserFrom(c)
 	if signedIn && u.IsGold() {
-		return h.portfolioHTTP.DashboardPage(c)
+		return h.home.Dashboard(c)
 	}
-	v, err := h.pricesHTTP.MarketsView(c, !signedIn)
+	v, err := h.home.Markets(c, !signedIn)
 	if err != nil {
 		return err
 	}

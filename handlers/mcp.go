@@ -10,18 +10,17 @@ import (
 	"strings"
 
 	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/internal/account"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/ouncehq/ounce/db"
 )
 
 // MCPTools lists every tool; the public six first.
 func (h *Handlers) MCPTools() []kit.MCPTool {
-	tools := h.pricesHTTP.MCPTools()
-	tools = append(tools, h.intelHTTP.MCPTools()...)
-	tools = append(tools, h.portfolioHTTP.MCPTools()...)
-	tools = append(tools, h.advisorHTTP.MCPTools()...)
+	var tools []kit.MCPTool
+	for _, a := range h.areas {
+		tools = append(tools, a.MCPTools()...)
+	}
 	order := map[string]int{"get_spot_prices": 0, "get_price_history": 1, "get_stack_signal": 2, "get_vault_watch": 3, "get_junk_silver": 4, "get_speculation": 5}
 	sort.SliceStable(tools, func(i, j int) bool {
 		oi, ok1 := order[tools[i].Name]
@@ -106,7 +105,7 @@ func toolArgs(raw json.RawMessage, allowed kit.Schema) (map[string]string, error
 
 // MCPServer builds the MCP server for one request: the public tools always, the Gold tools
 // only for a Gold member.
-func (h *Handlers) MCPServer(u *db.User) *mcp.Server {
+func (h *Handlers) MCPServer(u *account.User) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "ounce", Title: "Ounce", Version: "1.0.0"}, &mcp.ServerOptions{
 		Instructions: "Precious-metals prices, history, Stack Signal articles, COMEX vault data and calculators. Prices are USD per troy ounce; stale=true marks last-known values.",
 	})
@@ -148,9 +147,9 @@ func (h *Handlers) MCPServer(u *db.User) *mcp.Server {
 // decides which tools exist.
 func (h *Handlers) MCPHandler() http.Handler {
 	return mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
-		var up *db.User
+		var up *account.User
 		if secret, ok := kit.BearerToken(r.Header.Get("Authorization")); ok {
-			if ko, err := h.account.AuthenticateKey(r.Context(), secret); err == nil {
+			if ko, err := h.auth.AuthenticateKey(r.Context(), secret); err == nil {
 				u := ko.User
 				up = &u
 			}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/ouncehq/ounce/handlers/kit"
-	"github.com/ouncehq/ounce/handlers/portfoliohttp"
 
 	"github.com/gofiber/fiber/v2"
 )
@@ -17,29 +16,6 @@ var fiberParam = regexp.MustCompile(`:([A-Za-z_][A-Za-z0-9_]*)`)
 
 // OpenAPIPath turns a Fiber route path into an OpenAPI one (/v1/holdings/:id → /v1/holdings/{id}).
 func OpenAPIPath(p string) string { return fiberParam.ReplaceAllString(p, "{$1}") }
-
-// tagDescriptions explain the groups of the API reference.
-var tagDescriptions = map[string]string{
-	"Market data":         "Spot prices and their history. Public.",
-	"Calculators":         "Junk-silver melt values and what-if projections. Public; a key adds your own holdings.",
-	"Portfolio":           "Your holdings, sales, valuation and analytics. Gold members' keys.",
-	"Market intelligence": "Stack Signal articles, market news with analysis, and generation. Public, except generation (administrators).",
-	"Social":              "Article views, likes and comments. Reading is public; liking and commenting need a member's key.",
-	"Vault Watch":         "COMEX warehouse inventory: registered, eligible, drains and the oversubscribed ratio. Public.",
-	"Dealer prices":       "Dealer quotes for coins and bars with premiums over spot, premium history, and click-through to catalogue URLs only. Public.",
-	"Billing":             "Gold membership through Stripe: checkout, verification, the customer portal, and Stripe's webhook. Any member's key.",
-}
-
-// componentSchemas gathers every named schema the routes refer to.
-func (h *Handlers) componentSchemas() map[string]kit.Schema {
-	out := map[string]kit.Schema{"Problem": kit.ProblemSchema()}
-	for _, group := range []map[string]kit.Schema{portfoliohttp.HoldingSchemas(), h.areaSchemas()} {
-		for k, v := range group {
-			out[k] = v
-		}
-	}
-	return out
-}
 
 func problemResponse(desc string) kit.Schema {
 	return kit.Schema{"description": desc, "content": kit.Schema{"application/problem+json": kit.Schema{"schema": kit.Schema{"$ref": "#/components/schemas/Problem"}}}}
@@ -144,6 +120,7 @@ func (h *Handlers) OpenAPI() kit.Schema {
 		op["responses"] = responses
 		item[strings.ToLower(r.Method)] = op
 	}
+	descriptions := h.tagDescriptions()
 	var tagList []kit.Schema
 	names := make([]string, 0, len(tags))
 	for t := range tags {
@@ -151,7 +128,7 @@ func (h *Handlers) OpenAPI() kit.Schema {
 	}
 	sort.Strings(names)
 	for _, t := range names {
-		tagList = append(tagList, kit.Schema{"name": t, "description": tagDescriptions[t]})
+		tagList = append(tagList, kit.Schema{"name": t, "description": descriptions[t]})
 	}
 	return kit.Schema{
 		"openapi": "3.0.3",

@@ -2,11 +2,22 @@ package handlers
 
 import "github.com/ouncehq/ounce/handlers/kit"
 
-// areaSchemas merges the named schemas each area contributes to the OpenAPI components.
-func (h *Handlers) areaSchemas() map[string]kit.Schema {
-	out := map[string]kit.Schema{}
-	for _, group := range []map[string]kit.Schema{h.intelHTTP.Schemas(), h.portfolioHTTP.Schemas(), h.socialHTTP.Schemas(), h.advisorHTTP.Schemas(), h.alertsHTTP.Schemas()} {
-		for k, v := range group {
+// componentSchemas gathers every named schema the routes refer to: Problem and each area's.
+func (h *Handlers) componentSchemas() map[string]kit.Schema {
+	out := map[string]kit.Schema{"Problem": kit.ProblemSchema()}
+	for _, a := range h.areas {
+		for k, v := range a.OpenAPIComponents() {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// tagDescriptions explain the groups of the API reference, as each area describes its tags.
+func (h *Handlers) tagDescriptions() map[string]string {
+	out := map[string]string{}
+	for _, a := range h.areas {
+		for k, v := range a.OpenAPITags() {
 			out[k] = v
 		}
 	}

@@ -15,8 +15,8 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/alerts"
+	"github.com/ouncehq/ounce/internal/app"
 	"github.com/ouncehq/ounce/internal/metals"
-	"github.com/ouncehq/ounce/web"
 )
 
 type briefOut struct {
@@ -58,7 +58,7 @@ func advisorStack(t *testing.T, e *env, key string) {
 }
 
 func advisorLive(e *env) {
-	setPrices(e.srv.Handlers().Market(), intelNow, map[metals.Metal][2]string{
+	setPrices(e.app.Market, intelNow, map[metals.Metal][2]string{
 		metals.Gold: {"2650.40", "2641.15"}, metals.Silver: {"31.25", "30.90"}, metals.Platinum: {"980.00", "975.50"}, metals.Palladium: {"1010.00", "1020.00"},
 	})
 }
@@ -317,7 +317,7 @@ func TestAdvisorPageStreams(t *testing.T) {
 		fmt.Fprint(w, "data: [DONE]\n\n")
 	}))
 	defer model.Close()
-	withModel := func(o *web.Options) {
+	withModel := func(o *app.Options) {
 		offline(t)(o)
 		o.Config.Advisor.LLMBaseURL, o.Config.Advisor.LLMModel = model.URL, "fake-model"
 	}
@@ -357,7 +357,7 @@ func TestBriefNamesFiredAlerts(t *testing.T) {
 		advisorStack(t, e, key)
 		r := e.api("POST", "/v1/push/price-alerts", key, map[string]any{"metal": "silver", "direction": "above", "target_price": "32", "repeat": "once"})
 		wantStatus(t, "create alert", r, 201, "")
-		res, err := e.srv.Handlers().Alerts().Evaluate(context.Background(), alerts.Tick{Metal: metals.Silver, Price: decimal.RequireFromString("32.4150"), AsOf: intelNow})
+		res, err := e.app.Alerts.Evaluate(context.Background(), alerts.Tick{Metal: metals.Silver, Price: decimal.RequireFromString("32.4150"), AsOf: intelNow})
 		if err != nil || res.Fired != 1 {
 			t.Fatalf("evaluate: %+v %v", res, err)
 		}

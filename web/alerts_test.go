@@ -19,9 +19,9 @@ import (
 	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/internal/alerts"
 	"github.com/ouncehq/ounce/internal/alerts/alertstest"
+	"github.com/ouncehq/ounce/internal/app"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/prices"
-	"github.com/ouncehq/ounce/web"
 )
 
 // TestAlertsAPI: devices and alerts over /v1, with the ownership and limit rules.
@@ -144,7 +144,7 @@ func TestAlertsTwoInstancesOnePerCrossing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := newEnv(t, s, func(o *web.Options) {
+		e := newEnv(t, s, func(o *app.Options) {
 			o.Market = market
 			o.Config.Alerts = alerts.Config{ExpoAPIURL: expo.URL(), HTTPClient: push.Client(), AllowPrivate: alertstest.Loopback, PollEvery: 200 * time.Millisecond}
 		})
@@ -176,7 +176,7 @@ func TestAlertsTwoInstancesOnePerCrossing(t *testing.T) {
 	live := func(price string) func() bool {
 		return func() bool {
 			for _, e := range envs {
-				sp := e.srv.Handlers().Market().Snapshot().Prices[metals.Silver]
+				sp := e.app.Market.Snapshot().Prices[metals.Silver]
 				if sp.Stale || sp.Price.StringFixed(2) != price {
 					return false
 				}
@@ -238,7 +238,7 @@ func TestAlertsPages(t *testing.T) {
 			}
 		}
 		// Prefilled with the price as shown: at its source's precision (63.935 stays 63.935).
-		silver := kit.PriceNum(e.srv.Handlers().Market().Snapshot().Prices[metals.Silver].Price).String()
+		silver := kit.PriceNum(e.app.Market.Snapshot().Prices[metals.Silver].Price).String()
 		if !strings.Contains(body, `value="`+silver+`"`) {
 			t.Fatalf("silver's card is not prefilled with %s", silver)
 		}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/ouncehq/ounce/db"
-	"github.com/ouncehq/ounce/web"
+	"github.com/ouncehq/ounce/internal/app"
 )
 
 func TestAPIAuthentication(t *testing.T) {
@@ -86,7 +86,7 @@ func TestUnknownAPIRouteIsProblem(t *testing.T) {
 }
 
 func TestRateLimits(t *testing.T) {
-	eachEngine(t, func(o *web.Options) { o.Config.HTTP.RateLimitPerKey = 3; o.Config.HTTP.RateLimitPerIP = 2 }, func(t *testing.T, e *env) {
+	eachEngine(t, func(o *app.Options) { o.Config.HTTP.RateLimitPerKey = 3; o.Config.HTTP.RateLimitPerIP = 2 }, func(t *testing.T, e *env) {
 		_, key := e.user("a@example.com", db.TierGold)
 		for i := 0; i < 3; i++ {
 			if r := e.api("GET", "/v1/holdings", key, nil); r.Status != 200 {
@@ -110,7 +110,7 @@ func TestRateLimits(t *testing.T) {
 }
 
 func TestRateLimitPerClientAddress(t *testing.T) {
-	e := newEnv(t, sqliteStore(t), func(o *web.Options) { o.Config.HTTP.RateLimitPerIP = 1 })
+	e := newEnv(t, sqliteStore(t), func(o *app.Options) { o.Config.HTTP.RateLimitPerIP = 1 })
 	base := e.live()
 	get := func(ip string) int {
 		res, err := clientFrom(ip).Get(base + "/v1/holdings")
@@ -130,7 +130,7 @@ func TestRateLimitPerClientAddress(t *testing.T) {
 
 func TestForwardedForOnlyFromTrustedProxies(t *testing.T) {
 	run := func(trusted []string) int {
-		e := newEnv(t, sqliteStore(t), func(o *web.Options) { o.Config.HTTP.RateLimitPerIP = 1; o.Config.HTTP.TrustedProxies = trusted })
+		e := newEnv(t, sqliteStore(t), func(o *app.Options) { o.Config.HTTP.RateLimitPerIP = 1; o.Config.HTTP.TrustedProxies = trusted })
 		base := e.live()
 		status := 0
 		for _, xff := range []string{"203.0.113.1", "203.0.113.2"} {
@@ -156,7 +156,7 @@ func TestForwardedForOnlyFromTrustedProxies(t *testing.T) {
 }
 
 func TestCORSAllowList(t *testing.T) {
-	e := newEnv(t, sqliteStore(t), func(o *web.Options) { o.Config.HTTP.CORSOrigins = []string{"https://app.example.com"} })
+	e := newEnv(t, sqliteStore(t), func(o *app.Options) { o.Config.HTTP.CORSOrigins = []string{"https://app.example.com"} })
 	req := httptest.NewRequest("OPTIONS", "/v1/holdings", nil)
 	req.Header.Set("Origin", "https://app.example.com")
 	req.Header.Set("Access-Control-Request-Method", "GET")
@@ -191,7 +191,7 @@ func TestHealthReadyMetrics(t *testing.T) {
 	if r := e.do(httptest.NewRequest("GET", "/metrics", nil)); r.Status != 404 {
 		t.Fatalf("metrics must be off by default: %d", r.Status)
 	}
-	m := newEnv(t, s, func(o *web.Options) { o.Config.HTTP.Metrics = true })
+	m := newEnv(t, s, func(o *app.Options) { o.Config.HTTP.Metrics = true })
 	m.do(httptest.NewRequest("GET", "/healthz", nil))
 	m.api("GET", "/v1/holdings", "", nil)
 	r := m.do(httptest.NewRequest("GET", "/metrics", nil))
@@ -208,7 +208,7 @@ func TestHealthReadyMetrics(t *testing.T) {
 		}
 	}
 	// Each server has a registry of its own: a second one in the same process starts clean.
-	m2 := newEnv(t, s, func(o *web.Options) { o.Config.HTTP.Metrics = true })
+	m2 := newEnv(t, s, func(o *app.Options) { o.Config.HTTP.Metrics = true })
 	if body := string(m2.do(httptest.NewRequest("GET", "/metrics", nil)).Body); strings.Contains(body, `route="/healthz"`) {
 		t.Fatalf("a second server sees the first one's requests:\n%s", body)
 	}

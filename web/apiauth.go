@@ -10,7 +10,6 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/handlers/kit"
-	"github.com/ouncehq/ounce/internal/account"
 )
 
 // apiAuth authenticates the bearer key (when sent, or when the route needs one) or a signed-in
@@ -35,7 +34,7 @@ func (s *server) apiAuth(r kit.APIRoute) fiber.Handler {
 					return kit.NewProblem(http.StatusUnauthorized, kit.ProbUnauthorized, "send Authorization: Bearer <API key>; create keys under Settings → Developer Access")
 				})
 			}
-			ko, err := s.h.Account().AuthenticateKey(c.UserContext(), secret)
+			ko, err := s.h.AuthenticateKey(c.UserContext(), secret)
 			if err != nil {
 				// Failed guesses count against the client's address.
 				return s.rateLimitThen(c, ipBucket, s.opts.Config.HTTP.RateLimitPerIP, func() error { return err })
@@ -52,10 +51,10 @@ func (s *server) apiAuth(r kit.APIRoute) fiber.Handler {
 func (s *server) apiAsMember(c *fiber.Ctx, r kit.APIRoute, u db.User, bucketName string) error {
 	kit.SetUser(c, u)
 	switch {
-	case r.Auth == kit.AuthGold && !account.IsGold(u):
+	case r.Auth == kit.AuthGold && !u.IsGold():
 		return kit.NewProblem(http.StatusForbidden, kit.ProbMembership,
 			"this endpoint needs Gold membership; upgrade at "+s.opts.Config.Site.BaseURL+"/settings/billing")
-	case r.Auth == kit.AuthAdmin && !account.IsAdmin(u):
+	case r.Auth == kit.AuthAdmin && !u.IsAdmin:
 		return kit.NewProblem(http.StatusForbidden, kit.ProbForbidden, "this endpoint is for administrators")
 	}
 	return s.rateLimitThen(c, func(*fiber.Ctx) string { return bucketName }, s.opts.Config.HTTP.RateLimitPerKey, c.Next)

@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"io/fs"
 	"log/slog"
 	"net"
@@ -29,20 +30,30 @@ import (
 	"github.com/ouncehq/ounce/handlers"
 	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/internal/apperr"
-	"github.com/ouncehq/ounce/internal/prices"
 	"github.com/ouncehq/ounce/internal/ratelimit"
 	"github.com/ouncehq/ounce/static"
 )
 
-// Options are what the application is built from: storage, the clock and logger, the price
-// service, and the configuration.
+// Options are what the application is built from: storage, the clock and logger, the
+// transport's settings, and Wire, which the composition root (internal/app) supplies.
 type Options struct {
 	Store  *db.Store
 	Logger *slog.Logger
 	Now    func() time.Time
-	// Market is the price service (feed, history); nil serves no prices.
-	Market *prices.Service
 	Config Config
+	// Wire builds the handlers to serve and lists the background jobs to run. New calls it
+	// once, with the parts the server owns and the services need.
+	Wire func(Parts) (*handlers.Handlers, []Job)
+}
+
+// Parts are what the server owns and hands the composition root: the adapters' base
+// (sessions, site, logger, clock, the shutdown signal), the shared rate limiter, and the
+// recorder of API key use.
+type Parts struct {
+	Base    *kit.Base
+	Limiter ratelimit.Limiter
+	// OnKeyUsed coalesces "this API key was just used" into batched writes.
+	OnKeyUsed func(keyID int64, at time.Time)
 }
 
 // Server is the assembled application and its background work.
@@ -52,8 +63,10 @@ type Server struct {
 }
 
 type server struct {
-	opts     Options
-	h        *handlers.Handlers
+	opts Options
+	h    *handlers.Handlers
+	// jobs of the services, from Wire; the runner adds the server's own.
+	areaJobs []Job
 	https    bool
 	proxies  trustedProxies
 	csrf     csrfSigner
@@ -107,7 +120,11 @@ func New(opts Options) (*Server, error) {
 	}
 	s.limits = opts.Config.HTTP.connLimits()
 	s.streams = newStreamGate(s.limits)
-	s.h = handlers.New(handlers.Deps{Sessions: sm, Site: opts.Config.Site, Services: s.services(opts), Logger: opts.Logger, Now: opts.Now, Done: s.done})
+	if opts.Wire == nil {
+		return nil, errors.New("web.New: Options.Wire is required (internal/app supplies it)")
+	}
+	base := &kit.Base{Sessions: sm, Site: opts.Config.Site, Log: opts.Logger, Now: opts.Now, Done: s.done}
+	s.h, s.areaJobs = opts.Wire(Parts{Base: base, Limiter: limiter, OnKeyUsed: s.keyUse.Record})
 
 	limits := &bodyLimits{}
 	for _, r := range s.h.APIRoutes() {
@@ -175,13 +192,13 @@ func (srv *Server) Listen(addr string) error {
 // Limits are the connection and stream caps the server enforces.
 func (srv *Server) Limits() ConnLimits { return srv.s.limits }
 
-// Handlers exposes the handler set (for tests and tools that call use cases directly).
+// Handlers exposes the assembled handlers (tests read the route tables and documents).
 func (srv *Server) Handlers() *handlers.Handlers { return srv.s.h }
 
 // Start runs the background jobs (the services' and the server's own) until Shutdown.
 // Calling it again does nothing.
 func (srv *Server) Start() {
-	srv.s.started.Do(func() { srv.s.jobs.start(append(srv.s.h.Jobs(), srv.s.ownJobs()...)) })
+	srv.s.started.Do(func() { srv.s.jobs.start(append(append([]Job{}, srv.s.areaJobs...), srv.s.ownJobs()...)) })
 }
 
 // Shutdown stops accepting requests, lets in-flight ones finish, and stops background work,
@@ -205,7 +222,6 @@ func (s *server) ownJobs() []Job {
 	jobs := []Job{
 		{Name: "API key use", Run: func(ctx context.Context) { s.keyUse.Run(ctx, 30*time.Second) }},
 		every("session cleanup", 10*time.Minute, s.opts.Logger, s.opts.Store.DeleteExpiredSessions),
-		every("sign-in failure cleanup", time.Hour, s.opts.Logger, s.h.Account().PruneSignInFailures),
 	}
 	if shared, ok := s.limiter.(*ratelimit.Shared); ok {
 		// The in-memory limiter forgets old windows itself; shared ones are rows to delete.

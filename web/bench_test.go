@@ -11,8 +11,8 @@ import (
 
 	"github.com/ouncehq/ounce/db/dbtest"
 	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/internal/app"
 	"github.com/ouncehq/ounce/internal/prices"
-	"github.com/ouncehq/ounce/web"
 )
 
 // benchApp is the full app with an offline market, the production log level (info) into
@@ -23,10 +23,11 @@ func benchApp(b *testing.B) fasthttp.RequestHandler {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv, err := web.New(web.Options{Store: s, Market: m, Config: web.Config{Site: kit.Site{BaseURL: "http://127.0.0.1"}}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	a, err := app.New(app.Options{Store: s, Market: m, Config: app.Config{Site: kit.Site{BaseURL: "http://127.0.0.1"}}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		b.Fatal(err)
 	}
+	srv := a.Server
 	return srv.App.Handler()
 }
 

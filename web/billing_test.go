@@ -15,16 +15,16 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/app"
 	"github.com/ouncehq/ounce/internal/billing"
 	"github.com/ouncehq/ounce/internal/billing/billingtest"
-	"github.com/ouncehq/ounce/web"
 )
 
 const testWebhookSecret = "whsec_web_test"
 
 // withStripe configures billing against stripe-mock; new accounts then start free.
-func withStripe(mock *billingtest.Mock) func(*web.Options) {
-	return func(o *web.Options) {
+func withStripe(mock *billingtest.Mock) func(*app.Options) {
+	return func(o *app.Options) {
 		o.Config.Billing = billing.Config{SecretKey: "sk_test_web", WebhookSecret: testWebhookSecret, PriceMonthly: "price_m_web", PriceYearly: "price_y_web", APIBase: mock.URL}
 		o.Config.Account.NewUsersGold = false
 		o.Config.Site.PaymentsEnabled = true

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ouncehq/ounce/web"
+	"github.com/ouncehq/ounce/internal/app"
 )
 
 // TestDealerGoCountsOncePerMinute (issue 22 item 9): GET /go/{dealer}/{product} redirects
@@ -17,7 +17,7 @@ import (
 func TestDealerGoCountsOncePerMinute(t *testing.T) {
 	var now atomic.Int64
 	now.Store(intelNow.UnixNano())
-	mod := func(o *web.Options) {
+	mod := func(o *app.Options) {
 		offline(t)(o)
 		o.Now = func() time.Time { return time.Unix(0, now.Load()).UTC() }
 	}

@@ -25,7 +25,7 @@ func TestDealerPricesOfflineAreDemoWithTruePremiums(t *testing.T) {
 			t.Fatalf("%d %s", r.Status, r.Body)
 		}
 		v := numbers(t, r)
-		spot := e.srv.Handlers().Market().Snapshot().Prices[metals.Silver]
+		spot := e.app.Market.Snapshot().Prices[metals.Silver]
 		if v["demo"] != true || v["offline"] != true || v["spot_stale"] != true || !dnum(t, v["spot"]).Equal(metals.Price(spot.Price)) {
 			t.Fatalf("header %v %v %v %v", v["demo"], v["offline"], v["spot_stale"], v["spot"])
 		}
@@ -134,7 +134,7 @@ func TestDealerProductsAndHistory(t *testing.T) {
 func TestDealerPricesShowFetchedQuotes(t *testing.T) {
 	eachEngine(t, offline(t), func(t *testing.T, e *env) {
 		ctx := context.Background()
-		setPrices(e.srv.Handlers().Market(), intelNow, map[metals.Metal][2]string{metals.Silver: {"64.00", "63.50"}})
+		setPrices(e.app.Market, intelNow, map[metals.Metal][2]string{metals.Silver: {"64.00", "63.50"}})
 		at := intelNow.Add(-time.Hour)
 		q := func(dealer, price string, stock bool) db.DealerQuoteRow {
 			return db.DealerQuoteRow{Dealer: dealer, Product: "silver-bar-10oz", Price: decimal.RequireFromString(price), InStock: stock,

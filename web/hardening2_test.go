@@ -22,7 +22,7 @@ import (
 	"time"
 
 	"github.com/ouncehq/ounce/db"
-	"github.com/ouncehq/ounce/web"
+	"github.com/ouncehq/ounce/internal/app"
 )
 
 // Hardening II, black-box over loopback.
@@ -162,7 +162,7 @@ func TestHardeningHeldQuestionsOutliveTheirRequest(t *testing.T) {
 		fmt.Fprint(w, "data: [DONE]\n\n")
 	}))
 	defer model.Close()
-	e := newEnv(t, sqliteStore(t), func(o *web.Options) {
+	e := newEnv(t, sqliteStore(t), func(o *app.Options) {
 		offline(t)(o)
 		o.Config.Advisor.LLMBaseURL, o.Config.Advisor.LLMModel = model.URL, "fake-model"
 	})
@@ -326,7 +326,7 @@ func refusalBody(t *testing.T, r *http.Response) []byte {
 // the total) and in total; past either cap the answer is a problem with Retry-After (429 for
 // the address, 503 for the server), and /healthz and /v1/prices keep answering at the cap.
 func TestHardeningStreamCaps(t *testing.T) {
-	e := newEnv(t, sqliteStore(t), func(o *web.Options) {
+	e := newEnv(t, sqliteStore(t), func(o *app.Options) {
 		offline(t)(o)
 		o.Config.HTTP.MaxStreams = 4
 	})
@@ -369,7 +369,7 @@ func TestHardeningStreamCaps(t *testing.T) {
 // problem with Retry-After, the server keeps serving the ones it holds, and a closed
 // connection frees its slot.
 func TestHardeningConnectionCap(t *testing.T) {
-	e := newEnv(t, sqliteStore(t), func(o *web.Options) { o.Config.HTTP.MaxConnections = 2 })
+	e := newEnv(t, sqliteStore(t), func(o *app.Options) { o.Config.HTTP.MaxConnections = 2 })
 	base := e.live()
 	addr := strings.TrimPrefix(base, "http://")
 	var held []net.Conn

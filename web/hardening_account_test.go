@@ -15,7 +15,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/ouncehq/ounce/db"
-	"github.com/ouncehq/ounce/web"
+	"github.com/ouncehq/ounce/internal/app"
 )
 
 // Issue 11, items 3, 4, 5 and 9: black-box over loopback.
@@ -23,7 +23,7 @@ import (
 // TestSignUpLimitedPerAddress (item 3): one address may open five accounts an hour; the
 // sixth is refused with a Retry-After, and another address is not affected.
 func TestSignUpLimitedPerAddress(t *testing.T) {
-	e := newEnv(t, sqliteStore(t), func(o *web.Options) { o.Config.Account.SignUpsPerIP = 5 })
+	e := newEnv(t, sqliteStore(t), func(o *app.Options) { o.Config.Account.SignUpsPerIP = 5 })
 	base := e.live()
 	signUp := func(from, email, pw string) liveResp {
 		b := newLiveClient(t, base, from)

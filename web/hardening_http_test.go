@@ -15,7 +15,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/ouncehq/ounce/db"
-	"github.com/ouncehq/ounce/web"
+	"github.com/ouncehq/ounce/internal/app"
 )
 
 // Issue 11, items 1, 2, 6, 7 and 8: black-box over loopback.
@@ -103,7 +103,7 @@ func TestLoginNextIsSameOriginOnly(t *testing.T) {
 // right-most X-Forwarded-For address that is not a proxy; varying what the client itself puts
 // on the left changes nothing.
 func TestForwardedForRightmostUntrusted(t *testing.T) {
-	e := newEnv(t, sqliteStore(t), func(o *web.Options) {
+	e := newEnv(t, sqliteStore(t), func(o *app.Options) {
 		withMarket(t)(o)
 		o.Config.HTTP.TrustedProxies = []string{"127.0.0.1"}
 		o.Config.HTTP.RateLimitPerIP = 5

@@ -20,6 +20,7 @@ import (
 	"github.com/ouncehq/ounce/db/dbtest"
 	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/internal/account"
+	"github.com/ouncehq/ounce/internal/app"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/prices"
 	"github.com/ouncehq/ounce/web"
@@ -28,27 +29,28 @@ import (
 // env is one assembled app over one store.
 type env struct {
 	t        *testing.T
+	app      *app.App
 	srv      *web.Server
 	store    *db.Store
 	contract contract
 }
 
-func newEnv(t *testing.T, s *db.Store, mod func(*web.Options)) *env {
+func newEnv(t *testing.T, s *db.Store, mod func(*app.Options)) *env {
 	t.Helper()
-	opts := web.Options{Store: s, Config: web.Config{Site: kit.Site{BaseURL: "http://ounce.test", Version: "test"},
+	opts := app.Options{Store: s, Config: app.Config{Site: kit.Site{BaseURL: "http://ounce.test", Version: "test"},
 		HTTP: web.HTTPConfig{RateLimitPerKey: 1000, RateLimitPerIP: 1000}, Account: account.Config{NewUsersGold: true}}}
 	if mod != nil {
 		mod(&opts)
 	}
-	srv, err := web.New(opts)
+	a, err := app.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &env{t: t, srv: srv, store: s}
+	return &env{t: t, app: a, srv: a.Server, store: s}
 }
 
 // eachEngine runs fn against an app on every available database engine.
-func eachEngine(t *testing.T, mod func(*web.Options), fn func(t *testing.T, e *env)) {
+func eachEngine(t *testing.T, mod func(*app.Options), fn func(t *testing.T, e *env)) {
 	dbtest.Each(t, func(t *testing.T, s *db.Store) { fn(t, newEnv(t, s, mod)) })
 }
 
@@ -121,7 +123,7 @@ func (e *env) user(email, tier string) (db.User, string) {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	secret, _, err := e.srv.Handlers().Account().CreateAPIKey(ctx, u, "test")
+	secret, _, err := e.app.Account.CreateAPIKey(ctx, u, "test")
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -204,8 +206,8 @@ func clientFrom(ip string) *http.Client {
 
 // withMarket gives the app a real price service over its store: offline, seeded from the
 // embedded history, so tests see genuine closes and stale last-known prices.
-func withMarket(t *testing.T) func(*web.Options) {
-	return func(o *web.Options) {
+func withMarket(t *testing.T) func(*app.Options) {
+	return func(o *app.Options) {
 		svc, err := prices.NewService(context.Background(), o.Store, prices.ServiceConfig{Offline: true, Now: o.Now})
 		if err != nil {
 			t.Fatal(err)

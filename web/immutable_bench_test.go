@@ -9,6 +9,7 @@ import (
 
 	"github.com/ouncehq/ounce/db/dbtest"
 	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/internal/app"
 	"github.com/ouncehq/ounce/web"
 )
 
@@ -18,10 +19,11 @@ func immutableApp(b *testing.B, on bool) fasthttp.RequestHandler {
 	web.SetImmutable(on)
 	defer web.SetImmutable(true)
 	s := dbtest.SQLite(b)
-	srv, err := web.New(web.Options{Store: s, Config: web.Config{Site: kit.Site{BaseURL: "http://127.0.0.1"}}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	a, err := app.New(app.Options{Store: s, Config: app.Config{Site: kit.Site{BaseURL: "http://127.0.0.1"}}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		b.Fatal(err)
 	}
+	srv := a.Server
 	return srv.App.Handler()
 }
 

@@ -19,10 +19,10 @@ import (
 	"github.com/ouncehq/ounce/db/dbtest"
 	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/internal/account"
+	"github.com/ouncehq/ounce/internal/app"
 	"github.com/ouncehq/ounce/internal/comex"
 	"github.com/ouncehq/ounce/internal/intel"
 	"github.com/ouncehq/ounce/internal/metals"
-	"github.com/ouncehq/ounce/web"
 )
 
 // ---- helpers shared by the intel, signal and vault tests ----
@@ -36,7 +36,7 @@ func (e *env) admin(email string) string {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	secret, _, err := e.srv.Handlers().Account().CreateAPIKey(ctx, u, "admin")
+	secret, _, err := e.app.Account.CreateAPIKey(ctx, u, "admin")
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func (e *env) admin(email string) string {
 // seed runs the first-start seeding the server does before listening.
 func (e *env) seed() {
 	e.t.Helper()
-	if err := e.srv.Handlers().Intel().EnsureSeed(context.Background()); err != nil {
+	if err := e.app.Intel.EnsureSeed(context.Background()); err != nil {
 		e.t.Fatal(err)
 	}
 }
@@ -58,9 +58,9 @@ var intelNow = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 func fixedClock() time.Time { return intelNow }
 
 // offline is an app that never touches the network, with the offline price service.
-func offline(t *testing.T) func(*web.Options) {
+func offline(t *testing.T) func(*app.Options) {
 	market := withMarket(t)
-	return func(o *web.Options) {
+	return func(o *app.Options) {
 		o.Config.SetOffline(true)
 		o.Now = fixedClock
 		market(o)
@@ -162,9 +162,9 @@ func newsFixture(t *testing.T) *feedServer {
 	})
 }
 
-func onlineIntel(t *testing.T, feeds *feedServer, cme string, llm string) func(*web.Options) {
+func onlineIntel(t *testing.T, feeds *feedServer, cme string, llm string) func(*app.Options) {
 	market := withMarket(t)
-	return func(o *web.Options) {
+	return func(o *app.Options) {
 		o.Now = fixedClock
 		market(o)
 		o.Config.News.Feeds = "Wire A=" + feeds.srv.URL + "/wire-a.xml, Wire B=" + feeds.srv.URL + "/wire-b.xml, Broken=" + feeds.srv.URL + "/gone.xml"
@@ -362,7 +362,7 @@ func TestMarketIntelValidationAndFilters(t *testing.T) {
 		}
 		// Categories are matched in any letter case (checked on the use case: the document
 		// lists the canonical spelling).
-		svc := e.srv.Handlers().Intel()
+		svc := e.app.Intel
 		lower, err := svc.MarketIntel(context.Background(), intel.NewsQuery{Category: "central_bank", Metal: metals.Silver})
 		if err != nil {
 			t.Fatal(err)

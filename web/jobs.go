@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/internal/job"
 )
 
 // Job is a named background loop the server runs until it stops.
@@ -96,18 +97,5 @@ func (r *jobRunner) runOnce(ctx context.Context, job Job) (panicked bool) {
 
 // every makes a job that calls fn each interval until its context ends, logging failures.
 func every(name string, interval time.Duration, log *slog.Logger, fn func(ctx context.Context) error) Job {
-	return Job{Name: name, Run: func(ctx context.Context) {
-		t := time.NewTicker(interval)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				if err := fn(ctx); err != nil && ctx.Err() == nil {
-					log.Warn(name, "err", err)
-				}
-			}
-		}
-	}}
+	return job.Every(name, interval, log, fn)
 }

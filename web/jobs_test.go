@@ -9,10 +9,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/ouncehq/ounce/db"
-	"github.com/ouncehq/ounce/db/dbtest"
-	"github.com/ouncehq/ounce/handlers/kit"
 )
 
 // syncBuffer is a log destination safe for the runner's goroutines.
@@ -153,43 +149,4 @@ func TestEveryRunsUntilStopped(t *testing.T) {
 	if !strings.Contains(logs.String(), `msg=pruning err="context deadline exceeded"`) {
 		t.Fatalf("failure not logged:\n%s", logs.String())
 	}
-}
-
-// TestServerRunsEveryJobAndAwaitsThem: Start runs the services' jobs and the server's own
-// housekeeping through the one runner; Shutdown stops every one of them.
-func TestServerRunsEveryJobAndAwaitsThem(t *testing.T) {
-	dbtest.Each(t, func(t *testing.T, s *db.Store) {
-		logs := &syncBuffer{}
-		srv, err := New(Options{Store: s, Config: offlineConfig("http://ounce.test"), Logger: slog.New(slog.NewTextHandler(logs, nil))})
-		if err != nil {
-			t.Fatal(err)
-		}
-		srv.Start()
-		srv.Start() // a second call starts nothing more
-		names := []string{"intel scheduler", "API key use", "session cleanup"}
-		if s.Engine == db.Postgres {
-			names = append(names, "rate-limit pruning")
-		}
-		for _, n := range names {
-			eventually(t, n+" started", func() bool { return strings.Contains(logs.String(), `msg="job started" job="`+n+`"`) })
-		}
-		if err := srv.Shutdown(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		out := logs.String()
-		for _, n := range names {
-			if strings.Count(out, `msg="job started" job="`+n+`"`) != 1 || !strings.Contains(out, `msg="job stopped" job="`+n+`"`) {
-				t.Fatalf("job %q not started once and stopped:\n%s", n, out)
-			}
-		}
-		if s.Engine != db.Postgres && strings.Contains(out, "rate-limit pruning") {
-			t.Fatalf("the in-memory limiter needs no pruning job:\n%s", out)
-		}
-	})
-}
-
-func offlineConfig(base string) Config {
-	cfg := Config{Site: kit.Site{BaseURL: base}}
-	cfg.SetOffline(true)
-	return cfg
 }

@@ -100,7 +100,7 @@ func TestMCPServerPublicAndGoldTools(t *testing.T) {
 	if hist["count"] != 50.0 || hist["from"] != "1950-01-01" {
 		t.Fatalf("get_price_history: %v %v", hist["count"], hist["from"])
 	}
-	if err := e.srv.Handlers().Intel().EnsureSeed(context.Background()); err != nil {
+	if err := e.app.Intel.EnsureSeed(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	_, signal := callTool(t, public, "get_stack_signal", map[string]any{"limit": 5, "category": "SYNTHESIS"})

@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/ouncehq/ounce/web"
+	"github.com/ouncehq/ounce/internal/app"
 )
 
 // TestCostlyPagesLimited (issue 22 item 5): page POSTs that cost a model call are limited per
@@ -23,7 +23,7 @@ func TestCostlyPagesLimited(t *testing.T) {
 	}))
 	defer model.Close()
 	const limit = 3
-	mod := func(o *web.Options) {
+	mod := func(o *app.Options) {
 		offline(t)(o)
 		o.Config.Advisor.LLMBaseURL, o.Config.Advisor.LLMModel = model.URL, "fake-model"
 		o.Config.HTTP.CostlyPerMember = limit

@@ -11,7 +11,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/ouncehq/ounce/db"
-	"github.com/ouncehq/ounce/web"
+	"github.com/ouncehq/ounce/internal/app"
 )
 
 func doc(t *testing.T, r resp) *goquery.Document {
@@ -107,7 +107,7 @@ func TestMembershipDefaultsForNewAccounts(t *testing.T) {
 		want string
 	}{{"self-hosted", true, db.TierGold}, {"membership required", false, db.TierFree}} {
 		t.Run(c.name, func(t *testing.T) {
-			e := newEnv(t, sqliteStore(t), func(o *web.Options) { o.Config.Account.NewUsersGold = c.gold })
+			e := newEnv(t, sqliteStore(t), func(o *app.Options) { o.Config.Account.NewUsersGold = c.gold })
 			e.browser().signUp("x@example.com")
 			u, _ := e.store.UserByEmail(context.Background(), "x@example.com")
 			if u.Tier != c.want {
@@ -153,7 +153,7 @@ func TestCSRFRequiredOnUnsafeBrowserRequests(t *testing.T) {
 }
 
 func TestSecurityHeadersOnPages(t *testing.T) {
-	e := newEnv(t, sqliteStore(t), func(o *web.Options) { o.Config.Site.BaseURL = "https://ounce.example.com" })
+	e := newEnv(t, sqliteStore(t), func(o *app.Options) { o.Config.Site.BaseURL = "https://ounce.example.com" })
 	r := e.do(httptest.NewRequest("GET", "/login", nil))
 	csp := r.Header.Get("Content-Security-Policy")
 	if !strings.Contains(csp, "frame-ancestors 'none'") || !strings.Contains(csp, "script-src 'self' 'nonce-") || strings.Contains(csp, "unsafe-inline") {

@@ -16,8 +16,8 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/app"
 	"github.com/ouncehq/ounce/internal/metals"
-	"github.com/ouncehq/ounce/web"
 )
 
 // pfNow is a Friday afternoon in New York: the trading session of 2026-11-20 is under way.
@@ -30,8 +30,8 @@ var pfQuotes = map[metals.Metal][2]string{
 }
 
 // pfMarket is an app at pfNow with the embedded history and, when quotes is not nil, live prices.
-func pfMarket(t *testing.T, quotes map[metals.Metal][2]string) func(*web.Options) {
-	return func(o *web.Options) {
+func pfMarket(t *testing.T, quotes map[metals.Metal][2]string) func(*app.Options) {
+	return func(o *app.Options) {
 		o.Now = func() time.Time { return pfNow }
 		withMarket(t)(o)
 		if quotes != nil {
@@ -272,9 +272,9 @@ func TestPortfolioWithoutPrices(t *testing.T) {
 // TestPortfolioStalePrices: prices that are not live are used but flagged.
 func TestPortfolioStalePrices(t *testing.T) {
 	eachEngine(t, pfMarket(t, nil), func(t *testing.T, e *env) {
-		h := e.srv.Handlers()
+		h := e.app
 		// Live gold only; the others keep their stale seeded prices.
-		setPrices(h.Market(), pfNow, map[metals.Metal][2]string{metals.Gold: {"2650.40", "2630.10"}})
+		setPrices(h.Market, pfNow, map[metals.Metal][2]string{metals.Gold: {"2650.40", "2630.10"}})
 		_, key := e.user("partial@example.com", db.TierGold)
 		pfCreate(t, e, key, pfH("gold", 1, "1", "2000", "0", "2025-01-01"))
 		p := pfJSON(t, e.api("GET", "/v1/portfolio", key, nil))
@@ -292,7 +292,7 @@ func TestPortfolioProperties(t *testing.T) {
 	eachEngine(t, pfMarket(t, nil), func(t *testing.T, e *env) {
 		ctx := context.Background()
 		rng := rand.New(rand.NewPCG(3, 5))
-		svc := e.srv.Handlers().Market()
+		svc := e.app.Market
 		for trial := 0; trial < 6; trial++ {
 			quotes := map[metals.Metal][2]string{}
 			for _, m := range metals.All {
@@ -371,7 +371,7 @@ func TestPortfolioHistory(t *testing.T) {
 		for _, p := range pts {
 			byDate[p.(map[string]any)["date"].(string)] = p.(map[string]any)
 		}
-		svc := e.srv.Handlers().Market()
+		svc := e.app.Market
 		closeOn := func(m metals.Metal, d string) decimal.Decimal {
 			day, _ := time.Parse("2006-01-02", d)
 			c, ok := svc.CloseOn(m, day)
@@ -518,7 +518,7 @@ func TestDashboardPage(t *testing.T) {
 			t.Errorf("P/L order: %q", fd.Find("tbody tr").Text())
 		}
 		// The live summary follows a new tick.
-		setPrices(e.srv.Handlers().Market(), pfNow, map[metals.Metal][2]string{metals.Gold: {"2700.00", "2630.10"}})
+		setPrices(e.app.Market, pfNow, map[metals.Metal][2]string{metals.Gold: {"2700.00", "2630.10"}})
 		r = b.send(pfHX("/dashboard/summary"))
 		if r.Status != 200 || strings.TrimSpace(doc(t, r).Find("[data-total-value]").Text()) != "$6,626.06" {
 			t.Fatalf("summary after a tick: %d %q", r.Status, doc(t, r).Find("[data-total-value]").Text())
@@ -537,7 +537,7 @@ func TestDashboardPage(t *testing.T) {
 }
 
 func TestDashboardOnlyForGoldMembers(t *testing.T) {
-	e := newEnv(t, sqliteStore(t), func(o *web.Options) { o.Config.Account.NewUsersGold = false; pfMarket(t, pfQuotes)(o) })
+	e := newEnv(t, sqliteStore(t), func(o *app.Options) { o.Config.Account.NewUsersGold = false; pfMarket(t, pfQuotes)(o) })
 	b := e.browser()
 	b.signUp("free@example.com")
 	r := b.get("/")

@@ -10,13 +10,13 @@ import (
 	"time"
 
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/app"
 	"github.com/ouncehq/ounce/internal/metals"
-	"github.com/ouncehq/ounce/web"
 )
 
 var liveAt = time.Date(2026, 11, 20, 15, 30, 0, 0, time.UTC) // a Friday afternoon, COMEX open
 
-func livePrices(o *web.Options) {
+func livePrices(o *app.Options) {
 	setPrices(o.Market, liveAt, map[metals.Metal][2]string{
 		metals.Gold: {"2000.00", "1990.00"}, metals.Silver: {"31.20", "30.00"},
 		metals.Platinum: {"1000.00", "1010.00"}, metals.Palladium: {"1000.00", "1000.00"},
@@ -24,7 +24,7 @@ func livePrices(o *web.Options) {
 }
 
 func marketEnv(t *testing.T, s *db.Store, live bool) *env {
-	return newEnv(t, s, func(o *web.Options) {
+	return newEnv(t, s, func(o *app.Options) {
 		o.Now = func() time.Time { return liveAt.Add(10 * time.Second) }
 		withMarket(t)(o)
 		if live {
@@ -61,7 +61,7 @@ func TestSpotPricesFromMemoryWithValidators(t *testing.T) {
 		t.Fatalf("conditional GET: %d", r.Status)
 	}
 	// A new tick changes the ETag.
-	setPrices(e.srv.Handlers().Market(), liveAt.Add(time.Minute), map[metals.Metal][2]string{metals.Silver: {"31.50", "30.00"}})
+	setPrices(e.app.Market, liveAt.Add(time.Minute), map[metals.Metal][2]string{metals.Silver: {"31.50", "30.00"}})
 	if r := e.api("GET", "/v1/prices", "", nil); r.Header.Get("ETag") == etag {
 		t.Fatal("ETag unchanged after a new tick")
 	}
@@ -170,7 +170,7 @@ func TestJunkSilverHandComputed(t *testing.T) {
 }
 
 func TestSpeculationHandComputed(t *testing.T) {
-	eachEngine(t, func(o *web.Options) {
+	eachEngine(t, func(o *app.Options) {
 		o.Now = func() time.Time { return liveAt.Add(10 * time.Second) }
 		withMarket(t)(o)
 		livePrices(o)
@@ -276,7 +276,7 @@ func TestPriceEventsStreamTicks(t *testing.T) {
 	if !strings.HasPrefix(first, "event: prices\n") || !strings.Contains(first, "$31.20") {
 		t.Fatalf("first event: %s", first)
 	}
-	setPrices(e.srv.Handlers().Market(), liveAt.Add(time.Minute), map[metals.Metal][2]string{metals.Silver: {"32.85", "30.00"}})
+	setPrices(e.app.Market, liveAt.Add(time.Minute), map[metals.Metal][2]string{metals.Silver: {"32.85", "30.00"}})
 	if ev := next(); !strings.Contains(ev, "$32.85") {
 		t.Fatalf("tick not streamed: %s", ev)
 	}

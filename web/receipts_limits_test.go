@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/app"
 	"github.com/ouncehq/ounce/internal/receipts"
-	"github.com/ouncehq/ounce/web"
 )
 
 // fakeStuckPDFInfo puts a pdfinfo first on PATH that reports its pid on a FIFO and never
@@ -64,7 +64,7 @@ func waitPid(t *testing.T, pids <-chan int) int {
 // mid-scan has its tool killed and its slot freed for the next scan.
 func TestScanReceiptBusyAndClientGone(t *testing.T) {
 	pids := fakeStuckPDFInfo(t)
-	mod := func(o *web.Options) {
+	mod := func(o *app.Options) {
 		o.Config.Receipts = receipts.Config{ScanSlots: 1, QueueWait: 100 * time.Millisecond, ToolTimeout: time.Hour, ScanTimeout: time.Hour}
 	}
 	eachEngine(t, mod, func(t *testing.T, e *env) {

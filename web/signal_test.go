@@ -56,7 +56,7 @@ func TestStackSignalValidationAndPaging(t *testing.T) {
 			}
 		}
 		// Case-insensitive through the use case.
-		p, err := e.srv.Handlers().Intel().StackSignal(t.Context(), intel.SignalQuery{Category: "synthesis"})
+		p, err := e.app.Intel.StackSignal(t.Context(), intel.SignalQuery{Category: "synthesis"})
 		if err != nil || p.Total != 1 {
 			t.Fatalf("lower-case category: %+v %v", p, err)
 		}

@@ -238,7 +238,7 @@ func socialAPICommentLimitsAndMute(t *testing.T, e *env, slug string) {
 		t.Fatalf("Retry-After %q", ra)
 	}
 	_, other := e.user("muted@example.com", db.TierFree)
-	if _, err := e.srv.Handlers().Social().SetMuted(context.Background(), "muted@example.com", true); err != nil {
+	if _, err := e.app.Social.SetMuted(context.Background(), "muted@example.com", true); err != nil {
 		t.Fatal(err)
 	}
 	wantStatus(t, "muted member", e.api("POST", path, other, map[string]any{"body": "hello"}), 403, "forbidden")
@@ -470,7 +470,7 @@ func socialPagesModeration(t *testing.T, e *env, slug string) {
 	if f.Find("#comment-list > li").Length() != 0 || strings.TrimSpace(f.Find("#comments-heading").Text()) != "Comments" || !strings.Contains(f.Find("#comments").Text(), "No comments yet.") {
 		t.Fatalf("after hide: %s", f.Text())
 	}
-	if _, err := e.srv.Handlers().Social().SetMuted(context.Background(), "mod-ann@example.com", true); err != nil {
+	if _, err := e.app.Social.SetMuted(context.Background(), "mod-ann@example.com", true); err != nil {
 		t.Fatal(err)
 	}
 	d = doc(t, ann.get(page))
@@ -487,7 +487,7 @@ func socialPagesModeration(t *testing.T, e *env, slug string) {
 func TestSocialPagesEarlierComments(t *testing.T) {
 	e := newEnv(t, sqliteStore(t), offline(t))
 	id, slug := socialArticle(t, e)
-	svc := e.srv.Handlers().Social()
+	svc := e.app.Social
 	for m := 0; m < 12; m++ {
 		u, _ := e.user(fmt.Sprintf("m%02d@example.com", m), db.TierFree)
 		for i := 0; i < social.CommentsPerMinute; i++ {

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ouncehq/ounce/web"
+	"github.com/ouncehq/ounce/internal/app"
 )
 
 // offlineAt is "a fresh start, offline" as issue 10 tried it: a Monday in November with the
@@ -18,7 +18,7 @@ import (
 var offlineAt = time.Date(2026, 11, 23, 15, 0, 0, 0, time.UTC)
 
 func offlineEnv(t *testing.T, fn func(t *testing.T, e *env)) {
-	eachEngine(t, func(o *web.Options) {
+	eachEngine(t, func(o *app.Options) {
 		o.Now = func() time.Time { return offlineAt }
 		withMarket(t)(o)
 	}, fn)
@@ -147,7 +147,7 @@ func TestTruthVaultWatchRatesAndPublicPage(t *testing.T) {
 	})
 	// A metal with one report in the window: null with a reason, not a number.
 	e := newEnv(t, sqliteStore(t), offline(t))
-	if _, err := e.srv.Handlers().Vault().ImportXLS(context.Background(), mustRead(t, "../internal/comex/testdata/xls/PA-PL_2026-04-27.xls"), "x.xls"); err != nil {
+	if _, err := e.app.Vault.ImportXLS(context.Background(), mustRead(t, "../internal/comex/testdata/xls/PA-PL_2026-04-27.xls"), "x.xls"); err != nil {
 		t.Fatal(err)
 	}
 	v := rawJSON(t, e.api("GET", "/v1/vault-watch?metal=platinum", "", nil))

@@ -80,8 +80,8 @@ func TestUnreadStreamPushedFromTheWrite(t *testing.T) {
 			t.Fatalf("b starts at %s", v)
 		}
 
-		svc := e.srv.Handlers().Alerts()
-		spot := e.srv.Handlers().Market().Snapshot().Prices[metals.Silver].Price
+		svc := e.app.Alerts
+		spot := e.app.Market.Snapshot().Prices[metals.Silver].Price
 		target := spot.Mul(decimal.RequireFromString("1.5")).Round(2)
 		fire := func(email string) {
 			t.Helper()

@@ -29,7 +29,7 @@ func (e *env) importAll() {
 		if err != nil {
 			e.t.Fatal(err)
 		}
-		if _, err := e.srv.Handlers().Vault().ImportXLS(context.Background(), b, filepath.Base(f)); err != nil {
+		if _, err := e.app.Vault.ImportXLS(context.Background(), b, filepath.Base(f)); err != nil {
 			e.t.Fatalf("%s: %v", f, err)
 		}
 	}
@@ -118,7 +118,7 @@ func TestVaultWatchFromRealReports(t *testing.T) {
 		}
 
 		// Open interest turns into ounces and a ratio.
-		if _, err := e.srv.Handlers().Vault().SetOpenInterest(context.Background(), comex.OpenInterest{Metal: metals.Silver, Contracts: 140000, Day: time.Date(2026, 4, 27, 0, 0, 0, 0, time.UTC)}); err != nil {
+		if _, err := e.app.Vault.SetOpenInterest(context.Background(), comex.OpenInterest{Metal: metals.Silver, Contracts: 140000, Day: time.Date(2026, 4, 27, 0, 0, 0, 0, time.UTC)}); err != nil {
 			t.Fatal(err)
 		}
 		v = numbers(t, e.api("GET", "/v1/vault-watch?metal=silver", "", nil))

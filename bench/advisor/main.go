@@ -31,7 +31,7 @@ import (
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/internal/account"
-	"github.com/ouncehq/ounce/web"
+	"github.com/ouncehq/ounce/internal/app"
 )
 
 // questions are one of each kind the engine answers, as a stacker would type them.
@@ -86,14 +86,15 @@ func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, 
 	benchkit.Must(err)
 	market := benchkit.LiveMarket(ctx, s)
 	now := time.Now().UTC()
-	cfg := web.Config{Site: kit.Site{BaseURL: "http://127.0.0.1"}, Account: account.Config{NewUsersGold: true}}
+	cfg := app.Config{Site: kit.Site{BaseURL: "http://127.0.0.1"}, Account: account.Config{NewUsersGold: true}}
 	cfg.SetOffline(true)
-	srv, err := web.New(web.Options{Store: s, Market: market, Config: cfg, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	a, err := app.New(app.Options{Store: s, Market: market, Config: cfg, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	benchkit.Must(err)
-	benchkit.Must(srv.Handlers().Intel().EnsureSeed(ctx))
+	srv := a.Server
+	benchkit.Must(a.Intel.EnsureSeed(ctx))
 	u, err := s.InsertUser(ctx, "bench@example.com", "x", db.TierGold, false)
 	benchkit.Must(err)
-	key, _, err := srv.Handlers().Account().CreateAPIKey(ctx, u, "bench")
+	key, _, err := a.Account.CreateAPIKey(ctx, u, "bench")
 	benchkit.Must(err)
 
 	seedStart := time.Now()
@@ -132,7 +133,7 @@ func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, 
 		}
 	}
 	resetQuota := func() { benchkit.Must(s.PruneAdvisorUsage(ctx, db.NewDate(now.AddDate(0, 0, 3)))) }
-	adv := srv.Handlers().Advisor()
+	adv := a.Advisor
 	engine := func(q string) func() {
 		return func() {
 			r, err := adv.Builtin(ctx, u, q)

@@ -27,10 +27,10 @@ import (
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/internal/account"
+	"github.com/ouncehq/ounce/internal/app"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/internal/prices"
-	"github.com/ouncehq/ounce/web"
 )
 
 func main() {
@@ -70,12 +70,13 @@ func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, 
 	benchkit.Must(err)
 	market := benchkit.LiveMarket(ctx, s)
 	now := time.Now().UTC()
-	srv, err := web.New(web.Options{Store: s, Market: market, Config: web.Config{Site: kit.Site{BaseURL: "http://127.0.0.1"}, Account: account.Config{NewUsersGold: true}},
+	a, err := app.New(app.Options{Store: s, Market: market, Config: app.Config{Site: kit.Site{BaseURL: "http://127.0.0.1"}, Account: account.Config{NewUsersGold: true}},
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	benchkit.Must(err)
+	srv := a.Server
 	u, err := s.InsertUser(ctx, "bench@example.com", "x", db.TierGold, false)
 	benchkit.Must(err)
-	key, _, err := srv.Handlers().Account().CreateAPIKey(ctx, u, "bench")
+	key, _, err := a.Account.CreateAPIKey(ctx, u, "bench")
 	benchkit.Must(err)
 
 	seedStart := time.Now()
@@ -83,7 +84,7 @@ func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, 
 	seeded := time.Since(seedStart)
 	// Fill every lot's spot at purchase, as the refresh job does after the history loads.
 	refreshStart := time.Now()
-	refreshed, err := srv.Handlers().Portfolio().RefreshSpots(ctx)
+	refreshed, err := a.Portfolio.RefreshSpots(ctx)
 	benchkit.Must(err)
 	refreshTook := time.Since(refreshStart)
 	if s.Engine == db.Postgres {

@@ -27,8 +27,8 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/internal/app"
 	"github.com/ouncehq/ounce/internal/prices"
-	"github.com/ouncehq/ounce/web"
 )
 
 type result struct {
@@ -65,8 +65,9 @@ func main() {
 	warmStart := time.Since(start)
 
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	srv, err := web.New(web.Options{Store: store, Market: market, Config: web.Config{Site: kit.Site{BaseURL: "http://127.0.0.1"}}, Logger: quiet})
+	a, err := app.New(app.Options{Store: store, Market: market, Config: app.Config{Site: kit.Site{BaseURL: "http://127.0.0.1"}}, Logger: quiet})
 	must(err)
+	srv := a.Server
 	ounceURL := serve(srv.App)
 
 	targets := []struct{ name, path string }{{"/v1/prices", "/v1/prices"}, {"/v1/prices/history?metal=gold&range=5Y", "/v1/prices/history?metal=gold&range=5Y"}}

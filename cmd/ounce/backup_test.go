@@ -25,6 +25,7 @@ import (
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/db/dbtest"
 	"github.com/ouncehq/ounce/internal/account"
+	"github.com/ouncehq/ounce/internal/app"
 	"github.com/ouncehq/ounce/web"
 )
 
@@ -43,15 +44,15 @@ func testServer(t *testing.T, s *db.Store) *web.Server {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
-	market, err := newMarket(context.Background(), cfg, s, log)
+	market, err := app.NewMarket(context.Background(), cfg.App, s, log)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := web.New(web.Options{Store: s, Logger: log, Market: market, Config: cfg.App, Now: func() time.Time { return backupClock }})
+	a, err := app.New(app.Options{Store: s, Logger: log, Market: market, Config: cfg.App, Now: func() time.Time { return backupClock }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return srv
+	return a.Server
 }
 
 func call(t *testing.T, srv *web.Server, method, target, key, body string) (int, string) {

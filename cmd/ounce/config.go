@@ -11,15 +11,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ouncehq/ounce/internal/app"
 	"github.com/ouncehq/ounce/internal/dealers"
 	"github.com/ouncehq/ounce/internal/outbound"
 	"github.com/ouncehq/ounce/internal/prices"
-	"github.com/ouncehq/ounce/web"
 )
 
 // config is every setting, read once from the environment (flags override). Process-level
 // settings live here; everything the running service needs is parsed straight into App, whose
-// parts web hands whole to the services they configure.
+// parts internal/app hands whole to the services they configure.
 type config struct {
 	Addr              string
 	DatabaseURL       string
@@ -28,7 +28,7 @@ type config struct {
 	ShutdownTimeout   time.Duration
 	RequireMembership bool
 	StripeConfigured  bool
-	App               web.Config
+	App               app.Config
 }
 
 func envDuration(name string, def time.Duration) (time.Duration, error) {
@@ -252,7 +252,7 @@ func (c config) sqlitePath() string { return filepath.Join(c.DataDir, "ounce.db"
 
 // loadDealerConfig reads the dealer-price settings: how often quotes are fetched, how old a
 // shown quote may be, and the contact address the fetcher names to dealer sites.
-func loadDealerConfig(app *web.Config) error {
+func loadDealerConfig(app *app.Config) error {
 	var err error
 	if app.Dealers.Interval, err = envDuration("OUNCE_QUOTE_INTERVAL", dealers.DefaultInterval); err != nil {
 		return err
@@ -272,7 +272,7 @@ func loadDealerConfig(app *web.Config) error {
 
 // loadBilling reads the OUNCE_STRIPE_* settings. They stand together: a secret key without a
 // plan price or webhook secret would take money without granting Gold, so that is an error.
-func loadBilling(app *web.Config) error {
+func loadBilling(app *app.Config) error {
 	b := &app.Billing
 	b.SecretKey = strings.TrimSpace(os.Getenv("OUNCE_STRIPE_SECRET_KEY"))
 	b.WebhookSecret = strings.TrimSpace(os.Getenv("OUNCE_STRIPE_WEBHOOK_SECRET"))

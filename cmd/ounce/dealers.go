@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/app"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/dealers"
 )
@@ -40,16 +41,8 @@ func withDealers(ctx context.Context, fn func(config, *db.Store, *dealers.Servic
 		return usageError{err.Error()}
 	}
 	return openStore(ctx, cfg, func(s *db.Store) error {
-		return fn(cfg, s, dealers.New(dealers.Deps{Store: s, Config: dealerCLIConfig(cfg)}))
+		return fn(cfg, s, dealers.New(dealers.Deps{Store: s, Config: app.DealerConfig(cfg.App)}))
 	})
-}
-
-func dealerCLIConfig(cfg config) dealers.Config {
-	dc := cfg.App.Dealers
-	if dc.SiteURL == "" {
-		dc.SiteURL = cfg.App.Site.BaseURL
-	}
-	return dc
 }
 
 // cmdDealersImport validates every row and stores all or nothing; any problem is exit 2 with
@@ -99,7 +92,7 @@ func cmdDealersFetch(ctx context.Context, args []string, stdout, stderr io.Write
 	}
 	log := newLogger(stderr, cfg.LogLevel)
 	return openStore(ctx, cfg, func(s *db.Store) error {
-		market, err := newMarket(ctx, cfg, s, log)
+		market, err := app.NewMarket(ctx, cfg.App, s, log)
 		if err != nil {
 			return err
 		}
@@ -108,7 +101,7 @@ func cmdDealersFetch(ctx context.Context, args []string, stdout, stderr io.Write
 				log.Warn("no live price: premiums of this pass are not added to the history", "err", err)
 			}
 		}
-		svc := dealers.New(dealers.Deps{Store: s, Prices: market, Logger: log, Config: dealerCLIConfig(cfg)})
+		svc := dealers.New(dealers.Deps{Store: s, Prices: market, Logger: log, Config: app.DealerConfig(cfg.App)})
 		sum, err := svc.FetchOnce(ctx)
 		if err != nil {
 			return cliError(err)

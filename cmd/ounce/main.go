@@ -19,8 +19,8 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/account"
+	"github.com/ouncehq/ounce/internal/app"
 	"github.com/ouncehq/ounce/internal/apperr"
-	"github.com/ouncehq/ounce/web"
 )
 
 const usage = `ounce — precious-metals portfolio and market intelligence
@@ -271,17 +271,18 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer stop()
 
 	return openStore(ctx, cfg, func(s *db.Store) error {
-		market, err := newMarket(ctx, cfg, s, log)
+		market, err := app.NewMarket(ctx, cfg.App, s, log)
 		if err != nil {
 			return err
 		}
-		srv, err := web.New(web.Options{Store: s, Logger: log, Market: market, Config: cfg.App})
+		a, err := app.New(app.Options{Store: s, Logger: log, Market: market, Config: cfg.App})
 		if err != nil {
 			return err
 		}
+		srv := a.Server
 		// Demo news and articles, classified against current prices, and the vault seed:
 		// pages are useful from the first request, even offline.
-		if err := srv.Handlers().Intel().EnsureSeed(ctx); err != nil {
+		if err := a.Intel.EnsureSeed(ctx); err != nil {
 			log.Warn("seeding market intelligence", "err", err)
 		}
 		srv.Start()

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"time"
 
@@ -13,17 +12,6 @@ import (
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/prices"
 )
-
-// newMarket builds the price service: providers from OUNCE_PRICE_PROVIDERS unless offline.
-func newMarket(ctx context.Context, cfg config, s *db.Store, log *slog.Logger) (*prices.Service, error) {
-	start := time.Now()
-	svc, err := prices.Open(ctx, s, cfg.App.Prices, log)
-	if err != nil {
-		return nil, fmt.Errorf("price service: %w", err)
-	}
-	log.Info("price service ready", "offline", cfg.App.Prices.Offline, "providers", cfg.App.Prices.Providers, "startup_ms", time.Since(start).Milliseconds())
-	return svc, nil
-}
 
 // cmdPrices handles `ounce prices import --metal M FILE.csv`.
 func cmdPrices(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -14,7 +14,6 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/views/format"
 	"github.com/ouncehq/ounce/views/pages"
@@ -28,7 +27,7 @@ const (
 
 // startSession signs u in on this browser with a fresh session token (no session fixation)
 // and a fresh CSRF token, so nothing a visitor's page carried is valid after sign-in.
-func (h *Handlers) startSession(c *fiber.Ctx, u db.User) error {
+func (h *Handlers) startSession(c *fiber.Ctx, u account.User) error {
 	ctx := c.UserContext()
 	if err := h.Sessions.RenewToken(ctx); err != nil {
 		return err
@@ -131,7 +130,7 @@ func (h *Handlers) Logout(c *fiber.Ctx) error {
 }
 
 // developerView is the developer page's view of u's keys.
-func (h *Handlers) developerView(c *fiber.Ctx, u db.User) (pages.DeveloperView, error) {
+func (h *Handlers) developerView(c *fiber.Ctx, u account.User) (pages.DeveloperView, error) {
 	keys, err := h.account.APIKeys(h.Ctx(c), u)
 	if err != nil {
 		return pages.DeveloperView{}, err

@@ -4,8 +4,7 @@ import (
 	"context"
 
 	"github.com/ouncehq/ounce/handlers/kit"
-
-	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/account"
 )
 
 // PageRoutes are the browser routes of the account area: sign-up, sign-in, sign-out and
@@ -34,11 +33,11 @@ const sessUserID = "user_id"
 
 // SessionUser loads the signed-in member of a browser request, if any: the session names an
 // id, the account service says whether that account still exists.
-func (h *Handlers) SessionUser(ctx context.Context) (db.User, bool) {
+func (h *Handlers) SessionUser(ctx context.Context) (account.User, bool) {
 	u, ok := h.account.SessionUser(ctx, h.Sessions.GetInt64(ctx, sessUserID))
 	if ok && h.Sessions.GetInt64(ctx, sessGen) != u.SessionGen {
 		// The password changed since this session signed in: it is signed out.
-		return db.User{}, false
+		return account.User{}, false
 	}
 	return u, ok
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/views/pages"
@@ -19,7 +18,7 @@ var accountZones = []string{"America/New_York", "America/Chicago", "America/Denv
 
 // accountView is the settings page of u with the values of a rejected form and its errors,
 // keyed by the page's field names.
-func (h *Handlers) accountView(u db.User, vals map[string]string, errs map[string]string) pages.AccountView {
+func (h *Handlers) accountView(u account.User, vals map[string]string, errs map[string]string) pages.AccountView {
 	v := pages.AccountView{Email: u.Email, Values: map[string]string{"display_name": u.DisplayName, "time_zone": u.TimeZone},
 		Errors: map[string]string{}, Gold: account.IsGold(u), Zones: accountZones, DeleteTip: account.DeleteConfirmation}
 	for k, x := range vals {
@@ -66,7 +65,7 @@ func (h *Handlers) AccountPage(c *fiber.Ctx) error {
 
 // accountRefused re-renders the page with 422 and the form's errors, keeping what was typed
 // (never passwords).
-func (h *Handlers) accountRefused(c *fiber.Ctx, u db.User, err error, rename map[string]string, vals map[string]string) error {
+func (h *Handlers) accountRefused(c *fiber.Ctx, u account.User, err error, rename map[string]string, vals map[string]string) error {
 	errs, ok := accountFieldErrors(err, rename)
 	if !ok {
 		return err

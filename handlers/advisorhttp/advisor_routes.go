@@ -7,7 +7,7 @@ import (
 
 	"github.com/ouncehq/ounce/handlers/kit"
 
-	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/advisor"
 	"github.com/ouncehq/ounce/internal/apperr"
 )
@@ -177,7 +177,7 @@ func (h *Handlers) MCPTools() []kit.MCPTool {
 			"message":         kit.Schema{"type": "string", "minLength": 1, "maxLength": advisor.MaxMessageRunes},
 			"conversation_id": kit.Schema{"type": "string"},
 		}},
-		Call: func(ctx context.Context, _ map[string]string, raw json.RawMessage, u *db.User) (any, error) {
+		Call: func(ctx context.Context, _ map[string]string, raw json.RawMessage, u *account.User) (any, error) {
 			var in struct {
 				Message        string `json:"message"`
 				ConversationID string `json:"conversation_id"`

@@ -11,7 +11,6 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/alerts"
 	"github.com/ouncehq/ounce/internal/apperr"
@@ -40,7 +39,7 @@ func (h *Handlers) PageRoutes() []kit.PageRoute {
 }
 
 // alertsView builds the page for the member; error and notice are shown above it.
-func (h *Handlers) alertsView(c *fiber.Ctx, u db.User, errText, notice string) (pages.AlertsView, error) {
+func (h *Handlers) alertsView(c *fiber.Ctx, u account.User, errText, notice string) (pages.AlertsView, error) {
 	ctx := h.Ctx(c)
 	v := pages.AlertsView{Gold: account.IsGold(u), Error: errText, Notice: notice}
 	list, err := h.alerts.List(ctx, u)

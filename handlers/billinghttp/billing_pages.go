@@ -9,7 +9,6 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/billing"
@@ -107,14 +106,14 @@ func (h *Handlers) toStripe(c *fiber.Ctx, url, label string) error {
 
 // fillMembership words the member's plan, status and date.
 func fillMembership(v *pages.BillingView, ms billing.Membership, loc *time.Location) {
-	v.Gold = ms.Tier == db.TierGold
+	v.Gold = ms.Tier == billing.TierGold
 	v.CanManage = v.Configured && ms.HasCustomer
 	switch {
 	case !v.Gold:
 		v.Plan = "Free"
-	case ms.Source == db.TierSourceAdmin:
+	case ms.Source == billing.TierSourceAdmin:
 		v.Plan = "Gold, granted by an administrator"
-	case ms.Source == db.TierSourceSignup:
+	case ms.Source == billing.TierSourceSignup:
 		v.Plan = "Gold, included on this server"
 	case ms.Plan != "":
 		v.Plan = "Gold · " + ms.Plan
@@ -149,7 +148,7 @@ func fillMembership(v *pages.BillingView, ms billing.Membership, loc *time.Locat
 // verificationNotice words what verifying the checkout the member came back from found.
 func verificationNotice(ver billing.Verification) (tone, msg string) {
 	switch {
-	case ver.Checkout == "complete" && ver.Tier == db.TierGold:
+	case ver.Checkout == "complete" && ver.Tier == billing.TierGold:
 		return "ok", "Payment confirmed: welcome to Gold."
 	case ver.Checkout == "open":
 		return "warn", "Stripe has not confirmed this payment yet. Reload this page in a moment."
@@ -160,9 +159,9 @@ func verificationNotice(ver billing.Verification) (tone, msg string) {
 }
 
 // historyCause words a history row's cause, with the Stripe id it came from.
-func historyCause(ch db.MembershipChange) (cause, ref string) {
+func historyCause(ch billing.MembershipChange) (cause, ref string) {
 	switch ch.Source {
-	case db.TierSourceAdmin:
+	case billing.TierSourceAdmin:
 		return "Set by an administrator", ""
 	case "expiry":
 		return "Grace period after a failed payment ended", ""
@@ -184,7 +183,7 @@ func historyCause(ch db.MembershipChange) (cause, ref string) {
 }
 
 func tierName(t string) string {
-	if t == db.TierGold {
+	if t == billing.TierGold {
 		return "Gold"
 	}
 	return "Free"

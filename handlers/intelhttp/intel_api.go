@@ -9,7 +9,6 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/intel"
 	"github.com/ouncehq/ounce/internal/metals"
 )
@@ -30,7 +29,7 @@ type NewsItemJSON struct {
 }
 
 // newsItemJSON renders a stored headline.
-func newsItemJSON(it db.NewsItem) NewsItemJSON {
+func newsItemJSON(it intel.NewsItem) NewsItemJSON {
 	return NewsItemJSON{ID: it.ID, Title: it.Title, URL: it.URL, Source: it.Source, PublishedAt: it.PublishedAt.UTC(),
 		Category: it.Category, Metals: kit.MetalList(it.Metals), Relevance: it.Relevance, Analysis: it.Analysis, Demo: it.Demo}
 }
@@ -90,7 +89,7 @@ type FeedHealthJSON struct {
 	LastError   *string    `json:"last_error"`
 }
 
-func feedHealthJSON(f db.FeedHealth) FeedHealthJSON {
+func feedHealthJSON(f intel.FeedHealth) FeedHealthJSON {
 	out := FeedHealthJSON{URL: f.URL, Name: f.Name}
 	if f.LastOK != nil {
 		t := f.LastOK.UTC()

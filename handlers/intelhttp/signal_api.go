@@ -10,7 +10,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/shopspring/decimal"
 
-	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/intel"
 )
 
@@ -60,7 +59,7 @@ func optNullMoney(d decimal.NullDecimal) *kit.Num {
 }
 
 // articleJSON renders a stored article.
-func articleJSON(a db.Article) ArticleJSON {
+func articleJSON(a intel.Published) ArticleJSON {
 	src := make([]ArticleSourceJSON, len(a.Sources))
 	for i, s := range a.Sources {
 		src[i] = ArticleSourceJSON{Name: s.Name, Title: s.Title, URL: s.URL}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/intel"
 	"github.com/ouncehq/ounce/views/format"
 	"github.com/ouncehq/ounce/views/pages"
@@ -28,7 +27,7 @@ func WriterLabel(w string) string {
 	return "Ounce's built-in writer"
 }
 
-func signalCard(a db.Article) pages.SignalCard {
+func signalCard(a intel.Published) pages.SignalCard {
 	return pages.SignalCard{Slug: a.Slug, Title: a.Title, Summary: a.Summary, CategoryLabel: CategoryLabel(a.Category),
 		Date: format.Date(a.PublishedAt), DateTime: a.PublishedAt.UTC().Format(time.RFC3339), Metals: a.Metals, Sources: len(a.Sources),
 		Writer: a.Writer, Demo: a.Demo, Synthesis: a.IsSynthesis, Views: a.ViewCount, Likes: a.LikeCount, Comments: a.CommentCount}

@@ -13,8 +13,9 @@ import (
 	"github.com/alexedwards/scs/v2"
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/views/components"
+
+	"github.com/ouncehq/ounce/internal/account"
 )
 
 // Site is what the adapters publish about this installation: its address and version in
@@ -43,11 +44,11 @@ const (
 )
 
 // SetUser records the authenticated user of the request.
-func SetUser(c *fiber.Ctx, u db.User) { c.Locals(localUser, u) }
+func SetUser(c *fiber.Ctx, u account.User) { c.Locals(localUser, u) }
 
 // UserFrom returns the authenticated user, if any.
-func UserFrom(c *fiber.Ctx) (db.User, bool) {
-	u, ok := c.Locals(localUser).(db.User)
+func UserFrom(c *fiber.Ctx) (account.User, bool) {
+	u, ok := c.Locals(localUser).(account.User)
 	return u, ok
 }
 

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/apperr"
 )
 
@@ -87,9 +86,9 @@ func AsProblem(err error) *Problem {
 		return domainProblem(e)
 	}
 	switch {
-	case errors.Is(err, db.ErrNotFound):
+	case errors.Is(err, apperr.StoreNotFound):
 		return NotFound("resource")
-	case errors.Is(err, db.ErrConflict):
+	case errors.Is(err, apperr.StoreConflict):
 		return NewProblem(http.StatusConflict, ProbConflict, conflictDetail(err))
 	}
 	return NewProblem(http.StatusInternalServerError, ProbInternal, "something went wrong on our side; the request id identifies it in our logs")
@@ -131,7 +130,7 @@ func domainProblem(e *apperr.Error) *Problem {
 func conflictDetail(err error) string {
 	// Conflict errors from db are written for people ("email already registered: conflict").
 	msg := err.Error()
-	if i := len(msg) - len(": "+db.ErrConflict.Error()); i > 0 && msg[i:] == ": "+db.ErrConflict.Error() {
+	if i := len(msg) - len(": "+apperr.StoreConflict.Error()); i > 0 && msg[i:] == ": "+apperr.StoreConflict.Error() {
 		return msg[:i]
 	}
 	return msg

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/apperr"
 )
 
@@ -29,7 +28,7 @@ func TestDomainErrorMapping(t *testing.T) {
 		{apperr.New(apperr.TooLarge, "too big"), http.StatusRequestEntityTooLarge, ProbTooLarge},
 		{apperr.UnavailableF("tesseract is not installed"), http.StatusServiceUnavailable, ProbUnavailable},
 		{fmt.Errorf("saving: %w", apperr.NotFoundf("sale")), http.StatusNotFound, ProbNotFound},
-		{db.ErrNotFound, http.StatusNotFound, ProbNotFound},
+		{apperr.StoreNotFound, http.StatusNotFound, ProbNotFound},
 		{errors.New("connection refused to 10.0.0.1"), http.StatusInternalServerError, ProbInternal},
 		{apperr.Wrap(apperr.Internal, errors.New("disk full"), "boom"), http.StatusInternalServerError, ProbInternal},
 	}

@@ -1,9 +1,9 @@
 package kit
 
 import (
-	"context"
-
 	"github.com/gofiber/fiber/v2"
+
+	"github.com/ouncehq/ounce/internal/job"
 )
 
 // Auth is what a route demands of the caller. The same levels guard both trees: /v1 routes
@@ -94,12 +94,9 @@ type PageRoute struct {
 	Costly bool
 }
 
-// Job is a named background loop: Run works until its context ends. The server's one job
-// runner starts each, logs it by Name, and restarts it after a panic.
-type Job struct {
-	Name string
-	Run  func(ctx context.Context)
-}
+// Job is a named background loop (internal/job): the services list theirs, the composition
+// root collects them, and the server's one job runner starts each.
+type Job = job.Job
 
 func MetalSchema() Schema {
 	return Schema{"type": "string", "enum": []string{"gold", "silver", "platinum", "palladium"}}

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"sort"
 
-	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/account"
 )
 
 // OpenAPI schema builders the areas' route tables share. Routes inline them, so each route's
@@ -101,5 +101,5 @@ type MCPTool struct {
 	Gold bool
 	// Schema overrides the input schema derived from the REST route (for body tools).
 	Schema Schema
-	Call   func(ctx context.Context, args map[string]string, raw json.RawMessage, u *db.User) (any, error)
+	Call   func(ctx context.Context, args map[string]string, raw json.RawMessage, u *account.User) (any, error)
 }

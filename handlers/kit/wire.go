@@ -3,6 +3,7 @@ package kit
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -11,14 +12,14 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/shopspring/decimal"
 
-	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/metals"
 )
 
 // RequireUser returns the bearer-authenticated user; the web middleware guarantees one on
 // protected routes, so a missing user is a wiring bug reported as 401.
-func RequireUser(c *fiber.Ctx) (u db.User, err error) {
+func RequireUser(c *fiber.Ctx) (u account.User, err error) {
 	u, ok := UserFrom(c)
 	if !ok {
 		return u, NewProblem(http.StatusUnauthorized, ProbUnauthorized, "send Authorization: Bearer <API key>")
@@ -63,11 +64,11 @@ func DayOrNull(t time.Time) *string {
 }
 
 // DateOrNull is a calendar date, null for none.
-func DateOrNull(d db.Date) *string {
-	if d.IsZero() {
+func DateOrNull(d fmt.Stringer) *string {
+	s := d.String()
+	if s == "" {
 		return nil
 	}
-	s := d.String()
 	return &s
 }
 
@@ -123,7 +124,7 @@ func ClaimedUserID(c *fiber.Ctx, body map[string]json.RawMessage) (string, error
 }
 
 // Caller is the authenticated user, or the zero User for a visitor.
-func Caller(c *fiber.Ctx) db.User {
+func Caller(c *fiber.Ctx) account.User {
 	u, _ := UserFrom(c)
 	return u
 }
@@ -146,7 +147,7 @@ func Capitalize(s string) string {
 }
 
 // MetalList renders a stored metal list, never as null.
-func MetalList(l db.MetalList) []string {
+func MetalList(l []string) []string {
 	if l == nil {
 		return []string{}
 	}

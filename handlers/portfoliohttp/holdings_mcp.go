@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
@@ -15,7 +15,7 @@ func (h *Handlers) MCPTools() []kit.MCPTool {
 	return []kit.MCPTool{
 		{Name: "get_portfolio", Description: "Your stack valued at live spot (Gold members): total value, cost basis, unrealized and realized profit/loss, the day's change, and per metal ounces, value, cost and allocation.",
 			Method: "GET", Path: "/v1/portfolio", Gold: true,
-			Call: func(ctx context.Context, _ map[string]string, _ json.RawMessage, u *db.User) (any, error) {
+			Call: func(ctx context.Context, _ map[string]string, _ json.RawMessage, u *account.User) (any, error) {
 				p, err := h.portfolio.Portfolio(ctx, *u)
 				if err != nil {
 					return nil, err
@@ -24,7 +24,7 @@ func (h *Handlers) MCPTools() []kit.MCPTool {
 			}},
 		{Name: "get_analytics", Description: "Your per-metal analytics (Gold members): cost basis, average cost per ounce, break-even spot price and distance to it, allocation by value and by weight, purchase count and dates, average premium paid over spot.",
 			Method: "GET", Path: "/v1/analytics", Gold: true,
-			Call: func(ctx context.Context, _ map[string]string, _ json.RawMessage, u *db.User) (any, error) {
+			Call: func(ctx context.Context, _ map[string]string, _ json.RawMessage, u *account.User) (any, error) {
 				a, err := h.portfolio.Analytics(ctx, *u)
 				if err != nil {
 					return nil, err
@@ -33,7 +33,7 @@ func (h *Handlers) MCPTools() []kit.MCPTool {
 			}},
 		{Name: "add_holding", Description: "Record a purchase in your holdings (Gold members): metal, quantity, fine weight per unit in troy ounces, price per unit in USD, and optionally product_name, fees, dealer, purchase_date, notes.",
 			Method: "POST", Path: "/v1/holdings", Gold: true, Schema: create,
-			Call: func(ctx context.Context, _ map[string]string, raw json.RawMessage, u *db.User) (any, error) {
+			Call: func(ctx context.Context, _ map[string]string, raw json.RawMessage, u *account.User) (any, error) {
 				in, err := portfolio.ParseHoldingJSON(raw)
 				if err != nil {
 					return nil, err

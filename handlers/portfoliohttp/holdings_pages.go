@@ -9,7 +9,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/portfolio"
@@ -26,7 +26,7 @@ func holdingRow(x portfolio.Holding) pages.HoldingRow {
 }
 
 // pageDate is a date in the pages' style ("2 Jan 2026"), or "undated".
-func pageDate(d db.Date) string {
+func pageDate(d portfolio.Date) string {
 	if d.IsZero() {
 		return "undated"
 	}
@@ -70,7 +70,7 @@ func ledgerRow(l portfolio.LedgerLot) pages.HoldingRow {
 	return r
 }
 
-func (h *Handlers) holdingsView(c *fiber.Ctx, u db.User) (pages.HoldingsView, error) {
+func (h *Handlers) holdingsView(c *fiber.Ctx, u account.User) (pages.HoldingsView, error) {
 	metal := c.Query("metal")
 	if metal != "" && !metals.Metal(metal).Valid() {
 		metal = "" // an unknown filter shows everything rather than failing the page

@@ -12,7 +12,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/portfolio"
 )
@@ -167,7 +167,7 @@ func exportJSON(list []portfolio.Holding, sales []portfolio.Sale, now time.Time)
 }
 
 // sendExport writes every holding of u in the requested format (csv by default) as a download.
-func (h *Handlers) sendExport(c *fiber.Ctx, u db.User, format string) error {
+func (h *Handlers) sendExport(c *fiber.Ctx, u account.User, format string) error {
 	if format == "" {
 		format = "csv"
 	}
@@ -184,7 +184,7 @@ func (h *Handlers) sendExport(c *fiber.Ctx, u db.User, format string) error {
 		return err
 	}
 	now := h.Now()
-	name := "ounce-holdings-" + now.UTC().Format(db.DateLayout) + "." + format
+	name := "ounce-holdings-" + now.UTC().Format(time.DateOnly) + "." + format
 	c.Set(fiber.HeaderContentDisposition, `attachment; filename="`+name+`"`)
 	c.Set(fiber.HeaderCacheControl, "private, no-store")
 	if format == "json" {

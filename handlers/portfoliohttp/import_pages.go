@@ -10,7 +10,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/shopspring/decimal"
 
-	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/views/format"
 	"github.com/ouncehq/ounce/views/pages"
@@ -73,7 +73,7 @@ func importPreviewView(p portfolio.ImportPreview, data []byte) *pages.ImportPrev
 }
 
 // preview is the preview of data for u, or the file's problem as a message.
-func (h *Handlers) preview(c *fiber.Ctx, u db.User, data []byte) (*pages.ImportPreview, error) {
+func (h *Handlers) preview(c *fiber.Ctx, u account.User, data []byte) (*pages.ImportPreview, error) {
 	p, err := h.portfolio.PreviewImport(h.Ctx(c), u, data)
 	if err != nil {
 		if kit.AsProblem(err).Status >= 500 {

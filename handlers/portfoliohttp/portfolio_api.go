@@ -8,7 +8,6 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
@@ -160,7 +159,7 @@ func portfolioHistoryJSON(hist portfolio.History) PortfolioHistoryJSON {
 	out := PortfolioHistoryJSON{Range: string(hist.Range), Points: make([]PortfolioPointJSON, len(hist.Points)),
 		Start: kit.DayOrNull(hist.Start), Through: kit.DayOrNull(hist.Through), Stale: hist.Stale}
 	for i, p := range hist.Points {
-		out.Points[i] = PortfolioPointJSON{Date: p.Date.Format(db.DateLayout), Value: kit.Money(p.Value), Cost: kit.Money(p.Cost)}
+		out.Points[i] = PortfolioPointJSON{Date: p.Date.Format(time.DateOnly), Value: kit.Money(p.Value), Cost: kit.Money(p.Cost)}
 	}
 	out.Count = len(out.Points)
 	if out.Count > 0 {

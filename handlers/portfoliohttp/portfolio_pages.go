@@ -9,7 +9,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/shopspring/decimal"
 
-	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/views/components"
@@ -119,7 +119,7 @@ var lotColumns = []struct {
 }
 
 // dashboardHoldingsView lists the lots still held with live value and P/L, sorted in SQL.
-func (h *Handlers) dashboardHoldingsView(c *fiber.Ctx, u db.User) (pages.DashboardHoldingsView, error) {
+func (h *Handlers) dashboardHoldingsView(c *fiber.Ctx, u account.User) (pages.DashboardHoldingsView, error) {
 	lots, err := h.portfolio.HeldLots(h.Ctx(c), u, c.Query("sort"), c.Query("dir"), dashboardRows)
 	if err != nil {
 		return pages.DashboardHoldingsView{}, err
@@ -161,7 +161,7 @@ func (h *Handlers) dashboardHoldingsView(c *fiber.Ctx, u db.User) (pages.Dashboa
 }
 
 // dashboardChartView is the value-over-time chart for a range.
-func (h *Handlers) dashboardChartView(c *fiber.Ctx, u db.User, rng string) (pages.DashboardChartView, error) {
+func (h *Handlers) dashboardChartView(c *fiber.Ctx, u account.User, rng string) (pages.DashboardChartView, error) {
 	v := pages.DashboardChartView{Ranges: pfRangeNames()}
 	hist, err := h.portfolio.History(h.Ctx(c), u, rng)
 	if err != nil {

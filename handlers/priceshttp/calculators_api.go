@@ -9,7 +9,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/portfolio"
 )
@@ -136,7 +136,7 @@ type speculationToolJSON struct {
 
 // speculationTool is the what-if in its wire form. targets maps a metal to its raw value (""
 // when absent); u is the caller when a valid key or session came with it.
-func (h *Handlers) speculationTool(ctx context.Context, targets map[string]string, u *db.User) (speculationToolJSON, error) {
+func (h *Handlers) speculationTool(ctx context.Context, targets map[string]string, u *account.User) (speculationToolJSON, error) {
 	s, err := h.portfolio.Speculation(ctx, targets, u)
 	if err != nil {
 		return speculationToolJSON{}, err
@@ -163,7 +163,7 @@ func (h *Handlers) APISpeculation(c *fiber.Ctx) error {
 	for _, m := range metals.All {
 		targets[string(m)] = c.Query(string(m))
 	}
-	var up *db.User
+	var up *account.User
 	if u, ok := kit.UserFrom(c); ok {
 		up = &u
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/portfolio"
@@ -126,7 +126,7 @@ func (h *Handlers) JunkSilverResult(c *fiber.Ctx) error {
 func (h *Handlers) whatIfView(c *fiber.Ctx) pages.WhatIfView {
 	targets := queryMap(c, metals.Names())
 	u, signedIn := kit.UserFrom(c)
-	var up *db.User
+	var up *account.User
 	if signedIn {
 		up = &u
 	}

@@ -10,9 +10,9 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/intel"
 	"github.com/ouncehq/ounce/internal/social"
 	"github.com/ouncehq/ounce/views/format"
 	"github.com/ouncehq/ounce/views/pages"
@@ -28,7 +28,7 @@ type commentDraft struct {
 
 // articleSocial builds the reactions part of the article page. A GET records the reader's
 // view first, so the count shown includes it.
-func (h *Handlers) articleSocial(c *fiber.Ctx, a db.Article, draft commentDraft) (pages.ArticleSocialView, error) {
+func (h *Handlers) articleSocial(c *fiber.Ctx, a intel.Published, draft commentDraft) (pages.ArticleSocialView, error) {
 	ctx := h.Ctx(c)
 	views := a.ViewCount
 	if c.Method() == http.MethodGet {
@@ -99,7 +99,7 @@ func (h *Handlers) commentsView(c *fiber.Ctx, slug string, from int, draft comme
 }
 
 // commentItems formats a page of comments and the address of the page before it.
-func (h *Handlers) commentItems(u db.User, slug string, p social.CommentPage) ([]pages.CommentView, string) {
+func (h *Handlers) commentItems(u account.User, slug string, p social.CommentPage) ([]pages.CommentView, string) {
 	out := make([]pages.CommentView, len(p.Comments))
 	for i, cm := range p.Comments {
 		out[i] = pages.CommentView{ID: cm.ID, Author: cm.Author, Body: cm.Body, Date: format.DateTime(cm.CreatedAt), DateTime: cm.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"),

@@ -1,0 +1,20 @@
+package socialhttp
+
+import "github.com/ouncehq/ounce/handlers/kit"
+
+// *Handlers is this area's one value of the kit.Area contract: internal/app builds it with New
+// and lists it once; handlers.New assembles every area's routes, schemas and tools.
+var _ kit.Area = (*Handlers)(nil)
+
+// MCPTools: this area offers no MCP tools.
+func (h *Handlers) MCPTools() []kit.MCPTool { return nil }
+
+// OpenAPIComponents are the named schemas its routes refer to.
+func (h *Handlers) OpenAPIComponents() map[string]kit.Schema { return h.Schemas() }
+
+// OpenAPITags describe the tags of its routes in the API reference.
+func (h *Handlers) OpenAPITags() map[string]string {
+	return map[string]string{
+		"Social": "Article views, likes and comments. Reading is public; liking and commenting need a member's key.",
+	}
+}

@@ -1,0 +1,11 @@
+package alerts
+
+import (
+	"github.com/ouncehq/ounce/internal/job"
+)
+
+// Jobs are the service's background loops; the composition root (internal/app) hands them to
+// the server's job runner.
+func (s *Service) Jobs() []job.Job {
+	return []job.Job{{Name: "price alerts", Run: s.Run}}
+}

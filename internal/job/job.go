@@ -1,0 +1,34 @@
+// Package job is the one shape of a background loop. Each service lists its loops with a
+// Jobs method; the composition root (internal/app) collects them once and the web layer's
+// job runner starts each, logs it by name, and restarts it after a panic.
+package job
+
+import (
+	"context"
+	"log/slog"
+	"time"
+)
+
+// Job is a named background loop: Run works until its context ends.
+type Job struct {
+	Name string
+	Run  func(ctx context.Context)
+}
+
+// Every makes a job that calls fn each interval until its context ends, logging failures.
+func Every(name string, interval time.Duration, log *slog.Logger, fn func(ctx context.Context) error) Job {
+	return Job{Name: name, Run: func(ctx context.Context) {
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if err := fn(ctx); err != nil && ctx.Err() == nil {
+					log.Warn(name, "err", err)
+				}
+			}
+		}
+	}}
+}
