@@ -4,7 +4,7 @@
 // the assembled handlers and the jobs. cmd/ounce, the tests and the benchmarks build the
 // server here and use the services from App.
 //
-// Adding an area is one constructor in buildServices (if it has a service) and one entry in
+// Adding an area is one constructor in buildServices (its jobs come with it) and one entry in
 // areas; see CONTRIBUTING.md, "Adding an area".
 package app
 
@@ -86,6 +86,17 @@ type App struct {
 
 	log *slog.Logger
 	now func() time.Time
+	// jobs are the background loops of the services built so far (see service).
+	jobs []job.Job
+}
+
+// service records the background loops of svc, if it has any (a Jobs() []job.Job method),
+// and returns it: building a service with it is all it takes for its jobs to run.
+func service[S any](a *App, svc S) S {
+	if j, ok := any(svc).(interface{ Jobs() []job.Job }); ok {
+		a.jobs = append(a.jobs, j.Jobs()...)
+	}
+	return svc
 }
 
 // NewMarket builds the price service: providers from the configuration unless offline, and
@@ -133,25 +144,28 @@ func (a *App) wire(p web.Parts) (*handlers.Handlers, []kit.Job) {
 // between areas.
 func (a *App) buildServices(p web.Parts) {
 	cfg, store, now, log := a.Config, a.Store, a.now, a.log
-	a.Vault = comex.New(comex.Deps{Store: store, Logger: log, Now: now, Config: cfg.Vault})
-	a.Portfolio = portfolio.New(portfolio.Deps{Store: store, Prices: a.Market, Now: now, Logger: log})
-	a.News = news.New(news.Deps{Store: store, Logger: log, Now: now, Config: cfg.News})
-	a.Account = account.New(account.Deps{Store: store, Limiter: p.Limiter, Now: now, Logger: log,
-		OnKeyUsed: p.OnKeyUsed, Config: cfg.Account})
-	a.Intel = intel.New(intel.Deps{Store: store, Market: a.Market, News: a.News, Vault: a.Vault, Logger: log, Now: now,
-		Config: cfg.Intel})
-	a.Dealers = dealers.New(dealers.Deps{Store: store, Prices: a.Market, Logger: log, Now: now, Config: DealerConfig(cfg)})
-	a.Billing = billing.New(billing.Deps{Store: store, Logger: log, Now: now, BaseURL: cfg.Site.BaseURL,
-		Config: cfg.Billing, Limiter: p.Limiter})
-	a.Social = social.New(social.Deps{Store: store, Config: cfg.Social, Now: now, Logger: log})
-	a.Receipts = receipts.New(receipts.Deps{Store: store, Portfolio: a.Portfolio, Config: cfg.Receipts, Now: now, Logger: log})
+	if a.Market != nil { // built by NewMarket before the server; nil serves no prices
+		service(a, a.Market)
+	}
+	a.Vault = service(a, comex.New(comex.Deps{Store: store, Logger: log, Now: now, Config: cfg.Vault}))
+	a.Portfolio = service(a, portfolio.New(portfolio.Deps{Store: store, Prices: a.Market, Now: now, Logger: log}))
+	a.News = service(a, news.New(news.Deps{Store: store, Logger: log, Now: now, Config: cfg.News}))
+	a.Account = service(a, account.New(account.Deps{Store: store, Limiter: p.Limiter, Now: now, Logger: log,
+		OnKeyUsed: p.OnKeyUsed, Config: cfg.Account}))
+	a.Intel = service(a, intel.New(intel.Deps{Store: store, Market: a.Market, News: a.News, Vault: a.Vault, Logger: log, Now: now,
+		Config: cfg.Intel}))
+	a.Dealers = service(a, dealers.New(dealers.Deps{Store: store, Prices: a.Market, Logger: log, Now: now, Config: DealerConfig(cfg)}))
+	a.Billing = service(a, billing.New(billing.Deps{Store: store, Logger: log, Now: now, BaseURL: cfg.Site.BaseURL,
+		Config: cfg.Billing, Limiter: p.Limiter}))
+	a.Social = service(a, social.New(social.Deps{Store: store, Config: cfg.Social, Now: now, Logger: log}))
+	a.Receipts = service(a, receipts.New(receipts.Deps{Store: store, Portfolio: a.Portfolio, Config: cfg.Receipts, Now: now, Logger: log}))
 	ad := alerts.Deps{Store: store, Config: alertsConfig(cfg), Now: now, Logger: log}
 	if a.Market != nil { // a nil *prices.Service must not become a non-nil interface
 		ad.Market = a.Market
 	}
-	a.Alerts = alerts.New(ad)
-	a.Advisor = advisor.New(advisor.Deps{Store: store, Portfolio: a.Portfolio, Market: a.Market, Intel: a.Intel, Vault: a.Vault,
-		Dealers: a.Dealers, Alerts: firedAlerts{a.Alerts}, Config: advisorConfig(cfg), Now: now, Logger: log})
+	a.Alerts = service(a, alerts.New(ad))
+	a.Advisor = service(a, advisor.New(advisor.Deps{Store: store, Portfolio: a.Portfolio, Market: a.Market, Intel: a.Intel, Vault: a.Vault,
+		Dealers: a.Dealers, Alerts: firedAlerts{a.Alerts}, Config: advisorConfig(cfg), Now: now, Logger: log}))
 }
 
 // areas is the one list of HTTP adapters, in match order. The price and portfolio adapters
@@ -173,19 +187,9 @@ func (a *App) areas(base *kit.Base, prices *priceshttp.Handlers, pf *portfolioht
 	}
 }
 
-// Jobs is the one list of background loops: each service's own (the server adds its
-// housekeeping: key use, sessions, rate-limit windows).
-func (a *App) Jobs() []job.Job {
-	var out []job.Job
-	if a.Market != nil {
-		out = append(out, a.Market.Jobs()...)
-	}
-	for _, js := range [][]job.Job{a.Intel.Jobs(), a.Dealers.Jobs(), a.Billing.Jobs(), a.Advisor.Jobs(),
-		a.Portfolio.Jobs(), a.Social.Jobs(), a.Alerts.Jobs(), a.Account.Jobs()} {
-		out = append(out, js...)
-	}
-	return out
-}
+// Jobs is the one list of background loops: each service's own, as service recorded them
+// (the server adds its housekeeping: key use, sessions, rate-limit windows).
+func (a *App) Jobs() []job.Job { return a.jobs }
 
 // firedAlerts lets the daily brief read alert firings without the advisor importing alerts.
 type firedAlerts struct{ svc *alerts.Service }
