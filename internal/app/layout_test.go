@@ -36,9 +36,6 @@ var infrastructure = map[string]bool{"apperr": true, "job": true, "ratelimit": t
 // types are named by their services); only the composition root, the CLI and the harnesses
 // import web or app.
 func TestLayout(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs go list")
-	}
 	for _, imp := range imports(t, "../../web", false)[module+"web"] {
 		if rest, ok := strings.CutPrefix(imp, module+"internal/"); ok && !infrastructure[strings.Split(rest, "/")[0]] {
 			t.Errorf("web imports the area service %s", imp)
