@@ -63,10 +63,8 @@ type Server struct {
 }
 
 type server struct {
-	opts Options
-	h    *handlers.Handlers
-	// jobs of the services, from Wire; the runner adds the server's own.
-	areaJobs []Job
+	opts     Options
+	h        *handlers.Handlers
 	https    bool
 	proxies  trustedProxies
 	csrf     csrfSigner
@@ -76,9 +74,11 @@ type server struct {
 	// metrics is nil unless Options.Metrics.
 	metrics *metrics
 	// limits are the connection and stream caps in force (defaults worked out).
-	limits   ConnLimits
-	streams  *streamGate
-	jobs     *jobRunner
+	limits  ConnLimits
+	streams *streamGate
+	jobs    *jobRunner
+	// areaJobs are the services' jobs, from Wire; Start adds the server's own.
+	areaJobs []Job
 	started  sync.Once
 	done     chan struct{}
 	doneOnce sync.Once
