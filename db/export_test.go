@@ -48,3 +48,10 @@ func (s *Store) LedgerForTest(ctx context.Context) ([]string, error) {
 	sort.Strings(out)
 	return out, nil
 }
+
+// IsUniqueViolationForTest and IsForeignKeyViolationForTest expose the typed driver-code
+// checks to the engine tests.
+var (
+	IsUniqueViolationForTest     = isUniqueViolation
+	IsForeignKeyViolationForTest = isForeignKeyViolation
+)

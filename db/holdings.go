@@ -254,12 +254,6 @@ func (s *Store) forUpdate() string {
 	return ``
 }
 
-// isForeignKeyViolation recognises a foreign-key failure on either engine.
-func isForeignKeyViolation(err error) bool {
-	msg := err.Error()
-	return strings.Contains(msg, "FOREIGN KEY constraint failed") || strings.Contains(msg, "violates foreign key constraint") || strings.Contains(msg, "23503")
-}
-
 // LotSpot is what the spot-at-purchase refresh needs of one dated lot.
 type LotSpot struct {
 	ID             string              `db:"id"`
