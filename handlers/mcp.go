@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/internal/account"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -111,7 +112,7 @@ func (h *Handlers) MCPServer(u *db.User) *mcp.Server {
 		Instructions: "Precious-metals prices, history, Stack Signal articles, COMEX vault data and calculators. Prices are USD per troy ounce; stale=true marks last-known values.",
 	})
 	for _, t := range h.MCPTools() {
-		if t.Gold && (u == nil || !u.IsGold()) {
+		if t.Gold && (u == nil || !account.IsGold(*u)) {
 			continue
 		}
 		tool := t

@@ -28,6 +28,7 @@ import (
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/handlers"
 	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/prices"
 	"github.com/ouncehq/ounce/internal/ratelimit"
@@ -372,7 +373,7 @@ func requirePageAuth(level kit.Auth) fiber.Handler {
 			return c.Redirect(to, http.StatusSeeOther)
 		}
 		switch {
-		case level == kit.AuthGold && !u.IsGold():
+		case level == kit.AuthGold && !account.IsGold(u):
 			return apperr.Membership("this page")
 		case level == kit.AuthAdmin && !u.IsAdmin:
 			return apperr.NotFoundf("page")
