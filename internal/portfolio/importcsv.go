@@ -302,7 +302,7 @@ func (s *Service) ImportHoldings(ctx context.Context, u db.User, data []byte) (I
 	if err := s.checkImportCap(ctx, u, rows); err != nil {
 		return ImportResult{}, err
 	}
-	res, err := s.store.ImportHoldingsWithSales(ctx, u.ID, rows, p.Sales)
+	res, err := s.store.ImportHoldingsWithSales(ctx, u.ID, rows, p.Sales, DecideSale)
 	if err != nil {
 		return ImportResult{}, err
 	}
