@@ -46,7 +46,7 @@ type market interface {
 
 // Service holds the portfolio use cases.
 type Service struct {
-	store  *db.Store
+	store  Store
 	market market // nil without a price service
 	now    func() time.Time
 	log    *slog.Logger
