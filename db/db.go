@@ -16,8 +16,10 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
-	_ "github.com/lib/pq"  // PostgreSQL driver
-	_ "modernc.org/sqlite" // embedded SQLite driver, pure Go
+	"github.com/lib/pq" // PostgreSQL driver
+	"github.com/lib/pq/pqerror"
+	"modernc.org/sqlite" // embedded SQLite driver, pure Go
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // Engine names the database engine behind a Store.
@@ -201,13 +203,35 @@ func (s *Store) Migrate(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// isUniqueViolation recognises a unique-constraint failure on either engine.
+// isUniqueViolation recognises a unique-constraint failure on either engine by the driver's
+// typed code: PostgreSQL's SQLSTATE 23505, SQLite's extended codes for a UNIQUE or PRIMARY KEY
+// constraint. Error text is never matched: it changes with driver versions and locales.
 func isUniqueViolation(err error) bool {
 	if err == nil {
 		return false
 	}
-	msg := err.Error()
-	return strings.Contains(msg, "UNIQUE constraint failed") || strings.Contains(msg, "duplicate key value") || strings.Contains(msg, "23505")
+	if pe, ok := errors.AsType[*pq.Error](err); ok {
+		return pe.Code == pqerror.UniqueViolation
+	}
+	if se, ok := errors.AsType[*sqlite.Error](err); ok {
+		return se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
+	}
+	return false
+}
+
+// isForeignKeyViolation recognises a foreign-key failure on either engine by the driver's
+// typed code: SQLSTATE 23503, or SQLite's SQLITE_CONSTRAINT_FOREIGNKEY.
+func isForeignKeyViolation(err error) bool {
+	if err == nil {
+		return false
+	}
+	if pe, ok := errors.AsType[*pq.Error](err); ok {
+		return pe.Code == pqerror.ForeignKeyViolation
+	}
+	if se, ok := errors.AsType[*sqlite.Error](err); ok {
+		return se.Code() == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY
+	}
+	return false
 }
 
 func notFound(err error) error {

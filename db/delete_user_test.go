@@ -10,6 +10,7 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/db/dbtest"
+	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
 // userRef is a column of a table that refers to users, read from the schema.
@@ -146,7 +147,7 @@ func TestDeleteUserRemovesEveryRow(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := s.InsertSale(ctx, u.ID, h.ID, db.Sale{Quantity: 2, PricePerUnit: decimal.NewFromInt(330), Fees: decimal.Zero, SoldOn: db.NewDate(h.CreatedAt)}); err != nil {
+			if _, err := s.InsertSale(ctx, u.ID, h.ID, db.Sale{Quantity: 2, PricePerUnit: decimal.NewFromInt(330), Fees: decimal.Zero, SoldOn: db.NewDate(h.CreatedAt)}, portfolio.DecideSale); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := s.InsertAPIKey(ctx, u.ID, "k", "ounce_"+email[:3], "hash-"+email); err != nil {

@@ -33,6 +33,11 @@ type Holding struct {
 	// SpotAtPurchase is the metal's close on the purchase date (or the last close before it),
 	// set by the portfolio service on every write; invalid when no close is known.
 	SpotAtPurchase decimal.NullDecimal `db:"spot_at_purchase"`
+	// Ref is what the lot's fine ounces were worth at SpotAtPurchase (zero without a spot and
+	// for gifts): the reference its premium is measured against. The portfolio service
+	// computes it (portfolio.PremiumRef) beside SpotAtPurchase on every write; the store keeps
+	// it in the exact columns the premium sums read and does not read it back.
+	Ref decimal.Decimal `db:"-"`
 }
 
 // Remaining is how many units are still held after sales.
@@ -191,7 +196,7 @@ func (s *Store) updateHoldingRow(ctx context.Context, tx *sqlx.Tx, cur, h Holdin
 		if !h.PurchaseDate.IsZero() && !first.IsZero() && h.PurchaseDate.After(first.Time) {
 			return fmt.Errorf("the purchase date cannot be after the first sale of this holding (%s): %w", first, ErrConflict)
 		}
-		ri, re := refOf(cur, h.SpotAtPurchase)
+		ri, re := split(h.Ref, ozPlaces)
 		_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE holdings SET product_name = ?, dealer = ?, purchase_date = ?, notes = ?, updated_at = ?,
 				spot_at_purchase = ?, ref_int = ?, ref_e8 = ? WHERE id = ? AND user_id = ?`),
 			h.ProductName, h.Dealer, h.PurchaseDate, h.Notes, h.UpdatedAt, spotArg(h.SpotAtPurchase), ri, re, h.ID, h.UserID)
@@ -254,12 +259,6 @@ func (s *Store) forUpdate() string {
 	return ``
 }
 
-// isForeignKeyViolation recognises a foreign-key failure on either engine.
-func isForeignKeyViolation(err error) bool {
-	msg := err.Error()
-	return strings.Contains(msg, "FOREIGN KEY constraint failed") || strings.Contains(msg, "violates foreign key constraint") || strings.Contains(msg, "23503")
-}
-
 // LotSpot is what the spot-at-purchase refresh needs of one dated lot.
 type LotSpot struct {
 	ID             string              `db:"id"`
@@ -269,6 +268,11 @@ type LotSpot struct {
 	WeightOz       decimal.Decimal     `db:"weight_oz"`
 	PurchasePrice  decimal.Decimal     `db:"purchase_price"`
 	SpotAtPurchase decimal.NullDecimal `db:"spot_at_purchase"`
+	// Ref is what the lot's fine ounces were worth at SpotAtPurchase (zero without a spot and
+	// for gifts): the reference its premium is measured against. The portfolio service
+	// computes it (portfolio.PremiumRef) beside SpotAtPurchase on every write; the store keeps
+	// it in the exact columns the premium sums read and does not read it back.
+	Ref decimal.Decimal `db:"-"`
 }
 
 // LotSpots lists every lot of every member that has a purchase date or a stored spot, after
@@ -281,12 +285,11 @@ func (s *Store) LotSpots(ctx context.Context, after string, limit int) ([]LotSpo
 	return out, err
 }
 
-// SetLotSpot stores a new spot at purchase for a lot (and the reference value derived from
-// it). A lot edited since it was read keeps what its edit stored: the condition on the old
+// SetLotSpot stores a new spot at purchase for a lot and ref, the reference value the
+// portfolio service derived from it (portfolio.PremiumRef). A lot edited since it was read keeps what its edit stored: the condition on the old
 // spot and date makes the write a no-op then.
-func (s *Store) SetLotSpot(ctx context.Context, l LotSpot, spot decimal.NullDecimal) error {
-	h := Holding{Quantity: l.Quantity, WeightOz: l.WeightOz, PurchasePrice: l.PurchasePrice}
-	ri, re := refOf(h, spot)
+func (s *Store) SetLotSpot(ctx context.Context, l LotSpot, spot decimal.NullDecimal, ref decimal.Decimal) error {
+	ri, re := split(ref, ozPlaces)
 	q := `UPDATE holdings SET spot_at_purchase = ?, ref_int = ?, ref_e8 = ? WHERE id = ? AND weight_oz = ? AND purchase_price = ? AND quantity = ? AND metal = ?`
 	args := []any{spotArg(spot), ri, re, l.ID, l.WeightOz.String(), l.PurchasePrice.String(), l.Quantity, l.Metal}
 	if l.PurchaseDate.IsZero() {

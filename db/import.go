@@ -31,7 +31,7 @@ func DuplicateKey(h Holding) string {
 // of the same import, and adds them to the position ledger. Concurrent imports of one user
 // are serialised, so they cannot both insert the same purchase.
 func (s *Store) ImportHoldings(ctx context.Context, userID int64, rows []Holding) (ImportResult, error) {
-	return s.ImportHoldingsWithSales(ctx, userID, rows, nil)
+	return s.ImportHoldingsWithSales(ctx, userID, rows, nil, nil)
 }
 
 // ImportedSale is a sale of an import: of the holding at index Row of the imported rows.
@@ -45,8 +45,8 @@ type ImportedSale struct {
 // ImportHoldingsWithSales is ImportHoldings followed, in the same transaction, by the sales of
 // the imported holdings in the order given. Sales of a row skipped as a duplicate are skipped
 // with it (that holding's own sales already stand); a sale of more than is held fails the
-// whole import.
-func (s *Store) ImportHoldingsWithSales(ctx context.Context, userID int64, rows []Holding, sales []ImportedSale) (ImportResult, error) {
+// whole import. decide is the sale rule, as for InsertSale.
+func (s *Store) ImportHoldingsWithSales(ctx context.Context, userID int64, rows []Holding, sales []ImportedSale, decide SaleRule) (ImportResult, error) {
 	res := ImportResult{Duplicates: []int{}}
 	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
 		if s.Engine == Postgres {
@@ -112,7 +112,7 @@ func (s *Store) ImportHoldingsWithSales(ctx context.Context, userID int64, rows 
 				continue // its holding was a duplicate
 			}
 			// A microsecond apart, so the order they were given is the order they are listed in.
-			if _, err := s.insertSale(ctx, tx, userID, ids[x.Row], x.Sale, now.Add(time.Duration(i)*time.Microsecond)); err != nil {
+			if _, err := s.insertSale(ctx, tx, userID, ids[x.Row], x.Sale, now.Add(time.Duration(i)*time.Microsecond), decide); err != nil {
 				return err
 			}
 			res.Sales++

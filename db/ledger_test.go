@@ -14,6 +14,7 @@ import (
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/db/dbtest"
 	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
 // ledgerRecompute rebuilds the position ledger from scratch with the backfill statements of
@@ -80,6 +81,7 @@ func TestLedgerEqualsRecomputation(t *testing.T) {
 			if rng.IntN(2) == 0 {
 				h.SpotAtPurchase = decimal.NewNullDecimal(decimal.New(int64(1000+rng.IntN(300_000)), -2))
 			}
+			h.Ref = portfolio.PremiumRef(h.Quantity, h.WeightOz, h.PurchasePrice, h.SpotAtPurchase)
 			return h
 		}
 		pick := func(uid int64) (db.Holding, bool) {
@@ -113,6 +115,7 @@ func TestLedgerEqualsRecomputation(t *testing.T) {
 				if h.SoldQuantity == 0 {
 					h.Metal, h.Quantity, h.WeightOz, h.PurchasePrice, h.Fees = n.Metal, n.Quantity, n.WeightOz, n.PurchasePrice, n.Fees
 				}
+				h.Ref = portfolio.PremiumRef(h.Quantity, h.WeightOz, h.PurchasePrice, h.SpotAtPurchase)
 				_, err = s.UpdateHolding(ctx, h)
 			case "delete":
 				h, ok := pick(uid)
@@ -127,7 +130,7 @@ func TestLedgerEqualsRecomputation(t *testing.T) {
 				}
 				soldOn := db.NewDate(base.AddDate(0, 0, 40+rng.IntN(30)))
 				_, err = s.InsertSale(ctx, uid, h.ID, db.Sale{Quantity: 1 + int64(rng.IntN(int(h.Remaining()))),
-					PricePerUnit: decimal.New(int64(rng.IntN(500_000)), -2), Fees: decimal.New(int64(rng.IntN(500)), -2), SoldOn: soldOn})
+					PricePerUnit: decimal.New(int64(rng.IntN(500_000)), -2), Fees: decimal.New(int64(rng.IntN(500)), -2), SoldOn: soldOn}, portfolio.DecideSale)
 			case "undo":
 				page, e := s.SalesByUser(ctx, uid, db.SaleFilter{Limit: 100})
 				if e != nil {
@@ -136,14 +139,14 @@ func TestLedgerEqualsRecomputation(t *testing.T) {
 				if len(page.Sales) == 0 {
 					continue
 				}
-				_, err = s.DeleteSale(ctx, uid, page.Sales[rng.IntN(len(page.Sales))].ID)
+				_, err = s.DeleteSale(ctx, uid, page.Sales[rng.IntN(len(page.Sales))].ID, portfolio.UndoSale)
 			case "import":
 				rows := make([]db.Holding, 1+rng.IntN(6))
 				for i := range rows {
 					rows[i] = lot(uid)
 				}
 				sales := []db.ImportedSale{{Row: 0, Sale: db.Sale{Quantity: 1, PricePerUnit: decimal.RequireFromString("12.34"), SoldOn: db.NewDate(base.AddDate(0, 0, 75))}}}
-				_, err = s.ImportHoldingsWithSales(ctx, uid, rows, sales)
+				_, err = s.ImportHoldingsWithSales(ctx, uid, rows, sales, portfolio.DecideSale)
 			case "spot":
 				spots, e := s.LotSpots(ctx, "", 1000)
 				if e != nil {
@@ -157,7 +160,7 @@ func TestLedgerEqualsRecomputation(t *testing.T) {
 				if rng.IntN(3) > 0 {
 					spot = decimal.NewNullDecimal(decimal.New(int64(1000+rng.IntN(300_000)), -2))
 				}
-				err = s.SetLotSpot(ctx, l, spot)
+				err = s.SetLotSpot(ctx, l, spot, portfolio.PremiumRef(l.Quantity, l.WeightOz, l.PurchasePrice, spot))
 			case "account":
 				err = s.DeleteUser(ctx, uid)
 				for i, u := range users {

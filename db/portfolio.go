@@ -35,7 +35,7 @@ func join(whole, frac decimal.Decimal, places int32) decimal.Decimal {
 type lotTotals struct {
 	OzInt, OzE8, CostInt, CostC, FeesC          int64
 	HeldOzInt, HeldOzE8, HeldCostInt, HeldCostC int64
-	// RefInt + RefE8/1e8 is the lot's ounces at its spot at purchase (see refOf).
+	// RefInt + RefE8/1e8 is the lot's ounces at its spot at purchase (Holding.Ref).
 	RefInt, RefE8 int64
 }
 
@@ -46,18 +46,8 @@ func lotTotalsOf(h Holding) lotTotals {
 	t.CostInt, t.CostC = split(h.TotalCost(), moneyPlaces)
 	t.FeesC = h.Fees.Shift(moneyPlaces).Floor().IntPart()
 	t.HeldOzInt, t.HeldOzE8, t.HeldCostInt, t.HeldCostC = t.OzInt, t.OzE8, t.CostInt, t.CostC
-	t.RefInt, t.RefE8 = refOf(h, h.SpotAtPurchase)
+	t.RefInt, t.RefE8 = split(h.Ref, ozPlaces)
 	return t
-}
-
-// refOf is what a lot's fine ounces were worth at spot on its purchase day, rounded to 1e-8
-// and split: the reference its premium is measured against. It is zero for lots without a
-// spot and for gifts (price zero), which have no premium.
-func refOf(h Holding, spot decimal.NullDecimal) (whole, frac int64) {
-	if !spot.Valid || !h.PurchasePrice.IsPositive() || !spot.Decimal.IsPositive() {
-		return 0, 0
-	}
-	return split(h.TotalOz().Mul(spot.Decimal).Round(ozPlaces), ozPlaces)
 }
 
 // MetalTotals are one metal's exact sums over a user's holdings and sales.

@@ -14,6 +14,7 @@ import (
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/db/dbtest"
 	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
 func pfDec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
@@ -163,7 +164,7 @@ func TestPortfolioTotalsProperties(t *testing.T) {
 				held, cost := qty, h.TotalCost()
 				for k := 0; k < 3 && held > 0 && rng.IntN(2) == 0; k++ {
 					q := int64(1 + rng.IntN(int(held)))
-					sale, err := s.InsertSale(ctx, u.ID, h.ID, db.Sale{Quantity: q, PricePerUnit: decimal.New(int64(rng.IntN(600_000)), -2), Fees: decimal.New(int64(rng.IntN(1000)), -2), SoldOn: pfDay("2026-01-02")})
+					sale, err := s.InsertSale(ctx, u.ID, h.ID, db.Sale{Quantity: q, PricePerUnit: decimal.New(int64(rng.IntN(600_000)), -2), Fees: decimal.New(int64(rng.IntN(1000)), -2), SoldOn: pfDay("2026-01-02")}, portfolio.DecideSale)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -202,7 +203,7 @@ func TestPositionChanges(t *testing.T) {
 		_, _ = s.InsertHolding(ctx, pfLot(u.ID, "gold", 1, "1", "2100", "0", "2025-03-03"))
 		_, _ = s.InsertHolding(ctx, pfLot(u.ID, "silver", 10, "1", "0", "0", "2025-01-01")) // gift
 		_, _ = s.InsertHolding(ctx, pfLot(u.ID, "silver", 2, "1", "30", "1", ""))
-		if _, err := s.InsertSale(ctx, u.ID, a.ID, db.Sale{Quantity: 1, PricePerUnit: pfDec("1300"), Fees: pfDec("5"), SoldOn: pfDay("2025-04-01")}); err != nil {
+		if _, err := s.InsertSale(ctx, u.ID, a.ID, db.Sale{Quantity: 1, PricePerUnit: pfDec("1300"), Fees: pfDec("5"), SoldOn: pfDay("2025-04-01")}, portfolio.DecideSale); err != nil {
 			t.Fatal(err)
 		}
 		ch, err := s.PositionChanges(ctx, u.ID)

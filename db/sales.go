@@ -47,38 +47,67 @@ func (e *OversoldError) Error() string {
 // Unwrap makes errors.Is(err, ErrOversold) and errors.Is(err, ErrConflict) hold.
 func (e *OversoldError) Unwrap() error { return ErrOversold }
 
-// saleShare is the cost basis of selling qty of the remaining units of a lot whose remaining
-// cost basis is heldCost: the proportional share, to the cent, and all of it for the last units.
-// Taking the share of what remains (rather than of the original cost) keeps the remaining
-// cost basis between zero and its start however the cents were rounded before.
-func saleShare(heldCost decimal.Decimal, remaining, qty int64) decimal.Decimal {
-	if qty >= remaining {
-		return heldCost
-	}
-	return heldCost.Mul(decimal.NewFromInt(qty)).Div(decimal.NewFromInt(remaining)).Round(moneyPlaces)
+// SaleLot is what a sale is decided on: the holding as stored (SoldQuantity included), read
+// for update, with its whole cost basis and the part of it still held.
+type SaleLot struct {
+	Holding
+	// Cost is the lot's whole cost basis as stored; HeldCost what of it is still held.
+	Cost, HeldCost decimal.Decimal
 }
 
-// InsertSale records the sale of in.Quantity units of the user's holding at in.PricePerUnit,
-// less in.Fees, on in.SoldOn. In one transaction it takes the units' share of the remaining cost
-// basis, computes proceeds and realized profit, and reduces what the holding still holds.
-// Selling more than is held is ErrOversold; another user's holding is ErrNotFound.
-func (s *Store) InsertSale(ctx context.Context, userID int64, holdingID string, in Sale) (Sale, error) {
-	if in.Quantity <= 0 {
-		return Sale{}, fmt.Errorf("sale quantity must be positive")
-	}
+// LotHeld is what a holding holds once a sale is recorded or undone.
+type LotHeld struct {
+	// Sold is the holding's new sold quantity.
+	Sold int64
+	// HeldOz and HeldCost are the fine ounces and cost basis it still holds.
+	HeldOz, HeldCost decimal.Decimal
+}
+
+// SaleRule decides a sale of in.Quantity units (at in.PricePerUnit, less in.Fees, on
+// in.SoldOn) from lot: it returns the sale with its figures (Oz, Proceeds, CostBasis,
+// RealizedPL) and what the holding holds after it, or an error (*OversoldError for more
+// than is held). The rule is the portfolio service's (portfolio.DecideSale); the store reads
+// the lot for update, calls it and writes what it decided, in one transaction.
+type SaleRule func(lot SaleLot, in Sale) (Sale, LotHeld, error)
+
+// UndoRule decides what lot holds once sale is undone (portfolio.UndoSale).
+type UndoRule func(lot SaleLot, sale Sale) (LotHeld, error)
+
+// InsertSale records the sale of in.Quantity units of the user's holding, as decide decides
+// it: in one transaction it reads the holding for update, records the sale and reduces what
+// the holding still holds. Another user's holding is ErrNotFound; decide's errors come back
+// as they are (ErrOversold, an ErrConflict, for more than is held).
+func (s *Store) InsertSale(ctx context.Context, userID int64, holdingID string, in Sale, decide SaleRule) (Sale, error) {
 	var out Sale
 	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
 		var err error
-		out, err = s.insertSale(ctx, tx, userID, holdingID, in, s.now())
+		out, err = s.insertSale(ctx, tx, userID, holdingID, in, s.now(), decide)
 		return err
 	})
 	if err != nil {
-		if errors.Is(err, ErrNotFound) || errors.Is(err, ErrConflict) {
-			return Sale{}, err
+		if errors.Is(err, ErrNotFound) || errors.Is(err, ErrConflict) || errors.Is(err, errDecided) {
+			return Sale{}, unwrapDecided(err)
 		}
 		return Sale{}, fmt.Errorf("record sale: %w", err)
 	}
 	return out, nil
+}
+
+// decidedError carries a decide func's own error through the store unchanged.
+type decidedError struct{ err error }
+
+func (e decidedError) Error() string        { return e.err.Error() }
+func (e decidedError) Unwrap() error        { return e.err }
+func (e decidedError) Is(target error) bool { return target == errDecided }
+
+var errDecided = errors.New("decided")
+
+// unwrapDecided returns a decide func's error as it gave it.
+func unwrapDecided(err error) error {
+	if d, ok := errors.AsType[decidedError](err); ok {
+		return d.err
+	}
+	return err
 }
 
 // SaleFilter narrows and pages a sales list.
@@ -125,28 +154,21 @@ func (s *Store) SalesByUser(ctx context.Context, userID int64, f SaleFilter) (Sa
 	return out, err
 }
 
-// DeleteSale undoes one of the user's sales: in one transaction the sale is removed and its
-// units, fine ounces and cost basis go back to the holding (all of its original cost once no
-// sale is left), and the position ledger follows. Another user's sale, or none, is ErrNotFound.
-// It returns the sale removed.
-func (s *Store) DeleteSale(ctx context.Context, userID int64, saleID string) (Sale, error) {
+// DeleteSale undoes one of the user's sales: in one transaction the sale is removed and the
+// holding, read for update, holds what undo decides (its units, fine ounces and cost basis
+// back), and the position ledger follows. Another user's sale, or none, is ErrNotFound. It
+// returns the sale removed.
+func (s *Store) DeleteSale(ctx context.Context, userID int64, saleID string, undo UndoRule) (Sale, error) {
 	var sale Sale
 	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
 		if err := tx.GetContext(ctx, &sale, tx.Rebind(`SELECT `+saleCols+` FROM sales WHERE id = ? AND user_id = ?`), saleID, userID); err != nil {
 			return notFound(err)
 		}
-		var h struct {
-			Holding
-			CostInt     int64 `db:"cost_int"`
-			CostC       int64 `db:"cost_c"`
-			HeldCostInt int64 `db:"held_cost_int"`
-			HeldCostC   int64 `db:"held_cost_c"`
+		lot, err := s.saleLotTx(ctx, tx, userID, sale.HoldingID)
+		if err != nil {
+			return err
 		}
-		if err := tx.GetContext(ctx, &h, tx.Rebind(`SELECT `+holdingCols+`, cost_int, cost_c, held_cost_int, held_cost_c FROM holdings WHERE id = ? AND user_id = ?`+s.forUpdate()),
-			sale.HoldingID, userID); err != nil {
-			return notFound(err)
-		}
-		before, err := s.lotStateTx(ctx, tx, userID, h.ID)
+		before, err := s.lotStateTx(ctx, tx, userID, lot.ID)
 		if err != nil {
 			return err
 		}
@@ -154,24 +176,17 @@ func (s *Store) DeleteSale(ctx context.Context, userID int64, saleID string) (Sa
 		if err := tx.GetContext(ctx, &gone, tx.Rebind(`SELECT metal, sold_on, oz_int, oz_e8, cost_int, cost_c, pl_int, pl_c FROM sales WHERE id = ?`), saleID); err != nil {
 			return err
 		}
+		held, err := undo(lot, sale)
+		if err != nil {
+			return decidedError{err}
+		}
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM sales WHERE id = ? AND user_id = ?`), saleID, userID); err != nil {
 			return fmt.Errorf("delete sale: %w", err)
 		}
-		sold := h.SoldQuantity - sale.Quantity
-		if sold < 0 {
-			sold = 0
-		}
-		heldCost := join(decimal.NewFromInt(h.HeldCostInt), decimal.NewFromInt(h.HeldCostC), moneyPlaces).Add(sale.CostBasis)
-		if sold == 0 {
-			heldCost = join(decimal.NewFromInt(h.CostInt), decimal.NewFromInt(h.CostC), moneyPlaces)
-		}
-		heldOzInt, heldOzE8 := split(h.WeightOz.Mul(decimal.NewFromInt(h.Quantity-sold)), ozPlaces)
-		heldCostInt, heldCostC := split(heldCost, moneyPlaces)
-		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE holdings SET sold_quantity = ?, held_oz_int = ?, held_oz_e8 = ?, held_cost_int = ?, held_cost_c = ?, updated_at = ?
-			WHERE id = ? AND user_id = ?`), sold, heldOzInt, heldOzE8, heldCostInt, heldCostC, s.now(), h.ID, userID); err != nil {
+		if err := s.writeLotHeld(ctx, tx, userID, lot, held, s.now()); err != nil {
 			return err
 		}
-		after, err := s.lotStateTx(ctx, tx, userID, h.ID)
+		after, err := s.lotStateTx(ctx, tx, userID, lot.ID)
 		if err != nil {
 			return err
 		}
@@ -182,12 +197,48 @@ func (s *Store) DeleteSale(ctx context.Context, userID int64, saleID string) (Sa
 		return s.applyLedger(ctx, tx, userID, d)
 	})
 	if err != nil {
-		if errors.Is(err, ErrNotFound) {
-			return Sale{}, err
+		if errors.Is(err, ErrNotFound) || errors.Is(err, errDecided) {
+			return Sale{}, unwrapDecided(err)
 		}
 		return Sale{}, fmt.Errorf("delete sale: %w", err)
 	}
 	return sale, nil
+}
+
+// saleLotTx reads the user's holding for update with its stored cost basis, whole and held.
+func (s *Store) saleLotTx(ctx context.Context, tx *sqlx.Tx, userID int64, id string) (SaleLot, error) {
+	var h struct {
+		Holding
+		CostInt     int64 `db:"cost_int"`
+		CostC       int64 `db:"cost_c"`
+		HeldCostInt int64 `db:"held_cost_int"`
+		HeldCostC   int64 `db:"held_cost_c"`
+	}
+	if err := tx.GetContext(ctx, &h, tx.Rebind(`SELECT `+holdingCols+`, cost_int, cost_c, held_cost_int, held_cost_c FROM holdings WHERE id = ? AND user_id = ?`+s.forUpdate()),
+		id, userID); err != nil {
+		return SaleLot{}, notFound(err)
+	}
+	return SaleLot{Holding: h.Holding, Cost: joinInts(h.CostInt, h.CostC, moneyPlaces), HeldCost: joinInts(h.HeldCostInt, h.HeldCostC, moneyPlaces)}, nil
+}
+
+// writeLotHeld stores what a holding read as lot holds now, at now. The sold quantity it was
+// read with is part of the condition, so a change between the read and the write is a
+// conflict rather than a double sale.
+func (s *Store) writeLotHeld(ctx context.Context, tx *sqlx.Tx, userID int64, lot SaleLot, held LotHeld, now time.Time) error {
+	heldOzInt, heldOzE8 := split(held.HeldOz, ozPlaces)
+	heldCostInt, heldCostC := split(held.HeldCost, moneyPlaces)
+	res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE holdings SET sold_quantity = ?, held_oz_int = ?, held_oz_e8 = ?, held_cost_int = ?, held_cost_c = ?, updated_at = ?
+			WHERE id = ? AND user_id = ? AND sold_quantity = ?`),
+		held.Sold, heldOzInt, heldOzE8, heldCostInt, heldCostC, now, lot.ID, userID, lot.SoldQuantity)
+	if err != nil {
+		return fmt.Errorf("update sold holding: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		// The row lock (PostgreSQL) or the write lock (SQLite) makes this unreachable;
+		// refuse rather than double-sell if it ever is not.
+		return fmt.Errorf("the holding changed during the sale: %w", ErrConflict)
+	}
+	return nil
 }
 
 // AllSales returns every sale of the user in the order they were recorded, for export.
@@ -199,33 +250,20 @@ func (s *Store) AllSales(ctx context.Context, userID int64) ([]Sale, error) {
 
 // insertSale is InsertSale inside the caller's transaction, recorded at now; the position
 // ledger gains the sale and the lot's smaller holding in the same transaction.
-func (s *Store) insertSale(ctx context.Context, tx *sqlx.Tx, userID int64, holdingID string, in Sale, now time.Time) (Sale, error) {
-	var h struct {
-		Holding
-		HeldCostInt int64 `db:"held_cost_int"`
-		HeldCostC   int64 `db:"held_cost_c"`
-	}
-	err := tx.GetContext(ctx, &h, tx.Rebind(`SELECT `+holdingCols+`, held_cost_int, held_cost_c FROM holdings WHERE id = ? AND user_id = ?`+s.forUpdate()), holdingID, userID)
+func (s *Store) insertSale(ctx context.Context, tx *sqlx.Tx, userID int64, holdingID string, in Sale, now time.Time, decide SaleRule) (Sale, error) {
+	lot, err := s.saleLotTx(ctx, tx, userID, holdingID)
 	if err != nil {
-		return Sale{}, notFound(err)
+		return Sale{}, err
 	}
 	before, err := s.lotStateTx(ctx, tx, userID, holdingID)
 	if err != nil {
 		return Sale{}, err
 	}
-	remaining := h.Remaining()
-	if in.Quantity > remaining {
-		return Sale{}, &OversoldError{Asked: in.Quantity, Held: remaining}
+	out, held, err := decide(lot, in)
+	if err != nil {
+		return Sale{}, decidedError{err}
 	}
-	heldCost := join(decimal.NewFromInt(h.HeldCostInt), decimal.NewFromInt(h.HeldCostC), moneyPlaces)
-	out := Sale{
-		ID: newID("s_"), UserID: userID, HoldingID: h.ID, Metal: h.Metal, Quantity: in.Quantity,
-		Oz: h.WeightOz.Mul(decimal.NewFromInt(in.Quantity)), PricePerUnit: in.PricePerUnit, Fees: in.Fees, SoldOn: in.SoldOn,
-		Proceeds:  in.PricePerUnit.Mul(decimal.NewFromInt(in.Quantity)),
-		CostBasis: saleShare(heldCost, remaining, in.Quantity),
-		CreatedAt: now,
-	}
-	out.RealizedPL = out.Proceeds.Sub(out.Fees).Sub(out.CostBasis)
+	out.ID, out.UserID, out.HoldingID, out.Metal, out.CreatedAt = newID("s_"), userID, lot.ID, lot.Metal, now
 	ozInt, ozE8 := split(out.Oz, ozPlaces)
 	costInt, costC := split(out.CostBasis, moneyPlaces)
 	plInt, plC := split(out.RealizedPL, moneyPlaces)
@@ -237,19 +275,8 @@ func (s *Store) insertSale(ctx context.Context, tx *sqlx.Tx, userID int64, holdi
 	if err != nil {
 		return Sale{}, fmt.Errorf("insert sale: %w", err)
 	}
-	left := remaining - in.Quantity
-	heldOzInt, heldOzE8 := split(h.WeightOz.Mul(decimal.NewFromInt(left)), ozPlaces)
-	heldCostInt, heldCostC := split(heldCost.Sub(out.CostBasis), moneyPlaces)
-	res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE holdings SET sold_quantity = ?, held_oz_int = ?, held_oz_e8 = ?, held_cost_int = ?, held_cost_c = ?, updated_at = ?
-			WHERE id = ? AND user_id = ? AND sold_quantity = ?`),
-		h.SoldQuantity+in.Quantity, heldOzInt, heldOzE8, heldCostInt, heldCostC, now, h.ID, userID, h.SoldQuantity)
-	if err != nil {
-		return Sale{}, fmt.Errorf("update sold holding: %w", err)
-	}
-	if n, _ := res.RowsAffected(); n != 1 {
-		// The row lock (PostgreSQL) or the write lock (SQLite) makes this unreachable;
-		// refuse rather than double-sell if it ever is not.
-		return Sale{}, fmt.Errorf("the holding changed during the sale: %w", ErrConflict)
+	if err := s.writeLotHeld(ctx, tx, userID, lot, held, now); err != nil {
+		return Sale{}, err
 	}
 	after, err := s.lotStateTx(ctx, tx, userID, holdingID)
 	if err != nil {

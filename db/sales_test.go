@@ -9,6 +9,7 @@ import (
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/db/dbtest"
 	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
 func TestSalesCostBasisAndRealized(t *testing.T) {
@@ -30,7 +31,7 @@ func TestSalesCostBasisAndRealized(t *testing.T) {
 			{1, "0", "0", "0", "100", "-100", "0"},              // the last unit takes all that is left
 		}
 		for i, c := range cases {
-			sale, err := s.InsertSale(ctx, u.ID, h.ID, db.Sale{Quantity: c.qty, PricePerUnit: pfDec(c.price), Fees: pfDec(c.fees), SoldOn: pfDay("2025-06-01")})
+			sale, err := s.InsertSale(ctx, u.ID, h.ID, db.Sale{Quantity: c.qty, PricePerUnit: pfDec(c.price), Fees: pfDec(c.fees), SoldOn: pfDay("2025-06-01")}, portfolio.DecideSale)
 			if err != nil {
 				t.Fatalf("sale %d: %v", i, err)
 			}
@@ -48,7 +49,7 @@ func TestSalesCostBasisAndRealized(t *testing.T) {
 			t.Errorf("after full sale: %+v", x)
 		}
 		pfEq(t, "realized total", x.Realized, "-82.41")
-		if _, err := s.InsertSale(ctx, u.ID, h.ID, db.Sale{Quantity: 1, PricePerUnit: pfDec("1"), SoldOn: pfDay("2025-06-02")}); !errors.Is(err, db.ErrOversold) || !errors.Is(err, db.ErrConflict) {
+		if _, err := s.InsertSale(ctx, u.ID, h.ID, db.Sale{Quantity: 1, PricePerUnit: pfDec("1"), SoldOn: pfDay("2025-06-02")}, portfolio.DecideSale); !errors.Is(err, db.ErrOversold) || !errors.Is(err, db.ErrConflict) {
 			t.Fatalf("selling from an empty lot: %v", err)
 		}
 		got, _ := s.HoldingByID(ctx, u.ID, h.ID)
@@ -70,7 +71,7 @@ func TestSalesCostBasisAndRealized(t *testing.T) {
 			t.Fatalf("holding filter: %+v", only)
 		}
 		var oe *db.OversoldError
-		if _, err := s.InsertSale(ctx, u.ID, h.ID, db.Sale{Quantity: 2, PricePerUnit: pfDec("1"), SoldOn: pfDay("2025-06-02")}); !errors.As(err, &oe) || oe.Asked != 2 || oe.Held != 0 {
+		if _, err := s.InsertSale(ctx, u.ID, h.ID, db.Sale{Quantity: 2, PricePerUnit: pfDec("1"), SoldOn: pfDay("2025-06-02")}, portfolio.DecideSale); !errors.As(err, &oe) || oe.Asked != 2 || oe.Held != 0 {
 			t.Fatalf("oversold error: %v", err)
 		}
 	})
@@ -83,10 +84,10 @@ func TestSalesRulesAndIsolation(t *testing.T) {
 		bob, _ := s.InsertUser(ctx, "bob@example.com", "h", db.TierGold, false)
 		h, _ := s.InsertHolding(ctx, pfLot(ann.ID, "gold", 10, "1", "2000", "0", "2025-02-01"))
 		plain, _ := s.InsertHolding(ctx, pfLot(ann.ID, "gold", 1, "1", "2000", "0", "2025-02-01"))
-		if _, err := s.InsertSale(ctx, bob.ID, h.ID, db.Sale{Quantity: 1, PricePerUnit: pfDec("1"), SoldOn: pfDay("2025-03-01")}); !errors.Is(err, db.ErrNotFound) {
+		if _, err := s.InsertSale(ctx, bob.ID, h.ID, db.Sale{Quantity: 1, PricePerUnit: pfDec("1"), SoldOn: pfDay("2025-03-01")}, portfolio.DecideSale); !errors.Is(err, db.ErrNotFound) {
 			t.Fatalf("selling another user's holding: %v", err)
 		}
-		if _, err := s.InsertSale(ctx, ann.ID, h.ID, db.Sale{Quantity: 11, PricePerUnit: pfDec("1"), SoldOn: pfDay("2025-03-01")}); !errors.Is(err, db.ErrOversold) {
+		if _, err := s.InsertSale(ctx, ann.ID, h.ID, db.Sale{Quantity: 11, PricePerUnit: pfDec("1"), SoldOn: pfDay("2025-03-01")}, portfolio.DecideSale); !errors.Is(err, db.ErrOversold) {
 			t.Fatalf("overselling: %v", err)
 		}
 		// Twenty concurrent sales of one unit each: exactly ten succeed.
@@ -96,7 +97,7 @@ func TestSalesRulesAndIsolation(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				_, err := s.InsertSale(ctx, ann.ID, h.ID, db.Sale{Quantity: 1, PricePerUnit: pfDec("2100"), SoldOn: pfDay("2025-03-01")})
+				_, err := s.InsertSale(ctx, ann.ID, h.ID, db.Sale{Quantity: 1, PricePerUnit: pfDec("2100"), SoldOn: pfDay("2025-03-01")}, portfolio.DecideSale)
 				errs <- err
 			}()
 		}

@@ -36,10 +36,6 @@ type User struct {
 // DefaultTimeZone is a new account's time zone (the US market's).
 const DefaultTimeZone = "America/New_York"
 
-// IsGold reports whether the user has the paid tier. Services ask account.IsGold, which owns
-// the membership rules; this stays for code not yet moved behind a service.
-func (u User) IsGold() bool { return u.Tier == TierGold }
-
 // NormalizeEmail is the one form of an address that is stored and compared.
 func NormalizeEmail(e string) string { return strings.ToLower(strings.TrimSpace(e)) }
 

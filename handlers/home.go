@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/internal/account"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -14,7 +15,7 @@ import (
 // included: the dashboard is a Gold feature, and "/" must answer everyone).
 func (h *Handlers) Home(c *fiber.Ctx) error {
 	u, signedIn := kit.UserFrom(c)
-	if signedIn && u.IsGold() {
+	if signedIn && account.IsGold(u) {
 		return h.home.Dashboard(c)
 	}
 	v, err := h.home.Markets(c, !signedIn)

@@ -110,7 +110,7 @@ func (h *Handlers) MCPServer(u *account.User) *mcp.Server {
 		Instructions: "Precious-metals prices, history, Stack Signal articles, COMEX vault data and calculators. Prices are USD per troy ounce; stale=true marks last-known values.",
 	})
 	for _, t := range h.MCPTools() {
-		if t.Gold && (u == nil || !u.IsGold()) {
+		if t.Gold && (u == nil || !account.IsGold(*u)) {
 			continue
 		}
 		tool := t

@@ -51,7 +51,7 @@ func (s *server) apiAuth(r kit.APIRoute) fiber.Handler {
 func (s *server) apiAsMember(c *fiber.Ctx, r kit.APIRoute, u db.User, bucketName string) error {
 	kit.SetUser(c, u)
 	switch {
-	case r.Auth == kit.AuthGold && !u.IsGold():
+	case r.Auth == kit.AuthGold && !kit.IsGold(u):
 		return kit.NewProblem(http.StatusForbidden, kit.ProbMembership,
 			"this endpoint needs Gold membership; upgrade at "+s.opts.Config.Site.BaseURL+"/settings/billing")
 	case r.Auth == kit.AuthAdmin && !u.IsAdmin:

@@ -388,7 +388,7 @@ func requirePageAuth(level kit.Auth) fiber.Handler {
 			return c.Redirect(to, http.StatusSeeOther)
 		}
 		switch {
-		case level == kit.AuthGold && !u.IsGold():
+		case level == kit.AuthGold && !kit.IsGold(u):
 			return apperr.Membership("this page")
 		case level == kit.AuthAdmin && !u.IsAdmin:
 			return apperr.NotFoundf("page")

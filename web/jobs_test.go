@@ -107,7 +107,16 @@ func TestJobRunnerLetsAFinishedJobRest(t *testing.T) {
 	var runs atomic.Int32
 	r.start([]Job{{Name: "offline feed", Run: func(context.Context) { runs.Add(1) }}})
 	eventually(t, "finished", func() bool { return strings.Contains(logs.String(), `msg="job finished" job="offline feed"`) })
-	time.Sleep(100 * time.Millisecond)
+	// The synchronisation point is the supervisor itself: it must return on its own, with
+	// nothing cancelled, rather than be waited out by a sleep.
+	rested := make(chan struct{})
+	go func() { r.wg.Wait(); close(rested) }()
+	select {
+	case <-rested:
+	case <-time.After(10 * time.Second):
+		r.stop()
+		t.Fatal("the supervisor kept a finished job going")
+	}
 	r.stop()
 	if n := runs.Load(); n != 1 {
 		t.Fatalf("ran %d times", n)

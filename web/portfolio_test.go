@@ -18,6 +18,7 @@ import (
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/app"
 	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
 // pfNow is a Friday afternoon in New York: the trading session of 2026-11-20 is under way.
@@ -311,7 +312,7 @@ func TestPortfolioProperties(t *testing.T) {
 				}
 				if rng.IntN(3) == 0 {
 					q := int64(1 + rng.IntN(int(h.Quantity)))
-					if _, err := e.store.InsertSale(ctx, u.ID, h.ID, db.Sale{Quantity: q, PricePerUnit: decimal.New(int64(rng.IntN(500_000)), -2), SoldOn: db.NewDate(pfNow)}); err != nil {
+					if _, err := e.store.InsertSale(ctx, u.ID, h.ID, db.Sale{Quantity: q, PricePerUnit: decimal.New(int64(rng.IntN(500_000)), -2), SoldOn: db.NewDate(pfNow)}, portfolio.DecideSale); err != nil {
 						t.Fatal(err)
 					}
 				}

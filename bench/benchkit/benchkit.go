@@ -19,6 +19,7 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/internal/prices"
 )
 
@@ -87,7 +88,7 @@ func Seed(ctx context.Context, s *db.Store, userID int64, n int) {
 			continue
 		}
 		_, err := s.InsertSale(ctx, userID, h.ID, db.Sale{Quantity: 1 + int64(rng.IntN(int(h.Quantity-1))), PricePerUnit: decimal.New(int64(100+rng.IntN(300_000)), -2),
-			Fees: decimal.Zero, SoldOn: db.NewDate(h.PurchaseDate.AddDate(0, 1, 0))})
+			Fees: decimal.Zero, SoldOn: db.NewDate(h.PurchaseDate.AddDate(0, 1, 0))}, portfolio.DecideSale)
 		Must(err)
 	}
 }

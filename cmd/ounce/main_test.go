@@ -53,7 +53,7 @@ func TestUserAndAPIKeyCommands(t *testing.T) {
 	}
 	defer s.Close()
 	ko, err := s.ActiveAPIKeyByHash(context.Background(), account.HashAPIKey(strings.TrimSpace(out)))
-	if err != nil || ko.Email != "ann@example.com" || !ko.IsGold() {
+	if err != nil || ko.Email != "ann@example.com" || !account.IsGold(ko.User) {
 		t.Fatalf("stored key: %+v %v", ko, err)
 	}
 	if _, err := runCLI(t, "", "apikey", "new", "--email", "nobody@example.com"); err == nil {

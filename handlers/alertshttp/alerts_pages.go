@@ -46,14 +46,12 @@ func (h *Handlers) alertsView(c *fiber.Ctx, u account.User, errText, notice stri
 	if err != nil {
 		return v, err
 	}
-	limit := alerts.MaxAlerts
 	if v.Gold {
 		v.LimitText = "Gold members may hold " + strconv.Itoa(alerts.MaxAlerts) + " alerts."
 	} else {
-		limit = alerts.MaxFreeAlert
 		v.LimitText = "Free members may hold one alert; Gold members " + strconv.Itoa(alerts.MaxAlerts) + "."
 	}
-	v.CanCreate = len(list) < limit
+	v.CanCreate = alerts.CanCreate(u, len(list))
 	for _, a := range list {
 		row := pages.AlertRow{ID: strconv.FormatInt(a.ID, 10), Metal: a.Metal.Title(), Direction: a.Direction, Target: format.PriceUSD(a.TargetPrice),
 			Enabled: a.Enabled, RepeatText: map[string]string{alerts.Once: "once", alerts.Rearm: "every crossing"}[a.Repeat]}
@@ -183,20 +181,11 @@ func (h *Handlers) AlertsToggle(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	list, err := h.alerts.List(h.Ctx(c), u)
+	a, err := h.alerts.Toggle(h.Ctx(c), u, id)
 	if err != nil {
 		return err
 	}
-	for _, a := range list {
-		if a.ID == id {
-			on := !a.Enabled
-			if _, err := h.alerts.Update(h.Ctx(c), u, id, alerts.AlertInput{Enabled: &on}); err != nil {
-				return err
-			}
-			return c.Redirect("/alerts?done="+map[bool]string{true: "resumed", false: "paused"}[on], http.StatusSeeOther)
-		}
-	}
-	return apperr.NotFoundf("alert")
+	return c.Redirect("/alerts?done="+map[bool]string{true: "resumed", false: "paused"}[a.Enabled], http.StatusSeeOther)
 }
 
 // AlertsDelete deletes one of the member's alerts.

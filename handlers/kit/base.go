@@ -142,3 +142,7 @@ func (h *Base) Ctx(c *fiber.Ctx) context.Context { return c.UserContext() }
 // SessionCSRFKey is the session key of a signed-in browser's CSRF token; visitors without a
 // session carry theirs in a signed cookie instead (see web).
 const SessionCSRFKey = "csrf"
+
+// IsGold says whether the member has Gold access, for the web layer's route levels (web
+// imports no area service; the rule itself is internal/account's).
+func IsGold(u account.User) bool { return account.IsGold(u) }

@@ -7,11 +7,11 @@ import (
 	"strings"
 
 	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/internal/account"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/shopspring/decimal"
 
-	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/portfolio"
@@ -32,7 +32,7 @@ func (h *Handlers) PageRoutes() []kit.PageRoute {
 
 // scanView is the page's frame: the member's allowance and whether they can save.
 func (h *Handlers) scanView(c *fiber.Ctx, u account.User) (pages.ScanView, error) {
-	v := pages.ScanView{CanSave: u.IsGold()}
+	v := pages.ScanView{CanSave: account.IsGold(u)}
 	a, err := h.receipts.AllowanceFor(h.Ctx(c), u)
 	if err != nil {
 		return v, err

@@ -46,7 +46,7 @@ type Deps struct {
 
 // Service is the account use cases.
 type Service struct {
-	store   *db.Store
+	store   Store
 	limiter Limiter
 	now     func() time.Time
 	log     *slog.Logger

@@ -92,7 +92,7 @@ type Deps struct {
 
 // Service holds the advisor use cases.
 type Service struct {
-	store     *db.Store
+	store     Store
 	portfolio *portfolio.Service
 	market    *prices.Service
 	intel     *intel.Service

@@ -16,6 +16,7 @@ import (
 	"github.com/ouncehq/ounce/internal/intel"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/portfolio"
+	"github.com/ouncehq/ounce/internal/prices"
 )
 
 // Brief is a member's daily brief: prose over figures, every figure of the prose listed in
@@ -322,7 +323,8 @@ func (b *Brief) verify() []string {
 	return dropped
 }
 
-// composeBrief gathers the figures of the day and writes them up.
+// composeBrief gathers the figures of the day and writes them up, one section builder after
+// another in the order the brief reads.
 func (s *Service) composeBrief(ctx context.Context, u db.User, d db.Date, now time.Time) (Brief, error) {
 	b := Brief{Date: d, GeneratedAt: now.UTC(), Writer: BuiltinWriter, Figures: Figures{ByMetal: map[metals.Metal]MetalFigures{}}, Sources: []Source{}, Sections: []Section{}}
 	var prev *Brief
@@ -348,100 +350,123 @@ func (s *Service) composeBrief(ctx context.Context, u db.User, d db.Date, now ti
 		}
 	}
 
-	// The stack.
 	if len(held) == 0 {
 		b.Headline = "Your daily brief: no holdings recorded yet"
 		b.Sections = append(b.Sections, Section{Title: "Your stack", Text: "You have no holdings recorded yet. Add your purchases under Holdings and tomorrow's brief will value them."})
 	} else {
-		b.Figures.StackValue = p.TotalValue
-		stack := ""
-		if p.TotalValue != nil {
-			stack = fmt.Sprintf("Your stack is worth %s at spot.", money(*p.TotalValue))
-			b.Headline = "Your stack: " + money(*p.TotalValue)
-			if prev != nil && prev.Figures.StackValue != nil {
-				ch := metals.Money(p.TotalValue.Sub(*prev.Figures.StackValue))
-				b.Figures.Change = &ch
-				b.Figures.ChangeFrom = prev.Date.String()
-				stack += fmt.Sprintf(" That is %s since your brief of %s", signedMoney(ch), day(prev.Date.Time))
-				if prev.Figures.StackValue.IsPositive() {
-					cp := metals.Percent(metals.PctChange(*prev.Figures.StackValue, *p.TotalValue))
-					b.Figures.ChangePct = &cp
-					stack += ", " + signedPct(cp)
-					b.Headline += ", " + signedPct(cp) + " since " + day(prev.Date.Time)
-				}
-				stack += "."
-			} else if p.DayChange != nil && !p.Stale {
-				b.Figures.Change, b.Figures.ChangePct, b.Figures.ChangeFrom = p.DayChange, p.DayChangePct, "previous close"
-				stack += fmt.Sprintf(" It moved %s since the previous close", signedMoney(*p.DayChange))
-				if p.DayChangePct != nil {
-					stack += " (" + signedPct(*p.DayChangePct) + ")"
-					b.Headline += ", " + signedPct(*p.DayChangePct) + " on the day"
-				}
-				stack += "."
-			}
-		} else {
-			b.Headline = "Your daily brief"
-			stack = "I cannot value your whole stack today: a metal you hold has no price."
-		}
-		b.Sections = append(b.Sections, Section{Title: "Your stack", Text: stack})
-		b.Sources = append(b.Sources, Source{Kind: "holdings", Title: "Your holdings", URL: "/holdings"})
-
-		// Each metal's move and break-even.
-		var moves, evens []string
-		for _, x := range p.Positions {
-			if !x.HeldOz.IsPositive() {
-				continue
-			}
-			mf := MetalFigures{HeldOz: metals.Ounces(x.HeldOz), Spot: x.Spot, Value: x.Value, SpotStale: x.SpotStale}
-			if sp, ok := board.Prices[x.Metal]; ok {
-				mf.SpotAsOf = sp.AsOf
-			}
-			if x.Spot != nil {
-				line := fmt.Sprintf("%s %s/oz", metalName(x.Metal), price(*x.Spot))
-				if pm, ok := prevMetal(prev, x.Metal); ok && pm.Spot != nil && pm.Spot.IsPositive() {
-					cp := metals.Percent(metals.PctChange(*pm.Spot, *x.Spot))
-					mf.ChangePct, mf.ChangeFrom = &cp, prev.Date.String()
-					line += fmt.Sprintf(", %s since %s", signedPct(cp), day(prev.Date.Time))
-				} else if sp := board.Prices[x.Metal]; !sp.Stale && !sp.PrevClose.IsZero() {
-					cp := sp.ChangePct
-					mf.ChangePct, mf.ChangeFrom = &cp, "previous close"
-					line += fmt.Sprintf(", %s on the day", signedPct(cp))
-				}
-				if x.SpotStale {
-					line += fmt.Sprintf(" (last known price from %s, not live)", day(mf.SpotAsOf))
-				}
-				moves = append(moves, line)
-			} else {
-				moves = append(moves, metalName(x.Metal)+": no price yet")
-			}
-			if be := x.BreakEven(); be != nil {
-				mf.BreakEven = be
-				line := fmt.Sprintf("%s breaks even at %s/oz", metalName(x.Metal), money(*be))
-				if dist := x.DistanceToBreakEvenPct(); dist != nil {
-					dd := metals.Percent(*dist)
-					mf.DistanceToBreakEvenPct = &dd
-					if dd.IsPositive() {
-						line += fmt.Sprintf(", %s above spot", pct(dd))
-					} else {
-						line += fmt.Sprintf(", %s below spot", pct(dd.Abs()))
-					}
-				}
-				evens = append(evens, line)
-			}
-			b.Figures.ByMetal[x.Metal] = mf
-		}
-		b.Sections = append(b.Sections, Section{Title: "Your metals", Text: strings.Join(moves, "; ") + "."})
-		if len(evens) > 0 {
-			b.Sections = append(b.Sections, Section{Title: "Break-even", Text: strings.Join(evens, "; ") + "."})
-		}
-		b.Sources = append(b.Sources, Source{Kind: "prices", Title: "Price board", URL: "/markets", AsOf: board.AsOf})
-		if p.Stale {
-			b.Stale = true
-			b.Sections = append(b.Sections, Section{Title: "Prices", Text: "Some prices above are not live: each names the date of its last known price."})
-		}
+		b.addStack(p, prev)
+		b.addMetals(p, prev, board)
 	}
+	if err := s.addAlerts(ctx, &b, u, prev, now); err != nil {
+		return Brief{}, err
+	}
+	s.addIntel(ctx, &b, held)
+	s.addComex(ctx, &b, held)
 
-	// Alerts.
+	var body []string
+	for _, sec := range b.Sections {
+		body = append(body, sec.Text)
+	}
+	b.Body = strings.Join(body, "\n\n")
+	return b, nil
+}
+
+// addStack writes the stack's value and its change since the previous brief (or the
+// previous close), with the headline.
+func (b *Brief) addStack(p portfolio.Portfolio, prev *Brief) {
+	b.Figures.StackValue = p.TotalValue
+	stack := ""
+	if p.TotalValue != nil {
+		stack = fmt.Sprintf("Your stack is worth %s at spot.", money(*p.TotalValue))
+		b.Headline = "Your stack: " + money(*p.TotalValue)
+		if prev != nil && prev.Figures.StackValue != nil {
+			ch := metals.Money(p.TotalValue.Sub(*prev.Figures.StackValue))
+			b.Figures.Change = &ch
+			b.Figures.ChangeFrom = prev.Date.String()
+			stack += fmt.Sprintf(" That is %s since your brief of %s", signedMoney(ch), day(prev.Date.Time))
+			if prev.Figures.StackValue.IsPositive() {
+				cp := metals.Percent(metals.PctChange(*prev.Figures.StackValue, *p.TotalValue))
+				b.Figures.ChangePct = &cp
+				stack += ", " + signedPct(cp)
+				b.Headline += ", " + signedPct(cp) + " since " + day(prev.Date.Time)
+			}
+			stack += "."
+		} else if p.DayChange != nil && !p.Stale {
+			b.Figures.Change, b.Figures.ChangePct, b.Figures.ChangeFrom = p.DayChange, p.DayChangePct, "previous close"
+			stack += fmt.Sprintf(" It moved %s since the previous close", signedMoney(*p.DayChange))
+			if p.DayChangePct != nil {
+				stack += " (" + signedPct(*p.DayChangePct) + ")"
+				b.Headline += ", " + signedPct(*p.DayChangePct) + " on the day"
+			}
+			stack += "."
+		}
+	} else {
+		b.Headline = "Your daily brief"
+		stack = "I cannot value your whole stack today: a metal you hold has no price."
+	}
+	b.Sections = append(b.Sections, Section{Title: "Your stack", Text: stack})
+	b.Sources = append(b.Sources, Source{Kind: "holdings", Title: "Your holdings", URL: "/holdings"})
+}
+
+// addMetals writes each held metal's move and break-even, and says which prices are not live.
+func (b *Brief) addMetals(p portfolio.Portfolio, prev *Brief, board prices.Snapshot) {
+	var moves, evens []string
+	for _, x := range p.Positions {
+		if !x.HeldOz.IsPositive() {
+			continue
+		}
+		mf := MetalFigures{HeldOz: metals.Ounces(x.HeldOz), Spot: x.Spot, Value: x.Value, SpotStale: x.SpotStale}
+		if sp, ok := board.Prices[x.Metal]; ok {
+			mf.SpotAsOf = sp.AsOf
+		}
+		if x.Spot != nil {
+			line := fmt.Sprintf("%s %s/oz", metalName(x.Metal), price(*x.Spot))
+			if pm, ok := prevMetal(prev, x.Metal); ok && pm.Spot != nil && pm.Spot.IsPositive() {
+				cp := metals.Percent(metals.PctChange(*pm.Spot, *x.Spot))
+				mf.ChangePct, mf.ChangeFrom = &cp, prev.Date.String()
+				line += fmt.Sprintf(", %s since %s", signedPct(cp), day(prev.Date.Time))
+			} else if sp := board.Prices[x.Metal]; !sp.Stale && !sp.PrevClose.IsZero() {
+				cp := sp.ChangePct
+				mf.ChangePct, mf.ChangeFrom = &cp, "previous close"
+				line += fmt.Sprintf(", %s on the day", signedPct(cp))
+			}
+			if x.SpotStale {
+				line += fmt.Sprintf(" (last known price from %s, not live)", day(mf.SpotAsOf))
+			}
+			moves = append(moves, line)
+		} else {
+			moves = append(moves, metalName(x.Metal)+": no price yet")
+		}
+		if be := x.BreakEven(); be != nil {
+			mf.BreakEven = be
+			line := fmt.Sprintf("%s breaks even at %s/oz", metalName(x.Metal), money(*be))
+			if dist := x.DistanceToBreakEvenPct(); dist != nil {
+				dd := metals.Percent(*dist)
+				mf.DistanceToBreakEvenPct = &dd
+				if dd.IsPositive() {
+					line += fmt.Sprintf(", %s above spot", pct(dd))
+				} else {
+					line += fmt.Sprintf(", %s below spot", pct(dd.Abs()))
+				}
+			}
+			evens = append(evens, line)
+		}
+		b.Figures.ByMetal[x.Metal] = mf
+	}
+	b.Sections = append(b.Sections, Section{Title: "Your metals", Text: strings.Join(moves, "; ") + "."})
+	if len(evens) > 0 {
+		b.Sections = append(b.Sections, Section{Title: "Break-even", Text: strings.Join(evens, "; ") + "."})
+	}
+	b.Sources = append(b.Sources, Source{Kind: "prices", Title: "Price board", URL: "/markets", AsOf: board.AsOf})
+	if p.Stale {
+		b.Stale = true
+		b.Sections = append(b.Sections, Section{Title: "Prices", Text: "Some prices above are not live: each names the date of its last known price."})
+	}
+}
+
+// addAlerts lists the member's price alerts that fired since the previous brief (or the last
+// day).
+func (s *Service) addAlerts(ctx context.Context, b *Brief, u db.User, prev *Brief, now time.Time) error {
 	b.Figures.Alerts = []FiredAlert{}
 	if s.alerts == nil {
 		b.Sections = append(b.Sections, Section{Title: "Alerts", Text: "Price alerts are not set up on this server, so none fired."})
@@ -452,7 +477,7 @@ func (s *Service) composeBrief(ctx context.Context, u db.User, d db.Date, now ti
 		}
 		fired, err := s.alerts.FiredSince(ctx, u.ID, since)
 		if err != nil {
-			return Brief{}, err
+			return err
 		}
 		if len(fired) == 0 {
 			b.Sections = append(b.Sections, Section{Title: "Alerts", Text: "None of your price alerts fired since " + day(since) + "."})
@@ -465,8 +490,11 @@ func (s *Service) composeBrief(ctx context.Context, u db.User, d db.Date, now ti
 			b.Sections = append(b.Sections, Section{Title: "Alerts", Text: strings.Join(lines, "; ") + "."})
 		}
 	}
+	return nil
+}
 
-	// Stack Signal and market intel for the metals held.
+// addIntel adds the Stack Signal article and the market-intel headlines for the metals held.
+func (s *Service) addIntel(ctx context.Context, b *Brief, held []metals.Metal) {
 	if s.intel != nil {
 		if page, err := s.intel.StackSignal(ctx, intel.SignalQuery{Limit: 20}); err == nil && len(page.Articles) > 0 {
 			art := page.Articles[0]
@@ -507,8 +535,10 @@ func (s *Service) composeBrief(ctx context.Context, u db.User, d db.Date, now ti
 			b.Sections = append(b.Sections, Section{Title: "Market intel", Text: strings.Join(heads, "; ") + "."})
 		}
 	}
+}
 
-	// COMEX for the metals held.
+// addComex adds the COMEX registered stocks of the metals held.
+func (s *Service) addComex(ctx context.Context, b *Brief, held []metals.Metal) {
 	if s.vault != nil {
 		var lines []string
 		for _, m := range held {
@@ -528,13 +558,6 @@ func (s *Service) composeBrief(ctx context.Context, u db.User, d db.Date, now ti
 			b.Sections = append(b.Sections, Section{Title: "COMEX", Text: upperFirst(strings.Join(lines, "; ")) + "."})
 		}
 	}
-
-	var body []string
-	for _, sec := range b.Sections {
-		body = append(body, sec.Text)
-	}
-	b.Body = strings.Join(body, "\n\n")
-	return b, nil
 }
 
 func prevMetal(prev *Brief, m metals.Metal) (MetalFigures, bool) {

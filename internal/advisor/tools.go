@@ -690,11 +690,7 @@ func (s *Service) premiums(ctx context.Context, _ db.User, a args) (result, erro
 		what = a.Metal + " " + a.Product
 	}
 	// A product the question names is the product answered: never other products instead.
-	type line struct {
-		pp dealers.ProductPremium
-		q  dealers.Quote
-	}
-	var quoted []line
+	var quoted []premiumLine
 	named, outOfStock := 0, 0
 	for _, pp := range list {
 		if a.Product != "" && !strings.Contains(strings.ToLower(pp.Product.Name), a.Product) {
@@ -706,7 +702,7 @@ func (s *Service) premiums(ctx context.Context, _ db.User, a args) (result, erro
 			continue
 		}
 		// The price and the premium stated are one quote's: the cheapest in stock.
-		quoted = append(quoted, line{pp, *pp.Best})
+		quoted = append(quoted, premiumLine{pp, *pp.Best})
 	}
 	if len(quoted) == 0 {
 		switch {
@@ -717,6 +713,18 @@ func (s *Service) premiums(ctx context.Context, _ db.User, a args) (result, erro
 		}
 		return result{Text: fmt.Sprintf("No dealer prices are stored for %s yet.", what)}, nil
 	}
+	return premiumsAnswer(quoted, what, a.Product), nil
+}
+
+// premiumLine is one product answered with the one quote whose price and premium are stated.
+type premiumLine struct {
+	pp dealers.ProductPremium
+	q  dealers.Quote
+}
+
+// premiumsAnswer states the lowest premiums of quoted (up to three, five for a named
+// product), each quote's price and premium together, labelling demo quotes.
+func premiumsAnswer(quoted []premiumLine, what, product string) result {
 	sort.SliceStable(quoted, func(i, j int) bool {
 		pi, pj := quoted[i].q.PremiumPct, quoted[j].q.PremiumPct
 		if pi == nil || pj == nil {
@@ -725,7 +733,7 @@ func (s *Service) premiums(ctx context.Context, _ db.User, a args) (result, erro
 		return pi.LessThan(*pj)
 	})
 	limit := 3
-	if a.Product != "" {
+	if product != "" {
 		limit = 5
 	}
 	if len(quoted) > limit {
@@ -750,14 +758,14 @@ func (s *Service) premiums(ctx context.Context, _ db.User, a args) (result, erro
 		lines = append(lines, text)
 	}
 	head := "Lowest " + what + " premiums: "
-	if a.Product != "" {
+	if product != "" {
 		head = upperFirst(what) + " premiums: "
 	}
 	text := head + strings.Join(lines, "; ") + "."
 	if demo {
 		text = "Demo quotes, not real dealer prices. " + text
 	}
-	return result{Text: text, Facts: facts}, nil
+	return result{Text: text, Facts: facts}
 }
 
 func (s *Service) stackSignal(ctx context.Context, _ db.User, a args) (result, error) {

@@ -377,6 +377,17 @@ func validateAlert(in AlertInput, create bool) error {
 	return nil
 }
 
+// MaxFor is how many alerts u may hold: MaxAlerts for gold members, MaxFreeAlert otherwise.
+func MaxFor(u db.User) int {
+	if account.IsGold(u) {
+		return MaxAlerts
+	}
+	return MaxFreeAlert
+}
+
+// CanCreate reports whether u, holding held alerts, may create another.
+func CanCreate(u db.User, held int) bool { return held < MaxFor(u) }
+
 // Create stores a new alert for the caller. Alerts are a Gold feature: gold members may hold
 // MaxAlerts, free members MaxFreeAlert.
 func (s *Service) Create(ctx context.Context, u db.User, in AlertInput) (Alert, error) {
@@ -398,10 +409,7 @@ func (s *Service) Create(ctx context.Context, u db.User, in AlertInput) (Alert, 
 		a.Enabled = *in.Enabled
 	}
 	s.arming(&a)
-	limit := MaxAlerts
-	if !account.IsGold(u) {
-		limit = MaxFreeAlert
-	}
+	limit := MaxFor(u)
 	a, err := s.store.InsertAlert(ctx, a, limit)
 	if errors.Is(err, db.ErrLimit) {
 		if limit == MaxFreeAlert {
@@ -478,6 +486,17 @@ func (s *Service) Update(ctx context.Context, u db.User, id int64, in AlertInput
 		return Alert{}, err
 	}
 	return alertFrom(a), nil
+}
+
+// Toggle pauses the caller's own alert when it is enabled and resumes it otherwise (resuming
+// decides afresh whether it is armed, as Update does), and returns it as it is now.
+func (s *Service) Toggle(ctx context.Context, u db.User, id int64) (Alert, error) {
+	a, err := s.own(ctx, u, id)
+	if err != nil {
+		return Alert{}, err
+	}
+	on := !a.Enabled
+	return s.Update(ctx, u, id, AlertInput{Enabled: &on})
 }
 
 // Delete removes the caller's own alert; its firing history stays in the notification centre.

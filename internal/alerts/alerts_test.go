@@ -264,6 +264,19 @@ func TestAlertRules(t *testing.T) {
 		if err != nil || a.Enabled {
 			t.Fatal(a, err)
 		}
+		// Toggle resumes a paused alert and pauses it again; another member's is not found.
+		if a, err := f.svc.Toggle(ctx, gold, id); err != nil || !a.Enabled {
+			t.Fatalf("toggle a paused alert: %+v %v", a, err)
+		}
+		if a, err := f.svc.Toggle(ctx, gold, id); err != nil || a.Enabled {
+			t.Fatalf("toggle an enabled alert: %+v %v", a, err)
+		}
+		if _, err := f.svc.Toggle(ctx, other, id); kind(err) != apperr.NotFound {
+			t.Fatalf("other's toggle: %v", err)
+		}
+		if alerts.CanCreate(gold, alerts.MaxAlerts) || !alerts.CanCreate(gold, alerts.MaxAlerts-1) || alerts.CanCreate(free, 1) || !alerts.CanCreate(free, 0) {
+			t.Error("CanCreate disagrees with the limits Create enforces")
+		}
 		if err := f.svc.Delete(ctx, gold, id); err != nil {
 			t.Fatal(err)
 		}

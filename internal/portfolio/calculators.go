@@ -9,6 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/metals"
 )
@@ -339,7 +340,7 @@ func (s *Service) Speculation(ctx context.Context, targets map[string]string, u 
 	}
 	var held map[metals.Metal]decimal.Decimal
 	note := ""
-	if u != nil && !u.IsGold() {
+	if u != nil && !account.IsGold(*u) {
 		u, note = nil, GoldProjectionNote
 	}
 	if u != nil {

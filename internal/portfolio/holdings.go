@@ -77,7 +77,8 @@ func holdingFromRow(r db.Holding) Holding {
 func (h Holding) row(userID int64) db.Holding {
 	return db.Holding{ID: h.ID, UserID: userID, Metal: string(h.Metal), ProductName: h.ProductName, Quantity: h.Quantity, WeightOz: h.WeightOz,
 		PurchasePrice: h.PurchasePrice, Fees: h.Fees, Dealer: h.Dealer, PurchaseDate: h.PurchaseDate, Notes: h.Notes,
-		SoldQuantity: h.SoldQuantity, CreatedAt: h.CreatedAt, UpdatedAt: h.UpdatedAt, SpotAtPurchase: h.SpotAtPurchase}
+		SoldQuantity: h.SoldQuantity, CreatedAt: h.CreatedAt, UpdatedAt: h.UpdatedAt, SpotAtPurchase: h.SpotAtPurchase,
+		Ref: PremiumRef(h.Quantity, h.WeightOz, h.PurchasePrice, h.SpotAtPurchase)}
 }
 
 func holdingsFromRows(rows []db.Holding) []Holding {

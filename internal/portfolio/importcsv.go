@@ -124,40 +124,9 @@ func ParseHoldingsCSV(data []byte, now time.Time) (ImportParse, error) {
 	if err != nil {
 		return out, apperr.InvalidField("header", "is not valid CSV: "+csvErr(err))
 	}
-	col := map[string]int{}
-	for i, name := range header {
-		n := column(name)
-		switch {
-		case n == "" && len(header) > 1:
-			return out, apperr.InvalidField("header", fmt.Sprintf("column %d has no name", i+1))
-		case !slices.Contains(HoldingFields, n):
-			return out, apperr.InvalidField("header", fmt.Sprintf("unknown column %q: columns are %s", strings.TrimSpace(name), strings.Join(HoldingFields, ", ")))
-		}
-		if _, dup := col[n]; dup {
-			return out, apperr.InvalidField("header", fmt.Sprintf("column %q appears twice", n))
-		}
-		col[n] = i
-		out.Columns = append(out.Columns, n)
-	}
-	var missing []string
-	for _, f := range requiredColumns {
-		if _, ok := col[f]; !ok {
-			missing = append(missing, f)
-		}
-	}
-	if len(missing) > 0 {
-		return out, apperr.InvalidField("header", "missing required column(s): "+strings.Join(missing, ", "))
-	}
-	addErr := func(row int, field, msg string) {
-		out.ErrorCount++
-		if len(out.Errors) < MaxImportErrors {
-			out.Errors = append(out.Errors, ImportRowError{Row: row, Field: field, Message: msg})
-		}
-	}
-	badRow := func(row int, msg string) {
-		out.BadRows++
-		addErr(row, "row", msg)
-		out.Rows, out.Bad = append(out.Rows, Holding{}), append(out.Bad, true)
+	col, err := out.holdingColumns(header)
+	if err != nil {
+		return out, err
 	}
 	var saleCol map[string]int // set once the sales section begins
 	sold := map[int]int64{}    // units sold per holding row index
@@ -169,94 +138,156 @@ func ParseHoldingsCSV(data []byte, now time.Time) (ImportParse, error) {
 		if row > MaxImportRows {
 			return ImportParse{}, tooLarge("the file has more than %d data rows; split it into smaller files", MaxImportRows)
 		}
-		if err == nil && saleCol == nil && len(rec) > 0 && column(rec[0]) == SaleColumns[0] {
-			saleCol = map[string]int{}
-			for i, name := range rec {
-				n := column(name)
-				if n == "" {
-					continue // padding, so the file stays rectangular
-				}
-				if !slices.Contains(SaleColumns, n) {
-					return out, apperr.InvalidField("header", fmt.Sprintf("unknown column %q in the sales section: columns are %s", strings.TrimSpace(name), strings.Join(SaleColumns, ", ")))
-				}
-				saleCol[n] = i
+		switch {
+		case err == nil && saleCol == nil && len(rec) > 0 && column(rec[0]) == SaleColumns[0]:
+			if saleCol, err = saleColumns(rec); err != nil {
+				return out, err
 			}
-			for _, f := range []string{"sale_of_row", "quantity", "price_per_unit"} {
-				if _, ok := saleCol[f]; !ok {
-					return out, apperr.InvalidField("header", "the sales section lacks the column "+f)
-				}
-			}
-			continue
+		case saleCol != nil:
+			out.addSaleRow(row, rec, err, saleCol, sold, now)
+		default:
+			out.addHoldingRow(row, rec, err, len(header), col, now)
 		}
-		if saleCol != nil {
-			if err != nil {
-				out.BadRows++
-				addErr(row, "row", "is not valid CSV: "+csvErr(err))
-				continue
-			}
-			get := func(f string) string {
-				if i, ok := saleCol[f]; ok && i < len(rec) {
-					return rec[i]
-				}
-				return ""
-			}
-			of, perr := strconv.Atoi(strings.TrimSpace(get("sale_of_row")))
-			if perr != nil || of < 1 || of > len(out.Rows) {
-				out.BadRows++
-				addErr(row, "sale_of_row", fmt.Sprintf("must be the row number of a holding above (1 to %d)", len(out.Rows)))
-				continue
-			}
-			if out.Bad[of-1] {
-				out.BadRows++
-				addErr(row, "sale_of_row", fmt.Sprintf("refers to row %d, which has problems", of))
-				continue
-			}
-			hold := out.Rows[of-1]
-			sale, errs := SaleInputFromForm(get).validate(hold, now)
-			if len(errs) == 0 && sold[of-1]+sale.Quantity > hold.Quantity {
-				errs = append(errs, apperr.FieldError{Field: "quantity", Message: fmt.Sprintf("sells more than the %d units of row %d", hold.Quantity, of)})
-			}
-			if len(errs) > 0 {
-				out.BadRows++
-				for _, e := range errs {
-					addErr(row, e.Field, e.Message)
-				}
-				continue
-			}
-			sold[of-1] += sale.Quantity
-			out.Sales = append(out.Sales, db.ImportedSale{Row: of - 1, Sale: sale})
-			continue
-		}
-		if err != nil {
-			badRow(row, "is not valid CSV: "+csvErr(err))
-			continue
-		}
-		if len(rec) != len(header) {
-			badRow(row, fmt.Sprintf("has %d cells; the header has %d", len(rec), len(header)))
-			continue
-		}
-		in := HoldingInputFromForm(func(f string) string {
-			i, ok := col[f]
-			if !ok {
-				return ""
-			}
-			switch f {
-			case "product_name", "dealer", "notes":
-				return UncsvCell(rec[i])
-			}
-			return rec[i]
-		})
-		var h Holding
-		errs := in.apply(&h, true, now)
-		if len(errs) > 0 {
-			out.BadRows++
-			for _, e := range errs {
-				addErr(row, e.Field, e.Message)
-			}
-		}
-		out.Rows, out.Bad = append(out.Rows, h), append(out.Bad, len(errs) > 0)
 	}
 	return out, nil
+}
+
+// holdingColumns reads the header of the holdings section into the column of each field,
+// recording the columns in out.
+func (out *ImportParse) holdingColumns(header []string) (map[string]int, error) {
+	col := map[string]int{}
+	for i, name := range header {
+		n := column(name)
+		switch {
+		case n == "" && len(header) > 1:
+			return nil, apperr.InvalidField("header", fmt.Sprintf("column %d has no name", i+1))
+		case !slices.Contains(HoldingFields, n):
+			return nil, apperr.InvalidField("header", fmt.Sprintf("unknown column %q: columns are %s", strings.TrimSpace(name), strings.Join(HoldingFields, ", ")))
+		}
+		if _, dup := col[n]; dup {
+			return nil, apperr.InvalidField("header", fmt.Sprintf("column %q appears twice", n))
+		}
+		col[n] = i
+		out.Columns = append(out.Columns, n)
+	}
+	var missing []string
+	for _, f := range requiredColumns {
+		if _, ok := col[f]; !ok {
+			missing = append(missing, f)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, apperr.InvalidField("header", "missing required column(s): "+strings.Join(missing, ", "))
+	}
+	return col, nil
+}
+
+// saleColumns reads the header row that begins the sales section.
+func saleColumns(rec []string) (map[string]int, error) {
+	saleCol := map[string]int{}
+	for i, name := range rec {
+		n := column(name)
+		if n == "" {
+			continue // padding, so the file stays rectangular
+		}
+		if !slices.Contains(SaleColumns, n) {
+			return nil, apperr.InvalidField("header", fmt.Sprintf("unknown column %q in the sales section: columns are %s", strings.TrimSpace(name), strings.Join(SaleColumns, ", ")))
+		}
+		saleCol[n] = i
+	}
+	for _, f := range []string{"sale_of_row", "quantity", "price_per_unit"} {
+		if _, ok := saleCol[f]; !ok {
+			return nil, apperr.InvalidField("header", "the sales section lacks the column "+f)
+		}
+	}
+	return saleCol, nil
+}
+
+// addErr counts a row problem and keeps the first MaxImportErrors of them.
+func (out *ImportParse) addErr(row int, field, msg string) {
+	out.ErrorCount++
+	if len(out.Errors) < MaxImportErrors {
+		out.Errors = append(out.Errors, ImportRowError{Row: row, Field: field, Message: msg})
+	}
+}
+
+// addSaleRow validates one row of the sales section against the holding row it sells from
+// and the units earlier rows sold of it (sold, updated).
+func (out *ImportParse) addSaleRow(row int, rec []string, err error, saleCol map[string]int, sold map[int]int64, now time.Time) {
+	if err != nil {
+		out.BadRows++
+		out.addErr(row, "row", "is not valid CSV: "+csvErr(err))
+		return
+	}
+	get := func(f string) string {
+		if i, ok := saleCol[f]; ok && i < len(rec) {
+			return rec[i]
+		}
+		return ""
+	}
+	of, perr := strconv.Atoi(strings.TrimSpace(get("sale_of_row")))
+	if perr != nil || of < 1 || of > len(out.Rows) {
+		out.BadRows++
+		out.addErr(row, "sale_of_row", fmt.Sprintf("must be the row number of a holding above (1 to %d)", len(out.Rows)))
+		return
+	}
+	if out.Bad[of-1] {
+		out.BadRows++
+		out.addErr(row, "sale_of_row", fmt.Sprintf("refers to row %d, which has problems", of))
+		return
+	}
+	hold := out.Rows[of-1]
+	sale, errs := SaleInputFromForm(get).validate(hold, now)
+	if len(errs) == 0 && sold[of-1]+sale.Quantity > hold.Quantity {
+		errs = append(errs, apperr.FieldError{Field: "quantity", Message: fmt.Sprintf("sells more than the %d units of row %d", hold.Quantity, of)})
+	}
+	if len(errs) > 0 {
+		out.BadRows++
+		for _, e := range errs {
+			out.addErr(row, e.Field, e.Message)
+		}
+		return
+	}
+	sold[of-1] += sale.Quantity
+	out.Sales = append(out.Sales, db.ImportedSale{Row: of - 1, Sale: sale})
+}
+
+// addHoldingRow validates one row of the holdings section as a new holding; a bad row keeps
+// its place (an empty holding marked bad), so sales can refer to rows by number.
+func (out *ImportParse) addHoldingRow(row int, rec []string, err error, width int, col map[string]int, now time.Time) {
+	badRow := func(msg string) {
+		out.BadRows++
+		out.addErr(row, "row", msg)
+		out.Rows, out.Bad = append(out.Rows, Holding{}), append(out.Bad, true)
+	}
+	if err != nil {
+		badRow("is not valid CSV: " + csvErr(err))
+		return
+	}
+	if len(rec) != width {
+		badRow(fmt.Sprintf("has %d cells; the header has %d", len(rec), width))
+		return
+	}
+	in := HoldingInputFromForm(func(f string) string {
+		i, ok := col[f]
+		if !ok {
+			return ""
+		}
+		switch f {
+		case "product_name", "dealer", "notes":
+			return UncsvCell(rec[i])
+		}
+		return rec[i]
+	})
+	var h Holding
+	errs := in.apply(&h, true, now)
+	if len(errs) > 0 {
+		out.BadRows++
+		for _, e := range errs {
+			out.addErr(row, e.Field, e.Message)
+		}
+	}
+	out.Rows, out.Bad = append(out.Rows, h), append(out.Bad, len(errs) > 0)
 }
 
 func csvErr(err error) string {
@@ -302,7 +333,7 @@ func (s *Service) ImportHoldings(ctx context.Context, u db.User, data []byte) (I
 	if err := s.checkImportCap(ctx, u, rows); err != nil {
 		return ImportResult{}, err
 	}
-	res, err := s.store.ImportHoldingsWithSales(ctx, u.ID, rows, p.Sales)
+	res, err := s.store.ImportHoldingsWithSales(ctx, u.ID, rows, p.Sales, DecideSale)
 	if err != nil {
 		return ImportResult{}, err
 	}

@@ -129,7 +129,7 @@ func (s *Service) RecordSale(ctx context.Context, u db.User, holdingID string, i
 	if err := apperr.InvalidFields(errs); err != nil {
 		return Sale{}, err
 	}
-	out, err := s.store.InsertSale(ctx, u.ID, holdingID, sale)
+	out, err := s.store.InsertSale(ctx, u.ID, holdingID, sale, DecideSale)
 	var oe *db.OversoldError
 	switch {
 	case errors.As(err, &oe):
@@ -208,7 +208,7 @@ func (s *Service) DeleteSale(ctx context.Context, u db.User, saleID string) (Sal
 	if len(saleID) > 64 {
 		return Sale{}, apperr.NotFoundf("sale")
 	}
-	r, err := s.store.DeleteSale(ctx, u.ID, saleID)
+	r, err := s.store.DeleteSale(ctx, u.ID, saleID, UndoSale)
 	if err != nil {
 		return Sale{}, saleErr(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/prices"
@@ -45,7 +46,7 @@ type market interface {
 
 // Service holds the portfolio use cases.
 type Service struct {
-	store  *db.Store
+	store  Store
 	market market // nil without a price service
 	now    func() time.Time
 	log    *slog.Logger
@@ -76,7 +77,7 @@ func requireGold(u db.User) error {
 	if u.ID == 0 {
 		return apperr.New(apperr.Unauthorized, "sign in to use the portfolio")
 	}
-	if !u.IsGold() {
+	if !account.IsGold(u) {
 		return apperr.Membership(feature)
 	}
 	return nil

@@ -72,7 +72,7 @@ func (s *Service) RefreshSpots(ctx context.Context) (int, error) {
 			if want.Valid == l.SpotAtPurchase.Valid && (!want.Valid || want.Decimal.Equal(l.SpotAtPurchase.Decimal)) {
 				continue
 			}
-			if err := s.store.SetLotSpot(ctx, l, want); err != nil {
+			if err := s.store.SetLotSpot(ctx, l, want, PremiumRef(l.Quantity, l.WeightOz, l.PurchasePrice, want)); err != nil {
 				return changed, err
 			}
 			changed++

@@ -23,6 +23,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/portfolio"
@@ -293,7 +294,7 @@ func (s *Service) Scan(ctx context.Context, u db.User, data []byte) (Receipt, er
 // FreeWindow, Gold members GoldScansPerHour. It returns the scan's id and the scans left.
 func (s *Service) reserve(ctx context.Context, u db.User) (int64, int, error) {
 	limit, window := s.cfg.FreeScans, s.cfg.FreeWindow
-	if u.IsGold() {
+	if account.IsGold(u) {
 		limit, window = s.cfg.GoldScansPerHour, time.Hour
 	}
 	now := s.now()
@@ -303,7 +304,7 @@ func (s *Service) reserve(ctx context.Context, u db.User) (int64, int, error) {
 	}
 	if !ok {
 		wait := reset.Sub(now)
-		if u.IsGold() {
+		if account.IsGold(u) {
 			return 0, 0, apperr.Limited(wait, "%d receipt scans per hour; the next one is possible in %s", limit, roundWait(wait))
 		}
 		e := apperr.Limited(wait, "free accounts have %d receipt scans per %d days; the next one is possible on %s, or scan without limit with Gold", limit, int(window.Hours()/24), reset.UTC().Format("January 2, 2006"))
@@ -334,7 +335,7 @@ type Allowance struct {
 
 // AllowanceFor reports the member's scan limit and how many scans remain in its window.
 func (s *Service) AllowanceFor(ctx context.Context, u db.User) (Allowance, error) {
-	a := Allowance{Limit: s.cfg.FreeScans, Window: s.cfg.FreeWindow, Gold: u.IsGold()}
+	a := Allowance{Limit: s.cfg.FreeScans, Window: s.cfg.FreeWindow, Gold: account.IsGold(u)}
 	if a.Gold {
 		a.Limit, a.Window = s.cfg.GoldScansPerHour, time.Hour
 	}
@@ -407,7 +408,7 @@ func (s *Service) Confirm(ctx context.Context, u db.User, in ConfirmInput) (port
 	if u.ID == 0 {
 		return portfolio.ImportResult{}, apperr.New(apperr.Unauthorized, "sign in to add holdings")
 	}
-	if !u.IsGold() {
+	if !account.IsGold(u) {
 		return portfolio.ImportResult{}, apperr.Membership("adding scanned lines to holdings")
 	}
 	switch {

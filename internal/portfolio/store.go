@@ -1,0 +1,38 @@
+package portfolio
+
+import (
+	"context"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/metals"
+)
+
+// Store is what the portfolio service uses of the storage: its reach, declared where it is used.
+// *db.Store satisfies it (the composition root passes that); the lot and sale writes take this
+// package's rules as decide funcs.
+type Store interface {
+	AllHoldings(ctx context.Context, userID int64) ([]db.Holding, error)
+	AllSales(ctx context.Context, userID int64) ([]db.Sale, error)
+	CountHoldings(ctx context.Context, userID int64) (int, error)
+	DeleteHolding(ctx context.Context, userID int64, id string) error
+	DeleteSale(ctx context.Context, userID int64, saleID string, undo db.UndoRule) (db.Sale, error)
+	HeldLots(ctx context.Context, userID int64, order string, desc bool, spot map[metals.Metal]float64, limit int) ([]db.HeldLot, int, error)
+	HistoryChanges(ctx context.Context, userID int64, since db.Date) ([]db.PositionChange, error)
+	HoldingByID(ctx context.Context, userID int64, id string) (db.Holding, error)
+	HoldingsByUser(ctx context.Context, userID int64, f db.HoldingFilter) ([]db.Holding, int, error)
+	ImportHoldingsWithSales(ctx context.Context, userID int64, rows []db.Holding, sales []db.ImportedSale, decide db.SaleRule) (db.ImportResult, error)
+	InsertHolding(ctx context.Context, h db.Holding) (db.Holding, error)
+	InsertSale(ctx context.Context, userID int64, holdingID string, in db.Sale, decide db.SaleRule) (db.Sale, error)
+	LedgerRevision(ctx context.Context, userID int64) (int64, error)
+	LotSpots(ctx context.Context, after string, limit int) ([]db.LotSpot, error)
+	PositionTotals(ctx context.Context, userID int64, before db.Date, detail db.TotalsDetail) ([]db.MetalTotals, error)
+	RunAsLeader(ctx context.Context, key int64, retry time.Duration, lead func(ctx context.Context))
+	SalesByUser(ctx context.Context, userID int64, f db.SaleFilter) (db.SalesPage, error)
+	SetLotSpot(ctx context.Context, l db.LotSpot, spot decimal.NullDecimal, ref decimal.Decimal) error
+	UpdateHolding(ctx context.Context, h db.Holding) (db.Holding, error)
+}
+
+var _ Store = (*db.Store)(nil)
