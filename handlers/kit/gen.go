@@ -31,7 +31,8 @@ import (
 //
 // A blank field `_ struct{} schema:"open"` marks a struct whose object admits other
 // properties; objects are closed (additionalProperties: false) otherwise. The blank field's
-// tag may also carry facts of the object itself (minProperties=1).
+// tag may also carry facts of the object itself (minProperties=1), or allOptional: no
+// property required (a PATCH body sharing its fields with a create body by embedding).
 //
 // Limits are named, not written in the tag: the constant the validator checks is the one the
 // document states, so the two cannot drift.
@@ -79,6 +80,15 @@ func (g Gen) Of(v any) Schema {
 		t = t.Elem()
 	}
 	return g.typ(t, nil)
+}
+
+// OneOf is a value of one of several shapes (a number or its exact text, a token or an object).
+func OneOf(desc string, shapes ...Schema) Schema {
+	s := Schema{"oneOf": shapes}
+	if desc != "" {
+		s["description"] = desc
+	}
+	return s
 }
 
 // Ref refers to a named component schema.
@@ -141,6 +151,12 @@ func (g Gen) typ(t reflect.Type, facts tagFacts) Schema {
 		return Schema{}
 	}
 	if name, ok := facts["ref"]; ok {
+		_, omit := facts["omitempty"]
+		_, null := facts["nullable"]
+		if (t.Kind() == reflect.Pointer && !omit) || null {
+			// OpenAPI 3.0 ignores nullable beside $ref: wrap it.
+			return Schema{"type": "object", "allOf": []Schema{Ref(name)}, "nullable": true}
+		}
 		return Ref(name)
 	}
 	if name, ok := facts["use"]; ok {
@@ -238,11 +254,14 @@ func (g Gen) apply(s Schema, facts tagFacts, nullable bool) {
 		case "minLength", "maxLength", "minItems", "maxItems", "minProperties":
 			s[k] = g.number(v)
 		case "default":
-			switch v {
-			case "true", "false":
+			if v == "true" || v == "false" {
 				s[k] = v == "true"
-			default:
+			} else if _, known := g.Consts[v]; known {
+				s[k] = g.konst(v)
+			} else if _, err := strconv.ParseFloat(v, 64); err == nil {
 				s[k] = g.number(v)
+			} else {
+				s[k] = v
 			}
 		case "enum":
 			switch {
@@ -306,7 +325,7 @@ func (g Gen) object(t reflect.Type) Schema {
 				facts["omitempty"] = ""
 			}
 			s := g.typ(f.Type, facts)
-			if d := f.Tag.Get("doc"); d != "" && s["$ref"] == nil {
+			if d := f.Tag.Get("doc"); d != "" && s["$ref"] == nil { // beside $ref it would be ignored
 				s["description"] = g.Doc(d)
 			}
 			props[name] = s
@@ -326,8 +345,12 @@ func (g Gen) object(t reflect.Type) Schema {
 	if !open {
 		s["additionalProperties"] = false
 	}
+	if _, ok := objFacts["allOptional"]; ok {
+		delete(s, "required")
+	}
 	delete(objFacts, "open")
 	delete(objFacts, "closed")
+	delete(objFacts, "allOptional")
 	g.apply(s, objFacts, false)
 	return s
 }
