@@ -238,6 +238,21 @@ func (g Gen) apply(s Schema, facts tagFacts, nullable bool) {
 	if nullable {
 		s["nullable"] = true
 	}
+	defer func() {
+		// enumNull: null is one of the values (OpenAPI 3.0 wants it listed beside nullable).
+		if _, ok := facts["enumNull"]; ok {
+			var vals []any
+			switch e := s["enum"].(type) {
+			case []string:
+				for _, v := range e {
+					vals = append(vals, v)
+				}
+			case []any:
+				vals = append(vals, e...)
+			}
+			s["enum"] = append(vals, nil)
+		}
+	}()
 	for k, v := range facts {
 		switch k {
 		case "format", "pattern":
@@ -263,6 +278,8 @@ func (g Gen) apply(s Schema, facts tagFacts, nullable bool) {
 			} else {
 				s[k] = v
 			}
+		case "enumNull":
+			// below, once enum is set
 		case "enum":
 			switch {
 			case v == "metals":
