@@ -24,6 +24,7 @@ import (
 //	    exclusiveMin        the minimum itself is not allowed
 //	                        a number, or the name of a constant in Consts
 //	    permetal            a map[string]T keyed by metal: one required property per metal
+//	    keys=a|b            a map[string]T with exactly these keys
 //	    ref=Name            refer to the named component instead of inlining the type
 //	    use=Name            the Schema held by the constant Name (a shape Go cannot say: oneOf)
 //	    any                 no schema at all (a free-form value)
@@ -193,12 +194,23 @@ func (g Gen) typ(t reflect.Type, facts tagFacts) Schema {
 		case reflect.Slice, reflect.Array:
 			s = Schema{"type": "array", "items": g.typ(t.Elem(), itemFacts(facts))}
 		case reflect.Map:
+			keys := facts["keys"]
 			if _, ok := facts["permetal"]; ok {
-				props := Schema{}
-				for _, m := range metalNames {
-					props[m] = g.typ(t.Elem(), nil)
+				keys = "metals"
+			}
+			if keys != "" {
+				names := metalNames
+				if keys != "metals" {
+					names = strings.Split(keys, "|")
 				}
-				s = Schema{"type": "object", "properties": props, "required": metalNames, "additionalProperties": false}
+				props := Schema{}
+				for _, m := range names {
+					props[m] = g.typ(t.Elem(), itemFacts(facts))
+				}
+				s = Schema{"type": "object", "properties": props, "required": names}
+				if !g.Open {
+					s["additionalProperties"] = false
+				}
 			} else {
 				s = Schema{"type": "object", "additionalProperties": g.typ(t.Elem(), itemFacts(facts))}
 			}
