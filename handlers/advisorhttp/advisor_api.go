@@ -16,15 +16,15 @@ import (
 
 // BriefJSON is the wire form of a daily brief.
 type BriefJSON struct {
-	Date        string        `json:"date"`
+	Date        string        `json:"date" schema:"format=date" doc:"The day in your time zone."`
 	GeneratedAt time.Time     `json:"generated_at"`
-	Writer      string        `json:"writer"`
+	Writer      string        `json:"writer" doc:"builtin, or llm:<model>."`
 	Headline    string        `json:"headline"`
-	Body        string        `json:"body"`
+	Body        string        `json:"body" doc:"The sections' text, paragraphs separated by blank lines."`
 	Sections    []SectionJSON `json:"sections"`
 	Figures     FiguresJSON   `json:"figures"`
 	Sources     []SourceJSON  `json:"sources"`
-	Stale       bool          `json:"stale"`
+	Stale       bool          `json:"stale" doc:"True when a price behind the brief is not live."`
 }
 
 // SectionJSON is one titled part of a brief.
@@ -46,34 +46,34 @@ type FiguresJSON struct {
 	StackValue *kit.Num                    `json:"stack_value"`
 	Change     *kit.Num                    `json:"change"`
 	ChangePct  *kit.Num                    `json:"change_pct"`
-	ChangeFrom *string                     `json:"change_from"`
+	ChangeFrom *string                     `json:"change_from" doc:"The date of the previous brief the change is measured from, or \"previous close\"."`
 	ByMetal    map[string]MetalFiguresJSON `json:"by_metal"`
 	Alerts     []FiredAlertJSON            `json:"alerts"`
 }
 
 // MetalFiguresJSON are one held metal's figures.
 type MetalFiguresJSON struct {
-	HeldOz                 kit.Num    `json:"held_oz"`
-	Spot                   *kit.Num   `json:"spot"`
-	SpotAsOf               *time.Time `json:"spot_as_of"`
-	SpotStale              bool       `json:"spot_stale"`
-	Value                  *kit.Num   `json:"value"`
-	ChangePct              *kit.Num   `json:"change_pct"`
-	ChangeFrom             *string    `json:"change_from"`
-	BreakEven              *kit.Num   `json:"break_even"`
-	DistanceToBreakEvenPct *kit.Num   `json:"distance_to_break_even_pct"`
-	ComexRegistered        *kit.Num   `json:"comex_registered"`
-	ComexRegisteredChange  *kit.Num   `json:"comex_registered_change"`
-	ComexAsOf              *time.Time `json:"comex_as_of"`
+	HeldOz                 kit.Num    `json:"held_oz" schema:"optional"`
+	Spot                   *kit.Num   `json:"spot" schema:"optional" doc:"USD per troy ounce at its source's precision (2 to 4 decimals)."`
+	SpotAsOf               *time.Time `json:"spot_as_of" schema:"optional"`
+	SpotStale              bool       `json:"spot_stale" schema:"optional"`
+	Value                  *kit.Num   `json:"value" schema:"optional"`
+	ChangePct              *kit.Num   `json:"change_pct" schema:"optional"`
+	ChangeFrom             *string    `json:"change_from" schema:"optional"`
+	BreakEven              *kit.Num   `json:"break_even" schema:"optional"`
+	DistanceToBreakEvenPct *kit.Num   `json:"distance_to_break_even_pct" schema:"optional"`
+	ComexRegistered        *kit.Num   `json:"comex_registered" schema:"optional"`
+	ComexRegisteredChange  *kit.Num   `json:"comex_registered_change" schema:"optional"`
+	ComexAsOf              *time.Time `json:"comex_as_of" schema:"optional"`
 }
 
 // FiredAlertJSON is an alert that fired, as a brief lists it.
 type FiredAlertJSON struct {
-	Metal     string    `json:"metal"`
-	Direction string    `json:"direction"`
-	Target    string    `json:"target"`
-	Price     string    `json:"price"`
-	FiredAt   time.Time `json:"fired_at"`
+	Metal     string    `json:"metal" schema:"optional"`
+	Direction string    `json:"direction" schema:"optional"`
+	Target    string    `json:"target" schema:"optional"`
+	Price     string    `json:"price" schema:"optional"`
+	FiredAt   time.Time `json:"fired_at" schema:"optional"`
 }
 
 func strOrNull(s string) *string {
@@ -111,7 +111,7 @@ func briefJSON(b advisor.Brief) BriefJSON {
 // FactJSON is one figure a reply used.
 type FactJSON struct {
 	Label  string     `json:"label"`
-	Value  string     `json:"value"`
+	Value  string     `json:"value" doc:"The figure as the reply shows it."`
 	AsOf   *time.Time `json:"as_of"`
 	Source string     `json:"source"`
 }
@@ -119,7 +119,7 @@ type FactJSON struct {
 // ToolCallJSON is one function a reply called.
 type ToolCallJSON struct {
 	Name      string `json:"name"`
-	Arguments string `json:"arguments"`
+	Arguments string `json:"arguments" doc:"The arguments as a JSON object."`
 }
 
 // ChatReplyJSON is the answer of POST /v1/advisor/chat.
@@ -128,8 +128,8 @@ type ChatReplyJSON struct {
 	Reply          string         `json:"reply"`
 	Facts          []FactJSON     `json:"facts"`
 	ToolCalls      []ToolCallJSON `json:"tool_calls"`
-	Writer         string         `json:"writer"`
-	Stale          bool           `json:"stale"`
+	Writer         string         `json:"writer" doc:"builtin, or llm:<model> when a model wrote the reply."`
+	Stale          bool           `json:"stale" doc:"True when a price behind the reply is not live (the reply names its date)."`
 }
 
 func factsJSON(fs []advisor.Fact) []FactJSON {
@@ -158,12 +158,12 @@ type ConversationJSON struct {
 	Title     string        `json:"title"`
 	CreatedAt time.Time     `json:"created_at"`
 	UpdatedAt time.Time     `json:"updated_at"`
-	Messages  []MessageJSON `json:"messages,omitempty"`
+	Messages  []MessageJSON `json:"messages,omitempty" doc:"Only when one conversation is read."`
 }
 
 // MessageJSON is one turn of a conversation.
 type MessageJSON struct {
-	Role      string         `json:"role"`
+	Role      string         `json:"role" schema:"enum=user|assistant"`
 	Content   string         `json:"content"`
 	Facts     []FactJSON     `json:"facts"`
 	ToolCalls []ToolCallJSON `json:"tool_calls"`
@@ -181,6 +181,45 @@ func conversationJSON(c advisor.Conversation, withMessages bool) ConversationJSO
 		}
 	}
 	return out
+}
+
+// BriefEnvelopeJSON is the body of the daily-brief routes.
+type BriefEnvelopeJSON struct {
+	Brief BriefJSON `json:"brief" schema:"ref=DailyBrief"`
+}
+
+// ConversationsPageJSON is the body of GET /v1/advisor/conversations.
+type ConversationsPageJSON struct {
+	Conversations []ConversationJSON `json:"conversations" schema:"items.ref=AdvisorConversation"`
+	Limit         int                `json:"limit" schema:"min=0"`
+	Offset        int                `json:"offset" schema:"min=0"`
+	Total         int                `json:"total" schema:"min=0"`
+}
+
+// ConversationEnvelopeJSON is the body of GET /v1/advisor/conversations/{id}.
+type ConversationEnvelopeJSON struct {
+	Conversation ConversationJSON `json:"conversation" schema:"ref=AdvisorConversation"`
+}
+
+// ChatBodyJSON documents the body of POST /v1/advisor/chat, which the handler reads member
+// by member (kit.JSONObjectBody).
+type ChatBodyJSON struct {
+	_              struct{} `schema:"closed"`
+	Message        string   `json:"message" schema:"minLength=1" doc:"The question, 1 to {MaxMessageRunes} characters."`
+	ConversationID string   `json:"conversation_id" schema:"optional" doc:"Continue this conversation of yours; omit to start one."`
+	UserID         any      `json:"userId" schema:"optional,use=UserIDClaim"`
+}
+
+// GenerateBodyJSON documents the optional body of POST /v1/daily-brief/generate.
+type GenerateBodyJSON struct {
+	_      struct{} `schema:"closed"`
+	UserID any      `json:"userId" schema:"optional,use=UserIDClaim"`
+}
+
+// chatToolArgs are the arguments of the ask_advisor MCP tool.
+type chatToolArgs struct {
+	Message        string `json:"message" schema:"minLength=1,maxLength=MaxMessageRunes"`
+	ConversationID string `json:"conversation_id" schema:"optional"`
 }
 
 // regenerateParam reads ?regenerate=true|false.
@@ -203,7 +242,7 @@ func (h *Handlers) APIDailyBrief(c *fiber.Ctx) error {
 		return err
 	}
 	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"brief": briefJSON(b)})
+	return kit.WriteJSON(c, http.StatusOK, BriefEnvelopeJSON{Brief: briefJSON(b)})
 }
 
 // APIDailyBriefGenerate answers POST /v1/daily-brief/generate.
@@ -229,7 +268,7 @@ func (h *Handlers) APIDailyBriefGenerate(c *fiber.Ctx) error {
 		status = http.StatusCreated
 	}
 	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return kit.WriteJSON(c, status, fiber.Map{"brief": briefJSON(b)})
+	return kit.WriteJSON(c, status, BriefEnvelopeJSON{Brief: briefJSON(b)})
 }
 
 // APIAdvisorChat answers POST /v1/advisor/chat.
@@ -276,7 +315,7 @@ func (h *Handlers) APIAdvisorConversations(c *fiber.Ctx) error {
 		list = append(list, conversationJSON(cv, false))
 	}
 	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"conversations": list, "limit": p.Limit, "offset": p.Offset, "total": p.Total})
+	return kit.WriteJSON(c, http.StatusOK, ConversationsPageJSON{Conversations: list, Limit: p.Limit, Offset: p.Offset, Total: p.Total})
 }
 
 // APIAdvisorConversation answers GET /v1/advisor/conversations/{id}.
@@ -286,7 +325,7 @@ func (h *Handlers) APIAdvisorConversation(c *fiber.Ctx) error {
 		return err
 	}
 	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"conversation": conversationJSON(cv, true)})
+	return kit.WriteJSON(c, http.StatusOK, ConversationEnvelopeJSON{Conversation: conversationJSON(cv, true)})
 }
 
 // APIAdvisorConversationDelete answers DELETE /v1/advisor/conversations/{id}.

@@ -19,12 +19,12 @@ import (
 // AlertJSON is the wire form of a price alert.
 type AlertJSON struct {
 	ID              int64      `json:"id"`
-	Metal           string     `json:"metal"`
-	Direction       string     `json:"direction"`
-	TargetPrice     kit.Num    `json:"target_price"`
-	Repeat          string     `json:"repeat"`
-	Enabled         bool       `json:"enabled"`
-	Armed           bool       `json:"armed"`
+	Metal           string     `json:"metal" schema:"enum=metals"`
+	Direction       string     `json:"direction" schema:"enum=above|below"`
+	TargetPrice     kit.Num    `json:"target_price" doc:"USD per troy ounce."`
+	Repeat          string     `json:"repeat" schema:"enum=once|rearm"`
+	Enabled         bool       `json:"enabled" doc:"false when paused, or after a once-alert fired."`
+	Armed           bool       `json:"armed" schema:"optional" doc:"Whether the next crossing fires it (false while it waits for the price to move back)."`
 	LastTriggeredAt *time.Time `json:"last_triggered_at"`
 	CreatedAt       time.Time  `json:"created_at"`
 }
@@ -46,11 +46,11 @@ func targetNum(d decimal.Decimal) kit.Num {
 // NotificationJSON is the wire form of one firing in the notification centre.
 type NotificationJSON struct {
 	ID          int64     `json:"id"`
-	AlertID     int64     `json:"alert_id"`
-	Metal       string    `json:"metal"`
-	Direction   string    `json:"direction"`
+	AlertID     int64     `json:"alert_id" schema:"optional" doc:"0 once the alert is deleted."`
+	Metal       string    `json:"metal" schema:"enum=metals"`
+	Direction   string    `json:"direction" schema:"enum=above|below"`
 	TargetPrice kit.Num   `json:"target_price"`
-	Price       kit.Num   `json:"price"`
+	Price       kit.Num   `json:"price" doc:"The live price that crossed the target, USD per troy ounce at its source's precision (2 to 4 decimals)."`
 	PriceAsOf   time.Time `json:"price_as_of"`
 	FiredAt     time.Time `json:"fired_at"`
 	Title       string    `json:"title"`
@@ -65,11 +65,74 @@ func notificationJSON(n alerts.Notification) NotificationJSON {
 
 // webSubscriptionJSON is a browser's PushSubscription as JSON.
 type webSubscriptionJSON struct {
-	Endpoint string `json:"endpoint"`
+	Endpoint string `json:"endpoint" schema:"format=uri,maxLength=2048" doc:"The push service URL; must be https."`
 	Keys     struct {
-		P256dh string `json:"p256dh"`
-		Auth   string `json:"auth"`
+		P256dh string `json:"p256dh" doc:"The browser's P-256 public key, 65 bytes, base64url."`
+		Auth   string `json:"auth" doc:"The 16-byte auth secret, base64url."`
 	} `json:"keys"`
+}
+
+// AlertEnvelopeJSON answers the routes that create or change one alert.
+type AlertEnvelopeJSON struct {
+	Alert AlertJSON `json:"alert" schema:"ref=PriceAlert"`
+}
+
+// AlertsJSON answers GET /v1/push/price-alerts.
+type AlertsJSON struct {
+	Alerts []AlertJSON `json:"alerts" schema:"items.ref=PriceAlert"`
+}
+
+// NotificationsJSON answers GET /v1/push/notifications.
+type NotificationsJSON struct {
+	Notifications []NotificationJSON `json:"notifications" schema:"items.ref=AlertNotification"`
+	Unread        int64              `json:"unread" schema:"min=0"`
+}
+
+// VAPIDKeyJSON answers GET /v1/push/vapid-public-key.
+type VAPIDKeyJSON struct {
+	PublicKey string `json:"public_key"`
+}
+
+// DeviceJSON answers POST /v1/push/register.
+type DeviceJSON struct {
+	ID        int64     `json:"id"`
+	Platform  string    `json:"platform" schema:"enum=ios|android|web"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// DeviceBodyJSON documents the body of POST /v1/push/register (read by deviceInput).
+type DeviceBodyJSON struct {
+	_        struct{} `schema:"closed"`
+	Platform string   `json:"platform" schema:"enum=ios|android|web"`
+	Token    any      `json:"token" schema:"use=DeviceToken" doc:"The Expo push token (ios, android), or the Web Push subscription (web; also accepted as a JSON string)."`
+}
+
+// DeviceDeleteBodyJSON documents the body of DELETE /v1/push/delete.
+type DeviceDeleteBodyJSON struct {
+	_        struct{} `schema:"closed"`
+	Token    any      `json:"token" schema:"use=TokenOrSubscription"`
+	Platform string   `json:"platform" schema:"optional" doc:"Ignored; accepted for symmetry with register."`
+}
+
+// alertChangeJSON are the fields an alert's create and PATCH bodies share.
+type alertChangeJSON struct {
+	Direction   string `json:"direction" schema:"enum=above|below" doc:"above: fires when the price rises to or through the target; below: when it falls to or through it."`
+	TargetPrice any    `json:"target_price" schema:"use=TargetPrice" doc:"USD per troy ounce, more than 0 and at most {MaxTarget}, at most 4 decimal places; a string keeps it exact."`
+	Repeat      string `json:"repeat" schema:"optional,enum=once|rearm,default=once" doc:"once: the alert disables itself after firing; rearm: it fires again on the next crossing after the price has moved back by 0.5 %."`
+	Enabled     bool   `json:"enabled" schema:"optional" doc:"false pauses the alert; true (again) waits for the next crossing."`
+}
+
+// AlertCreateBodyJSON documents the body of POST /v1/push/price-alerts.
+type AlertCreateBodyJSON struct {
+	_     struct{} `schema:"closed"`
+	Metal string   `json:"metal" schema:"enum=metals"`
+	alertChangeJSON
+}
+
+// AlertPatchBodyJSON documents the body of PATCH /v1/push/price-alerts/{id}.
+type AlertPatchBodyJSON struct {
+	_ struct{} `schema:"closed,allOptional"`
+	alertChangeJSON
 }
 
 // deviceInput reads {token, platform}: token is an Expo push token string, or for web a Web
@@ -121,7 +184,7 @@ func (h *Handlers) APIPushRegister(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return kit.WriteJSON(c, http.StatusCreated, fiber.Map{"id": d.ID, "platform": d.Platform, "created_at": d.CreatedAt})
+	return kit.WriteJSON(c, http.StatusCreated, DeviceJSON{ID: d.ID, Platform: d.Platform, CreatedAt: d.CreatedAt})
 }
 
 // APIPushDelete answers DELETE /v1/push/delete {token}.
@@ -224,7 +287,7 @@ func (h *Handlers) APIAlertCreate(c *fiber.Ctx) error {
 		return err
 	}
 	c.Set(fiber.HeaderLocation, "/v1/push/price-alerts/"+strconv.FormatInt(a.ID, 10))
-	return kit.WriteJSON(c, http.StatusCreated, fiber.Map{"alert": alertJSON(a)})
+	return kit.WriteJSON(c, http.StatusCreated, AlertEnvelopeJSON{Alert: alertJSON(a)})
 }
 
 // APIAlertList answers GET /v1/push/price-alerts.
@@ -241,7 +304,7 @@ func (h *Handlers) APIAlertList(c *fiber.Ctx) error {
 	for _, a := range list {
 		out = append(out, alertJSON(a))
 	}
-	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"alerts": out})
+	return kit.WriteJSON(c, http.StatusOK, AlertsJSON{Alerts: out})
 }
 
 // alertID reads the :id of an alert route; anything that is not an id is simply not found.
@@ -271,7 +334,7 @@ func (h *Handlers) APIAlertUpdate(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"alert": alertJSON(a)})
+	return kit.WriteJSON(c, http.StatusOK, AlertEnvelopeJSON{Alert: alertJSON(a)})
 }
 
 // APIAlertDelete answers DELETE /v1/push/price-alerts/{id}.
@@ -312,7 +375,7 @@ func (h *Handlers) APINotifications(c *fiber.Ctx) error {
 	for _, n := range list {
 		out = append(out, notificationJSON(n))
 	}
-	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"notifications": out, "unread": unread})
+	return kit.WriteJSON(c, http.StatusOK, NotificationsJSON{Notifications: out, Unread: unread})
 }
 
 // APIVAPIDKey answers GET /v1/push/vapid-public-key.
@@ -321,5 +384,5 @@ func (h *Handlers) APIVAPIDKey(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"public_key": k})
+	return kit.WriteJSON(c, http.StatusOK, VAPIDKeyJSON{PublicKey: k})
 }

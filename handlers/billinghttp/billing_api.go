@@ -13,22 +13,40 @@ import (
 
 // CheckoutJSON is the body of a created checkout session.
 type CheckoutJSON struct {
-	ID  string `json:"id"`
-	URL string `json:"url"`
+	ID  string `json:"id" doc:"Checkout session id (cs_…)."`
+	URL string `json:"url" doc:"Stripe's checkout page."`
 }
 
 // MembershipJSON is the body of POST /v1/payment/verify-session.
 type MembershipJSON struct {
-	Tier              string     `json:"tier"`
-	Status            string     `json:"status"`
-	Plan              string     `json:"plan"`
-	CurrentPeriodEnd  *time.Time `json:"current_period_end"`
+	Tier              string     `json:"tier" schema:"enum=free|gold" doc:"Your tier after verification."`
+	Status            string     `json:"status" doc:"Stripe status of your subscription (active, trialing, past_due, canceled…), or none."`
+	Plan              string     `json:"plan" schema:"enum=PlansOrNone" doc:"The plan of that subscription, when known."`
+	CurrentPeriodEnd  *time.Time `json:"current_period_end" doc:"End of the paid period: the renewal date, or the end date when the subscription is set to cancel."`
 	CancelAtPeriodEnd bool       `json:"cancel_at_period_end"`
-	GraceUntil        *time.Time `json:"grace_until"`
-	Checkout          string     `json:"checkout"`
+	GraceUntil        *time.Time `json:"grace_until" doc:"For past_due: Gold is kept until this time (end of period + 3 days)."`
+	Checkout          string     `json:"checkout" doc:"The checkout session's status at Stripe: open (not paid yet), complete or expired."`
 }
 
 // WebhookJSON acknowledges a Stripe delivery.
+// PortalJSON answers POST /v1/payment/portal.
+type PortalJSON struct {
+	URL string `json:"url"`
+}
+
+// CheckoutBodyJSON documents the body of POST /v1/payment/create-checkout-session
+// (billing.ParseCheckoutJSON reads it).
+type CheckoutBodyJSON struct {
+	Plan string `json:"plan" schema:"enum=Plans"`
+}
+
+// VerifyBodyJSON documents the body of POST /v1/payment/verify-session
+// (billing.ParseVerifyJSON reads it).
+type VerifyBodyJSON struct {
+	SessionID string `json:"session_id" schema:"pattern=^cs_[A-Za-z0-9_]+$,maxLength=MaxIDLength"`
+}
+
+// WebhookJSON answers the webhook.
 type WebhookJSON struct {
 	Received  bool   `json:"received"`
 	Duplicate bool   `json:"duplicate"`
@@ -102,7 +120,7 @@ func (h *Handlers) APIBillingPortal(c *fiber.Ctx) error {
 		return err
 	}
 	c.Set(fiber.HeaderCacheControl, "no-store")
-	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"url": url})
+	return kit.WriteJSON(c, http.StatusOK, PortalJSON{URL: url})
 }
 
 // APIPaymentWebhook answers POST /v1/webhooks/payment: the raw body and Stripe-Signature go to

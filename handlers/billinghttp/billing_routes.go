@@ -12,22 +12,13 @@ import (
 // Stripe's webhook. Without Stripe configured each answers 503 "billing is not configured".
 func (h *Handlers) APIRoutes() []kit.APIRoute {
 	unconfigured := kit.Response{Status: 503, Description: "Billing is not configured on this server (type /problems/unavailable), or Stripe did not answer."}
-	membership := bObject(kit.Schema{
-		"tier":                 kit.Schema{"type": "string", "enum": []string{"free", "gold"}, "description": "Your tier after verification."},
-		"status":               kit.Schema{"type": "string", "description": "Stripe status of your subscription (active, trialing, past_due, canceled…), or none."},
-		"plan":                 kit.Schema{"type": "string", "enum": []string{"monthly", "yearly", ""}, "description": "The plan of that subscription, when known."},
-		"current_period_end":   kit.Schema{"type": "string", "format": "date-time", "nullable": true, "description": "End of the paid period: the renewal date, or the end date when the subscription is set to cancel."},
-		"cancel_at_period_end": kit.Schema{"type": "boolean"},
-		"grace_until":          kit.Schema{"type": "string", "format": "date-time", "nullable": true, "description": "For past_due: Gold is kept until this time (end of period + 3 days)."},
-		"checkout":             kit.Schema{"type": "string", "description": "The checkout session's status at Stripe: open (not paid yet), complete or expired."},
-	})
 	return []kit.APIRoute{
 		{Method: "POST", Path: "/v1/payment/create-checkout-session", Auth: kit.AuthMember, Handler: h.APICheckoutCreate, OperationID: "createCheckoutSession", Tag: "Billing",
 			Summary:     "Start a Stripe Checkout for Gold membership",
 			Description: "Creates a subscription checkout for the plan: your Stripe customer is created on the first checkout and reused after. Send the member to url; Stripe returns them to /settings/billing?session_id=… (which verifies the session) or, if they cancel, to /settings/billing. Gold is granted when Stripe confirms payment (webhook or verify-session), never by this call.",
-			Body:        bObject(kit.Schema{"plan": kit.Schema{"type": "string", "enum": billing.Plans()}}),
+			Body:        billingSchema(CheckoutBodyJSON{}),
 			Responses: []kit.Response{
-				{Status: 201, Description: "The checkout session.", Schema: bObject(kit.Schema{"id": kit.Schema{"type": "string", "description": "Checkout session id (cs_…)."}, "url": kit.Schema{"type": "string", "description": "Stripe's checkout page."}})},
+				{Status: 201, Description: "The checkout session.", Schema: billingSchema(CheckoutJSON{})},
 				{Status: 409, Description: "Your account already has Gold membership."},
 				{Status: 413, Description: "Body over 4 KiB."},
 				unconfigured,
@@ -36,9 +27,9 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 		{Method: "POST", Path: "/v1/payment/verify-session", Auth: kit.AuthMember, Handler: h.APICheckoutVerify, OperationID: "verifyCheckoutSession", Tag: "Billing",
 			Summary:     "Verify a finished checkout and get your membership",
 			Description: "Retrieves the session from Stripe — only a session this server opened for you (POST /v1/payment/create-checkout-session or the billing page), and only until Stripe has answered for it once; after that the answer is your membership as stored, with the checkout status Stripe gave then. Gold is granted only when the session is yours (its client_reference_id is your account), complete, and its subscription is active or trialing. A session of a subscription canceled since grants nothing. Sessions still open, or that Stripe could not be asked about, may be checked again, at most 10 look-ups an hour.",
-			Body:        bObject(kit.Schema{"session_id": kit.Schema{"type": "string", "pattern": "^cs_[A-Za-z0-9_]+$", "maxLength": 255}}),
+			Body:        billingSchema(VerifyBodyJSON{}),
 			Responses: []kit.Response{
-				{Status: 200, Description: "Your membership after verification.", Schema: membership},
+				{Status: 200, Description: "Your membership after verification.", Schema: billingSchema(MembershipJSON{})},
 				{Status: 403, Description: "The session belongs to another account."},
 				{Status: 404, Description: "You opened no checkout session with this id here (or Stripe knows none)."},
 				{Status: 429, Description: "Over 10 look-ups at Stripe in an hour; Retry-After says when to try again."},
@@ -50,7 +41,7 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 			Summary:     "Open Stripe's customer portal",
 			Description: "The portal changes plan or card, shows invoices and cancels. It needs a Stripe customer, which your first checkout creates.",
 			Responses: []kit.Response{
-				{Status: 200, Description: "The portal address (valid for a short while).", Schema: bObject(kit.Schema{"url": kit.Schema{"type": "string"}})},
+				{Status: 200, Description: "The portal address (valid for a short while).", Schema: billingSchema(PortalJSON{})},
 				{Status: 409, Description: "You have no billing account yet: upgrade first."},
 				unconfigured,
 			},
@@ -62,7 +53,7 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 			Params: []kit.Param{{Name: "Stripe-Signature", In: "header", Required: true, Description: "Stripe's signature: t=<unix time>,v1=<HMAC-SHA256 hex>.", Schema: kit.Schema{"type": "string", "maxLength": 4096}}},
 			Body:   kit.Schema{"type": "object", "description": "A Stripe event, exactly as Stripe sent it.", "required": []string{"id", "type", "data"}, "additionalProperties": true},
 			Responses: []kit.Response{
-				{Status: 200, Description: "Received (or already received).", Schema: bObject(kit.Schema{"received": kit.Schema{"type": "boolean"}, "duplicate": kit.Schema{"type": "boolean"}, "outcome": kit.Schema{"type": "string"}})},
+				{Status: 200, Description: "Received (or already received).", Schema: billingSchema(WebhookJSON{})},
 				{Status: 400, Description: "Missing, malformed, forged or stale signature, or not a Stripe event; nothing changed."},
 				{Status: 413, Description: "Body over 256 KiB."},
 				unconfigured,
@@ -82,5 +73,8 @@ func (h *Handlers) PageRoutes() []kit.PageRoute {
 	}
 }
 
-// bObject is a closed object whose properties are all required.
-func bObject(props kit.Schema) kit.Schema { return kit.ClosedObject(props) }
+// billingSchema generates the schema of a billing wire struct, with the plans and limits
+// the billing service checks.
+func billingSchema(v any) kit.Schema {
+	return kit.SchemaOf(v, kit.Consts{"Plans": billing.Plans(), "PlansOrNone": append(billing.Plans(), ""), "MaxIDLength": billing.MaxIDLength})
+}

@@ -20,8 +20,8 @@ import (
 
 // DealerTierJSON is a quantity price break.
 type DealerTierJSON struct {
-	MinQty int     `json:"min_qty"`
-	MaxQty *int    `json:"max_qty"`
+	MinQty int     `json:"min_qty" schema:"min=1"`
+	MaxQty *int    `json:"max_qty" doc:"Null: no upper bound."`
 	Price  kit.Num `json:"price"`
 }
 
@@ -29,14 +29,14 @@ type DealerTierJSON struct {
 type DealerQuoteJSON struct {
 	Dealer     string           `json:"dealer"`
 	DealerName string           `json:"dealer_name"`
-	Price      kit.Num          `json:"price"`
+	Price      kit.Num          `json:"price" doc:"USD for one unit ($1 face for junk silver): the single-unit price, not an 'as low as' bulk price."`
 	PricePerOz kit.Num          `json:"price_per_oz"`
-	PremiumPct *kit.Num         `json:"premium_pct"`
+	PremiumPct *kit.Num         `json:"premium_pct" doc:"Percent over the metal at spot: price ÷ (spot × fine oz) − 1. Null without a spot price."`
 	InStock    bool             `json:"in_stock"`
-	URL        string           `json:"url"`
+	URL        string           `json:"url" doc:"The dealer's page for the product (the dealer's site when none is listed), with the affiliate template applied. POST /v1/dealer-prices/click logs a click and returns the same URL."`
 	UpdatedAt  time.Time        `json:"updated_at"`
-	Source     string           `json:"source"`
-	Tiers      []DealerTierJSON `json:"tiers"`
+	Source     string           `json:"source" schema:"enum=Sources" doc:"page: read from the dealer's product page; feed: from a JSON price feed; demo: a demo figure derived from published typical premiums, not an offer."`
+	Tiers      []DealerTierJSON `json:"tiers" doc:"Quantity price breaks, when the dealer publishes them."`
 }
 
 // DealerBestJSON is the cheapest quote in stock.
@@ -44,31 +44,31 @@ type DealerBestJSON struct {
 	Dealer     string   `json:"dealer"`
 	DealerName string   `json:"dealer_name"`
 	Price      kit.Num  `json:"price"`
-	PremiumPct *kit.Num `json:"premium_pct"`
+	PremiumPct *kit.Num `json:"premium_pct" doc:"Percent over the metal at spot: price ÷ (spot × fine oz) − 1. Null without a spot price."`
 }
 
 // DealerProductJSON is one product's comparison.
 type DealerProductJSON struct {
 	ProductID     string            `json:"product_id"`
 	Name          string            `json:"name"`
-	WeightOz      kit.Num           `json:"weight_oz"`
-	Form          string            `json:"form"`
+	WeightOz      kit.Num           `json:"weight_oz" doc:"Fine troy ounces in one unit ($1 face for junk silver)."`
+	Form          string            `json:"form" schema:"enum=Forms"`
 	Purity        kit.Num           `json:"purity"`
 	PerFace       bool              `json:"per_face"`
-	Demo          bool              `json:"demo"`
+	Demo          bool              `json:"demo" doc:"True when no fresh real quote exists and the quotes are demo figures."`
 	MedianPremium *kit.Num          `json:"median_premium_pct"`
-	Best          *DealerBestJSON   `json:"best"`
+	Best          *DealerBestJSON   `json:"best" doc:"The cheapest quote in stock; null when none is."`
 	Quotes        []DealerQuoteJSON `json:"quotes"`
 }
 
 // DealerPricesJSON answers GET /v1/dealer-prices.
 type DealerPricesJSON struct {
-	Metal     string              `json:"metal"`
-	Spot      *kit.Num            `json:"spot"`
+	Metal     string              `json:"metal" schema:"enum=metals"`
+	Spot      *kit.Num            `json:"spot" doc:"USD per troy ounce at its source's precision (2 to 4 decimals), the figure every premium_pct is measured against; null when no price of the metal is known."`
 	SpotAsOf  *time.Time          `json:"spot_as_of"`
-	SpotStale bool                `json:"spot_stale"`
-	Demo      bool                `json:"demo"`
-	Offline   bool                `json:"offline"`
+	SpotStale bool                `json:"spot_stale" doc:"True when the spot is a last known price, not a live one: spot_as_of says from when."`
+	Demo      bool                `json:"demo" doc:"True when any product shows demo quotes."`
+	Offline   bool                `json:"offline" doc:"True when this installation never fetches dealer prices."`
 	Products  []DealerProductJSON `json:"products"`
 }
 
@@ -151,9 +151,9 @@ type DealerRefJSON struct {
 type TrackedProductJSON struct {
 	ProductID string          `json:"product_id"`
 	Name      string          `json:"name"`
-	Metal     string          `json:"metal"`
+	Metal     string          `json:"metal" schema:"enum=metals"`
 	WeightOz  kit.Num         `json:"weight_oz"`
-	Form      string          `json:"form"`
+	Form      string          `json:"form" schema:"enum=Forms"`
 	Purity    kit.Num         `json:"purity"`
 	PerFace   bool            `json:"per_face"`
 	Dealers   []DealerRefJSON `json:"dealers"`
@@ -179,15 +179,15 @@ func (h *Handlers) APIDealerProducts(c *fiber.Ctx) error {
 		}
 		out = append(out, j)
 	}
-	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"products": out})
+	return kit.WriteJSON(c, http.StatusOK, TrackedProductsJSON{Products: out})
 }
 
 // DealerHistoryPointJSON is one day of premiums.
 type DealerHistoryPointJSON struct {
-	Date             string  `json:"date"`
+	Date             string  `json:"date" schema:"format=date"`
 	MinPremiumPct    kit.Num `json:"min_premium_pct"`
 	MedianPremiumPct kit.Num `json:"median_premium_pct"`
-	Quotes           int     `json:"quotes"`
+	Quotes           int     `json:"quotes" doc:"Observations that day."`
 }
 
 // DealerHistoryDealerJSON is one dealer's days.
@@ -202,8 +202,8 @@ type DealerHistoryJSON struct {
 	ProductID string                    `json:"product_id"`
 	Name      string                    `json:"name"`
 	Days      int                       `json:"days"`
-	Demo      bool                      `json:"demo"`
-	Overall   []DealerHistoryPointJSON  `json:"overall"`
+	Demo      bool                      `json:"demo" doc:"True when the product has no observed premiums and the history is demo history over the metal's daily closes."`
+	Overall   []DealerHistoryPointJSON  `json:"overall" doc:"Per day across all dealers, oldest first."`
 	Dealers   []DealerHistoryDealerJSON `json:"dealers"`
 }
 
@@ -236,16 +236,30 @@ func (h *Handlers) APIDealerHistory(c *fiber.Ctx) error {
 // maxClickBody bounds the click request.
 const maxClickBody = 4 << 10
 
+// DealerClickBodyJSON is the body of POST /v1/dealer-prices/click.
+type DealerClickBodyJSON struct {
+	_         struct{} `schema:"closed"`
+	Dealer    *string  `json:"dealer" schema:"notnull,maxLength=MaxSlug" doc:"Dealer slug, as in the quotes."`
+	ProductID *string  `json:"product_id" schema:"notnull,maxLength=MaxSlug"`
+}
+
+// DealerClickJSON answers POST /v1/dealer-prices/click.
+type DealerClickJSON struct {
+	URL string `json:"url" schema:"format=uri"`
+}
+
+// TrackedProductsJSON answers GET /v1/dealer-prices/products.
+type TrackedProductsJSON struct {
+	Products []TrackedProductJSON `json:"products"`
+}
+
 // APIDealerClick answers POST /v1/dealer-prices/click.
 func (h *Handlers) APIDealerClick(c *fiber.Ctx) error {
 	body := c.Body()
 	if len(body) > maxClickBody {
 		return apperr.InvalidField("body", "must be at most 4 KiB")
 	}
-	var in struct {
-		Dealer    *string `json:"dealer"`
-		ProductID *string `json:"product_id"`
-	}
+	var in DealerClickBodyJSON
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&in); err != nil {
@@ -267,7 +281,7 @@ func (h *Handlers) APIDealerClick(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return kit.WriteJSON(c, http.StatusCreated, fiber.Map{"url": target})
+	return kit.WriteJSON(c, http.StatusCreated, DealerClickJSON{URL: target})
 }
 
 // clickVisitor names who is clicking for the once-a-minute click rule: the API key, else the

@@ -20,12 +20,12 @@ type NewsItemJSON struct {
 	URL         string    `json:"url"`
 	Source      string    `json:"source"`
 	PublishedAt time.Time `json:"published_at"`
-	Category    string    `json:"category"`
-	Metals      []string  `json:"metals"`
-	Relevance   int       `json:"relevance"`
-	Analysis    string    `json:"analysis"`
+	Category    string    `json:"category" schema:"enum=NewsCategories"`
+	Metals      []string  `json:"metals" schema:"items.enum=metals"`
+	Relevance   int       `json:"relevance" schema:"min=0,max=100" doc:"How much the item matters to a holder of physical metal, 0–100."`
+	Analysis    string    `json:"analysis" doc:"A short note on what the headline means for a stacker."`
 	// Demo marks bundled sample content, never real news.
-	Demo bool `json:"demo"`
+	Demo bool `json:"demo" doc:"True for bundled sample content shown before any real news was fetched."`
 }
 
 // newsItemJSON renders a stored headline.
@@ -36,7 +36,7 @@ func newsItemJSON(it intel.NewsItem) NewsItemJSON {
 
 // MarketIntelPage is one page of the market-intel list, newest first.
 type MarketIntelPage struct {
-	Items []NewsItemJSON `json:"items"`
+	Items []NewsItemJSON `json:"items" schema:"items.ref=MarketIntelItem"`
 	Limit int            `json:"limit"`
 	Total int            `json:"total"`
 }
@@ -110,14 +110,14 @@ func feedHealthJSON(f intel.FeedHealth) FeedHealthJSON {
 // stored; a rerun on the same day stores nothing it already has.
 type IntelRunJSON struct {
 	Offline    bool             `json:"offline"`
-	DemoSeeded bool             `json:"demo_seeded"`
-	Ingested   int              `json:"ingested"`
-	Articles   []ArticleJSON    `json:"articles"`
-	Synthesis  *ArticleJSON     `json:"synthesis"`
-	Skipped    int              `json:"skipped"`
+	DemoSeeded bool             `json:"demo_seeded" doc:"True when this run stored the sample items of a first start."`
+	Ingested   int              `json:"ingested" schema:"min=0" doc:"New headlines stored."`
+	Articles   []ArticleJSON    `json:"articles" schema:"items.ref=StackSignalArticle" doc:"Articles stored by this run."`
+	Synthesis  *ArticleJSON     `json:"synthesis" schema:"ref=StackSignalArticle" doc:"The synthesis stored by this run; null when the day's was already written or there was nothing to write."`
+	Skipped    int              `json:"skipped" schema:"min=0" doc:"Articles already stored, left as they were."`
 	Writer     string           `json:"writer"`
-	Feeds      []FeedHealthJSON `json:"feeds"`
-	Vault      []VaultFetchJSON `json:"vault"`
+	Feeds      []FeedHealthJSON `json:"feeds" schema:"items.ref=FeedHealth"`
+	Vault      []VaultFetchJSON `json:"vault" schema:"items.ref=VaultFetch"`
 }
 
 // intelRunJSON renders a run.

@@ -8,14 +8,6 @@ import (
 // intelRoutes are the /v1 market-intel, Stack Signal and generation routes.
 func (h *Handlers) intelRoutes() []kit.APIRoute {
 	limit := kit.Param{Name: "limit", In: "query", Description: "Page size, 1 to 50.", Schema: kit.Schema{"type": "integer", "minimum": 1, "maximum": 50, "default": 20}, Example: "10"}
-	listOf := func(name string, item kit.Schema, extra kit.Schema) kit.Schema {
-		props := kit.Schema{name: kit.Schema{"type": "array", "items": item}, "limit": kit.IntSchema(), "total": kit.IntSchema()}
-		for k, v := range extra {
-			props[k] = v
-		}
-		return kit.Object(props)
-	}
-	article := kit.Object(kit.Schema{"article": h.intelRef("StackSignalArticle")})
 	return []kit.APIRoute{
 		{Method: "GET", Path: "/v1/market-intel", Auth: kit.AuthNone, Handler: h.APIMarketIntel, OperationID: "getMarketIntel", Tag: "Market intelligence",
 			Summary:     "News headlines with analysis and category tags, newest first",
@@ -26,7 +18,7 @@ func (h *Handlers) intelRoutes() []kit.APIRoute {
 				{Name: "metal", In: "query", Description: "Only items about this metal.", Schema: kit.MetalSchema(), Example: "silver"},
 			},
 			Responses: []kit.Response{
-				{Status: 200, Description: "A page of headlines.", Schema: listOf("items", h.intelRef("MarketIntelItem"), nil)},
+				{Status: 200, Description: "A page of headlines.", Schema: intelSchema(MarketIntelPage{})},
 				{Status: 400, Description: "A parameter is out of range or not one of its values."},
 			},
 			Example: "GET /v1/market-intel?limit=10&category=CENTRAL_BANK"},
@@ -39,7 +31,7 @@ func (h *Handlers) intelRoutes() []kit.APIRoute {
 				{Name: "category", In: "query", Description: "Only this category (any letter case); SYNTHESIS selects the daily syntheses.", Schema: kit.Schema{"type": "string", "enum": intel.ArticleCategories()}, Example: "SYNTHESIS"},
 			},
 			Responses: []kit.Response{
-				{Status: 200, Description: "A page of articles.", Schema: listOf("articles", h.intelRef("StackSignalArticle"), kit.Schema{"offset": kit.IntSchema()})},
+				{Status: 200, Description: "A page of articles.", Schema: intelSchema(StackSignalPage{})},
 				{Status: 400, Description: "A parameter is out of range or not one of its values."},
 			},
 			Example: "GET /v1/stack-signal?limit=5"},
@@ -47,7 +39,7 @@ func (h *Handlers) intelRoutes() []kit.APIRoute {
 		{Method: "GET", Path: "/v1/stack-signal/latest", Auth: kit.AuthNone, Handler: h.APIStackSignalLatest, OperationID: "getLatestSynthesis", Tag: "Market intelligence",
 			Summary: "The most recent daily synthesis article",
 			Responses: []kit.Response{
-				{Status: 200, Description: "The newest synthesis (a real one whenever one exists).", Schema: article},
+				{Status: 200, Description: "The newest synthesis (a real one whenever one exists).", Schema: intelSchema(ArticleEnvelopeJSON{})},
 				{Status: 404, Description: "No synthesis has been written yet."},
 			},
 			Example: "GET /v1/stack-signal/latest"},
@@ -55,7 +47,7 @@ func (h *Handlers) intelRoutes() []kit.APIRoute {
 			Summary: "One Stack Signal article by its slug",
 			Params:  []kit.Param{{Name: "slug", In: "path", Required: true, Description: "The article's slug, as listed.", Schema: kit.Schema{"type": "string", "maxLength": 200}, Example: "2026-11-22-daily-synthesis"}},
 			Responses: []kit.Response{
-				{Status: 200, Description: "The article.", Schema: article},
+				{Status: 200, Description: "The article.", Schema: intelSchema(ArticleEnvelopeJSON{})},
 				{Status: 404, Description: "No article with that slug."},
 			},
 			Example: "GET /v1/stack-signal/2026-11-22-daily-synthesis"},
@@ -63,17 +55,7 @@ func (h *Handlers) intelRoutes() []kit.APIRoute {
 			Summary:     "Run news ingestion, classification and article writing now (administrators)",
 			Description: "Polls the news feeds and the CME warehouse reports (unless the server is offline), stores new headlines, writes articles for new story clusters and the day's synthesis if it is missing, and returns what this run produced. Running it again the same day writes no duplicates. Needs the API key of an administrator.",
 			Responses: []kit.Response{
-				{Status: 200, Description: "What the run did.", Schema: kit.Object(kit.Schema{
-					"offline":     kit.BoolSchema(),
-					"demo_seeded": kit.Schema{"type": "boolean", "description": "True when this run stored the sample items of a first start."},
-					"ingested":    kit.Schema{"type": "integer", "minimum": 0, "description": "New headlines stored."},
-					"articles":    kit.Schema{"type": "array", "items": h.intelRef("StackSignalArticle"), "description": "Articles stored by this run."},
-					"synthesis":   kit.Schema{"type": "object", "allOf": []kit.Schema{h.intelRef("StackSignalArticle")}, "nullable": true, "description": "The synthesis stored by this run; null when the day's was already written or there was nothing to write."},
-					"skipped":     kit.Schema{"type": "integer", "minimum": 0, "description": "Articles already stored, left as they were."},
-					"writer":      kit.StrSchema(),
-					"feeds":       kit.Schema{"type": "array", "items": h.intelRef("FeedHealth")},
-					"vault":       kit.Schema{"type": "array", "items": h.intelRef("VaultFetch")},
-				})},
+				{Status: 200, Description: "What the run did.", Schema: intelSchema(IntelRunJSON{})},
 				{Status: 401, Description: "No valid API key."},
 				{Status: 403, Description: "The key's account is not an administrator."},
 				{Status: 503, Description: "The configured news feed list is unusable."},

@@ -17,7 +17,7 @@ import (
 type ArticleSourceJSON struct {
 	Name  string `json:"name"`
 	Title string `json:"title"`
-	URL   string `json:"url"`
+	URL   string `json:"url" doc:"Link to the original; empty when the outlet gave none."`
 }
 
 // PricesAtPublishJSON holds the prices an article quoted when it was written; null for a
@@ -35,20 +35,20 @@ type ArticleJSON struct {
 	Slug            string              `json:"slug"`
 	Title           string              `json:"title"`
 	Summary         string              `json:"summary"`
-	Commentary      string              `json:"commentary"`
-	Category        string              `json:"category"`
-	Metals          []string            `json:"metals"`
+	Commentary      string              `json:"commentary" doc:"Plain text; paragraphs are separated by a blank line."`
+	Category        string              `json:"category" schema:"enum=ArticleCategories"`
+	Metals          []string            `json:"metals" schema:"items.enum=metals"`
 	Sources         []ArticleSourceJSON `json:"sources"`
 	PricesAtPublish PricesAtPublishJSON `json:"prices_at_publish"`
 	PublishedAt     time.Time           `json:"published_at"`
 	IsSynthesis     bool                `json:"is_synthesis"`
-	ViewCount       int64               `json:"view_count"`
-	LikeCount       int64               `json:"like_count"`
-	CommentCount    int64               `json:"comment_count"`
+	ViewCount       int64               `json:"view_count" schema:"min=0"`
+	LikeCount       int64               `json:"like_count" schema:"min=0"`
+	CommentCount    int64               `json:"comment_count" schema:"min=0"`
 	// Demo marks articles written from the bundled sample stories.
-	Demo bool `json:"demo"`
+	Demo bool `json:"demo" doc:"True when written from bundled sample stories."`
 	// Writer is "built-in" or "llm:<model>".
-	Writer string `json:"writer"`
+	Writer string `json:"writer" doc:"\"built-in\" or \"llm:<model>\"."`
 }
 
 func optNullMoney(d decimal.NullDecimal) *kit.Num {
@@ -56,6 +56,11 @@ func optNullMoney(d decimal.NullDecimal) *kit.Num {
 		return nil
 	}
 	return kit.OptMoney(&d.Decimal)
+}
+
+// ArticleEnvelopeJSON is the body of the routes that answer one article.
+type ArticleEnvelopeJSON struct {
+	Article ArticleJSON `json:"article" schema:"ref=StackSignalArticle"`
 }
 
 // articleJSON renders a stored article.
@@ -76,7 +81,7 @@ func articleJSON(a intel.Published) ArticleJSON {
 
 // StackSignalPage is one page of Stack Signal articles, newest first.
 type StackSignalPage struct {
-	Articles []ArticleJSON `json:"articles"`
+	Articles []ArticleJSON `json:"articles" schema:"items.ref=StackSignalArticle"`
 	Limit    int           `json:"limit"`
 	Offset   int           `json:"offset"`
 	Total    int           `json:"total"`
@@ -127,7 +132,7 @@ func (h *Handlers) APIStackSignalLatest(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"article": articleJSON(a)})
+	return kit.WriteJSON(c, http.StatusOK, ArticleEnvelopeJSON{Article: articleJSON(a)})
 }
 
 // APIStackSignalArticle answers GET /v1/stack-signal/{slug}.
@@ -136,5 +141,5 @@ func (h *Handlers) APIStackSignalArticle(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"article": articleJSON(a)})
+	return kit.WriteJSON(c, http.StatusOK, ArticleEnvelopeJSON{Article: articleJSON(a)})
 }

@@ -24,7 +24,7 @@ type VaultDepositoryJSON struct {
 
 // VaultDayJSON is one report in the history, with its movement since the report before.
 type VaultDayJSON struct {
-	Date               string  `json:"date"`
+	Date               string  `json:"date" schema:"format=date"`
 	RegisteredOz       kit.Num `json:"registered_oz"`
 	EligibleOz         kit.Num `json:"eligible_oz"`
 	CombinedOz         kit.Num `json:"combined_oz"`
@@ -36,31 +36,31 @@ type VaultDayJSON struct {
 // VaultWatchJSON is the Vault Watch view of one metal. Optional figures are null when unknown,
 // never zero: no open interest recorded, or registered stocks not draining.
 type VaultWatchJSON struct {
-	Metal              string   `json:"metal"`
-	AsOf               string   `json:"as_of"`
-	Stale              bool     `json:"stale"`
+	Metal              string   `json:"metal" schema:"enum=metals"`
+	AsOf               string   `json:"as_of" schema:"format=date" doc:"CME activity date of the newest stored report."`
+	Stale              bool     `json:"stale" doc:"True when the newest report is older than a normal publishing gap."`
 	Source             string   `json:"source"`
 	RegisteredOz       kit.Num  `json:"registered_oz"`
 	EligibleOz         kit.Num  `json:"eligible_oz"`
 	CombinedOz         kit.Num  `json:"combined_oz"`
-	RegisteredChangeOz kit.Num  `json:"registered_change_oz"`
+	RegisteredChangeOz kit.Num  `json:"registered_change_oz" doc:"Change since the previous stored report; negative is a drain."`
 	EligibleChangeOz   kit.Num  `json:"eligible_change_oz"`
 	CombinedChangeOz   kit.Num  `json:"combined_change_oz"`
 	RegisteredSharePct kit.Num  `json:"registered_share_pct"`
-	DaysToZero         *kit.Num `json:"days_to_zero"`
+	DaysToZero         *kit.Num `json:"days_to_zero" doc:"Business days until registered stocks run out at registered_per_business_day; null, with days_to_zero_reason, when fewer than two reports fall in the drain window or registered stocks are not falling."`
 	// The drain behind days_to_zero: per business day between two reports' activity dates
 	// inside a stated window, or a reason why there is none.
-	DaysToZeroReason         *string               `json:"days_to_zero_reason"`
-	RegisteredPerBusinessDay *kit.Num              `json:"registered_per_business_day"`
-	DrainFrom                *string               `json:"drain_from"`
-	DrainTo                  *string               `json:"drain_to"`
-	DrainBusinessDays        int                   `json:"drain_business_days"`
-	DrainWindowBusinessDays  int                   `json:"drain_window_business_days"`
+	DaysToZeroReason         *string               `json:"days_to_zero_reason" doc:"Why days_to_zero is null, in reader terms; null when it is given."`
+	RegisteredPerBusinessDay *kit.Num              `json:"registered_per_business_day" doc:"Change in registered ounces per CME business day between the activity dates drain_from and drain_to (negative is a drain); null when fewer than two reports fall in the window."`
+	DrainFrom                *string               `json:"drain_from" schema:"format=date" doc:"Activity date of the oldest report inside the drain window."`
+	DrainTo                  *string               `json:"drain_to" schema:"format=date" doc:"Activity date of the newest report inside the drain window (as_of)."`
+	DrainBusinessDays        int                   `json:"drain_business_days" doc:"CME business days between drain_from and drain_to; 0 without a rate."`
+	DrainWindowBusinessDays  int                   `json:"drain_window_business_days" doc:"The stated window the drain is measured over: this many CME business days ending at as_of."`
 	OpenInterestOz           *kit.Num              `json:"open_interest_oz"`
-	OpenInterestAsOf         *string               `json:"open_interest_as_of"`
-	OversubscribedRatio      *kit.Num              `json:"oversubscribed_ratio"`
+	OpenInterestAsOf         *string               `json:"open_interest_as_of" schema:"format=date"`
+	OversubscribedRatio      *kit.Num              `json:"oversubscribed_ratio" doc:"Open interest in ounces per registered ounce; null when open interest is unknown."`
 	Depositories             []VaultDepositoryJSON `json:"depositories"`
-	DepositoriesAsOf         *string               `json:"depositories_as_of"`
+	DepositoriesAsOf         *string               `json:"depositories_as_of" schema:"format=date"`
 	History                  []VaultDayJSON        `json:"history"`
 }
 
@@ -152,8 +152,8 @@ func (h *Handlers) APIVaultWatch(c *fiber.Ctx) error {
 
 // VaultFetchJSON is the outcome of fetching one metal's CME report.
 type VaultFetchJSON struct {
-	Metal string  `json:"metal"`
-	AsOf  *string `json:"as_of"`
+	Metal string  `json:"metal" schema:"enum=metals"`
+	AsOf  *string `json:"as_of" schema:"format=date"`
 	Error *string `json:"error"`
 }
 

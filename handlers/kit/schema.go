@@ -103,3 +103,9 @@ type MCPTool struct {
 	Schema Schema
 	Call   func(ctx context.Context, args map[string]string, raw json.RawMessage, u *account.User) (any, error)
 }
+
+// UserIDClaim is the schema of a body's optional userId: accepted for compatibility, it
+// must be the caller's own id (kit.ClaimedUserID checks it).
+func UserIDClaim() Schema {
+	return Schema{"oneOf": []Schema{{"type": "string", "maxLength": 40}, {"type": "integer"}}, "description": "Optional, for compatibility: must be your own user id."}
+}

@@ -13,8 +13,9 @@ import (
 
 // HoldingJSON is the wire form of a holding.
 type HoldingJSON struct {
+	_             struct{}  `schema:"open"`
 	ID            string    `json:"id"`
-	Metal         string    `json:"metal"`
+	Metal         string    `json:"metal" schema:"enum=metals"`
 	ProductName   string    `json:"product_name"`
 	Quantity      int64     `json:"quantity"`
 	WeightOz      kit.Num   `json:"weight_oz"`
@@ -23,16 +24,25 @@ type HoldingJSON struct {
 	Fees          kit.Num   `json:"fees"`
 	TotalCost     kit.Num   `json:"total_cost"`
 	Dealer        string    `json:"dealer"`
-	PurchaseDate  *string   `json:"purchase_date"`
+	PurchaseDate  *string   `json:"purchase_date" schema:"format=date"`
 	Notes         string    `json:"notes"`
 	CreatedAt     time.Time `json:"created_at"`
 	UpdatedAt     time.Time `json:"updated_at"`
 	// The ledger: units sold and still held, and the spot of the purchase day with the
 	// premium paid over it (null when undated or no close is known).
-	SoldQuantity      int64    `json:"sold_quantity"`
-	RemainingQuantity int64    `json:"remaining_quantity"`
-	SpotAtPurchase    *kit.Num `json:"spot_at_purchase"`
-	PremiumPct        *kit.Num `json:"premium_pct"`
+	SoldQuantity      int64    `json:"sold_quantity" doc:"Units of this lot sold so far (see /v1/sales)."`
+	RemainingQuantity int64    `json:"remaining_quantity" doc:"quantity − sold_quantity: units still held."`
+	SpotAtPurchase    *kit.Num `json:"spot_at_purchase" doc:"The metal's close (USD per troy ounce, at its source's precision: 2 to 4 decimals, LBMA silver 63.935 stays 63.935) on purchase_date, or the last close before it; stored with the lot and recomputed when its date or metal changes or the price history is corrected. Null when undated or no close is known."`
+	PremiumPct        *kit.Num `json:"premium_pct" doc:"Premium paid per unit over its metal at spot_at_purchase, percent: (purchase_price ÷ (spot_at_purchase × weight_oz) − 1) × 100. Null without spot_at_purchase and for zero-price lots."`
+}
+
+// HoldingsPageJSON is the body of GET /v1/holdings.
+type HoldingsPageJSON struct {
+	_        struct{}      `schema:"open"`
+	Holdings []HoldingJSON `json:"holdings" schema:"items.ref=Holding"`
+	Limit    int           `json:"limit"`
+	Offset   int           `json:"offset"`
+	Total    int           `json:"total"`
 }
 
 // HoldingToJSON renders a holding.
@@ -76,7 +86,7 @@ func (h *Handlers) APIHoldingsList(c *fiber.Ctx) error {
 	for i, x := range p.Holdings {
 		items[i] = HoldingToJSON(x)
 	}
-	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"holdings": items, "limit": p.Limit, "offset": p.Offset, "total": p.Total})
+	return kit.WriteJSON(c, http.StatusOK, HoldingsPageJSON{Holdings: items, Limit: p.Limit, Offset: p.Offset, Total: p.Total})
 }
 
 // APIHoldingsCreate answers POST /v1/holdings.

@@ -19,8 +19,8 @@ import (
 
 // ImportRowErrorJSON is one problem of an import in the 422 problem's errors list.
 type ImportRowErrorJSON struct {
-	Row     int    `json:"row"`
-	Field   string `json:"field"`
+	Row     int    `json:"row" schema:"min=1" doc:"Data row, counted from 1 after the header."`
+	Field   string `json:"field" doc:"Column name, or row for a malformed line."`
 	Message string `json:"message"`
 }
 
@@ -30,36 +30,43 @@ type ImportResultJSON struct {
 	SkippedDuplicates int `json:"skipped_duplicates"`
 }
 
+// ImportedJSON is the body of POST /v1/holdings/import: the holdings and sales recorded.
+type ImportedJSON struct {
+	Imported          int `json:"imported"`
+	SkippedDuplicates int `json:"skipped_duplicates"`
+	Sales             int `json:"sales" doc:"Sales recorded from the sales section."`
+}
+
 // ExportHoldingJSON is one holding of a JSON export.
 type ExportHoldingJSON struct {
 	ID            string    `json:"id"`
-	Metal         string    `json:"metal"`
+	Metal         string    `json:"metal" schema:"enum=metals"`
 	ProductName   string    `json:"product_name"`
 	Quantity      int64     `json:"quantity"`
 	SoldQuantity  int64     `json:"sold_quantity"`
-	WeightOz      kit.Num   `json:"weight_oz"`
+	WeightOz      kit.Num   `json:"weight_oz" doc:"Fine ounces per unit."`
 	TotalOz       kit.Num   `json:"total_oz"`
-	PurchasePrice kit.Num   `json:"purchase_price"`
-	Fees          kit.Num   `json:"fees"`
-	TotalCost     kit.Num   `json:"total_cost"`
+	PurchasePrice kit.Num   `json:"purchase_price" doc:"Per unit, USD."`
+	Fees          kit.Num   `json:"fees" doc:"USD."`
+	TotalCost     kit.Num   `json:"total_cost" doc:"USD."`
 	Dealer        string    `json:"dealer"`
-	PurchaseDate  *string   `json:"purchase_date"`
+	PurchaseDate  *string   `json:"purchase_date" schema:"format=date"`
 	Notes         string    `json:"notes"`
 	CreatedAt     time.Time `json:"created_at"`
 	// Sales are the lot's sales in the order they were recorded.
-	Sales []ExportSaleJSON `json:"sales"`
+	Sales []ExportSaleJSON `json:"sales" doc:"The lot's sales in the order they were recorded."`
 }
 
 // ExportSaleJSON is one sale of an exported holding.
 type ExportSaleJSON struct {
 	ID           string    `json:"id"`
 	Quantity     int64     `json:"quantity"`
-	PricePerUnit kit.Num   `json:"price_per_unit"`
-	Fees         kit.Num   `json:"fees"`
-	SoldOn       string    `json:"sold_on"`
-	Proceeds     kit.Num   `json:"proceeds"`
-	CostBasis    kit.Num   `json:"cost_basis"`
-	RealizedPL   kit.Num   `json:"realized_pl"`
+	PricePerUnit kit.Num   `json:"price_per_unit" doc:"USD."`
+	Fees         kit.Num   `json:"fees" doc:"USD."`
+	SoldOn       string    `json:"sold_on" schema:"format=date"`
+	Proceeds     kit.Num   `json:"proceeds" doc:"USD."`
+	CostBasis    kit.Num   `json:"cost_basis" doc:"USD."`
+	RealizedPL   kit.Num   `json:"realized_pl" doc:"USD."`
 	CreatedAt    time.Time `json:"created_at"`
 }
 
@@ -134,7 +141,7 @@ func (h *Handlers) APIHoldingsImport(c *fiber.Ctx) error {
 	if err != nil {
 		return ImportWireError(err)
 	}
-	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"imported": res.Imported, "skipped_duplicates": res.SkippedDuplicates, "sales": res.Sales})
+	return kit.WriteJSON(c, http.StatusOK, ImportedJSON{Imported: res.Imported, SkippedDuplicates: res.SkippedDuplicates, Sales: res.Sales})
 }
 
 // exactWeight renders a weight with every decimal it has (at least 5), so exports lose nothing.

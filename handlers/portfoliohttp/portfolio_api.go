@@ -13,102 +13,102 @@ import (
 
 // PortfolioMetalJSON is one metal of the portfolio summary.
 type PortfolioMetalJSON struct {
-	Oz              kit.Num  `json:"oz"`
-	Spot            *kit.Num `json:"spot"`
-	Value           *kit.Num `json:"value"`
-	Cost            kit.Num  `json:"cost"`
-	UnrealizedPL    *kit.Num `json:"unrealized_pl"`
-	UnrealizedPLPct *kit.Num `json:"unrealized_pl_pct"`
-	AllocationPct   *kit.Num `json:"allocation_pct"`
-	DayChange       *kit.Num `json:"day_change"`
-	Stale           bool     `json:"stale"`
+	Oz              kit.Num  `json:"oz" doc:"Fine troy ounces still held."`
+	Spot            *kit.Num `json:"spot" doc:"Spot price per ounce used (live unless stale), at its source's precision up to 4 decimals; null when Ounce has no price for the metal."`
+	Value           *kit.Num `json:"value" doc:"oz × spot computed at full precision, then rounded to cents, USD; null when held without a price."`
+	Cost            kit.Num  `json:"cost" doc:"Remaining cost basis, USD."`
+	UnrealizedPL    *kit.Num `json:"unrealized_pl" doc:"value − cost, USD."`
+	UnrealizedPLPct *kit.Num `json:"unrealized_pl_pct" doc:"unrealized_pl as a percentage of cost; null when cost is zero."`
+	AllocationPct   *kit.Num `json:"allocation_pct" doc:"Share of the portfolio's value, percent (the four add up to 100 when value > 0)."`
+	DayChange       *kit.Num `json:"day_change" doc:"Ounces held before today × today's change in spot, USD. Null when the metal's change is not today's (price not live, or its previous close is not the preceding trading session); 0 when nothing was held before today."`
+	Stale           bool     `json:"stale" doc:"The spot price is not live (or missing)."`
 	// DayChangeNote says why day_change is null for a metal held before today (its change
 	// is not today's); ChangeFrom/ChangeAsOf date the move the price board has.
-	DayChangeNote *string `json:"day_change_note"`
-	ChangeFrom    *string `json:"change_from"`
-	ChangeAsOf    *string `json:"change_as_of"`
+	DayChangeNote *string `json:"day_change_note" doc:"Why day_change is null for a metal held before today, naming the dates of the move the board has."`
+	ChangeFrom    *string `json:"change_from" schema:"format=date" doc:"Trading day of the previous close the metal's price change is measured from; null when unknown."`
+	ChangeAsOf    *string `json:"change_as_of" schema:"format=date" doc:"Trading day of the price the change is measured to; null when no change is known."`
 }
 
 // PortfolioJSON is the body of GET /v1/portfolio (and of the MCP get_portfolio tool).
 type PortfolioJSON struct {
-	AsOf            *time.Time `json:"as_of"`
-	Stale           bool       `json:"stale"`
-	TotalValue      *kit.Num   `json:"total_value"`
-	TotalCost       kit.Num    `json:"total_cost"`
-	UnrealizedPL    *kit.Num   `json:"unrealized_pl"`
-	UnrealizedPLPct *kit.Num   `json:"unrealized_pl_pct"`
-	DayChange       *kit.Num   `json:"day_change"`
-	DayChangePct    *kit.Num   `json:"day_change_pct"`
+	AsOf            *time.Time `json:"as_of" doc:"Time of the newest price used."`
+	Stale           bool       `json:"stale" doc:"Some price behind these numbers is not live; say so when quoting them."`
+	TotalValue      *kit.Num   `json:"total_value" doc:"USD; null when a held metal has no price."`
+	TotalCost       kit.Num    `json:"total_cost" doc:"Remaining cost basis, USD."`
+	UnrealizedPL    *kit.Num   `json:"unrealized_pl" doc:"total_value − total_cost, USD."`
+	UnrealizedPLPct *kit.Num   `json:"unrealized_pl_pct" doc:"Percent of total_cost; null when total_cost is zero."`
+	DayChange       *kit.Num   `json:"day_change" doc:"Change in value since the previous close of what was held before today, USD, summed over the metals whose change is today's only (see day_change_left_out); null when every metal held before today is left out."`
+	DayChangePct    *kit.Num   `json:"day_change_pct" doc:"day_change as a percentage of the value at the previous close of what it covers."`
 	// DayChangeLeftOut lists the held metals day_change does not include because their
 	// change is not today's.
-	DayChangeLeftOut []string                      `json:"day_change_left_out"`
-	RealizedPL       kit.Num                       `json:"realized_pl"`
-	HoldingsCount    int64                         `json:"holdings_count"`
-	Metals           map[string]PortfolioMetalJSON `json:"metals"`
+	DayChangeLeftOut []string                      `json:"day_change_left_out" schema:"items.enum=metals" doc:"Metals held before today that day_change leaves out because their change is not today's (the price is not live, or its previous close is not the preceding trading session); each metal's day_change_note says why."`
+	RealizedPL       kit.Num                       `json:"realized_pl" doc:"Profit or loss realized by every recorded sale, USD."`
+	HoldingsCount    int64                         `json:"holdings_count" doc:"Holdings with units still held."`
+	Metals           map[string]PortfolioMetalJSON `json:"metals" schema:"permetal"`
 }
 
 // AnalyticsMetalJSON is one metal of GET /v1/analytics.
 type AnalyticsMetalJSON struct {
-	Oz                     kit.Num  `json:"oz"`
-	CostBasis              kit.Num  `json:"cost_basis"`
-	AvgCostPerOz           *kit.Num `json:"avg_cost_per_oz"`
-	BreakEvenPrice         *kit.Num `json:"break_even_price"`
-	Spot                   *kit.Num `json:"spot"`
-	DistanceToBreakEvenPct *kit.Num `json:"distance_to_break_even_pct"`
-	Value                  *kit.Num `json:"value"`
-	UnrealizedPL           *kit.Num `json:"unrealized_pl"`
-	UnrealizedPLPct        *kit.Num `json:"unrealized_pl_pct"`
-	RealizedPL             kit.Num  `json:"realized_pl"`
-	AllocationPct          *kit.Num `json:"allocation_pct"`
-	WeightAllocationPct    kit.Num  `json:"weight_allocation_pct"`
-	Purchases              int64    `json:"purchases"`
-	Sales                  int64    `json:"sales"`
-	FirstPurchase          *string  `json:"first_purchase"`
-	LastPurchase           *string  `json:"last_purchase"`
-	AvgPremiumPct          *kit.Num `json:"avg_premium_pct"`
+	Oz                     kit.Num  `json:"oz" doc:"Fine troy ounces still held."`
+	CostBasis              kit.Num  `json:"cost_basis" doc:"Remaining cost basis after sales, USD."`
+	AvgCostPerOz           *kit.Num `json:"avg_cost_per_oz" doc:"Total paid (fees included) ÷ fine ounces, over every purchase including sold units; null with no purchases."`
+	BreakEvenPrice         *kit.Num `json:"break_even_price" doc:"Spot price per ounce at which value equals the remaining cost basis; null when nothing is held."`
+	Spot                   *kit.Num `json:"spot" doc:"Spot price per ounce (live unless stale), at its source's precision up to 4 decimals."`
+	DistanceToBreakEvenPct *kit.Num `json:"distance_to_break_even_pct" doc:"(break_even_price − spot) ÷ spot × 100: negative when spot is above break-even."`
+	Value                  *kit.Num `json:"value" doc:"USD."`
+	UnrealizedPL           *kit.Num `json:"unrealized_pl" doc:"USD."`
+	UnrealizedPLPct        *kit.Num `json:"unrealized_pl_pct" doc:"Percent of cost_basis."`
+	RealizedPL             kit.Num  `json:"realized_pl" doc:"Realized by sales of this metal, USD."`
+	AllocationPct          *kit.Num `json:"allocation_pct" doc:"Share of portfolio value, percent."`
+	WeightAllocationPct    kit.Num  `json:"weight_allocation_pct" doc:"Share of fine ounces held, percent."`
+	Purchases              int64    `json:"purchases" doc:"Holdings (purchases) recorded, sold ones included."`
+	Sales                  int64    `json:"sales" doc:"Sales recorded."`
+	FirstPurchase          *string  `json:"first_purchase" schema:"format=date" doc:"Earliest purchase date."`
+	LastPurchase           *string  `json:"last_purchase" schema:"format=date" doc:"Latest purchase date."`
+	AvgPremiumPct          *kit.Num `json:"avg_premium_pct" doc:"What the dated, priced purchases cost over their metal's value at the spot of each purchase date, percent: (Σ price paid ÷ Σ spot_at_purchase × fine oz − 1) × 100, so each purchase's premium counts in proportion to the melt value it had when bought (fees and zero-cost gifts left out)."`
 }
 
 // AnalyticsTotalsJSON sums the metals of GET /v1/analytics.
 type AnalyticsTotalsJSON struct {
-	Oz              kit.Num  `json:"oz"`
-	CostBasis       kit.Num  `json:"cost_basis"`
-	Value           *kit.Num `json:"value"`
-	UnrealizedPL    *kit.Num `json:"unrealized_pl"`
-	UnrealizedPLPct *kit.Num `json:"unrealized_pl_pct"`
-	RealizedPL      kit.Num  `json:"realized_pl"`
+	Oz              kit.Num  `json:"oz" doc:"Fine troy ounces of all metals still held."`
+	CostBasis       kit.Num  `json:"cost_basis" doc:"USD."`
+	Value           *kit.Num `json:"value" doc:"USD."`
+	UnrealizedPL    *kit.Num `json:"unrealized_pl" doc:"USD."`
+	UnrealizedPLPct *kit.Num `json:"unrealized_pl_pct" doc:"Percent of cost_basis."`
+	RealizedPL      kit.Num  `json:"realized_pl" doc:"USD."`
 	Purchases       int64    `json:"purchases"`
 	Sales           int64    `json:"sales"`
-	FirstPurchase   *string  `json:"first_purchase"`
-	LastPurchase    *string  `json:"last_purchase"`
-	AvgPremiumPct   *kit.Num `json:"avg_premium_pct"`
+	FirstPurchase   *string  `json:"first_purchase" schema:"format=date"`
+	LastPurchase    *string  `json:"last_purchase" schema:"format=date"`
+	AvgPremiumPct   *kit.Num `json:"avg_premium_pct" doc:"Over all metals, percent, weighted by melt value at purchase as per metal (an ounce of gold weighs more than an ounce of silver)."`
 }
 
 // AnalyticsJSON is the body of GET /v1/analytics (and of the MCP get_analytics tool).
 type AnalyticsJSON struct {
 	AsOf   *time.Time                    `json:"as_of"`
 	Stale  bool                          `json:"stale"`
-	Metals map[string]AnalyticsMetalJSON `json:"metals"`
+	Metals map[string]AnalyticsMetalJSON `json:"metals" schema:"permetal"`
 	Totals AnalyticsTotalsJSON           `json:"totals"`
 }
 
 // PortfolioPointJSON is one date of the value-over-time series.
 type PortfolioPointJSON struct {
-	Date  string  `json:"date"`
-	Value kit.Num `json:"value"`
-	Cost  kit.Num `json:"cost"`
+	Date  string  `json:"date" schema:"format=date"`
+	Value kit.Num `json:"value" doc:"Ounces held that day × that day's close (before daily data, the month's average, as in the price history's ALL), USD."`
+	Cost  kit.Num `json:"cost" doc:"Cost basis held that day, USD."`
 }
 
 // PortfolioHistoryJSON is the body of GET /v1/portfolio/history.
 type PortfolioHistoryJSON struct {
-	Range  string               `json:"range"`
-	From   *string              `json:"from"`
-	To     *string              `json:"to"`
+	Range  string               `json:"range" schema:"enum=Ranges"`
+	From   *string              `json:"from" schema:"format=date" doc:"First date shown; null without points."`
+	To     *string              `json:"to" schema:"format=date" doc:"Last date shown."`
 	Count  int                  `json:"count"`
 	Points []PortfolioPointJSON `json:"points"`
 	// Start, Through and Stale are the window, as GET /v1/prices/history answers them.
-	Start   *string `json:"start"`
-	Through *string `json:"through"`
-	Stale   bool    `json:"stale"`
+	Start   *string `json:"start" schema:"format=date" doc:"First calendar day of the window (null for ALL, and without holdings or prices)."`
+	Through *string `json:"through" schema:"format=date" doc:"Newest close of the metals you hold (null without holdings or prices)."`
+	Stale   bool    `json:"stale" doc:"true when through is before today: the range then counts back from through, the window GET /v1/prices/history shows for those metals."`
 }
 
 // portfolioJSON renders a valuation.

@@ -16,12 +16,17 @@ import (
 type ProductJSON struct {
 	ID      string   `json:"id"`
 	Name    string   `json:"name"`
-	Metal   string   `json:"metal"`
-	FineOz  kit.Num  `json:"fine_oz"`
-	Purity  kit.Num  `json:"purity"`
-	Form    string   `json:"form"`
-	PerFace bool     `json:"per_face"`
-	Aliases []string `json:"aliases"`
+	Metal   string   `json:"metal" schema:"enum=metals"`
+	FineOz  kit.Num  `json:"fine_oz" doc:"Pure metal in one unit, troy ounces (for per_face products, per $1 of face value)."`
+	Purity  kit.Num  `json:"purity" doc:"Fineness as a fraction, e.g. 0.9999 or 0.9167."`
+	Form    string   `json:"form" schema:"enum=coin|bar|round|junk"`
+	PerFace bool     `json:"per_face" doc:"One unit is $1 of face value (junk silver): $10 face of 90% is 10 units, 7.15 oz."`
+	Aliases []string `json:"aliases" doc:"Other names it goes by."`
+}
+
+// ProductsJSON is the body of GET /v1/products.
+type ProductsJSON struct {
+	Products []ProductJSON `json:"products"`
 }
 
 func productJSON(p metals.Product) ProductJSON {
@@ -47,21 +52,11 @@ func (h *Handlers) APIProducts(c *fiber.Ctx) error {
 		out = append(out, productJSON(p))
 	}
 	c.Set(fiber.HeaderCacheControl, "public, max-age=3600")
-	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"products": out})
+	return kit.WriteJSON(c, http.StatusOK, ProductsJSON{Products: out})
 }
 
 // productRoutes is the catalogue route.
 func (h *Handlers) productRoutes() []kit.APIRoute {
-	product := kit.Schema{"type": "object", "additionalProperties": false,
-		"required": []string{"id", "name", "metal", "fine_oz", "purity", "form", "per_face", "aliases"},
-		"properties": kit.Schema{
-			"id": kit.Schema{"type": "string"}, "name": kit.Schema{"type": "string"}, "metal": kit.MetalSchema(),
-			"fine_oz":  kit.Schema{"type": "number", "format": "double", "description": "Pure metal in one unit, troy ounces (for per_face products, per $1 of face value)."},
-			"purity":   kit.Schema{"type": "number", "format": "double", "description": "Fineness as a fraction, e.g. 0.9999 or 0.9167."},
-			"form":     kit.Schema{"type": "string", "enum": []string{"coin", "bar", "round", "junk"}},
-			"per_face": kit.Schema{"type": "boolean", "description": "One unit is $1 of face value (junk silver): $10 face of 90% is 10 units, 7.15 oz."},
-			"aliases":  kit.Schema{"type": "array", "items": kit.Schema{"type": "string"}, "description": "Other names it goes by."},
-		}}
 	return []kit.APIRoute{
 		{Method: "GET", Path: "/v1/products", Auth: kit.AuthNone, Handler: h.APIProducts, OperationID: "listProducts", Tag: "Portfolio",
 			Summary:     "The product catalogue: common coins, bars, rounds and junk silver",
@@ -71,8 +66,7 @@ func (h *Handlers) productRoutes() []kit.APIRoute {
 				{Name: "metal", In: "query", Description: "Only this metal.", Schema: kit.MetalSchema(), Example: "silver"},
 			},
 			Responses: []kit.Response{
-				{Status: 200, Description: "The matching products.", Schema: kit.Schema{"type": "object", "additionalProperties": false, "required": []string{"products"},
-					"properties": kit.Schema{"products": kit.Schema{"type": "array", "items": product}}}},
+				{Status: 200, Description: "The matching products.", Schema: pfSchema(ProductsJSON{})},
 				{Status: 400, Description: "metal is not a metal, or q is too long."},
 			},
 			Example: "GET /v1/products?q=maple&metal=silver"},

@@ -15,16 +15,30 @@ import (
 type SaleJSON struct {
 	ID           string    `json:"id"`
 	HoldingID    string    `json:"holding_id"`
-	Metal        string    `json:"metal"`
+	Metal        string    `json:"metal" schema:"enum=metals"`
 	Quantity     int64     `json:"quantity"`
-	Oz           kit.Num   `json:"oz"`
-	PricePerUnit kit.Num   `json:"price_per_unit"`
-	Fees         kit.Num   `json:"fees"`
-	SoldOn       string    `json:"sold_on"`
-	Proceeds     kit.Num   `json:"proceeds"`
-	CostBasis    kit.Num   `json:"cost_basis"`
-	RealizedPL   kit.Num   `json:"realized_pl"`
+	Oz           kit.Num   `json:"oz" doc:"Fine ounces sold."`
+	PricePerUnit kit.Num   `json:"price_per_unit" doc:"USD."`
+	Fees         kit.Num   `json:"fees" doc:"USD."`
+	SoldOn       string    `json:"sold_on" schema:"format=date"`
+	Proceeds     kit.Num   `json:"proceeds" doc:"quantity × price_per_unit, USD."`
+	CostBasis    kit.Num   `json:"cost_basis" doc:"The sold units' share of the holding's cost basis, USD."`
+	RealizedPL   kit.Num   `json:"realized_pl" doc:"proceeds − fees − cost_basis, USD."`
 	CreatedAt    time.Time `json:"created_at"`
+}
+
+// SaleCreatedJSON is the body of POST /v1/holdings/{id}/sales.
+type SaleCreatedJSON struct {
+	Sale SaleJSON `json:"sale"`
+}
+
+// SalesPageJSON is the body of GET /v1/sales.
+type SalesPageJSON struct {
+	Sales      []SaleJSON `json:"sales"`
+	Limit      int        `json:"limit"`
+	Offset     int        `json:"offset"`
+	Total      int        `json:"total"`
+	RealizedPL kit.Num    `json:"realized_pl" doc:"Realized profit or loss of every sale matching the filter, USD."`
 }
 
 // SaleToJSON renders a sale.
@@ -49,7 +63,7 @@ func (h *Handlers) APISalesCreate(c *fiber.Ctx) error {
 		return err
 	}
 	c.Set(fiber.HeaderLocation, "/v1/sales?holding_id="+sale.HoldingID)
-	return kit.WriteJSON(c, http.StatusCreated, fiber.Map{"sale": SaleToJSON(sale)})
+	return kit.WriteJSON(c, http.StatusCreated, SaleCreatedJSON{Sale: SaleToJSON(sale)})
 }
 
 // APISalesList answers GET /v1/sales.
@@ -70,7 +84,7 @@ func (h *Handlers) APISalesList(c *fiber.Ctx) error {
 	for i, s := range p.Sales {
 		items[i] = SaleToJSON(s)
 	}
-	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"sales": items, "limit": p.Limit, "offset": p.Offset, "total": p.Total, "realized_pl": kit.Money(p.Realized)})
+	return kit.WriteJSON(c, http.StatusOK, SalesPageJSON{Sales: items, Limit: p.Limit, Offset: p.Offset, Total: p.Total, RealizedPL: kit.Money(p.Realized)})
 }
 
 // APISalesDelete answers DELETE /v1/sales/{id}: the sale is undone.

@@ -23,7 +23,7 @@ type SpotRef struct {
 
 // JunkCoinJSON is one coin type in a junk-silver result.
 type JunkCoinJSON struct {
-	Type            string  `json:"type"`
+	Type            string  `json:"type" schema:"enum=Coins"`
 	Quantity        int64   `json:"quantity"`
 	FaceValue       kit.Num `json:"face_value"`
 	SilverOzPerCoin kit.Num `json:"silver_oz_per_coin"`
@@ -33,7 +33,7 @@ type JunkCoinJSON struct {
 
 // JunkFaceJSON is junk silver entered by face value in a junk-silver result.
 type JunkFaceJSON struct {
-	Type                  string  `json:"type"`
+	Type                  string  `json:"type" schema:"enum=Faces"`
 	FaceValue             kit.Num `json:"face_value"`
 	SilverOzPerFaceDollar kit.Num `json:"silver_oz_per_face_dollar"`
 	SilverOz              kit.Num `json:"silver_oz"`
@@ -43,9 +43,9 @@ type JunkFaceJSON struct {
 // JunkSilverJSON is the body of GET /v1/junk-silver.
 type JunkSilverJSON struct {
 	Spot              SpotRef        `json:"spot"`
-	Basis             string         `json:"basis"`
+	Basis             string         `json:"basis" schema:"enum=uncirculated|circulated"`
 	Coins             []JunkCoinJSON `json:"coins"`
-	Face              []JunkFaceJSON `json:"face"`
+	Face              []JunkFaceJSON `json:"face" doc:"Junk silver entered by face value (face_90, face_40); totals include it."`
 	TotalFaceValue    kit.Num        `json:"total_face_value"`
 	TotalSilverOz     kit.Num        `json:"total_silver_oz"`
 	TotalMeltValue    kit.Num        `json:"total_melt_value"`
@@ -54,10 +54,10 @@ type JunkSilverJSON struct {
 
 // SpeculationJSON is the body of GET /v1/speculation.
 type SpeculationJSON struct {
-	Current     map[string]kit.Num            `json:"current"`
-	Targets     map[string]kit.Num            `json:"targets"`
-	Multipliers map[string]kit.Num            `json:"multipliers"`
-	Scenarios   map[string]map[string]kit.Num `json:"scenarios"`
+	Current     map[string]kit.Num            `json:"current" schema:"permetal"`
+	Targets     map[string]kit.Num            `json:"targets" schema:"permetal"`
+	Multipliers map[string]kit.Num            `json:"multipliers" schema:"permetal"`
+	Scenarios   map[string]map[string]kit.Num `json:"scenarios" schema:"keys=bull|moon|hyper,items.permetal"`
 	Stale       bool                          `json:"stale"`
 	Portfolio   *SpeculationPortfolio         `json:"portfolio"`
 }
@@ -68,7 +68,7 @@ type SpeculationPortfolio struct {
 	ProjectedValue kit.Num                             `json:"projected_value"`
 	Gain           kit.Num                             `json:"gain"`
 	GainPct        kit.Num                             `json:"gain_pct"`
-	Metals         map[string]SpeculationPortfolioLine `json:"metals"`
+	Metals         map[string]SpeculationPortfolioLine `json:"metals" schema:"permetal"`
 }
 
 // SpeculationPortfolioLine is one metal of a projection.
@@ -131,7 +131,7 @@ func (h *Handlers) JunkSilver(ctx context.Context, counts map[string]string, bas
 // membership (their portfolio is null).
 type speculationToolJSON struct {
 	SpeculationJSON
-	Note string `json:"note,omitempty"`
+	Note string `json:"note,omitempty" doc:"Only for a free member's key: projecting your own stack is part of Gold membership, so portfolio is null."`
 }
 
 // speculationTool is the what-if in its wire form. targets maps a metal to its raw value (""

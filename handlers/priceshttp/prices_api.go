@@ -16,29 +16,29 @@ import (
 
 // SpotJSON is one metal on the price board.
 type SpotJSON struct {
-	Metal     string    `json:"metal"`
-	Symbol    string    `json:"symbol"`
-	Price     kit.Num   `json:"price"`
-	PrevClose *kit.Num  `json:"prev_close"`
-	Change    *kit.Num  `json:"change"`
-	ChangePct *kit.Num  `json:"change_pct"`
+	Metal     string    `json:"metal" schema:"enum=metals"`
+	Symbol    string    `json:"symbol" schema:"enum=XAU|XAG|XPT|XPD"`
+	Price     kit.Num   `json:"price" doc:"USD per troy ounce at its source's precision: at least 2 and at most 4 decimals (LBMA silver 63.935 is served as 63.935)."`
+	PrevClose *kit.Num  `json:"prev_close" doc:"USD per troy ounce at source precision (up to 4 decimals); change_pct is percent, 2 decimals."`
+	Change    *kit.Num  `json:"change" doc:"USD per troy ounce at source precision (up to 4 decimals); change_pct is percent, 2 decimals."`
+	ChangePct *kit.Num  `json:"change_pct" doc:"USD per troy ounce at source precision (up to 4 decimals); change_pct is percent, 2 decimals."`
 	AsOf      time.Time `json:"as_of"`
 	Source    string    `json:"source"`
-	Stale     bool      `json:"stale"`
+	Stale     bool      `json:"stale" doc:"true when the price is last-known rather than live"`
 	// ChangeFrom is the date of prev_close and ChangeAsOf the trading day of price: change
 	// spans them. ChangeToday is true only for a live price whose previous close is the
 	// preceding trading session; ChangeNote says otherwise why the change is not today's.
-	ChangeFrom  *string `json:"change_from"`
-	ChangeAsOf  *string `json:"change_as_of"`
-	ChangeToday bool    `json:"change_today"`
-	ChangeNote  *string `json:"change_note"`
+	ChangeFrom  *string `json:"change_from" schema:"format=date" doc:"Trading day whose close prev_close is; change runs from it to change_as_of. Null without a previous close."`
+	ChangeAsOf  *string `json:"change_as_of" schema:"format=date" doc:"Trading day of price, the end of change. Null without a previous close."`
+	ChangeToday bool    `json:"change_today" doc:"true only when the price is live and change_from is the trading session before change_as_of: only then is change today's move."`
+	ChangeNote  *string `json:"change_note" doc:"Why change is not today's, naming its dates (a stale price, or a previous close older than the preceding session); null when change_today."`
 }
 
 // PricesJSON is the body of GET /v1/prices.
 type PricesJSON struct {
 	AsOf        *time.Time           `json:"as_of"`
 	MarketsOpen bool                 `json:"markets_open"`
-	Prices      map[string]*SpotJSON `json:"prices"`
+	Prices      map[string]*SpotJSON `json:"prices" schema:"permetal"`
 }
 
 // board is the live price board; without a price service, an empty one that still says
@@ -111,28 +111,28 @@ func (h *Handlers) APIPrices(c *fiber.Ctx) error {
 
 // HistoryJSON is the body of GET /v1/prices/history.
 type HistoryJSON struct {
-	Metal       string      `json:"metal"`
+	Metal       string      `json:"metal" schema:"enum=metals"`
 	Range       string      `json:"range"`
-	Unit        string      `json:"unit"`
-	From        *string     `json:"from"`
-	To          *string     `json:"to"`
-	Granularity string      `json:"granularity"`
+	Unit        string      `json:"unit" schema:"enum=USD/oz"`
+	From        *string     `json:"from" schema:"format=date"`
+	To          *string     `json:"to" schema:"format=date"`
+	Granularity string      `json:"granularity" schema:"enum=daily|monthly+daily"`
 	Count       int         `json:"count"`
 	Points      []PointJSON `json:"points"`
 	// Start is the first calendar day of the window (null for ALL); From is the first close
 	// on or after it. Through is the date of the newest close; Stale says the data ends
 	// before today, so every range counts back from Through.
-	Start   *string `json:"start"`
-	Through *string `json:"through"`
-	Stale   bool    `json:"stale"`
+	Start   *string `json:"start" schema:"format=date" doc:"First calendar day of the window; from is the first close on or after it (2026-02-28, a Saturday, gives from 2026-03-02). Null for ALL."`
+	Through *string `json:"through" schema:"format=date" doc:"Date of the metal's newest daily close: the data ends here. Null when there is none."`
+	Stale   bool    `json:"stale" doc:"true when the newest close (through) is before today: every range then counts back from through instead of today (1M is the month up to through), so the ranges stay nested and the series is never silently empty."`
 }
 
 // PointJSON is one dated price.
 type PointJSON struct {
-	Date  string  `json:"date"`
-	Price kit.Num `json:"price"`
+	Date  string  `json:"date" schema:"format=date"`
+	Price kit.Num `json:"price" doc:"USD per troy ounce at its source's precision: at least 2 and at most 4 decimals (LBMA silver 63.935 is served as 63.935)."`
 	// Source names the series of the point (its terms: README, "Price history and its terms").
-	Source string `json:"source"`
+	Source string `json:"source" doc:"The series the point belongs to, as stored with it: an embedded series (\"LBMA Gold Price PM (embedded history)\", \"World Bank Pink Sheet monthly average, CC BY 4.0 (open history)\"), a provider's recording (\"live:gold-api\"), or an import (\"import:FILE\"). Its terms of use: README, \"Price history and its terms\"."`
 }
 
 // historyJSON renders a series.

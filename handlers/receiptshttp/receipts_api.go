@@ -22,37 +22,37 @@ import (
 // ReceiptItemJSON is one proposed line of a scanned receipt.
 type ReceiptItemJSON struct {
 	ProductName string   `json:"product_name"`
-	Metal       *string  `json:"metal"`
-	Quantity    int64    `json:"quantity"`
-	WeightOz    *kit.Num `json:"weight_oz"`
-	UnitPrice   *kit.Num `json:"unit_price"`
-	LineTotal   *kit.Num `json:"line_total"`
-	ProductID   *string  `json:"product_id,omitempty"`
-	Fees        kit.Num  `json:"fees"`
+	Metal       *string  `json:"metal" schema:"enum=metals,enumNull"`
+	Quantity    int64    `json:"quantity" schema:"min=1"`
+	WeightOz    *kit.Num `json:"weight_oz" doc:"Fine troy ounces per unit (junk silver: the unit's face value × 0.715 for 90 %); null when unread."`
+	UnitPrice   *kit.Num `json:"unit_price" doc:"USD per unit as printed; null when the receipt shows none."`
+	LineTotal   *kit.Num `json:"line_total" doc:"USD as printed; null when the receipt shows none."`
+	ProductID   *string  `json:"product_id,omitempty" doc:"The catalogue product the line matched; absent when none did."`
+	Fees        kit.Num  `json:"fees" doc:"The line's share of shipping, tax and fees by value, USD (for the lot's cost basis)."`
 }
 
 // ReceiptWarningJSON is one thing to check: the field's path and why.
 type ReceiptWarningJSON struct {
-	Field   string `json:"field"`
+	Field   string `json:"field" doc:"total, subtotal, order_date, items, or items[i].<field>."`
 	Message string `json:"message"`
 }
 
 // ReceiptJSON is the body of POST /v1/scan-receipt.
 type ReceiptJSON struct {
-	Dealer         *string              `json:"dealer"`
-	OrderNumber    *string              `json:"order_number"`
-	OrderDate      *string              `json:"order_date"`
+	Dealer         *string              `json:"dealer" doc:"One of the recognised dealers, or null."`
+	OrderNumber    *string              `json:"order_number" doc:"The order, invoice or confirmation number, or null."`
+	OrderDate      *string              `json:"order_date" schema:"format=date" doc:"The order date, or null."`
 	Items          []ReceiptItemJSON    `json:"items"`
-	Subtotal       *kit.Num             `json:"subtotal"`
-	Shipping       *kit.Num             `json:"shipping"`
-	Tax            *kit.Num             `json:"tax"`
-	Fees           *kit.Num             `json:"fees"`
-	Total          *kit.Num             `json:"total"`
+	Subtotal       *kit.Num             `json:"subtotal" doc:"As printed, or null."`
+	Shipping       *kit.Num             `json:"shipping" doc:"As printed (FREE is 0), or null."`
+	Tax            *kit.Num             `json:"tax" doc:"As printed, or null."`
+	Fees           *kit.Num             `json:"fees" doc:"Card, processing and other fees as printed, or null."`
+	Total          *kit.Num             `json:"total" doc:"As printed, or null."`
 	Warnings       []ReceiptWarningJSON `json:"warnings"`
-	TextConfidence kit.Num              `json:"text_confidence"`
-	Source         string               `json:"source"`
+	TextConfidence kit.Num              `json:"text_confidence" schema:"min=0,max=1" doc:"1 for a PDF's or e-mail's own text; OCR's mean word confidence for images."`
+	Source         string               `json:"source" schema:"enum=pdf|png|jpeg|text"`
 	Pages          int                  `json:"pages"`
-	ScansLeft      int                  `json:"scans_left"`
+	ScansLeft      int                  `json:"scans_left" doc:"Scans left in the current window (free: 30 days, Gold: an hour)."`
 }
 
 func optText(s string) *string {
@@ -121,6 +121,12 @@ func scanUpload(c *fiber.Ctx) ([]byte, error) {
 	return nil, kit.Invalid("Content-Type", "must be multipart/form-data with the file in the field file, or application/json with image_base64")
 }
 
+// ScanBodyJSON is the JSON body of POST /v1/scan-receipt.
+type ScanBodyJSON struct {
+	ImageBase64 *string `json:"image_base64" schema:"notnull" doc:"The file, base64 (standard or URL alphabet; a data: URL is accepted)."`
+	MimeType    *string `json:"mime_type" schema:"optional,notnull,enum=MimeTypes" doc:"A hint only: the type is read from the bytes."`
+}
+
 // scanMimeTypes are the mime_type values a JSON scan may declare.
 var scanMimeTypes = []string{"image/png", "image/jpeg", "application/pdf", "text/plain"}
 
@@ -128,10 +134,7 @@ func scanJSON(body []byte) ([]byte, error) {
 	if len(body) > receipts.MaxFileBytes*4/3+4096 {
 		return nil, scanTooLarge()
 	}
-	var in struct {
-		ImageBase64 *string `json:"image_base64"`
-		MimeType    *string `json:"mime_type"`
-	}
+	var in ScanBodyJSON
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&in); err != nil {
@@ -225,17 +228,17 @@ func (w *wireText) UnmarshalJSON(b []byte) error {
 
 // ReceiptConfirmJSON is the body of POST /v1/scan-receipt/confirm.
 type ReceiptConfirmJSON struct {
-	Dealer      string `json:"dealer"`
-	OrderNumber string `json:"order_number"`
-	OrderDate   string `json:"order_date"`
+	Dealer      string `json:"dealer" schema:"optional,maxLength=MaxDealer"`
+	OrderNumber string `json:"order_number" schema:"optional,maxLength=MaxOrderNumber"`
+	OrderDate   string `json:"order_date" schema:"optional,format=date" doc:"YYYY-MM-DD; every lot gets it."`
 	Items       []struct {
-		Metal       string   `json:"metal"`
-		ProductName string   `json:"product_name"`
-		Quantity    wireText `json:"quantity"`
-		WeightOz    wireText `json:"weight_oz"`
-		UnitPrice   wireText `json:"unit_price"`
-		Fees        wireText `json:"fees"`
-	} `json:"items"`
+		Metal       string   `json:"metal" schema:"enum=metals"`
+		ProductName string   `json:"product_name" schema:"optional,maxLength=MaxProductName"`
+		Quantity    wireText `json:"quantity" schema:"use=NumOrText" doc:"Whole units, at least 1."`
+		WeightOz    wireText `json:"weight_oz" schema:"use=NumOrText" doc:"Fine troy ounces per unit."`
+		UnitPrice   wireText `json:"unit_price" schema:"use=NumOrText" doc:"USD per unit."`
+		Fees        wireText `json:"fees" schema:"optional,use=NumOrText" doc:"USD: the line's share of shipping, tax and fees."`
+	} `json:"items" schema:"minItems=1,maxItems=MaxItems"`
 }
 
 // APIScanReceiptConfirm answers POST /v1/scan-receipt/confirm: the checked lines become

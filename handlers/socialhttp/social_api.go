@@ -17,11 +17,60 @@ import (
 // CommentJSON is the wire form of a comment: the author's display name, never their id.
 type CommentJSON struct {
 	ID        string    `json:"id"`
-	Author    string    `json:"author"`
-	Body      string    `json:"body"`
+	Author    string    `json:"author" doc:"The author's display name."`
+	Body      string    `json:"body" doc:"Plain text; show it escaped."`
 	CreatedAt time.Time `json:"created_at"`
 	// Hidden is only sent in moderation answers.
-	Hidden *bool `json:"hidden,omitempty"`
+	Hidden *bool `json:"hidden,omitempty" doc:"Only in moderation answers."`
+}
+
+// ViewCountJSON answers POST …/view.
+type ViewCountJSON struct {
+	ViewCount int64 `json:"view_count" schema:"min=0"`
+}
+
+// LikeToggleJSON answers POST …/like.
+type LikeToggleJSON struct {
+	Liked     bool  `json:"liked"`
+	LikeCount int64 `json:"like_count" schema:"min=0"`
+}
+
+// LikesJSON answers GET …/likes.
+type LikesJSON struct {
+	LikeCount int64 `json:"like_count" schema:"min=0"`
+	UserLiked bool  `json:"user_liked"`
+}
+
+// CommentEnvelopeJSON answers the routes that post or moderate one comment.
+type CommentEnvelopeJSON struct {
+	Comment CommentJSON `json:"comment" schema:"ref=Comment"`
+}
+
+// CommentsPageJSON answers GET …/comments.
+type CommentsPageJSON struct {
+	Comments []CommentJSON `json:"comments" schema:"items.ref=Comment"`
+	Limit    int           `json:"limit" schema:"min=0"`
+	Offset   int           `json:"offset" schema:"min=0"`
+	Total    int           `json:"total" schema:"min=0"`
+}
+
+// LikeBodyJSON documents the optional body of POST …/like.
+type LikeBodyJSON struct {
+	_      struct{} `schema:"closed"`
+	UserID any      `json:"userId" schema:"optional,use=UserIDClaim"`
+}
+
+// CommentBodyJSON documents the body of POST …/comments.
+type CommentBodyJSON struct {
+	_      struct{} `schema:"closed"`
+	Body   string   `json:"body" doc:"The comment, plain text."`
+	UserID any      `json:"userId" schema:"optional,use=UserIDClaim"`
+}
+
+// ModerateBodyJSON documents the body of PATCH …/comments/{comment_id}.
+type ModerateBodyJSON struct {
+	_      struct{} `schema:"closed"`
+	Hidden bool     `json:"hidden"`
 }
 
 func commentJSON(c social.Comment) CommentJSON {
@@ -70,7 +119,7 @@ func (h *Handlers) APIArticleView(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"view_count": res.Count})
+	return kit.WriteJSON(c, http.StatusOK, ViewCountJSON{ViewCount: res.Count})
 }
 
 // APIArticleLike answers POST /v1/stack-signal/articles/{id}/like.
@@ -87,7 +136,7 @@ func (h *Handlers) APIArticleLike(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"liked": st.Liked, "like_count": st.Count})
+	return kit.WriteJSON(c, http.StatusOK, LikeToggleJSON{Liked: st.Liked, LikeCount: st.Count})
 }
 
 // APIArticleLikes answers GET /v1/stack-signal/articles/{id}/likes.
@@ -97,7 +146,7 @@ func (h *Handlers) APIArticleLikes(c *fiber.Ctx) error {
 		return err
 	}
 	c.Set(fiber.HeaderCacheControl, "private, no-cache")
-	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"like_count": st.Count, "user_liked": st.Liked})
+	return kit.WriteJSON(c, http.StatusOK, LikesJSON{LikeCount: st.Count, UserLiked: st.Liked})
 }
 
 // APICommentCreate answers POST /v1/stack-signal/articles/{id}/comments.
@@ -119,7 +168,7 @@ func (h *Handlers) APICommentCreate(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return kit.WriteJSON(c, http.StatusCreated, fiber.Map{"comment": commentJSON(cm)})
+	return kit.WriteJSON(c, http.StatusCreated, CommentEnvelopeJSON{Comment: commentJSON(cm)})
 }
 
 // APICommentList answers GET /v1/stack-signal/articles/{id}/comments.
@@ -140,7 +189,7 @@ func (h *Handlers) APICommentList(c *fiber.Ctx) error {
 	for i, cm := range p.Comments {
 		items[i] = commentJSON(cm)
 	}
-	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"comments": items, "limit": p.Limit, "offset": p.Offset, "total": p.Total})
+	return kit.WriteJSON(c, http.StatusOK, CommentsPageJSON{Comments: items, Limit: p.Limit, Offset: p.Offset, Total: p.Total})
 }
 
 // APICommentDelete answers DELETE /v1/stack-signal/articles/{id}/comments/{comment_id}.
@@ -167,5 +216,5 @@ func (h *Handlers) APICommentModerate(c *fiber.Ctx) error {
 	}
 	out := commentJSON(cm)
 	out.Hidden = &cm.Hidden
-	return kit.WriteJSON(c, http.StatusOK, fiber.Map{"comment": out})
+	return kit.WriteJSON(c, http.StatusOK, CommentEnvelopeJSON{Comment: out})
 }

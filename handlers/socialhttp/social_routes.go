@@ -13,8 +13,6 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 	article := kit.Param{Name: "id", In: "path", Required: true, Description: "The article's id or its slug.", Schema: kit.Schema{"type": "string", "maxLength": 200}, Example: "2026-11-22-daily-synthesis"}
 	comment := kit.Param{Name: "comment_id", In: "path", Required: true, Description: "The comment's id, as returned when it was posted or listed.", Schema: kit.Schema{"type": "string", "maxLength": 200}, Example: "c_abc123"}
 	claim := kit.Param{Name: "userId", In: "query", Description: "Accepted for compatibility only: when sent it must be your own user id (else 403), and it never identifies anyone by itself (401 without a key).", Schema: kit.Schema{"type": "string", "maxLength": 40}}
-	ref := func(name string) kit.Schema { return kit.Schema{"$ref": "#/components/schemas/" + name} }
-	userIDProp := kit.Schema{"oneOf": []kit.Schema{{"type": "string", "maxLength": 40}, {"type": "integer"}}, "description": "Optional, for compatibility: must be your own user id."}
 	forbidden := kit.Response{Status: 403, Description: "userId is not your own id."}
 	notFound := kit.Response{Status: 404, Description: "No article with that id or slug."}
 	return []kit.APIRoute{
@@ -23,7 +21,7 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 			Description: "Counted once per article per viewer per UTC day: an API key by its id, an anonymous browser by a first-party cookie (ounce_vid, HttpOnly, a random id signed by the server, set by this call when missing; one the server did not sign counts as none). A client without either counts once per call, but at most once per article per minute from one address. Addresses are never stored.",
 			Params:      []kit.Param{article, claim},
 			Responses: []kit.Response{
-				{Status: 200, Description: "The article's view count after this view.", Schema: socialObject(kit.Schema{"view_count": kit.CountSchema()})},
+				{Status: 200, Description: "The article's view count after this view.", Schema: socialSchema(ViewCountJSON{})},
 				forbidden, notFound,
 			},
 			Example: "POST /v1/stack-signal/articles/2026-11-22-daily-synthesis/view"},
@@ -31,10 +29,10 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 			Summary:      "Like an article, or take your like back",
 			Description:  "Toggles your like: liked is true when this call added it. One like per member and article; like_count is exact under concurrent calls. You can only like as yourself: the key decides who you are.",
 			Params:       []kit.Param{article, claim},
-			Body:         kit.Schema{"type": "object", "additionalProperties": false, "properties": kit.Schema{"userId": userIDProp}},
+			Body:         socialSchema(LikeBodyJSON{}),
 			BodyOptional: true,
 			Responses: []kit.Response{
-				{Status: 200, Description: "Your like after the toggle and the article's like count.", Schema: socialObject(kit.Schema{"liked": kit.Schema{"type": "boolean"}, "like_count": kit.CountSchema()})},
+				{Status: 200, Description: "Your like after the toggle and the article's like count.", Schema: socialSchema(LikeToggleJSON{})},
 				forbidden, notFound,
 			},
 			Example: "POST /v1/stack-signal/articles/2026-11-22-daily-synthesis/like"},
@@ -42,7 +40,7 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 			Summary: "An article's like count, and whether you like it",
 			Params:  []kit.Param{article, claim},
 			Responses: []kit.Response{
-				{Status: 200, Description: "user_liked is false without a key.", Schema: socialObject(kit.Schema{"like_count": kit.CountSchema(), "user_liked": kit.Schema{"type": "boolean"}})},
+				{Status: 200, Description: "user_liked is false without a key.", Schema: socialSchema(LikesJSON{})},
 				forbidden, notFound,
 			},
 			Example: "GET /v1/stack-signal/articles/2026-11-22-daily-synthesis/likes"},
@@ -50,11 +48,9 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 			Summary:     "Comment on an article",
 			Description: "The body is plain text: surrounding space is trimmed, and it must be 1 to " + strconv.Itoa(social.MaxCommentRunes) + " characters (Unicode code points). It is always shown escaped: no markup, and links are not made clickable. Each member may post " + strconv.Itoa(social.CommentsPerMinute) + " comments a minute and " + strconv.Itoa(social.CommentsPerDay) + " a day (429 with Retry-After past that); a member muted by an administrator gets 403.",
 			Params:      []kit.Param{article},
-			Body: kit.Schema{"type": "object", "additionalProperties": false, "required": []string{"body"}, "properties": kit.Schema{
-				"body": kit.Schema{"type": "string", "description": "The comment, plain text."}, "userId": userIDProp,
-			}},
+			Body:        socialSchema(CommentBodyJSON{}),
 			Responses: []kit.Response{
-				{Status: 201, Description: "The comment as readers see it.", Schema: socialObject(kit.Schema{"comment": ref("Comment")})},
+				{Status: 201, Description: "The comment as readers see it.", Schema: socialSchema(CommentEnvelopeJSON{})},
 				{Status: 403, Description: "userId is not your own id, or an administrator has stopped you from commenting."},
 				notFound,
 				{Status: 413, Description: "Body over 64 KiB."},
@@ -72,9 +68,7 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 				claim,
 			},
 			Responses: []kit.Response{
-				{Status: 200, Description: "A page of comments.", Schema: socialObject(kit.Schema{
-					"comments": kit.Schema{"type": "array", "items": ref("Comment")}, "limit": kit.CountSchema(), "offset": kit.CountSchema(), "total": kit.CountSchema(),
-				})},
+				{Status: 200, Description: "A page of comments.", Schema: socialSchema(CommentsPageJSON{})},
 				forbidden, notFound,
 			},
 			Example: "GET /v1/stack-signal/articles/2026-11-22-daily-synthesis/comments?limit=20"},
@@ -91,9 +85,9 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 			Summary:     "Hide a comment from readers, or show it again",
 			Description: "A hidden comment is left out of the list and of comment_count; hidden:false shows it again.",
 			Params:      []kit.Param{article, comment},
-			Body:        kit.Schema{"type": "object", "additionalProperties": false, "required": []string{"hidden"}, "properties": kit.Schema{"hidden": kit.Schema{"type": "boolean"}}},
+			Body:        socialSchema(ModerateBodyJSON{}),
 			Responses: []kit.Response{
-				{Status: 200, Description: "The comment with its new state.", Schema: socialObject(kit.Schema{"comment": ref("Comment")})},
+				{Status: 200, Description: "The comment with its new state.", Schema: socialSchema(CommentEnvelopeJSON{})},
 				{Status: 404, Description: "No such article, or no such comment on it."},
 			},
 			Example: `PATCH /v1/stack-signal/articles/2026-11-22-daily-synthesis/comments/c_abc123 {"hidden":true}`},
@@ -112,18 +106,12 @@ func (h *Handlers) PageRoutes() []kit.PageRoute {
 	}
 }
 
-// socialObject is an object schema whose every listed property is required.
-func socialObject(props kit.Schema) kit.Schema { return kit.Object(props) }
+// socialSchema generates the schema of a social wire struct (objects open unless closed).
+func socialSchema(v any) kit.Schema {
+	return kit.OpenSchemaOf(v, kit.Consts{"UserIDClaim": kit.UserIDClaim()})
+}
 
 // Schemas are the named schemas of the social routes.
 func (h *Handlers) Schemas() map[string]kit.Schema {
-	return map[string]kit.Schema{
-		"Comment": kit.Schema{"type": "object", "required": []string{"id", "author", "body", "created_at"}, "properties": kit.Schema{
-			"id":         kit.Schema{"type": "string"},
-			"author":     kit.Schema{"type": "string", "description": "The author's display name."},
-			"body":       kit.Schema{"type": "string", "description": "Plain text; show it escaped."},
-			"created_at": kit.Schema{"type": "string", "format": "date-time"},
-			"hidden":     kit.Schema{"type": "boolean", "description": "Only in moderation answers."},
-		}},
-	}
+	return map[string]kit.Schema{"Comment": socialSchema(CommentJSON{})}
 }

@@ -160,7 +160,10 @@ type Device struct {
 	CreatedAt time.Time
 }
 
-var expoToken = regexp.MustCompile(`^(ExponentPushToken|ExpoPushToken)\[[A-Za-z0-9_-]{10,200}\]$`)
+// ExpoTokenPattern is what an Expo push token must match (the API document states it too).
+const ExpoTokenPattern = `^(ExponentPushToken|ExpoPushToken)\[[A-Za-z0-9_-]{10,200}\]$`
+
+var expoToken = regexp.MustCompile(ExpoTokenPattern)
 
 // validateDevice checks a registration and returns the token it is stored under.
 func validateDevice(in DeviceInput) (db.PushDevice, error) {

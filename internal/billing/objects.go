@@ -235,8 +235,11 @@ func ParseInvoice(raw []byte) (Invoice, error) {
 
 // validID accepts a Stripe id of the given prefix: letters, digits and underscores, at most
 // 255 characters (Stripe's own limit), so ids are safe to store, log and put in URLs.
+// MaxIDLength bounds a Stripe object id a request may carry (the API document states it too).
+const MaxIDLength = 255
+
 func validID(id, prefix string) bool {
-	if !strings.HasPrefix(id, prefix) || len(id) <= len(prefix) || len(id) > 255 {
+	if !strings.HasPrefix(id, prefix) || len(id) <= len(prefix) || len(id) > MaxIDLength {
 		return false
 	}
 	for _, r := range id {

@@ -206,8 +206,11 @@ func importedProduct(id, name string, m metals.Metal, oz decimal.Decimal, f meta
 
 var slugRe = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
-// validSlug is lowercase letters and digits in hyphen-separated words, at most 64 characters.
-func validSlug(s string) bool { return len(s) <= 64 && slugRe.MatchString(s) }
+// MaxSlug bounds a dealer or product slug (the API document states it too).
+const MaxSlug = 64
+
+// validSlug is lowercase letters and digits in hyphen-separated words, at most MaxSlug characters.
+func validSlug(s string) bool { return len(s) <= MaxSlug && slugRe.MatchString(s) }
 
 // maxURLLen bounds every URL of the catalogue.
 const maxURLLen = 2000

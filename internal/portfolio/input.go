@@ -19,13 +19,19 @@ import (
 	"github.com/ouncehq/ounce/internal/metals"
 )
 
-// Holding input limits.
+// Holding and sale input limits. The validators below check them and the OpenAPI document
+// states them (the handlers' wire structs name them in their schema tags), so the two agree.
 const (
 	// MaxQuantity bounds the units of a holding and of a sale.
-	MaxQuantity    = 1_000_000
-	maxProductName = 200
-	maxDealer      = 120
-	maxNotes       = 2000
+	MaxQuantity = 1_000_000
+	// MaxProductName, MaxDealer and MaxNotes bound those text fields, in characters.
+	MaxProductName = 200
+	MaxDealer      = 120
+	MaxNotes       = 2000
+	// MaxWeightOz bounds the fine troy ounces of one unit.
+	MaxWeightOz = 100_000
+	// MaxPrice bounds a price per unit and fees, USD.
+	MaxPrice = 100_000_000
 	// MaxHoldingBody bounds a JSON holding or sale body.
 	MaxHoldingBody = 64 << 10
 	// MaxWeightDecimals is the precision a fine weight per unit may carry.
@@ -34,8 +40,8 @@ const (
 )
 
 var (
-	maxWeight = decimal.NewFromInt(100_000)
-	maxPrice  = decimal.NewFromInt(100_000_000)
+	maxWeight = decimal.NewFromInt(MaxWeightOz)
+	maxPrice  = decimal.NewFromInt(MaxPrice)
 )
 
 // HoldingFields are the names a holding body, form or CSV may carry, in form order.
@@ -179,7 +185,7 @@ func (in HoldingInput) apply(h *Holding, create bool, now time.Time) []apperr.Fi
 		name string
 		max  int
 		dst  *string
-	}{{"product_name", maxProductName, &h.ProductName}, {"dealer", maxDealer, &h.Dealer}, {"notes", maxNotes, &h.Notes}} {
+	}{{"product_name", MaxProductName, &h.ProductName}, {"dealer", MaxDealer, &h.Dealer}, {"notes", MaxNotes, &h.Notes}} {
 		v, ok := get(f.name)
 		if !ok {
 			continue

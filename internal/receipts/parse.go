@@ -23,6 +23,8 @@ const (
 	maxLineRunes = 400
 	// MaxItems is the most lines a receipt may propose.
 	MaxItems = 200
+	// MaxOrderNumber bounds a confirmed receipt's order number, in bytes.
+	MaxOrderNumber = 60
 )
 
 var (

@@ -419,8 +419,8 @@ func (s *Service) Confirm(ctx context.Context, u db.User, in ConfirmInput) (port
 	}
 	notes := "From a scanned receipt"
 	if on := strings.TrimSpace(in.OrderNumber); on != "" {
-		if len(on) > 60 {
-			return portfolio.ImportResult{}, apperr.InvalidField("order_number", "must be at most 60 characters")
+		if len(on) > MaxOrderNumber {
+			return portfolio.ImportResult{}, apperr.InvalidField("order_number", fmt.Sprintf("must be at most %d characters", MaxOrderNumber))
 		}
 		notes += ", order " + on
 	}
