@@ -11,12 +11,15 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"encoding/base64"
 	"errors"
 	"io"
 	"math/big"
+	"mime/quotedprintable"
 	"net"
 	"net/mail"
 	"net/url"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -43,7 +46,17 @@ func (m Message) Parsed(t testing.TB) (*mail.Message, string) {
 	if err != nil {
 		t.Fatalf("parse message: %v", err)
 	}
-	b, _ := io.ReadAll(msg.Body)
+	var body io.Reader = msg.Body
+	switch strings.ToLower(msg.Header.Get("Content-Transfer-Encoding")) {
+	case "quoted-printable":
+		body = quotedprintable.NewReader(body)
+	case "base64":
+		body = base64.NewDecoder(base64.StdEncoding, body)
+	}
+	b, err := io.ReadAll(body)
+	if err != nil {
+		t.Fatalf("read body: %v", err)
+	}
 	return msg, string(b)
 }
 
@@ -51,7 +64,7 @@ func (m Message) Parsed(t testing.TB) (*mail.Message, string) {
 type Server struct {
 	Addr string
 	// ClientTLS trusts the server's certificate (give it to the mail service).
-	ClientTLS *tls.Config
+	ClientTLS  *tls.Config
 	user, pass string
 
 	mu       sync.Mutex
