@@ -29,6 +29,7 @@ import (
 	"github.com/ouncehq/ounce/internal/comex"
 	"github.com/ouncehq/ounce/internal/dealers"
 	"github.com/ouncehq/ounce/internal/intel"
+	"github.com/ouncehq/ounce/internal/mail"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/internal/prices"
 	"github.com/ouncehq/ounce/internal/receipts"
@@ -55,6 +56,8 @@ type Services struct {
 	Advisor *advisor.Service
 	// Alerts is price alerts, push devices and the notification centre.
 	Alerts *alerts.Service
+	// Mail is password reset, address confirmation and alerts and briefs by email.
+	Mail *mail.Service
 }
 
 // Deps are everything the handlers are built from.
@@ -119,7 +122,7 @@ func New(d Deps) *Handlers {
 	h.pricesHTTP = priceshttp.New(base, sv.Market, sv.Portfolio)
 	h.portfolioHTTP = portfoliohttp.New(base, sv.Portfolio, h.pricesHTTP.TickerView)
 	h.receiptsHTTP = receiptshttp.New(base, sv.Receipts)
-	h.accountHTTP = accounthttp.New(base, sv.Account)
+	h.accountHTTP = accounthttp.New(base, sv.Account).WithMail(sv.Mail)
 	h.intelHTTP = intelhttp.New(base, sv.Intel, sv.Vault)
 	h.socialHTTP = socialhttp.New(base, sv.Social, sv.Intel)
 	//new-end

@@ -22,6 +22,7 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 	out = append(out, h.receiptsHTTP.APIRoutes()...)
 	out = append(out, h.advisorHTTP.APIRoutes()...)
 	out = append(out, h.alertsHTTP.APIRoutes()...)
+	out = append(out, h.accountHTTP.APIRoutes()...)
 	return out
 }
 
@@ -71,5 +72,6 @@ func (h *Handlers) Jobs() []kit.Job {
 	if h.alerts != nil {
 		out = append(out, kit.Job{Name: "price alerts", Run: h.alerts.Run})
 	}
+	out = append(out, h.accountHTTP.Jobs()...)
 	return out
 }

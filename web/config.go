@@ -15,6 +15,7 @@ import (
 	"github.com/ouncehq/ounce/internal/comex"
 	"github.com/ouncehq/ounce/internal/dealers"
 	"github.com/ouncehq/ounce/internal/intel"
+	"github.com/ouncehq/ounce/internal/mail"
 	"github.com/ouncehq/ounce/internal/news"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/internal/prices"
@@ -47,6 +48,8 @@ type Config struct {
 	Advisor advisor.Config
 	// Alerts configures push delivery of price alerts (Expo endpoint and token).
 	Alerts alerts.Config
+	// Mail configures SMTP (OUNCE_SMTP_URL, OUNCE_MAIL_FROM); unset, mail is off.
+	Mail mail.Config
 }
 
 // HTTPConfig configures the transport layer.
@@ -137,6 +140,7 @@ func (s *server) services(opts Options) handlers.Services {
 		Social:   social.New(social.Deps{Store: deps.Store, Config: cfg.Social, Now: deps.Now, Logger: deps.Logger}),
 		Receipts: receipts.New(receipts.Deps{Store: deps.Store, Portfolio: pf, Config: cfg.Receipts, Now: deps.Now, Logger: deps.Logger}),
 		Alerts:   alerts.New(alertDeps(opts)),
+		Mail:     mail.New(mail.Deps{Store: deps.Store, Config: cfg.Mail.WithBaseURL(cfg.Site.BaseURL), Now: deps.Now, Logger: deps.Logger}),
 	}
 	sv.Advisor = advisor.New(advisor.Deps{Store: deps.Store, Portfolio: pf, Market: deps.Market, Intel: sv.Intel, Vault: vault,
 		Dealers: sv.Dealers, Alerts: firedAlerts{sv.Alerts}, Config: advisorConfig(cfg), Now: deps.Now, Logger: deps.Logger})

@@ -60,7 +60,12 @@ func (h *Handlers) AccountPage(c *fiber.Ctx) error {
 		v.Flash = "Email changed."
 	case "password":
 		v.Flash = "Password changed. Your other browsers are signed out."
+	case "mail":
+		v.Flash = "Email settings saved."
+	case "verify":
+		v.Flash = "A confirmation link is on its way to " + u.Email + "."
 	}
+	v.Mail = h.mailView(h.Ctx(c), u)
 	return kit.Render(c, http.StatusOK, pages.Account(h.Meta(c, "Account", "settings"), v))
 }
 
@@ -71,7 +76,9 @@ func (h *Handlers) accountRefused(c *fiber.Ctx, u db.User, err error, rename map
 	if !ok {
 		return err
 	}
-	return kit.Render(c, http.StatusUnprocessableEntity, pages.Account(h.Meta(c, "Account", "settings"), h.accountView(u, vals, errs)))
+	v := h.accountView(u, vals, errs)
+	v.Mail = h.mailView(h.Ctx(c), u)
+	return kit.Render(c, http.StatusUnprocessableEntity, pages.Account(h.Meta(c, "Account", "settings"), v))
 }
 
 // AccountProfile saves the display name and time zone.
@@ -88,8 +95,13 @@ func (h *Handlers) AccountProfile(c *fiber.Ctx) error {
 func (h *Handlers) AccountEmail(c *fiber.Ctx) error {
 	u, _ := kit.UserFrom(c)
 	email := c.FormValue("email")
-	if _, err := h.account.ChangeEmail(h.Ctx(c), u, c.FormValue("email_password"), email); err != nil {
+	nu, err := h.account.ChangeEmail(h.Ctx(c), u, c.FormValue("email_password"), email)
+	if err != nil {
 		return h.accountRefused(c, u, err, map[string]string{"password": "email_password"}, map[string]string{"email": email})
+	}
+	// The old address is told, the new one asked to confirm itself (mail on only).
+	if err := h.mail.EmailChanged(h.Ctx(c), u.Email, nu); err != nil {
+		h.Log.Warn("queue address-change mail", "err", err)
 	}
 	return kit.Redirect(c, "/settings/account?done=email")
 }
@@ -101,6 +113,9 @@ func (h *Handlers) AccountPassword(c *fiber.Ctx) error {
 	nu, err := h.account.ChangePassword(h.Ctx(c), u, c.FormValue("current_password"), c.FormValue("new_password"))
 	if err != nil {
 		return h.accountRefused(c, u, err, nil, nil)
+	}
+	if err := h.mail.PasswordChanged(h.Ctx(c), nu); err != nil {
+		h.Log.Warn("queue password-change notice", "err", err)
 	}
 	if err := h.startSession(c, nu); err != nil {
 		return err

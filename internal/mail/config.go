@@ -93,3 +93,11 @@ func (c Config) Check() error {
 	}
 	return nil
 }
+
+// WithBaseURL is c with links pointing to base unless c names its own.
+func (c Config) WithBaseURL(base string) Config {
+	if c.BaseURL == "" {
+		c.BaseURL = base
+	}
+	return c
+}
