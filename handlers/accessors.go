@@ -10,6 +10,7 @@ import (
 	"github.com/ouncehq/ounce/internal/comex"
 	"github.com/ouncehq/ounce/internal/dealers"
 	"github.com/ouncehq/ounce/internal/intel"
+	"github.com/ouncehq/ounce/internal/mail"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/internal/prices"
 	"github.com/ouncehq/ounce/internal/social"
@@ -50,3 +51,6 @@ func (h *Handlers) Social() *social.Service { return h.social }
 func (h *Handlers) SessionUser(ctx context.Context) (db.User, bool) {
 	return h.accountHTTP.SessionUser(ctx)
 }
+
+// Mail returns the mail service (tests drain its outbox directly).
+func (h *Handlers) Mail() *mail.Service { return h.accountHTTP.Mail() }

@@ -229,3 +229,6 @@ func (h *Handlers) afterSignUp(ctx context.Context, u db.User) {
 		h.Log.Warn("queue confirmation mail", "err", err)
 	}
 }
+
+// Mail is the area's mail service.
+func (h *Handlers) Mail() *mail.Service { return h.mail }
