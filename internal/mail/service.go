@@ -180,11 +180,21 @@ func (s *Service) passwordNotice(u db.User, how string) db.OutMail {
 // PasswordChanged tells the member's address that the password was changed in the settings.
 // With mail off it does nothing.
 func (s *Service) PasswordChanged(ctx context.Context, u db.User) error {
+	return s.queuePasswordNotice(ctx, u, "changed in the account settings")
+}
+
+// PasswordSetByOperator tells the member's address that the server's operator set a new
+// password (ounce user reset-password). With mail off it does nothing.
+func (s *Service) PasswordSetByOperator(ctx context.Context, u db.User) error {
+	return s.queuePasswordNotice(ctx, u, "set by the operator of this server")
+}
+
+func (s *Service) queuePasswordNotice(ctx context.Context, u db.User, how string) error {
 	if !s.Enabled() {
 		return nil
 	}
 	defer s.poke()
-	return s.store.QueueMail(ctx, s.passwordNotice(u, "changed in the account settings"))
+	return s.store.QueueMail(ctx, s.passwordNotice(u, how))
 }
 
 // EmailChanged tells the old address that the account's address changed, and asks the new
