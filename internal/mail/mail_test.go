@@ -349,3 +349,48 @@ func TestParseSMTPURL(t *testing.T) {
 		t.Error("no From accepted")
 	}
 }
+
+func TestEmailChangeTellsTheOldAddressAndConfirmsTheNew(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, s *db.Store) {
+		ctx := context.Background()
+		fx := newFixture(t, s, mailtest.Options{})
+		u := fx.user(t, "old@example.test")
+		if err := fx.svc.SendVerification(ctx, u); err != nil {
+			t.Fatal(err)
+		}
+		fx.drain(t)
+		_, body := fx.smtp.Messages()[0].Parsed(t)
+		stale := linkIn(t, body, "/verify-email")
+
+		nu, err := account.New(account.Deps{Store: s}).ChangeEmail(ctx, u, "correct horse battery", "new@example.test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := fx.svc.EmailChanged(ctx, u.Email, nu); err != nil {
+			t.Fatal(err)
+		}
+		fx.drain(t)
+		msgs := fx.smtp.Messages()[1:]
+		if len(msgs) != 2 || msgs[0].To[0] != "old@example.test" || msgs[1].To[0] != "new@example.test" {
+			t.Fatalf("want a notice to the old address and a confirmation to the new: %+v", msgs)
+		}
+		h, body := msgs[0].Parsed(t)
+		if !strings.Contains(h.Header.Get("Subject"), "sign-in address was changed") || !strings.Contains(body, "new@example.test") {
+			t.Errorf("notice: %s %s", h.Header.Get("Subject"), body)
+		}
+		// A link mailed to the old address confirms nothing now.
+		if _, err := fx.svc.VerifyEmail(ctx, stale); err != mail.ErrBadToken {
+			t.Fatalf("stale confirmation: %v", err)
+		}
+		_, body = msgs[1].Parsed(t)
+		if _, err := fx.svc.VerifyEmail(ctx, linkIn(t, body, "/verify-email")); err != nil {
+			t.Fatal(err)
+		}
+		if p, _ := fx.svc.PrefsOf(ctx, nu); !p.Verified {
+			t.Error("new address not confirmed")
+		}
+		if p, _ := fx.svc.PrefsOf(ctx, u); p.Verified {
+			t.Error("the old address counts as confirmed")
+		}
+	})
+}
