@@ -224,12 +224,11 @@ func (s *Store) SetMailList(ctx context.Context, userID int64, list string, on b
 	return err
 }
 
-// RecentMailToken reports whether a token of that purpose was issued to the member since
-// (unix ms).
-func (s *Store) RecentMailToken(ctx context.Context, userID int64, purpose string, since int64) (bool, error) {
+// MailTokensSince counts the tokens of that purpose issued to the member since (unix ms).
+func (s *Store) MailTokensSince(ctx context.Context, userID int64, purpose string, since int64) (int, error) {
 	var n int
 	err := s.db.GetContext(ctx, &n, s.rebind(`SELECT count(*) FROM mail_tokens WHERE user_id = ? AND purpose = ? AND created_at >= ?`), userID, purpose, since)
-	return n > 0, err
+	return n, err
 }
 
 // MailAlertRow is an alert firing due to be mailed, with its member's address.

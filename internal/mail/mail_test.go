@@ -394,3 +394,20 @@ func TestEmailChangeTellsTheOldAddressAndConfirmsTheNew(t *testing.T) {
 		}
 	})
 }
+
+func TestResetRequestsAreCappedPerAccount(t *testing.T) {
+	s := dbtest.SQLite(t)
+	ctx := context.Background()
+	fx := newFixture(t, s, mailtest.Options{})
+	u := fx.user(t, "flooded@example.test")
+	for range 8 {
+		if err := fx.svc.RequestReset(ctx, u.Email); err != nil {
+			t.Fatal(err)
+		}
+		fx.clock.add(2 * time.Minute)
+	}
+	fx.drain(t)
+	if n := len(fx.smtp.Messages()); n != 5 {
+		t.Fatalf("%d reset mails in 16 minutes, want the hourly cap of 5", n)
+	}
+}

@@ -26,9 +26,11 @@ import (
 const (
 	ResetTTL  = time.Hour
 	VerifyTTL = 48 * time.Hour
-	// resetEvery is the least time between two reset mails to one address: asking again
-	// sooner answers the same and sends nothing, so the form cannot flood a mailbox.
-	resetEvery = time.Minute
+	// resetEvery is the least time between two reset mails to one address, and resetPerHour
+	// the most in an hour: asking more answers the same and sends nothing, so the form
+	// cannot flood a mailbox.
+	resetEvery   = time.Minute
+	resetPerHour = 5
 )
 
 // Deps are what the service is built from.
@@ -128,8 +130,11 @@ func (s *Service) RequestReset(ctx context.Context, email string) error {
 	if err != nil {
 		return err
 	}
-	recent, err := s.store.RecentMailToken(ctx, u.ID, db.TokenReset, s.now().Add(-resetEvery).UnixMilli())
-	if err != nil || recent {
+	now := s.now()
+	if n, err := s.store.MailTokensSince(ctx, u.ID, db.TokenReset, now.Add(-resetEvery).UnixMilli()); err != nil || n > 0 {
+		return err
+	}
+	if n, err := s.store.MailTokensSince(ctx, u.ID, db.TokenReset, now.Add(-time.Hour).UnixMilli()); err != nil || n >= resetPerHour {
 		return err
 	}
 	raw, hash := newToken()
