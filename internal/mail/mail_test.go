@@ -411,3 +411,51 @@ func TestResetRequestsAreCappedPerAccount(t *testing.T) {
 		t.Fatalf("%d reset mails in 16 minutes, want the hourly cap of 5", n)
 	}
 }
+
+func TestPlainSMTPOnlyWhenAllowedOnLoopback(t *testing.T) {
+	s := dbtest.SQLite(t)
+	ctx := context.Background()
+	srv := mailtest.Start(t, mailtest.Options{NoTLS: true}) // offers no STARTTLS
+	c := &clock{t: time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)}
+	s.Now = c.now
+	u, err := account.New(account.Deps{Store: s}).CreateUser(ctx, account.NewUser{Credentials: account.Credentials{Email: "plain@example.test", Password: "correct horse battery"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, allow := range []bool{false, true} {
+		svc := mail.New(mail.Deps{Store: s, Now: c.now, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+			Config: mail.Config{SMTPURL: srv.URL(), From: "ounce@example.test", BaseURL: "https://ounce.example", AllowPlainLoopback: allow}})
+		if err := svc.PasswordChanged(ctx, u); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.DrainOnce(ctx); err != nil {
+			t.Fatal(err)
+		}
+		got := len(srv.Messages())
+		switch {
+		case !allow && got != 0:
+			t.Fatal("sent in plain although STARTTLS is required")
+		case allow && got != 1:
+			t.Fatalf("plain on loopback allowed: %d messages", got)
+		}
+	}
+	rows, _ := s.MailRows(ctx, u.ID)
+	if rows[0].Status != db.MailPending || rows[0].Attempts != 1 || rows[0].LastError == "" {
+		t.Fatalf("the refused plain send is kept for a retry: %+v", rows[0])
+	}
+}
+
+func TestImplicitTLS(t *testing.T) {
+	s := dbtest.SQLite(t)
+	ctx := context.Background()
+	fx := newFixture(t, s, mailtest.Options{Implicit: true, User: "relay", Pass: "relay-secret"})
+	u := fx.user(t, "tls@example.test")
+	if err := fx.svc.PasswordChanged(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	fx.drain(t)
+	msgs := fx.smtp.Messages()
+	if len(msgs) != 1 || !msgs[0].TLS || msgs[0].User != "relay" {
+		t.Fatalf("smtps://: %+v", msgs)
+	}
+}

@@ -66,6 +66,7 @@ type Server struct {
 	// ClientTLS trusts the server's certificate (give it to the mail service).
 	ClientTLS  *tls.Config
 	user, pass string
+	implicit   bool
 
 	mu       sync.Mutex
 	msgs     []Message
@@ -80,6 +81,8 @@ type Options struct {
 	User, Pass string
 	// NoTLS offers no STARTTLS.
 	NoTLS bool
+	// Implicit speaks TLS from the first byte (smtps://) instead of offering STARTTLS.
+	Implicit bool
 }
 
 // Start runs a server on 127.0.0.1 until the test ends.
@@ -100,14 +103,21 @@ func Start(t testing.TB, o Options) *Server {
 		t.Fatal(err)
 	}
 	s.Addr = ln.Addr().String()
+	s.implicit = o.Implicit
+	if o.Implicit {
+		ln = tls.NewListener(ln, srv.TLSConfig)
+	}
 	go func() { _ = srv.Serve(ln) }()
 	t.Cleanup(func() { _ = srv.Close() })
 	return s
 }
 
-// URL is an smtp:// URL of the server, with credentials if it wants them.
+// URL is an smtp:// (smtps:// when Implicit) URL of the server, with credentials if it wants them.
 func (s *Server) URL() string {
 	u := url.URL{Scheme: "smtp", Host: s.Addr}
+	if s.implicit {
+		u.Scheme = "smtps"
+	}
 	if s.user != "" {
 		u.User = url.UserPassword(s.user, s.pass)
 	}
