@@ -81,6 +81,17 @@ func (s *Store) insertMail(ctx context.Context, tx *sqlx.Tx, m OutMail, now int6
 	return n > 0, nil
 }
 
+// insertMails adds every message in tx.
+func (s *Store) insertMails(ctx context.Context, tx *sqlx.Tx, ms []OutMail) error {
+	now := s.now().UnixMilli()
+	for _, m := range ms {
+		if _, err := s.insertMail(ctx, tx, m, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // QueueMail adds one message to the outbox on its own.
 func (s *Store) QueueMail(ctx context.Context, m OutMail) error {
 	return s.WithTx(ctx, func(tx *sqlx.Tx) error {

@@ -139,7 +139,38 @@ func TestForgotPasswordByMailEndToEnd(t *testing.T) {
 		if p, err := e.srv.Handlers().Mail().PrefsOf(context.Background(), u); err != nil || p.Alerts {
 			t.Fatalf("still subscribed after the one-click unsubscribe: %+v %v", p, err)
 		}
+
+		// Changes in the settings: the password notice, then the old address told of a new one.
+		before := countMail(t, smtpSrv, email, "password was changed")
+		fresh.get("/settings/account")
+		if r := fresh.post("/settings/account/password", url.Values{"current_password": {"a new and long passphrase"},
+			"new_password": {"the third long passphrase"}}, false); r.Status != http.StatusSeeOther && r.Status != http.StatusFound {
+			t.Fatalf("password change: %d", r.Status)
+		}
+		mailTo(t, e, smtpSrv, email, "password was changed")
+		if n := countMail(t, smtpSrv, email, "password was changed"); n != before+1 {
+			t.Fatalf("password change notices: %d → %d", before, n)
+		}
+		fresh.get("/settings/account")
+		if r := fresh.post("/settings/account/email", url.Values{"email": {"moved@example.test"}, "email_password": {"the third long passphrase"}}, false); r.Status != http.StatusSeeOther && r.Status != http.StatusFound {
+			t.Fatalf("email change: %d", r.Status)
+		}
+		if body := mailTo(t, e, smtpSrv, email, "sign-in address was changed"); !strings.Contains(body, "moved@example.test") {
+			t.Fatalf("notice to the old address: %s", body)
+		}
+		mailTo(t, e, smtpSrv, "moved@example.test", "Confirm your address")
 	})
+}
+
+// countMail counts the messages to addr whose subject holds subject.
+func countMail(t *testing.T, srv *mailtest.Server, addr, subject string) int {
+	n := 0
+	for _, m := range srv.Messages() {
+		if h, _ := m.Parsed(t); m.To[0] == addr && strings.Contains(h.Header.Get("Subject"), subject) {
+			n++
+		}
+	}
+	return n
 }
 
 // oneClick is the RFC 8058 POST of a mail client: no cookie, no key.

@@ -26,16 +26,14 @@ func cmdUserResetPassword(ctx context.Context, cfg config, email, pwFile string,
 	}
 	return openStore(ctx, cfg, func(s *db.Store) error {
 		acct := account.New(account.Deps{Store: s, Config: account.Config{NewUsersGold: cfg.App.Account.NewUsersGold}})
+		// With mail set up, the account's address is told in the transaction of the change.
+		acct.SetNotices(mail.New(mail.Deps{Store: s, Config: cfg.App.Mail.WithBaseURL(cfg.App.Site.BaseURL)}))
 		u, err := acct.SetPasswordByEmail(ctx, email, pw)
 		if apperr.KindOf(err) == apperr.NotFound {
 			return usageError{fmt.Sprintf("no account with email %s", addr)}
 		}
 		if err != nil {
 			return cliError(err)
-		}
-		ms := mail.New(mail.Deps{Store: s, Config: cfg.App.Mail.WithBaseURL(cfg.App.Site.BaseURL)})
-		if err := ms.PasswordSetByOperator(ctx, u); err != nil {
-			return err
 		}
 		fmt.Fprintf(stdout, "password of %s changed; its browsers are signed out\n", u.Email)
 		return nil

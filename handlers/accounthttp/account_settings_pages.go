@@ -99,7 +99,7 @@ func (h *Handlers) AccountEmail(c *fiber.Ctx) error {
 	if err != nil {
 		return h.accountRefused(c, u, err, map[string]string{"password": "email_password"}, map[string]string{"email": email})
 	}
-	// The old address is told, the new one asked to confirm itself (mail on only).
+	// The old address was told with the change; the new one is asked to confirm itself.
 	if err := h.mail.EmailChanged(h.Ctx(c), u.Email, nu); err != nil {
 		h.Log.Warn("queue address-change mail", "err", err)
 	}
@@ -114,9 +114,7 @@ func (h *Handlers) AccountPassword(c *fiber.Ctx) error {
 	if err != nil {
 		return h.accountRefused(c, u, err, nil, nil)
 	}
-	if err := h.mail.PasswordChanged(h.Ctx(c), nu); err != nil {
-		h.Log.Warn("queue password-change notice", "err", err)
-	}
+	h.mail.Wake() // the notice was queued with the change
 	if err := h.startSession(c, nu); err != nil {
 		return err
 	}

@@ -19,6 +19,7 @@ import (
 func (h *Handlers) WithMail(m *mail.Service) *Handlers {
 	if m != nil {
 		h.mail = m
+		h.account.SetNotices(m) // notices of security changes, written with the change
 	}
 	return h
 }

@@ -261,7 +261,7 @@ func TestMailRetriesThenGivesUp(t *testing.T) {
 		fx := newFixture(t, s, mailtest.Options{})
 		u := fx.user(t, "retry@example.test")
 		fx.smtp.FailNext(1)
-		if err := fx.svc.PasswordChanged(ctx, u); err != nil {
+		if err := fx.svc.SendVerification(ctx, u); err != nil {
 			t.Fatal(err)
 		}
 		fx.drain(t)
@@ -284,7 +284,7 @@ func TestMailRetriesThenGivesUp(t *testing.T) {
 		}
 
 		fx.smtp.RefuseAll(true)
-		if err := fx.svc.PasswordChanged(ctx, u); err != nil {
+		if err := fx.svc.SendVerification(ctx, u); err != nil {
 			t.Fatal(err)
 		}
 		fx.drain(t)
@@ -309,7 +309,9 @@ func TestMailOffQueuesNothing(t *testing.T) {
 	if err := svc.RequestReset(ctx, u.Email); apperr.KindOf(err) != apperr.Unavailable {
 		t.Fatalf("reset with mail off: %v", err)
 	}
-	if err := svc.PasswordChanged(ctx, u); err != nil {
+	acct := account.New(account.Deps{Store: s})
+	acct.SetNotices(svc)
+	if _, err := acct.ChangePassword(ctx, u, "correct horse battery", "another long passphrase"); err != nil {
 		t.Fatal(err)
 	}
 	if err := svc.SetLists(ctx, u, true, false); apperr.KindOf(err) != apperr.Unavailable {
@@ -362,7 +364,9 @@ func TestEmailChangeTellsTheOldAddressAndConfirmsTheNew(t *testing.T) {
 		_, body := fx.smtp.Messages()[0].Parsed(t)
 		stale := linkIn(t, body, "/verify-email")
 
-		nu, err := account.New(account.Deps{Store: s}).ChangeEmail(ctx, u, "correct horse battery", "new@example.test")
+		acct := account.New(account.Deps{Store: s})
+		acct.SetNotices(fx.svc)
+		nu, err := acct.ChangeEmail(ctx, u, "correct horse battery", "new@example.test")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -391,6 +395,14 @@ func TestEmailChangeTellsTheOldAddressAndConfirmsTheNew(t *testing.T) {
 		}
 		if p, _ := fx.svc.PrefsOf(ctx, u); p.Verified {
 			t.Error("the old address counts as confirmed")
+		}
+		// A password change in the settings is told to the address, written with the change.
+		if _, err := acct.ChangePassword(ctx, nu, "correct horse battery", "a different passphrase"); err != nil {
+			t.Fatal(err)
+		}
+		rows, _ := s.MailRows(ctx, u.ID)
+		if last := rows[len(rows)-1]; last.Kind != "password-changed" || last.To != "new@example.test" || last.Status != db.MailPending {
+			t.Fatalf("password notice: %+v", last)
 		}
 	})
 }
@@ -425,7 +437,7 @@ func TestPlainSMTPOnlyWhenAllowedOnLoopback(t *testing.T) {
 	for _, allow := range []bool{false, true} {
 		svc := mail.New(mail.Deps{Store: s, Now: c.now, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 			Config: mail.Config{SMTPURL: srv.URL(), From: "ounce@example.test", BaseURL: "https://ounce.example", AllowPlainLoopback: allow}})
-		if err := svc.PasswordChanged(ctx, u); err != nil {
+		if err := svc.SendVerification(ctx, u); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := svc.DrainOnce(ctx); err != nil {
@@ -450,7 +462,7 @@ func TestImplicitTLS(t *testing.T) {
 	ctx := context.Background()
 	fx := newFixture(t, s, mailtest.Options{Implicit: true, User: "relay", Pass: "relay-secret"})
 	u := fx.user(t, "tls@example.test")
-	if err := fx.svc.PasswordChanged(ctx, u); err != nil {
+	if err := fx.svc.SendVerification(ctx, u); err != nil {
 		t.Fatal(err)
 	}
 	fx.drain(t)

@@ -182,37 +182,42 @@ func (s *Service) passwordNotice(u db.User, how string) db.OutMail {
 			"If this was not you, reset your password at once: " + s.cfg.BaseURL + "/forgot-password\n"}
 }
 
-// PasswordChanged tells the member's address that the password was changed in the settings.
-// With mail off it does nothing.
-func (s *Service) PasswordChanged(ctx context.Context, u db.User) error {
-	return s.queuePasswordNotice(ctx, u, "changed in the account settings")
-}
-
-// PasswordSetByOperator tells the member's address that the server's operator set a new
-// password (ounce user reset-password). With mail off it does nothing.
-func (s *Service) PasswordSetByOperator(ctx context.Context, u db.User) error {
-	return s.queuePasswordNotice(ctx, u, "set by the operator of this server")
-}
-
-func (s *Service) queuePasswordNotice(ctx context.Context, u db.User, how string) error {
+// PasswordChangedMail is the notice of u's new password to u's address (none with mail
+// off). The account service writes it in the transaction of the change (account.Notices).
+func (s *Service) PasswordChangedMail(u db.User, byOperator bool) []db.OutMail {
 	if !s.Enabled() {
 		return nil
 	}
-	defer s.poke()
-	return s.store.QueueMail(ctx, s.passwordNotice(u, how))
+	how := "changed in the account settings"
+	if byOperator {
+		how = "set by the operator of this server"
+	}
+	return []db.OutMail{s.passwordNotice(u, how)}
 }
 
-// EmailChanged tells the old address that the account's address changed, and asks the new
-// one to verify itself. With mail off it does nothing.
-func (s *Service) EmailChanged(ctx context.Context, oldEmail string, u db.User) error {
+// EmailChangedMail is the notice to the old address that the account's address changed (none
+// with mail off), written in the transaction of the change.
+func (s *Service) EmailChangedMail(oldEmail string, u db.User) []db.OutMail {
 	if !s.Enabled() || oldEmail == u.Email {
 		return nil
 	}
-	defer s.poke()
-	if err := s.store.QueueMail(ctx, db.OutMail{UserID: u.ID, Kind: "email-changed", To: oldEmail, Subject: "Your Ounce sign-in address was changed",
+	return []db.OutMail{{UserID: u.ID, Kind: "email-changed", To: oldEmail, Subject: "Your Ounce sign-in address was changed",
 		Body: "The sign-in address of your Ounce account was changed from " + oldEmail + " to " + u.Email + " at " +
-			s.now().UTC().Format("2 Jan 2006 15:04 MST") + ".\n\nIf this was not you, write to the operator of " + s.cfg.BaseURL + " at once.\n"}); err != nil {
-		return err
+			s.now().UTC().Format("2 Jan 2006 15:04 MST") + ".\n\nIf this was not you, write to the operator of " + s.cfg.BaseURL + " at once.\n"}}
+}
+
+// Wake has the worker look at the outbox now (after a change that queued mail commits).
+func (s *Service) Wake() {
+	if s.Enabled() {
+		s.poke()
+	}
+}
+
+// EmailChanged asks the account's new address to confirm itself (the old address was told in
+// the transaction of the change). With mail off it does nothing.
+func (s *Service) EmailChanged(ctx context.Context, oldEmail string, u db.User) error {
+	if !s.Enabled() || oldEmail == u.Email {
+		return nil
 	}
 	return s.SendVerification(ctx, u)
 }
