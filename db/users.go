@@ -95,27 +95,36 @@ func (s *Store) SetUserProfile(ctx context.Context, id int64, displayName, timeZ
 }
 
 // SetUserPassword stores a new password hash and moves the account's session generation on,
-// which signs out every browser session made before; it returns the new generation.
-func (s *Store) SetUserPassword(ctx context.Context, id int64, passwordHash string) (int64, error) {
+// which signs out every browser session made before; it returns the new generation. The
+// notices are queued in the same transaction.
+func (s *Store) SetUserPassword(ctx context.Context, id int64, passwordHash string, notices ...OutMail) (int64, error) {
 	var gen int64
-	err := s.db.GetContext(ctx, &gen, s.rebind(`UPDATE users SET password_hash = ?, session_gen = session_gen + 1, updated_at = ? WHERE id = ? RETURNING session_gen`),
-		passwordHash, s.now(), id)
-	return gen, notFound(err)
+	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
+		if err := tx.GetContext(ctx, &gen, tx.Rebind(`UPDATE users SET password_hash = ?, session_gen = session_gen + 1, updated_at = ? WHERE id = ? RETURNING session_gen`),
+			passwordHash, s.now(), id); err != nil {
+			return notFound(err)
+		}
+		return s.insertMails(ctx, tx, notices)
+	})
+	return gen, err
 }
 
 // SetUserEmail changes the account's email; an address another account has is ErrConflict.
-func (s *Store) SetUserEmail(ctx context.Context, id int64, email string) error {
-	res, err := s.db.ExecContext(ctx, s.rebind(`UPDATE users SET email = ?, updated_at = ? WHERE id = ?`), NormalizeEmail(email), s.now(), id)
-	if isUniqueViolation(err) {
-		return fmt.Errorf("email already registered: %w", ErrConflict)
-	}
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	return nil
+// The notices are queued in the same transaction.
+func (s *Store) SetUserEmail(ctx context.Context, id int64, email string, notices ...OutMail) error {
+	return s.WithTx(ctx, func(tx *sqlx.Tx) error {
+		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE users SET email = ?, updated_at = ? WHERE id = ?`), NormalizeEmail(email), s.now(), id)
+		if isUniqueViolation(err) {
+			return fmt.Errorf("email already registered: %w", ErrConflict)
+		}
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNotFound
+		}
+		return s.insertMails(ctx, tx, notices)
+	})
 }
 
 // DeleteUser removes the account and, through the foreign keys, every row that refers to it:

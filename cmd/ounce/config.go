@@ -210,6 +210,9 @@ func loadConfig(fs *flag.FlagSet, args []string) (config, error) {
 	if app.Alerts.AllowPrivate, err = outbound.ParseAllow(os.Getenv("OUNCE_PUSH_ALLOW_PRIVATE")); err != nil {
 		return c, fmt.Errorf("OUNCE_PUSH_ALLOW_PRIVATE must be comma-separated CIDRs: %v", err)
 	}
+	if err := loadMailConfig(app); err != nil {
+		return c, err
+	}
 
 	if fs != nil {
 		fs.StringVar(&c.Addr, "addr", c.Addr, "listen address (OUNCE_ADDR)")

@@ -34,6 +34,9 @@ Usage:
   ounce user add --email E [--tier free|gold] [--admin] [--password-file F]
                                                create an account (password prompted, or read from stdin or F)
   ounce user list                              every account: email, tier, administrator, created
+  ounce user reset-password --email E          set a new password (read from stdin, or prompted);
+                                               every browser of the account is signed out
+  ounce user set-admin --email E [--off]       make an account an administrator (--off: no longer)
   ounce user set-tier --email E --tier free|gold
                                                change an account's membership
   ounce user mute --email E                    stop an account from commenting
@@ -343,7 +346,7 @@ func readPassword(stdin io.Reader, stderr io.Writer, file string) (string, error
 
 func cmdUser(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usageError{"user needs a subcommand: add, list, set-tier, mute or unmute"}
+		return usageError{"user needs a subcommand: add, list, reset-password, set-admin, set-tier, mute or unmute"}
 	}
 	fs := flag.NewFlagSet("user", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -351,10 +354,11 @@ func cmdUser(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	tier := fs.String("tier", "", "free or gold")
 	admin := fs.Bool("admin", false, "make the account an administrator")
 	pwFile := fs.String("password-file", "", "read the password from this file instead of stdin")
+	off := fs.Bool("off", false, "set-admin: take administration away")
 	switch args[0] {
-	case "add", "list", "set-tier", "mute", "unmute":
+	case "add", "list", "reset-password", "set-admin", "set-tier", "mute", "unmute":
 	default:
-		return usageError{fmt.Sprintf("unknown user subcommand %q (add, list, set-tier, mute or unmute)", args[0])}
+		return usageError{fmt.Sprintf("unknown user subcommand %q (add, list, reset-password, set-admin, set-tier, mute or unmute)", args[0])}
 	}
 	if err := fs.Parse(args[1:]); err != nil {
 		return usageError{flagError(err).Error()}
@@ -367,13 +371,22 @@ func cmdUser(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return usageError{err.Error()}
 	}
 	if args[0] == "list" {
-		if *email != "" || *tier != "" || *admin || *pwFile != "" {
+		if *email != "" || *tier != "" || *admin || *pwFile != "" || *off {
 			return usageError{"user list takes no flags"}
 		}
 		return cmdUserList(ctx, cfg, stdout)
 	}
 	if *email == "" {
 		return usageError{"--email is required"}
+	}
+	if *off && args[0] != "set-admin" {
+		return usageError{"--off is a flag of user set-admin only"}
+	}
+	switch args[0] {
+	case "reset-password":
+		return cmdUserResetPassword(ctx, cfg, *email, *pwFile, stdin, stdout, stderr)
+	case "set-admin":
+		return cmdUserSetAdmin(ctx, cfg, *email, !*off, stdout)
 	}
 	if *tier != "" && !account.ValidTier(*tier) {
 		return usageError{"--tier must be free or gold"}

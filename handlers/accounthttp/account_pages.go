@@ -91,6 +91,7 @@ func (h *Handlers) SignUpSubmit(c *fiber.Ctx) error {
 	if err := h.startSession(c, u); err != nil {
 		return err
 	}
+	h.afterSignUp(h.Ctx(c), u)
 	return kit.Redirect(c, "/")
 }
 

@@ -8,10 +8,10 @@ import (
 )
 
 // PageRoutes are the browser routes of the account area: sign-up, sign-in, sign-out and
-// the settings page for API keys (membership is the billing area's). The account area has no
-// /v1 routes.
+// the settings page for API keys (membership is the billing area's), and the mail flows
+// (mail_pages.go).
 func (h *Handlers) PageRoutes() []kit.PageRoute {
-	return []kit.PageRoute{
+	return append(h.mailPageRoutes(), []kit.PageRoute{
 		{Method: "GET", Path: "/signup", Handler: h.SignUpPage, Auth: kit.AuthNone},
 		{Method: "POST", Path: "/signup", Handler: h.SignUpSubmit, Auth: kit.AuthNone},
 		{Method: "GET", Path: "/login", Handler: h.LoginPage, Auth: kit.AuthNone},
@@ -25,7 +25,7 @@ func (h *Handlers) PageRoutes() []kit.PageRoute {
 		{Method: "GET", Path: "/settings/developer", Handler: h.DeveloperPage, Auth: kit.AuthMember},
 		{Method: "POST", Path: "/settings/developer/keys", Handler: h.DeveloperCreateKey, Auth: kit.AuthMember},
 		{Method: "POST", Path: "/settings/developer/keys/:id/revoke", Handler: h.DeveloperRevokeKey, Auth: kit.AuthMember},
-	}
+	}...)
 }
 
 // sessUserID is the session key holding the signed-in member's id.

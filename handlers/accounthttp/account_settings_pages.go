@@ -59,7 +59,12 @@ func (h *Handlers) AccountPage(c *fiber.Ctx) error {
 		v.Flash = "Email changed."
 	case "password":
 		v.Flash = "Password changed. Your other browsers are signed out."
+	case "mail":
+		v.Flash = "Email settings saved."
+	case "verify":
+		v.Flash = "A confirmation link is on its way to " + u.Email + "."
 	}
+	v.Mail = h.mailView(h.Ctx(c), u)
 	return kit.Render(c, http.StatusOK, pages.Account(h.Meta(c, "Account", "settings"), v))
 }
 
@@ -70,7 +75,9 @@ func (h *Handlers) accountRefused(c *fiber.Ctx, u account.User, err error, renam
 	if !ok {
 		return err
 	}
-	return kit.Render(c, http.StatusUnprocessableEntity, pages.Account(h.Meta(c, "Account", "settings"), h.accountView(u, vals, errs)))
+	v := h.accountView(u, vals, errs)
+	v.Mail = h.mailView(h.Ctx(c), u)
+	return kit.Render(c, http.StatusUnprocessableEntity, pages.Account(h.Meta(c, "Account", "settings"), v))
 }
 
 // AccountProfile saves the display name and time zone.
@@ -87,8 +94,13 @@ func (h *Handlers) AccountProfile(c *fiber.Ctx) error {
 func (h *Handlers) AccountEmail(c *fiber.Ctx) error {
 	u, _ := kit.UserFrom(c)
 	email := c.FormValue("email")
-	if _, err := h.account.ChangeEmail(h.Ctx(c), u, c.FormValue("email_password"), email); err != nil {
+	nu, err := h.account.ChangeEmail(h.Ctx(c), u, c.FormValue("email_password"), email)
+	if err != nil {
 		return h.accountRefused(c, u, err, map[string]string{"password": "email_password"}, map[string]string{"email": email})
+	}
+	// The old address was told with the change; the new one is asked to confirm itself.
+	if err := h.mail.EmailChanged(h.Ctx(c), u.Email, nu); err != nil {
+		h.Log.Warn("queue address-change mail", "err", err)
 	}
 	return kit.Redirect(c, "/settings/account?done=email")
 }
@@ -101,6 +113,7 @@ func (h *Handlers) AccountPassword(c *fiber.Ctx) error {
 	if err != nil {
 		return h.accountRefused(c, u, err, nil, nil)
 	}
+	h.mail.Wake() // the notice was queued with the change
 	if err := h.startSession(c, nu); err != nil {
 		return err
 	}

@@ -11,9 +11,6 @@ import (
 // and lists it once; handlers.New assembles every area's routes, schemas and tools.
 var _ kit.Area = (*Handlers)(nil)
 
-// APIRoutes: this area has no /v1 routes.
-func (h *Handlers) APIRoutes() []kit.APIRoute { return nil }
-
 // MCPTools: this area offers no MCP tools.
 func (h *Handlers) MCPTools() []kit.MCPTool { return nil }
 

@@ -52,6 +52,7 @@ type Service struct {
 	log     *slog.Logger
 	keyUsed func(int64, time.Time)
 	cfg     Config
+	notices Notices
 }
 
 // New builds the service.

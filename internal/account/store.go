@@ -20,8 +20,9 @@ type Store interface {
 	RecordSignInFailure(ctx context.Context, bucket string, now time.Time, resetAfter time.Duration) error
 	RevokeAPIKey(ctx context.Context, userID, keyID int64) error
 	SetTierByAdmin(ctx context.Context, email, tier, cause string) (*db.MembershipChange, error)
-	SetUserEmail(ctx context.Context, id int64, email string) error
-	SetUserPassword(ctx context.Context, id int64, passwordHash string) (int64, error)
+	SetUserEmail(ctx context.Context, id int64, email string, notices ...db.OutMail) error
+	SetUserPassword(ctx context.Context, id int64, passwordHash string, notices ...db.OutMail) (int64, error)
+	SetUserAdmin(ctx context.Context, email string, admin bool) (User, error)
 	SetUserProfile(ctx context.Context, id int64, displayName, timeZone string) error
 	SignInFailures(ctx context.Context, bucket string) (db.SignInFailure, error)
 	UserByEmail(ctx context.Context, email string) (db.User, error)

@@ -238,7 +238,7 @@ func (s *Service) ChangePassword(ctx context.Context, u db.User, current, next s
 	if err != nil {
 		return u, err
 	}
-	gen, err := s.store.SetUserPassword(ctx, u.ID, hash)
+	gen, err := s.store.SetUserPassword(ctx, u.ID, hash, s.passwordNotices(u, false)...)
 	if err != nil {
 		return u, err
 	}
@@ -258,7 +258,9 @@ func (s *Service) ChangeEmail(ctx context.Context, u db.User, password, email st
 	if email == u.Email {
 		return u, nil
 	}
-	if err := s.store.SetUserEmail(ctx, u.ID, email); err != nil {
+	nu := u
+	nu.Email = email
+	if err := s.store.SetUserEmail(ctx, u.ID, email, s.emailNotices(u.Email, nu)...); err != nil {
 		if errors.Is(err, db.ErrConflict) {
 			return u, apperr.InvalidField("email", "is used by another account")
 		}

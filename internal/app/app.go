@@ -33,6 +33,7 @@ import (
 	"github.com/ouncehq/ounce/internal/alerts"
 	"github.com/ouncehq/ounce/internal/billing"
 	"github.com/ouncehq/ounce/internal/comex"
+	"github.com/ouncehq/ounce/internal/mail"
 	"github.com/ouncehq/ounce/internal/dealers"
 	"github.com/ouncehq/ounce/internal/intel"
 	"github.com/ouncehq/ounce/internal/job"
@@ -80,6 +81,8 @@ type App struct {
 	Advisor *advisor.Service
 	// Alerts is price alerts, push devices and the notification centre.
 	Alerts *alerts.Service
+	// Mail is password reset, address confirmation and alerts and briefs by email.
+	Mail *mail.Service
 
 	// Server serves the handlers and runs the jobs (Start, Shutdown).
 	Server *web.Server
@@ -164,6 +167,7 @@ func (a *App) buildServices(p web.Parts) {
 		ad.Market = a.Market
 	}
 	a.Alerts = service(a, alerts.New(ad))
+	a.Mail = service(a, mail.New(mail.Deps{Store: store, Config: cfg.Mail.WithBaseURL(cfg.Site.BaseURL), Now: now, Logger: log}))
 	a.Advisor = service(a, advisor.New(advisor.Deps{Store: store, Portfolio: a.Portfolio, Market: a.Market, Intel: a.Intel, Vault: a.Vault,
 		Dealers: a.Dealers, Alerts: firedAlerts{a.Alerts}, Config: advisorConfig(cfg), Now: now, Logger: log}))
 }
@@ -172,7 +176,7 @@ func (a *App) buildServices(p web.Parts) {
 // are built first by wire, as the home page and the portfolio pages use the price ticker.
 func (a *App) areas(base *kit.Base, prices *priceshttp.Handlers, pf *portfoliohttp.Handlers) []kit.Area {
 	return []kit.Area{
-		accounthttp.New(base, a.Account),
+		accounthttp.New(base, a.Account).WithMail(a.Mail),
 		prices,
 		// Portfolio before intel and the rest: its fixed paths (/v1/holdings/export, /import)
 		// must match before the /v1/holdings/:id pattern does.

@@ -9,6 +9,7 @@ import (
 	"github.com/ouncehq/ounce/internal/alerts"
 	"github.com/ouncehq/ounce/internal/billing"
 	"github.com/ouncehq/ounce/internal/comex"
+	"github.com/ouncehq/ounce/internal/mail"
 	"github.com/ouncehq/ounce/internal/dealers"
 	"github.com/ouncehq/ounce/internal/intel"
 	"github.com/ouncehq/ounce/internal/news"
@@ -42,6 +43,8 @@ type Config struct {
 	Advisor advisor.Config
 	// Alerts configures push delivery of price alerts (Expo endpoint and token).
 	Alerts alerts.Config
+	// Mail configures SMTP (OUNCE_SMTP_URL, OUNCE_MAIL_FROM); unset, mail is off.
+	Mail mail.Config
 }
 
 // SetOffline switches every market-data source off (OUNCE_OFFLINE): prices, news, CME. It is
