@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/app"
 	"github.com/ouncehq/ounce/internal/mail"
 	"github.com/ouncehq/ounce/internal/mail/mailtest"
-	"github.com/ouncehq/ounce/internal/app"
 )
 
 // withSMTP points the app's mail at a real SMTP server on loopback (plain: loopback allowed).
