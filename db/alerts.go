@@ -245,6 +245,11 @@ func (s *Store) EvaluateTick(ctx context.Context, metal string, priceUnits, asOf
 		}
 		return evaluateTickSQLite(ctx, tx, &r, metal, priceUnits, asOf, now)
 	})
+	if err == nil && (len(r.Fired) > 0 || r.Armed > 0) {
+		// The pages this tick changed are copied into the database file in the background,
+		// not on this commit or the next (see checkpoint.go).
+		s.CheckpointSoon()
+	}
 	return r, err
 }
 
@@ -341,6 +346,9 @@ func evaluateTickPostgres(ctx context.Context, tx *sqlx.Tx, r *TickResult, metal
 // the notifications are inserted straight from the alerts the price reached (INSERT …
 // SELECT … RETURNING), the outbox rows from the notifications this tick added (ids past the
 // largest before it: AUTOINCREMENT ids only grow), and only then are the same alerts fired.
+// The alert UPDATEs say OR FAIL: a constraint failure then leaves the rows the statement
+// already changed, so SQLite keeps no statement journal (a copy of every page it changes,
+// for undoing just that statement), and the error rolls the whole transaction back anyway.
 func evaluateTickSQLite(ctx context.Context, tx *sqlx.Tx, r *TickResult, metal string, priceUnits, asOf, now int64) error {
 	var lastNote int64
 	if err := tx.GetContext(ctx, &lastNote, `SELECT COALESCE(MAX(id), 0) FROM alert_notifications`); err != nil {
@@ -376,7 +384,7 @@ func evaluateTickSQLite(ctx context.Context, tx *sqlx.Tx, r *TickResult, metal s
 			return err
 		}
 		if len(r.Fired) > n {
-			q, args, err = named(`UPDATE price_alerts SET ` + fireSet + ` WHERE ` + fireCond)
+			q, args, err = named(`UPDATE OR FAIL price_alerts SET ` + fireSet + ` WHERE ` + fireCond)
 			if err != nil {
 				return err
 			}
@@ -385,7 +393,7 @@ func evaluateTickSQLite(ctx context.Context, tx *sqlx.Tx, r *TickResult, metal s
 			}
 		}
 		armCond := `metal = :metal AND direction = '` + d.name + `' AND enabled = 1 AND armed = 0 AND arm_units ` + d.passed + ` :price`
-		q, args, err = named(`UPDATE price_alerts SET armed = 1, updated_at = :now WHERE ` + armCond)
+		q, args, err = named(`UPDATE OR FAIL price_alerts SET armed = 1, updated_at = :now WHERE ` + armCond)
 		if err != nil {
 			return err
 		}
