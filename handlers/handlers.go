@@ -13,6 +13,7 @@ import (
 	"github.com/ouncehq/ounce/handlers/alertshttp"
 	"github.com/ouncehq/ounce/handlers/billinghttp"
 	"github.com/ouncehq/ounce/handlers/dealershttp"
+	"github.com/ouncehq/ounce/handlers/fxhttp"
 	"github.com/ouncehq/ounce/handlers/intelhttp"
 	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/handlers/portfoliohttp"
@@ -28,6 +29,7 @@ import (
 	"github.com/ouncehq/ounce/internal/billing"
 	"github.com/ouncehq/ounce/internal/comex"
 	"github.com/ouncehq/ounce/internal/dealers"
+	"github.com/ouncehq/ounce/internal/fx"
 	"github.com/ouncehq/ounce/internal/intel"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/internal/prices"
@@ -55,6 +57,8 @@ type Services struct {
 	Advisor *advisor.Service
 	// Alerts is price alerts, push devices and the notification centre.
 	Alerts *alerts.Service
+	// FX is exchange rates: lookups, the daily ECB refresh and imports.
+	FX *fx.Service
 }
 
 // Deps are everything the handlers are built from.
@@ -94,6 +98,8 @@ type Handlers struct {
 	accountHTTP   *accounthttp.Handlers
 	intelHTTP     *intelhttp.Handlers
 	socialHTTP    *socialhttp.Handlers
+	fx            *fx.Service
+	fxHTTP        *fxhttp.Handlers
 	//areas-end
 }
 
@@ -122,6 +128,7 @@ func New(d Deps) *Handlers {
 	h.accountHTTP = accounthttp.New(base, sv.Account)
 	h.intelHTTP = intelhttp.New(base, sv.Intel, sv.Vault)
 	h.socialHTTP = socialhttp.New(base, sv.Social, sv.Intel)
+	h.fx, h.fxHTTP = sv.FX, fxhttp.New(base, sv.FX)
 	//new-end
 	return h
 }

@@ -22,6 +22,7 @@ func (h *Handlers) MCPTools() []kit.MCPTool {
 	tools = append(tools, h.intelHTTP.MCPTools()...)
 	tools = append(tools, h.portfolioHTTP.MCPTools()...)
 	tools = append(tools, h.advisorHTTP.MCPTools()...)
+	tools = append(tools, h.fxHTTP.MCPTools()...)
 	order := map[string]int{"get_spot_prices": 0, "get_price_history": 1, "get_stack_signal": 2, "get_vault_watch": 3, "get_junk_silver": 4, "get_speculation": 5}
 	sort.SliceStable(tools, func(i, j int) bool {
 		oi, ok1 := order[tools[i].Name]

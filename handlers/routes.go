@@ -22,6 +22,7 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 	out = append(out, h.receiptsHTTP.APIRoutes()...)
 	out = append(out, h.advisorHTTP.APIRoutes()...)
 	out = append(out, h.alertsHTTP.APIRoutes()...)
+	out = append(out, h.fxHTTP.APIRoutes()...)
 	return out
 }
 
@@ -70,6 +71,9 @@ func (h *Handlers) Jobs() []kit.Job {
 	}
 	if h.alerts != nil {
 		out = append(out, kit.Job{Name: "price alerts", Run: h.alerts.Run})
+	}
+	if h.fx != nil {
+		out = append(out, kit.Job{Name: "exchange rates refresh", Run: h.fx.Run})
 	}
 	return out
 }

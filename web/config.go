@@ -14,6 +14,7 @@ import (
 	"github.com/ouncehq/ounce/internal/billing"
 	"github.com/ouncehq/ounce/internal/comex"
 	"github.com/ouncehq/ounce/internal/dealers"
+	"github.com/ouncehq/ounce/internal/fx"
 	"github.com/ouncehq/ounce/internal/intel"
 	"github.com/ouncehq/ounce/internal/news"
 	"github.com/ouncehq/ounce/internal/portfolio"
@@ -47,6 +48,8 @@ type Config struct {
 	Advisor advisor.Config
 	// Alerts configures push delivery of price alerts (Expo endpoint and token).
 	Alerts alerts.Config
+	// FX configures the daily ECB exchange-rate refresh (OUNCE_FX_URL).
+	FX fx.Config
 }
 
 // HTTPConfig configures the transport layer.
@@ -115,6 +118,7 @@ func (c *Config) SetOffline(offline bool) {
 	c.Intel.Offline = offline
 	c.Vault.Offline = offline
 	c.Dealers.Offline = offline
+	c.FX.Offline = offline
 }
 
 // services builds every service from its part of the configuration.
@@ -137,6 +141,7 @@ func (s *server) services(opts Options) handlers.Services {
 		Social:   social.New(social.Deps{Store: deps.Store, Config: cfg.Social, Now: deps.Now, Logger: deps.Logger}),
 		Receipts: receipts.New(receipts.Deps{Store: deps.Store, Portfolio: pf, Config: cfg.Receipts, Now: deps.Now, Logger: deps.Logger}),
 		Alerts:   alerts.New(alertDeps(opts)),
+		FX:       fx.New(fx.Deps{Store: deps.Store, Config: cfg.FX, Now: deps.Now, Logger: deps.Logger}),
 	}
 	sv.Advisor = advisor.New(advisor.Deps{Store: deps.Store, Portfolio: pf, Market: deps.Market, Intel: sv.Intel, Vault: vault,
 		Dealers: sv.Dealers, Alerts: firedAlerts{sv.Alerts}, Config: advisorConfig(cfg), Now: deps.Now, Logger: deps.Logger})

@@ -178,6 +178,9 @@ func loadConfig(fs *flag.FlagSet, args []string) (config, error) {
 		return c, fmt.Errorf("OUNCE_LLM_BASE_URL and OUNCE_LLM_MODEL go together")
 	}
 	app.Vault.BaseURL = os.Getenv("OUNCE_CME_BASE_URL")
+	if app.FX.URL = strings.TrimSpace(os.Getenv("OUNCE_FX_URL")); app.FX.URL != "" && !strings.HasPrefix(app.FX.URL, "https://") && !strings.HasPrefix(app.FX.URL, "http://") {
+		return c, fmt.Errorf("OUNCE_FX_URL must be an http(s) URL, got %q", app.FX.URL)
+	}
 	if app.Receipts.FreeScans, err = envInt("OUNCE_RECEIPT_FREE_SCANS", 5); err != nil {
 		return c, err
 	}

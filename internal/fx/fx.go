@@ -79,13 +79,11 @@ type Service struct {
 	until  int32
 }
 
-// New builds the service; it reads the embedded history the first time one is built.
-func New(d Deps) (*Service, error) {
-	tab, err := embedded()
-	if err != nil {
-		return nil, fmt.Errorf("embedded exchange rates: %w", err)
-	}
-	s := &Service{store: d.Store, cfg: d.Config, now: d.Now, log: d.Logger, client: d.Client, tab: tab, until: 1 << 30}
+// New builds the service; it reads the embedded history the first time one is built. That
+// history is compiled in and checked by the tests; were it unreadable, the service would log
+// it and answer from stored rates only.
+func New(d Deps) *Service {
+	s := &Service{store: d.Store, cfg: d.Config, now: d.Now, log: d.Logger, client: d.Client, until: 1 << 30}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -101,7 +99,13 @@ func New(d Deps) (*Service, error) {
 	if !d.until.IsZero() {
 		s.until = dayNumber(d.until)
 	}
-	return s, nil
+	tab, err := embedded()
+	if err != nil {
+		s.log.Error("exchange rates: the embedded history is unreadable; serving stored rates only", "err", err)
+		tab = &table{ecb: map[string]series{}, fed: map[string]series{}, usdPer: map[string]bool{}}
+	}
+	s.tab = tab
+	return s
 }
 
 // Rate is the exchange rate of one currency used for one day.
@@ -164,6 +168,16 @@ func (s *Service) DisplayCurrencies() []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// DisplayCurrencies are the currencies a member may read money in (Service.DisplayCurrencies
+// of the embedded history), for packages that hold no service.
+func DisplayCurrencies() []string {
+	tab, err := embedded()
+	if err != nil {
+		return []string{"EUR", "USD"}
+	}
+	return (&Service{tab: tab}).DisplayCurrencies()
 }
 
 // IsDisplayCurrency reports whether code may be a member's display currency.

@@ -28,11 +28,7 @@ func newService(t *testing.T, d Deps) *Service {
 	if d.Now == nil {
 		d.Now = func() time.Time { return time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC) }
 	}
-	s, err := New(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return New(d)
 }
 
 func lookup(t *testing.T, s *Service, code, day string) Rate {

@@ -1,0 +1,16 @@
+// Package fxhttp adapts exchange rates to HTTP: GET /v1/fx and its MCP tool.
+package fxhttp
+
+import (
+	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/internal/fx"
+)
+
+// Handlers are the area's adapters over its service, sharing the server's kit.Base.
+type Handlers struct {
+	*kit.Base
+	fx *fx.Service
+}
+
+// New builds the area's adapters.
+func New(b *kit.Base, svc *fx.Service) *Handlers { return &Handlers{Base: b, fx: svc} }
