@@ -23,6 +23,7 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 	out = append(out, h.advisorHTTP.APIRoutes()...)
 	out = append(out, h.alertsHTTP.APIRoutes()...)
 	out = append(out, h.fxHTTP.APIRoutes()...)
+	out = append(out, h.accountHTTP.SettingsAPIRoutes()...)
 	return out
 }
 
