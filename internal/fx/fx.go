@@ -46,7 +46,8 @@ const exactPlaces = 20
 
 // Config is the exchange-rate part of the configuration (OUNCE_FX_URL, OUNCE_OFFLINE).
 type Config struct {
-	// URL is the ECB daily file the leader fetches once a day (DefaultURL when empty).
+	// URL is the ECB daily file the leader fetches once a day; cmd sets DefaultURL unless
+	// OUNCE_FX_URL names another. Empty fetches nothing (tests, tools).
 	URL string
 	// Offline fetches nothing; the stored and embedded rates are served, flagged stale.
 	Offline bool
@@ -92,9 +93,6 @@ func New(d Deps) *Service {
 	}
 	if s.client == nil {
 		s.client = &http.Client{Timeout: 30 * time.Second}
-	}
-	if s.cfg.URL == "" {
-		s.cfg.URL = DefaultURL
 	}
 	if !d.until.IsZero() {
 		s.until = dayNumber(d.until)

@@ -280,3 +280,43 @@ func BenchmarkParseEmbedded(b *testing.B) {
 		}
 	}
 }
+
+// The job refreshes at once on the leader, then waits for the next day's publication; it
+// returns when stopped.
+func TestRunRefreshesOnTheLeader(t *testing.T) {
+	recorded, err := os.ReadFile("testdata/ecb-eurofxref-daily-2025-05-09.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dbtest.Each(t, func(t *testing.T, store *db.Store) {
+		fetched := make(chan struct{}, 8)
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			_, _ = w.Write(recorded)
+			fetched <- struct{}{}
+		}))
+		defer srv.Close()
+		s := newService(t, Deps{Store: store, Config: Config{URL: srv.URL}})
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { s.Run(ctx); close(done) }()
+		select {
+		case <-fetched:
+		case <-time.After(30 * time.Second):
+			t.Fatal("the job did not fetch")
+		}
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			if d, err := store.LatestFXDay(context.Background()); err == nil && d.String() == "2025-05-09" {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the fetched rates were not stored")
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		cancel()
+		<-done
+		// Without a URL (tests, tools) the job fetches nothing and returns at once.
+		newService(t, Deps{Store: store}).Run(context.Background())
+	})
+}

@@ -73,8 +73,8 @@ func isCode(s string) bool {
 // operator's correction of a day stays). It returns the newest day fetched. Unreachable or
 // malformed, it stores nothing and lookups keep answering from what is stored, stale-flagged.
 func (s *Service) Refresh(ctx context.Context) (time.Time, error) {
-	if s.store == nil {
-		return time.Time{}, errors.New("no store to keep refreshed rates in")
+	if s.store == nil || s.cfg.URL == "" {
+		return time.Time{}, errors.New("no store to keep refreshed rates in, or no ECB file URL")
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.cfg.URL, nil)
 	if err != nil {
@@ -133,7 +133,7 @@ func (s *Service) Run(ctx context.Context) {
 		s.log.Info("exchange rates: offline, the ECB file is not fetched; stored rates are served, stale-flagged when old")
 		return
 	}
-	if s.store == nil {
+	if s.store == nil || s.cfg.URL == "" {
 		return
 	}
 	s.store.RunAsLeader(ctx, refreshLockKey, 30*time.Second, func(ctx context.Context) {
