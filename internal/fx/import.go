@@ -54,11 +54,15 @@ func (s *Service) ParseImport(ctx context.Context, r io.Reader, source string) (
 		if errors.Is(err, io.EOF) {
 			break
 		}
-		line, _ := cr.FieldPos(0)
 		if err != nil {
-			bad = append(bad, fmt.Sprintf("row %d (line %d): %v", n, line, err))
-			continue
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				bad = append(bad, fmt.Sprintf("row %d (line %d): %v", n, pe.StartLine, pe.Err))
+				continue
+			}
+			return nil, RowErrors{fmt.Sprintf("row %d: %v", n, err)}
 		}
+		line, _ := cr.FieldPos(0)
 		if n > maxImportRows {
 			return nil, RowErrors{fmt.Sprintf("more than %d rows: split the file", maxImportRows)}
 		}
