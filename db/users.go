@@ -26,6 +26,10 @@ type User struct {
 	DisplayName string `db:"display_name"`
 	// TimeZone is an IANA zone name; daily briefs follow the member's day in it.
 	TimeZone string `db:"time_zone"`
+	// DisplayCurrency is the ISO 4217 code money is shown in (USD unless the member chose).
+	DisplayCurrency string `db:"display_currency"`
+	// WeightUnit is what weights and prices per weight are shown in: oz, g, kg or tola.
+	WeightUnit string `db:"weight_unit"`
 	// SessionGen moves on every password change: browser sessions made under an older value
 	// are signed out.
 	SessionGen int64     `db:"session_gen"`
@@ -36,15 +40,22 @@ type User struct {
 // DefaultTimeZone is a new account's time zone (the US market's).
 const DefaultTimeZone = "America/New_York"
 
+// A new account's display currency and weight unit.
+const (
+	DefaultDisplayCurrency = "USD"
+	DefaultWeightUnit      = "oz"
+)
+
 // NormalizeEmail is the one form of an address that is stored and compared.
 func NormalizeEmail(e string) string { return strings.ToLower(strings.TrimSpace(e)) }
 
-const userCols = `id, email, password_hash, tier, is_admin, display_name, time_zone, session_gen, created_at, updated_at`
+const userCols = `id, email, password_hash, tier, is_admin, display_name, time_zone, display_currency, weight_unit, session_gen, created_at, updated_at`
 
 // InsertUser creates an account; a taken email is ErrConflict.
 func (s *Store) InsertUser(ctx context.Context, email, passwordHash, tier string, admin bool) (User, error) {
 	now := s.now()
-	u := User{Email: NormalizeEmail(email), PasswordHash: passwordHash, Tier: tier, IsAdmin: admin, TimeZone: DefaultTimeZone, CreatedAt: now, UpdatedAt: now}
+	u := User{Email: NormalizeEmail(email), PasswordHash: passwordHash, Tier: tier, IsAdmin: admin, TimeZone: DefaultTimeZone,
+		DisplayCurrency: DefaultDisplayCurrency, WeightUnit: DefaultWeightUnit, CreatedAt: now, UpdatedAt: now}
 	err := s.db.GetContext(ctx, &u.ID, s.rebind(`INSERT INTO users (email, password_hash, tier, is_admin, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`), u.Email, u.PasswordHash, u.Tier, u.IsAdmin, now, now)
 	if isUniqueViolation(err) {
@@ -85,6 +96,19 @@ func (s *Store) SetUserTier(ctx context.Context, email, tier string) error {
 // SetUserProfile stores a member's display name and time zone.
 func (s *Store) SetUserProfile(ctx context.Context, id int64, displayName, timeZone string) error {
 	res, err := s.db.ExecContext(ctx, s.rebind(`UPDATE users SET display_name = ?, time_zone = ?, updated_at = ? WHERE id = ?`), displayName, timeZone, s.now(), id)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// SetUserUnits stores what a member reads money, weights and times in.
+func (s *Store) SetUserUnits(ctx context.Context, id int64, displayCurrency, weightUnit, timeZone string) error {
+	res, err := s.db.ExecContext(ctx, s.rebind(`UPDATE users SET display_currency = ?, weight_unit = ?, time_zone = ?, updated_at = ? WHERE id = ?`),
+		displayCurrency, weightUnit, timeZone, s.now(), id)
 	if err != nil {
 		return err
 	}

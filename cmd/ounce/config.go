@@ -13,6 +13,7 @@ import (
 
 	"github.com/ouncehq/ounce/internal/app"
 	"github.com/ouncehq/ounce/internal/dealers"
+	"github.com/ouncehq/ounce/internal/fx"
 	"github.com/ouncehq/ounce/internal/outbound"
 	"github.com/ouncehq/ounce/internal/prices"
 )
@@ -178,6 +179,9 @@ func loadConfig(fs *flag.FlagSet, args []string) (config, error) {
 		return c, fmt.Errorf("OUNCE_LLM_BASE_URL and OUNCE_LLM_MODEL go together")
 	}
 	app.Vault.BaseURL = os.Getenv("OUNCE_CME_BASE_URL")
+	if app.FX.URL = envOr("OUNCE_FX_URL", fx.DefaultURL); !strings.HasPrefix(app.FX.URL, "https://") && !strings.HasPrefix(app.FX.URL, "http://") {
+		return c, fmt.Errorf("OUNCE_FX_URL must be an http(s) URL, got %q", app.FX.URL)
+	}
 	if app.Receipts.FreeScans, err = envInt("OUNCE_RECEIPT_FREE_SCANS", 5); err != nil {
 		return c, err
 	}

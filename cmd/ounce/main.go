@@ -44,6 +44,7 @@ Usage:
   ounce apikey new --email E [--name N]        print a new API key once, nothing else
   ounce prices import --metal M [--granularity daily|monthly] FILE.csv
                                                add or correct closes (header date,usd_per_oz)
+  ounce fx import FILE.csv                     add or correct exchange rates (header date,currency,per_eur)
   ounce vault import FILE.xls [FILE.xls ...]   store CME depository reports
   ounce vault open-interest --metal M --contracts N [--date YYYY-MM-DD]
                                                record futures open interest (date: today, UTC)
@@ -146,6 +147,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return cmdPrices(ctx, args[1:], stdout, stderr)
 	case "vault":
 		return cmdVault(ctx, args[1:], stdout)
+	case "fx":
+		return cmdFX(ctx, args[1:], stdout, stderr)
 	case "dealers":
 		return cmdDealers(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-v":

@@ -21,6 +21,7 @@ var accountZones = []string{"America/New_York", "America/Chicago", "America/Denv
 func (h *Handlers) accountView(u account.User, vals map[string]string, errs map[string]string) pages.AccountView {
 	v := pages.AccountView{Email: u.Email, Values: map[string]string{"display_name": u.DisplayName, "time_zone": u.TimeZone},
 		Errors: map[string]string{}, Gold: account.IsGold(u), Zones: accountZones, DeleteTip: account.DeleteConfirmation}
+	v.Units = unitsView(u, nil, nil)
 	for k, x := range vals {
 		v.Values[k] = x
 	}
@@ -57,6 +58,8 @@ func (h *Handlers) AccountPage(c *fiber.Ctx) error {
 		v.Flash = "Profile saved."
 	case "email":
 		v.Flash = "Email changed."
+	case "units":
+		v.Flash = "Money and units saved."
 	case "password":
 		v.Flash = "Password changed. Your other browsers are signed out."
 	case "mail":

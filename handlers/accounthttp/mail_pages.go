@@ -40,9 +40,14 @@ func (h *Handlers) mailPageRoutes() []kit.PageRoute {
 	}
 }
 
-// APIRoutes are the area's /v1 routes: the RFC 8058 one-click unsubscribe a mail client
-// POSTs to (no session, no key: the signed token is the authority).
+// APIRoutes are the area's /v1 routes: the member's settings (units.go) and the RFC 8058
+// one-click unsubscribe a mail client POSTs to (no session, no key: the signed token is the
+// authority).
 func (h *Handlers) APIRoutes() []kit.APIRoute {
+	return append(h.SettingsAPIRoutes(), h.mailAPIRoutes()...)
+}
+
+func (h *Handlers) mailAPIRoutes() []kit.APIRoute {
 	return []kit.APIRoute{
 		{Method: "POST", Path: "/v1/mail/unsubscribe", Auth: kit.AuthNone, Handler: h.APIUnsubscribe, OperationID: "unsubscribeMail", Tag: "Account",
 			Summary: "Stop a mailing with one click (RFC 8058)",

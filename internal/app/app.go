@@ -22,6 +22,7 @@ import (
 	"github.com/ouncehq/ounce/handlers/alertshttp"
 	"github.com/ouncehq/ounce/handlers/billinghttp"
 	"github.com/ouncehq/ounce/handlers/dealershttp"
+	"github.com/ouncehq/ounce/handlers/fxhttp"
 	"github.com/ouncehq/ounce/handlers/intelhttp"
 	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/handlers/portfoliohttp"
@@ -34,6 +35,7 @@ import (
 	"github.com/ouncehq/ounce/internal/billing"
 	"github.com/ouncehq/ounce/internal/comex"
 	"github.com/ouncehq/ounce/internal/dealers"
+	"github.com/ouncehq/ounce/internal/fx"
 	"github.com/ouncehq/ounce/internal/intel"
 	"github.com/ouncehq/ounce/internal/job"
 	"github.com/ouncehq/ounce/internal/mail"
@@ -83,6 +85,8 @@ type App struct {
 	Alerts *alerts.Service
 	// Mail is password reset, address confirmation and alerts and briefs by email.
 	Mail *mail.Service
+	// FX is exchange rates: lookups, the daily ECB refresh and imports.
+	FX *fx.Service
 
 	// Server serves the handlers and runs the jobs (Start, Shutdown).
 	Server *web.Server
@@ -167,6 +171,7 @@ func (a *App) buildServices(p web.Parts) {
 		ad.Market = a.Market
 	}
 	a.Alerts = service(a, alerts.New(ad))
+	a.FX = service(a, fx.New(fx.Deps{Store: store, Config: cfg.FX, Now: now, Logger: log}))
 	a.Mail = service(a, mail.New(mail.Deps{Store: store, Config: cfg.Mail.WithBaseURL(cfg.Site.BaseURL), Now: now, Logger: log}))
 	a.Advisor = service(a, advisor.New(advisor.Deps{Store: store, Portfolio: a.Portfolio, Market: a.Market, Intel: a.Intel, Vault: a.Vault,
 		Dealers: a.Dealers, Alerts: firedAlerts{a.Alerts}, Config: advisorConfig(cfg), Now: now, Logger: log}))
@@ -188,6 +193,7 @@ func (a *App) areas(base *kit.Base, prices *priceshttp.Handlers, pf *portfolioht
 		receiptshttp.New(base, a.Receipts),
 		advisorhttp.New(base, a.Advisor),
 		alertshttp.New(base, a.Alerts, a.Market),
+		fxhttp.New(base, a.FX),
 	}
 }
 

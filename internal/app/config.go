@@ -10,6 +10,7 @@ import (
 	"github.com/ouncehq/ounce/internal/billing"
 	"github.com/ouncehq/ounce/internal/comex"
 	"github.com/ouncehq/ounce/internal/dealers"
+	"github.com/ouncehq/ounce/internal/fx"
 	"github.com/ouncehq/ounce/internal/intel"
 	"github.com/ouncehq/ounce/internal/mail"
 	"github.com/ouncehq/ounce/internal/news"
@@ -45,6 +46,8 @@ type Config struct {
 	Alerts alerts.Config
 	// Mail configures SMTP (OUNCE_SMTP_URL, OUNCE_MAIL_FROM); unset, mail is off.
 	Mail mail.Config
+	// FX configures the daily ECB exchange-rate refresh (OUNCE_FX_URL).
+	FX fx.Config
 }
 
 // SetOffline switches every market-data source off (OUNCE_OFFLINE): prices, news, CME. It is
@@ -56,6 +59,7 @@ func (c *Config) SetOffline(offline bool) {
 	c.Intel.Offline = offline
 	c.Vault.Offline = offline
 	c.Dealers.Offline = offline
+	c.FX.Offline = offline
 }
 
 // advisorConfig is the advisor's settings: the Stack Signal writer's model unless the

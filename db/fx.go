@@ -1,0 +1,84 @@
+package db
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// FXRate is one stored exchange rate: units of Currency per 1 EUR on Day, as published (the
+// text keeps the source's digits), from Source ("ECB daily", "import:FILE").
+type FXRate struct {
+	Currency string `db:"currency"`
+	Day      Date   `db:"day"`
+	PerEUR   string `db:"per_eur"`
+	Source   string `db:"source"`
+}
+
+// UpsertFXRates adds or corrects rates in one transaction: all of them or, on an error, none.
+func (s *Store) UpsertFXRates(ctx context.Context, rates []FXRate) error {
+	return s.writeFXRates(ctx, rates, true)
+}
+
+// InsertMissingFXRates adds rates for (currency, day) pairs not stored yet and leaves stored
+// ones, an operator's correction among them, as they are.
+func (s *Store) InsertMissingFXRates(ctx context.Context, rates []FXRate) error {
+	return s.writeFXRates(ctx, rates, false)
+}
+
+func (s *Store) writeFXRates(ctx context.Context, rates []FXRate, overwrite bool) error {
+	if len(rates) == 0 {
+		return nil
+	}
+	now := s.now()
+	return s.WithTx(ctx, func(tx *sqlx.Tx) error {
+		const batch = 400
+		for start := 0; start < len(rates); start += batch {
+			end := min(start+batch, len(rates))
+			var sb strings.Builder
+			sb.WriteString(`INSERT INTO fx_rates (currency, day, per_eur, source, updated_at) VALUES `)
+			args := make([]any, 0, (end-start)*5)
+			for i, r := range rates[start:end] {
+				if i > 0 {
+					sb.WriteString(",")
+				}
+				sb.WriteString("(?, ?, ?, ?, ?)")
+				args = append(args, r.Currency, r.Day, r.PerEUR, r.Source, now)
+			}
+			if overwrite {
+				sb.WriteString(` ON CONFLICT (currency, day) DO UPDATE SET per_eur = excluded.per_eur, source = excluded.source, updated_at = excluded.updated_at`)
+			} else {
+				sb.WriteString(` ON CONFLICT (currency, day) DO NOTHING`)
+			}
+			if _, err := tx.ExecContext(ctx, tx.Rebind(sb.String()), args...); err != nil {
+				return fmt.Errorf("store fx rates: %w", err)
+			}
+		}
+		return nil
+	})
+}
+
+// FXRateOnOrBefore is the stored rate of currency on day or, failing that, the last one
+// before it; ErrNotFound when none is stored that early.
+func (s *Store) FXRateOnOrBefore(ctx context.Context, currency string, day Date) (FXRate, error) {
+	var r FXRate
+	err := s.db.GetContext(ctx, &r, s.rebind(`SELECT currency, day, per_eur, source FROM fx_rates
+		WHERE currency = ? AND day <= ? ORDER BY day DESC LIMIT 1`), currency, day)
+	return r, notFound(err)
+}
+
+// FXCurrencies lists the currencies with at least one stored rate, sorted.
+func (s *Store) FXCurrencies(ctx context.Context) ([]string, error) {
+	var out []string
+	err := s.db.SelectContext(ctx, &out, `SELECT DISTINCT currency FROM fx_rates ORDER BY currency`)
+	return out, err
+}
+
+// LatestFXDay is the newest day with a stored rate (the zero Date when none is stored).
+func (s *Store) LatestFXDay(ctx context.Context) (Date, error) {
+	var d Date
+	err := s.db.GetContext(ctx, &d, `SELECT MAX(day) FROM fx_rates`)
+	return d, err
+}

@@ -1,0 +1,121 @@
+package accounthttp
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/internal/account"
+	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/fx"
+	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/views/pages"
+)
+
+// unitLabels are the weight units as the settings form offers them.
+var unitLabels = [][2]string{{"oz", "Troy ounces (oz)"}, {"g", "Grams (g)"}, {"kg", "Kilograms (kg)"}, {"tola", "Tola (11.6638038 g)"}}
+
+// unitsView is the "Money and units" section of u, with a rejected form's values and errors.
+func unitsView(u db.User, vals, errs map[string]string) pages.UnitsView {
+	s := account.SettingsOf(u)
+	v := pages.UnitsView{Currency: s.DisplayCurrency, Unit: string(s.WeightUnit), Currencies: fx.DisplayCurrencies(), Units: unitLabels, Errors: map[string]string{}}
+	if c, ok := vals["display_currency"]; ok {
+		v.Currency = c
+	}
+	if w, ok := vals["weight_unit"]; ok {
+		v.Unit = w
+	}
+	for k, x := range errs {
+		v.Errors[k] = x
+	}
+	return v
+}
+
+// AccountUnits saves the display currency and weight unit from the settings page.
+func (h *Handlers) AccountUnits(c *fiber.Ctx) error {
+	u, _ := kit.UserFrom(c)
+	cur, unit := c.FormValue("display_currency"), c.FormValue("weight_unit")
+	if _, err := h.account.UpdateSettings(h.Ctx(c), u, account.SettingsChange{DisplayCurrency: &cur, WeightUnit: &unit}); err != nil {
+		errs, ok := accountFieldErrors(err, nil)
+		if !ok {
+			return err
+		}
+		v := h.accountView(u, nil, nil)
+		v.Units = unitsView(u, map[string]string{"display_currency": cur, "weight_unit": unit}, errs)
+		return kit.Render(c, http.StatusUnprocessableEntity, pages.Account(h.Meta(c, "Account", "settings"), v))
+	}
+	return kit.Redirect(c, "/settings/account?done=units")
+}
+
+// SettingsJSON is the body of GET|PATCH /v1/account/settings.
+type SettingsJSON struct {
+	DisplayCurrency string `json:"display_currency"`
+	WeightUnit      string `json:"weight_unit"`
+	TimeZone        string `json:"time_zone"`
+}
+
+func settingsJSON(u db.User) SettingsJSON {
+	s := account.SettingsOf(u)
+	return SettingsJSON{DisplayCurrency: s.DisplayCurrency, WeightUnit: string(s.WeightUnit), TimeZone: s.TimeZone}
+}
+
+// APISettings answers GET /v1/account/settings.
+func (h *Handlers) APISettings(c *fiber.Ctx) error {
+	u, _ := kit.UserFrom(c)
+	return kit.WriteJSON(c, http.StatusOK, settingsJSON(u))
+}
+
+// APISettingsPatch answers PATCH /v1/account/settings: the fields sent change, each a string.
+func (h *Handlers) APISettingsPatch(c *fiber.Ctx) error {
+	u, _ := kit.UserFrom(c)
+	body, err := kit.JSONObjectBody(c.Body(), "display_currency", "weight_unit", "time_zone")
+	if err != nil {
+		return err
+	}
+	if len(body) == 0 {
+		return &apperr.Error{Kind: apperr.Unprocessable, Msg: "body: name at least one setting to change",
+			Fields: []apperr.FieldError{{Field: "body", Message: "name at least one of display_currency, weight_unit, time_zone"}}}
+	}
+	var ch account.SettingsChange
+	for name, dst := range map[string]**string{"display_currency": &ch.DisplayCurrency, "weight_unit": &ch.WeightUnit, "time_zone": &ch.TimeZone} {
+		raw, ok := body[name]
+		if !ok {
+			continue
+		}
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return &apperr.Error{Kind: apperr.Unprocessable, Msg: name + ": must be a string", Fields: []apperr.FieldError{{Field: name, Message: "must be a string"}}}
+		}
+		*dst = &s
+	}
+	nu, err := h.account.UpdateSettings(h.Ctx(c), u, ch)
+	if err != nil {
+		return err
+	}
+	return kit.WriteJSON(c, http.StatusOK, settingsJSON(nu))
+}
+
+// SettingsAPIRoutes are the account area's /v1 routes: the member's settings.
+func (h *Handlers) SettingsAPIRoutes() []kit.APIRoute {
+	schema := kit.Schema{"type": "object", "required": []string{"display_currency", "weight_unit", "time_zone"}, "properties": kit.Schema{
+		"display_currency": kit.Schema{"type": "string", "enum": fx.DisplayCurrencies(), "description": "ISO 4217 code money is shown in (default USD), converted at the ECB reference rate of each day."},
+		"weight_unit":      kit.Schema{"type": "string", "enum": metals.UnitNames(), "description": "Unit weights and prices per weight are shown in (default oz): troy ounce, gram, kilogram, tola (11.6638038 g; 1 troy oz = 31.1034768 g)."},
+		"time_zone":        kit.Schema{"type": "string", "description": "IANA time zone name (default America/New_York); daily briefs follow the member's day in it."},
+	}}
+	patch := kit.Schema{"type": "object", "additionalProperties": false, "properties": kit.Schema{
+		"display_currency": kit.Schema{"type": "string"}, "weight_unit": kit.Schema{"type": "string"}, "time_zone": kit.Schema{"type": "string"},
+	}}
+	refused := kit.Response{Status: 422, Description: "An unknown currency, unit or time zone (or an empty body): errors names each field and what is accepted; nothing is changed.", Schema: kit.ProblemSchema(), ContentType: "application/problem+json"}
+	return []kit.APIRoute{
+		{Method: "GET", Path: "/v1/account/settings", Auth: kit.AuthMember, Handler: h.APISettings, OperationID: "getAccountSettings", Tag: "Account",
+			Summary:   "Your display currency, weight unit and time zone",
+			Responses: []kit.Response{{Status: 200, Description: "The settings.", Schema: schema}}, Example: "GET /v1/account/settings"},
+		{Method: "PATCH", Path: "/v1/account/settings", Auth: kit.AuthMember, Handler: h.APISettingsPatch, OperationID: "updateAccountSettings", Tag: "Account",
+			Summary: "Change your display currency, weight unit or time zone", Body: patch,
+			Responses: []kit.Response{{Status: 200, Description: "The settings after the change.", Schema: schema}, refused},
+			Example:   `PATCH /v1/account/settings {"display_currency":"EUR","weight_unit":"g"}`},
+	}
+}
