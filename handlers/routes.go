@@ -31,6 +31,8 @@ func (h *Handlers) PageRoutes() []kit.PageRoute {
 		{Method: "GET", Path: "/", Handler: h.Home, Auth: kit.AuthNone},
 		{Method: "GET", Path: "/docs/api", Handler: h.APIDocsPage, Auth: kit.AuthNone},
 		{Method: "GET", Path: "/legal", Handler: h.LegalPage, Auth: kit.AuthNone},
+		{Method: "GET", Path: "/manifest.webmanifest", Handler: h.WebManifest, Auth: kit.AuthNone}, // install.go
+		{Method: "GET", Path: "/sw.js", Handler: h.ServiceWorker, Auth: kit.AuthNone},
 	}
 	out = append(out, h.accountHTTP.PageRoutes()...)
 	out = append(out, h.pricesHTTP.PageRoutes()...)
