@@ -279,7 +279,7 @@ func Base(m components.Meta) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		} else {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "<a href=\"/login\" class=\"hidden min-h-11 items-center text-slate-600 hover:text-slate-900 sm:flex dark:text-slate-300 dark:hover:text-white\">Sign in</a> <a href=\"/signup\" class=\"flex min-h-11 items-center rounded-md bg-amber-700 px-3 font-semibold text-white hover:bg-amber-800\">Create account</a>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "<a href=\"/login\" class=\"hidden min-h-11 items-center text-slate-600 hover:text-slate-900 sm:flex dark:text-slate-300 dark:hover:text-white\">Sign in</a> <a href=\"/signup\" class=\"flex min-h-11 items-center rounded-md bg-amber-700 px-3 font-semibold text-white hover:bg-amber-800\"><span class=\"sm:hidden\">Sign up</span><span class=\"hidden sm:inline\">Create account</span></a>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -735,7 +735,7 @@ func DealerTable(p DealerProductView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				if q.Best {
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 57, "<span class=\"ml-1 rounded bg-emerald-600 px-1.5 py-0.5 text-xs font-semibold text-white\">Best</span> ")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 57, "<span class=\"ml-1 rounded bg-emerald-700 px-1.5 py-0.5 text-xs font-semibold text-white\">Best</span> ")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}

@@ -188,14 +188,14 @@ func Developer(m components.Meta, v DeveloperView) templ.Component {
 					}()
 				}
 				ctx = templ.InitializeContext(ctx)
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "<p class=\"text-sm\">Send the key as a bearer token:</p><pre class=\"mt-2 overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-100\" tabindex=\"0\" aria-label=\"Example request\"><code>curl -H \"Authorization: Bearer ounce_…\" ")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "<p class=\"text-sm\">Send the key as a bearer token:</p><pre class=\"mt-2 overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-100\" tabindex=\"0\" role=\"region\" aria-label=\"Example request\"><code>curl -H \"Authorization: Bearer ounce_…\" ")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var11 string
 				templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(v.BaseURL)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/settings.templ`, Line: 44, Col: 187}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/settings.templ`, Line: 44, Col: 201}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var11))
 				if templ_7745c5c3_Err != nil {
