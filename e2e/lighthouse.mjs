@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import lighthouse from "lighthouse";
+import { throttling } from "lighthouse/core/config/constants.js";
 import * as chromeLauncher from "chrome-launcher";
 import { chromiumArgs, launchChromium, step } from "./journey.mjs";
 
@@ -34,13 +35,21 @@ const chrome = await chromeLauncher.launch({
   chromeFlags: chromiumArgs,
 });
 const failures = [];
+const defaultThrottling = throttling.mobileSlow4G;
 try {
   for (const [name, path, headers] of [["dashboard", "/", { Cookie: cookie }], ["markets", "/markets", {}], ["signal", "/signal", {}]]) {
     await step(`lighthouse ${path}${name === "dashboard" ? " (signed in)" : ""}`, async () => {
-      const run = await lighthouse(base + path, {
-        port: chrome.port, output: "json", logLevel: "error", extraHeaders: headers,
-        onlyCategories: ["performance", "accessibility"],
-      });
+      const flags = { port: chrome.port, output: "json", logLevel: "error", extraHeaders: headers, onlyCategories: ["performance", "accessibility"] };
+      let run = await lighthouse(base + path, flags);
+      // Lighthouse's 4x CPU slowdown stands a fast desktop in for a mid-range phone. On a slower
+      // or busy machine (its benchmark index below 1300) Lighthouse's own guidance is a smaller
+      // multiplier — 2x from 800, 1x below — so the run is measured again with it, and says so.
+      const bench = run.lhr.environment.benchmarkIndex;
+      if (bench < 1300) {
+        const cpuSlowdownMultiplier = bench >= 800 ? 2 : 1;
+        console.log(`     benchmark index ${Math.round(bench)}: measured again with CPU slowdown ${cpuSlowdownMultiplier}x`);
+        run = await lighthouse(base + path, { ...flags, throttling: { ...defaultThrottling, cpuSlowdownMultiplier } });
+      }
       const lhr = run.lhr;
       writeFileSync(`${shots}/lighthouse-${name}.json`, run.report);
       assert.equal(lhr.finalDisplayedUrl, base + path, "Lighthouse ended on another page (signed out?)");
