@@ -1,6 +1,6 @@
 /** Tailwind configuration for Ounce's server-rendered pages. */
 module.exports = {
-  content: ["./views/**/*.templ", "./handlers/**/*.go", "./static/js/app.js"],
+  content: ["./views/**/*.templ", "./handlers/**/*.go", "./static/js/app.js", "./static/js/sw.js", "./static/offline.html"],
   darkMode: "media",
   // Classes built from data (metal-gold, …) that the scanner cannot see in templates.
   safelist: ["metal-gold", "metal-silver", "metal-platinum", "metal-palladium"],

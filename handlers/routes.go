@@ -20,6 +20,8 @@ func (h *Handlers) PageRoutes() []kit.PageRoute {
 		{Method: "GET", Path: "/", Handler: h.Home, Auth: kit.AuthNone},
 		{Method: "GET", Path: "/docs/api", Handler: h.APIDocsPage, Auth: kit.AuthNone},
 		{Method: "GET", Path: "/legal", Handler: h.LegalPage, Auth: kit.AuthNone},
+		{Method: "GET", Path: "/manifest.webmanifest", Handler: h.WebManifest, Auth: kit.AuthNone}, // install.go
+		{Method: "GET", Path: "/sw.js", Handler: h.ServiceWorker, Auth: kit.AuthNone},
 	}
 	for _, a := range h.areas {
 		out = append(out, a.PageRoutes()...)

@@ -3,7 +3,7 @@ package static
 
 import "embed"
 
-// FS holds css/, js/ and img/.
+// FS holds css/, js/, img/ and the offline page the service worker keeps.
 //
-//go:embed css js img
+//go:embed css js img offline.html
 var FS embed.FS

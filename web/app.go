@@ -286,6 +286,7 @@ func (s *server) requestContext(c *fiber.Ctx) error {
 func (s *server) routes(app *fiber.App) {
 	h := s.h
 	app.Use(recover.New())
+	app.Use(compressText()) // compress.go: brotli/gzip for text responses
 	app.Use(s.requestContext)
 	app.Use(securityHeaders(strings.HasPrefix(s.opts.Config.Site.BaseURL, "https://")))
 	app.Use(refuseContentEncoding)

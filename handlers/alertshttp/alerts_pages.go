@@ -15,14 +15,12 @@ import (
 	"github.com/ouncehq/ounce/internal/alerts"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/metals"
-	"github.com/ouncehq/ounce/static"
 	"github.com/ouncehq/ounce/views/format"
 	"github.com/ouncehq/ounce/views/pages"
 )
 
 // PageRoutes are the browser routes of price alerts: the page and its forms, the browser's
-// push subscription, the bell's unread stream, and the service worker at the site's root
-// (so its scope is the whole site).
+// push subscription and the bell's unread stream (the service worker is handlers/install.go).
 func (h *Handlers) PageRoutes() []kit.PageRoute {
 	if h.alerts == nil {
 		return nil
@@ -34,7 +32,6 @@ func (h *Handlers) PageRoutes() []kit.PageRoute {
 		{Method: "POST", Path: "/alerts/:id/toggle", Handler: h.AlertsToggle, Auth: kit.AuthMember},
 		{Method: "POST", Path: "/alerts/:id/delete", Handler: h.AlertsDelete, Auth: kit.AuthMember},
 		{Method: "GET", Path: "/notifications/stream", Handler: h.NotificationEvents, Auth: kit.AuthMember},
-		{Method: "GET", Path: "/sw.js", Handler: h.ServiceWorker, Auth: kit.AuthNone},
 	}
 }
 
@@ -264,16 +261,4 @@ func (h *Handlers) NotificationEvents(c *fiber.Ctx) error {
 		}
 	})
 	return nil
-}
-
-// ServiceWorker serves the Web Push service worker from the site root, so its scope is "/".
-func (h *Handlers) ServiceWorker(c *fiber.Ctx) error {
-	b, err := static.FS.ReadFile("js/sw.js")
-	if err != nil {
-		return err
-	}
-	c.Set(fiber.HeaderContentType, "text/javascript; charset=utf-8")
-	c.Set(fiber.HeaderCacheControl, "no-cache")
-	c.Set("Service-Worker-Allowed", "/")
-	return c.Send(b)
 }

@@ -84,7 +84,7 @@ func Advisor(m components.Meta, v AdvisorView) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<div class=\"grid gap-6 md:grid-cols-[14rem_1fr]\"><aside aria-label=\"Conversations\" class=\"text-sm\"><a href=\"/advisor\" class=\"mb-3 inline-block rounded-md bg-amber-600 px-3 py-2 font-semibold text-white hover:bg-amber-700\">New conversation</a> ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<div class=\"grid gap-6 md:grid-cols-[14rem_1fr]\"><aside aria-label=\"Conversations\" class=\"text-sm\"><a href=\"/advisor\" class=\"mb-3 inline-block rounded-md bg-amber-700 px-3 py-2 font-semibold text-white hover:bg-amber-800\">New conversation</a> ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -328,7 +328,7 @@ func AdvisorForm(v AdvisorView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "<div><button type=\"submit\" class=\"rounded-md bg-amber-600 px-4 py-2 font-semibold text-white hover:bg-amber-700\">Ask</button></div></form>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "<div><button type=\"submit\" class=\"rounded-md bg-amber-700 px-4 py-2 font-semibold text-white hover:bg-amber-800\">Ask</button></div></form>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -805,7 +805,7 @@ func Briefs(m components.Meta, v BriefsView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			} else {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 59, "<button type=\"submit\" class=\"rounded-md bg-amber-600 px-3 py-2 text-sm font-semibold text-white hover:bg-amber-700\">Generate today's brief</button>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 59, "<button type=\"submit\" class=\"rounded-md bg-amber-700 px-3 py-2 text-sm font-semibold text-white hover:bg-amber-800\">Generate today's brief</button>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -1036,7 +1036,9 @@ type BriefCardView struct {
 	Today string
 }
 
-// BriefCardSlot loads the brief card into the dashboard without the dashboard knowing it.
+// BriefCardSlot loads the brief card into the dashboard without the dashboard knowing it. It
+// holds the card's place at the card's height (min-h-48 on both), so nothing below it moves
+// when the card arrives.
 func BriefCardSlot() templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
@@ -1058,7 +1060,7 @@ func BriefCardSlot() templ.Component {
 			templ_7745c5c3_Var46 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 80, "<div id=\"brief-card\" hx-get=\"/brief/card\" hx-trigger=\"load\" hx-swap=\"outerHTML\"></div>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 80, "<div id=\"brief-card\" hx-get=\"/brief/card\" hx-trigger=\"load\" hx-swap=\"outerHTML\" aria-busy=\"true\" class=\"mb-6 min-h-48 rounded-lg border border-amber-200 bg-amber-50 p-4 dark:border-amber-900 dark:bg-slate-900\"><p class=\"text-sm font-semibold uppercase tracking-wide text-amber-800 dark:text-amber-300\">Daily brief</p></div>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1087,14 +1089,14 @@ func BriefCard(v BriefCardView) templ.Component {
 			templ_7745c5c3_Var47 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 81, "<section id=\"brief-card\" aria-labelledby=\"brief-card-title\" class=\"mb-6 rounded-lg border border-amber-200 bg-amber-50 p-4 dark:border-amber-900 dark:bg-slate-900\"><h2 id=\"brief-card-title\" class=\"text-sm font-semibold uppercase tracking-wide text-amber-800 dark:text-amber-300\">Daily brief · ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 81, "<section id=\"brief-card\" aria-labelledby=\"brief-card-title\" class=\"mb-6 min-h-48 rounded-lg border border-amber-200 bg-amber-50 p-4 dark:border-amber-900 dark:bg-slate-900\"><h2 id=\"brief-card-title\" class=\"text-sm font-semibold uppercase tracking-wide text-amber-800 dark:text-amber-300\">Daily brief · ")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var48 string
 		templ_7745c5c3_Var48, templ_7745c5c3_Err = templ.JoinStringErrs(v.Today)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/advisor.templ`, Line: 250, Col: 141}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/advisor.templ`, Line: 254, Col: 141}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var48))
 		if templ_7745c5c3_Err != nil {
@@ -1105,14 +1107,14 @@ func BriefCard(v BriefCardView) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		if v.Brief != nil {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 83, "<p class=\"mt-1 text-lg font-semibold\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 83, "<p class=\"mt-1 line-clamp-2 text-lg font-semibold\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var49 string
 			templ_7745c5c3_Var49, templ_7745c5c3_Err = templ.JoinStringErrs(v.Brief.Headline)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/advisor.templ`, Line: 252, Col: 59}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/advisor.templ`, Line: 256, Col: 72}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var49))
 			if templ_7745c5c3_Err != nil {
@@ -1124,14 +1126,14 @@ func BriefCard(v BriefCardView) templ.Component {
 			}
 			for _, s := range v.Brief.Sections {
 				if s.Title == "Your stack" || s.Title == "Your metals" {
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 85, "<p class=\"mt-1 text-sm\">")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 85, "<p class=\"mt-1 line-clamp-2 text-sm\">")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var50 string
 					templ_7745c5c3_Var50, templ_7745c5c3_Err = templ.JoinStringErrs(s.Text)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/advisor.templ`, Line: 255, Col: 37}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/advisor.templ`, Line: 259, Col: 50}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var50))
 					if templ_7745c5c3_Err != nil {
@@ -1156,7 +1158,7 @@ func BriefCard(v BriefCardView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 89, "<button type=\"submit\" class=\"rounded-md bg-amber-600 px-3 py-2 text-sm font-semibold text-white hover:bg-amber-700\">Generate today's brief</button></form>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 89, "<button type=\"submit\" class=\"rounded-md bg-amber-700 px-3 py-2 text-sm font-semibold text-white hover:bg-amber-800\">Generate today's brief</button></form>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -191,7 +191,7 @@ func AlertsPage(m components.Meta, v AlertsView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "</p><button type=\"button\" id=\"enable-push\" class=\"mt-3 rounded-md bg-amber-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-amber-700\">Enable browser notifications</button></section><section aria-labelledby=\"new-h\" class=\"mb-6\"><h2 id=\"new-h\" class=\"mb-2 font-semibold\">New alert</h2><div class=\"grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "</p><button type=\"button\" id=\"enable-push\" class=\"mt-3 rounded-md bg-amber-700 px-3 py-1.5 text-sm font-semibold text-white hover:bg-amber-800\">Enable browser notifications</button></section><section aria-labelledby=\"new-h\" class=\"mb-6\"><h2 id=\"new-h\" class=\"mb-2 font-semibold\">New alert</h2><div class=\"grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -337,7 +337,7 @@ func AlertsPage(m components.Meta, v AlertsView) templ.Component {
 						return templ_7745c5c3_Err
 					}
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, " class=\"mt-3 w-full rounded-md bg-slate-900 px-3 py-1.5 text-sm font-semibold text-white hover:bg-slate-700 disabled:opacity-50 dark:bg-amber-600 dark:hover:bg-amber-700\">Create alert</button></form>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, " class=\"mt-3 w-full rounded-md bg-slate-900 px-3 py-1.5 text-sm font-semibold text-white hover:bg-slate-700 disabled:opacity-50 dark:bg-amber-700 dark:hover:bg-amber-800\">Create alert</button></form>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

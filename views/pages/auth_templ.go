@@ -390,7 +390,7 @@ func ErrorPage(m components.Meta, status int, title, detail, requestID string, n
 				}
 			}
 			if needsGold {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "<a href=\"/settings/billing\" class=\"mt-6 inline-block rounded-md bg-amber-600 px-4 py-2 font-semibold text-white hover:bg-amber-700\">See Gold membership</a>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "<a href=\"/settings/billing\" class=\"mt-6 inline-block rounded-md bg-amber-700 px-4 py-2 font-semibold text-white hover:bg-amber-800\">See Gold membership</a>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

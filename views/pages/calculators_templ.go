@@ -69,7 +69,7 @@ func calcTabs(active string) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var2 = []any{"rounded px-3 py-1.5", templ.KV("bg-amber-600 font-semibold text-white", active == "junk"), templ.KV("bg-slate-100 dark:bg-slate-800", active != "junk")}
+		var templ_7745c5c3_Var2 = []any{"rounded px-3 py-1.5", templ.KV("bg-amber-700 font-semibold text-white", active == "junk"), templ.KV("bg-slate-100 dark:bg-slate-800", active != "junk")}
 		templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var2...)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
@@ -91,7 +91,7 @@ func calcTabs(active string) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var4 = []any{"rounded px-3 py-1.5", templ.KV("bg-amber-600 font-semibold text-white", active == "whatif"), templ.KV("bg-slate-100 dark:bg-slate-800", active != "whatif")}
+		var templ_7745c5c3_Var4 = []any{"rounded px-3 py-1.5", templ.KV("bg-amber-700 font-semibold text-white", active == "whatif"), templ.KV("bg-slate-100 dark:bg-slate-800", active != "whatif")}
 		templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var4...)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
@@ -207,7 +207,7 @@ func JunkSilver(m components.Meta, v JunkSilverView) templ.Component {
 						return templ_7745c5c3_Err
 					}
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, ">Circulated (0.715 oz per $1 face for 90% coins)</option></select></div><noscript><button type=\"submit\" class=\"col-span-2 rounded bg-amber-600 px-3 py-2 text-white\">Calculate</button></noscript></form>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, ">Circulated (0.715 oz per $1 face for 90% coins)</option></select></div><noscript><button type=\"submit\" class=\"col-span-2 rounded bg-amber-700 px-3 py-2 text-white\">Calculate</button></noscript></form>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -678,7 +678,7 @@ func WhatIf(m components.Meta, v WhatIfView) templ.Component {
 						return templ_7745c5c3_Err
 					}
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 54, "<noscript><button type=\"submit\" class=\"col-span-2 rounded bg-amber-600 px-3 py-2 text-white\">Project</button></noscript></form>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 54, "<noscript><button type=\"submit\" class=\"col-span-2 rounded bg-amber-700 px-3 py-2 text-white\">Project</button></noscript></form>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -143,7 +143,7 @@ func Dashboard(m components.Meta, v DashboardView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "</div><div class=\"flex flex-wrap gap-2 text-sm\"><a href=\"/holdings/new\" class=\"rounded-md bg-amber-600 px-3 py-2 font-semibold text-white hover:bg-amber-700\">Add holding</a> <a href=\"/portfolio/import\" class=\"rounded-md border border-slate-300 px-3 py-2 font-semibold hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800\">Import CSV</a> <a href=\"/portfolio/scan\" class=\"rounded-md border border-slate-300 px-3 py-2 font-semibold hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800\">Scan a receipt</a> ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "</div><div class=\"flex flex-wrap gap-2 text-sm\"><a href=\"/holdings/new\" class=\"rounded-md bg-amber-700 px-3 py-2 font-semibold text-white hover:bg-amber-800\">Add holding</a> <a href=\"/portfolio/import\" class=\"rounded-md border border-slate-300 px-3 py-2 font-semibold hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800\">Import CSV</a> <a href=\"/portfolio/scan\" class=\"rounded-md border border-slate-300 px-3 py-2 font-semibold hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800\">Scan a receipt</a> ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -276,7 +276,7 @@ func pfDashboardBody(v DashboardView) templ.Component {
 		}
 		ctx = templ.ClearChildren(ctx)
 		if v.Empty {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "<div class=\"order-3 rounded-lg border border-dashed border-slate-300 p-8 text-center dark:border-slate-700 sm:order-2\"><p class=\"font-medium\">Your stack is empty.</p><p class=\"mt-1 text-sm text-slate-600 dark:text-slate-400\">Add a purchase, or import a CSV of the ones you already track, and the dashboard values it live.</p><div class=\"mt-4 flex flex-wrap justify-center gap-3 text-sm\"><a href=\"/holdings/new\" class=\"rounded-md bg-amber-600 px-4 py-2 font-semibold text-white hover:bg-amber-700\">Add your first holding</a> <a href=\"/portfolio/import\" class=\"rounded-md border border-slate-300 px-4 py-2 font-semibold hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800\">Import a CSV</a> <a href=\"/portfolio/scan\" class=\"rounded-md border border-slate-300 px-4 py-2 font-semibold hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800\">Scan a receipt</a></div></div>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "<div class=\"order-3 rounded-lg border border-dashed border-slate-300 p-8 text-center dark:border-slate-700 sm:order-2\"><p class=\"font-medium\">Your stack is empty.</p><p class=\"mt-1 text-sm text-slate-600 dark:text-slate-400\">Add a purchase, or import a CSV of the ones you already track, and the dashboard values it live.</p><div class=\"mt-4 flex flex-wrap justify-center gap-3 text-sm\"><a href=\"/holdings/new\" class=\"rounded-md bg-amber-700 px-4 py-2 font-semibold text-white hover:bg-amber-800\">Add your first holding</a> <a href=\"/portfolio/import\" class=\"rounded-md border border-slate-300 px-4 py-2 font-semibold hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800\">Import a CSV</a> <a href=\"/portfolio/scan\" class=\"rounded-md border border-slate-300 px-4 py-2 font-semibold hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800\">Scan a receipt</a></div></div>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -851,7 +851,7 @@ func DashboardChart(v DashboardChartView) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		for _, r := range v.Ranges {
-			var templ_7745c5c3_Var40 = []any{"rounded px-2 py-1 text-xs font-semibold", templ.KV("bg-amber-600 text-white", r == v.Range), templ.KV("bg-slate-100 text-slate-700 hover:bg-slate-200 dark:bg-slate-700 dark:text-slate-200", r != v.Range)}
+			var templ_7745c5c3_Var40 = []any{"rounded px-2 py-1 text-xs font-semibold", templ.KV("bg-amber-700 text-white", r == v.Range), templ.KV("bg-slate-100 text-slate-700 hover:bg-slate-200 dark:bg-slate-700 dark:text-slate-200", r != v.Range)}
 			templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var40...)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -1041,14 +1041,14 @@ func DashboardHoldings(v DashboardHoldingsView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 85, "\" class=\"shrink-0 text-amber-700 underline dark:text-amber-400\" aria-label=\"")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 85, "\" class=\"inline-flex min-h-11 shrink-0 items-center px-1 text-amber-700 underline dark:text-amber-400\" aria-label=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var51 string
-				templ_7745c5c3_Var51, templ_7745c5c3_Err = templ.JoinStringErrs("Record a sale of " + r.Product)
+				templ_7745c5c3_Var51, templ_7745c5c3_Err = templ.JoinStringErrs("Sell " + r.Product)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/dashboard.templ`, Line: 286, Col: 170}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/dashboard.templ`, Line: 286, Col: 197}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var51))
 				if templ_7745c5c3_Err != nil {
@@ -1500,14 +1500,14 @@ func DashboardHoldings(v DashboardHoldingsView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 127, "\" class=\"text-amber-700 underline dark:text-amber-400\" aria-label=\"")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 127, "\" class=\"inline-flex min-h-11 items-center px-1 text-amber-700 underline dark:text-amber-400\" aria-label=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var85 string
-				templ_7745c5c3_Var85, templ_7745c5c3_Err = templ.JoinStringErrs("Record a sale of " + r.Product)
+				templ_7745c5c3_Var85, templ_7745c5c3_Err = templ.JoinStringErrs("Sell " + r.Product)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/dashboard.templ`, Line: 341, Col: 163}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/dashboard.templ`, Line: 341, Col: 190}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var85))
 				if templ_7745c5c3_Err != nil {

@@ -140,14 +140,14 @@ func ImportPage(m components.Meta, v ImportView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, " rows and 5 MiB. An export from Ounce imports back as it is.</li></ul><pre class=\"mt-3 overflow-x-auto rounded bg-slate-100 p-3 text-xs dark:bg-slate-900\">")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, " rows and 5 MiB. An export from Ounce imports back as it is.</li></ul><pre class=\"mt-3 overflow-x-auto rounded bg-slate-100 p-3 text-xs dark:bg-slate-900\" tabindex=\"0\" role=\"region\" aria-label=\"Example CSV\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var6 string
 				templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(pfExampleCSV)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/import.templ`, Line: 74, Col: 103}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/import.templ`, Line: 74, Col: 155}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var6))
 				if templ_7745c5c3_Err != nil {

@@ -104,7 +104,7 @@ func Markets(m components.Meta, v MarketsView) templ.Component {
 						return templ_7745c5c3_Err
 					}
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "<div class=\"mt-4 flex flex-wrap gap-3 text-sm\"><a href=\"/signup\" class=\"rounded-md bg-amber-600 px-4 py-2 font-semibold text-white hover:bg-amber-700\">Create a free account</a> <a href=\"/login\" class=\"rounded-md border border-slate-300 px-4 py-2 font-semibold hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800\">Sign in</a></div></section>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "<div class=\"mt-4 flex flex-wrap gap-3 text-sm\"><a href=\"/signup\" class=\"rounded-md bg-amber-700 px-4 py-2 font-semibold text-white hover:bg-amber-800\">Create a free account</a> <a href=\"/login\" class=\"rounded-md border border-slate-300 px-4 py-2 font-semibold hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800\">Sign in</a></div></section>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -354,14 +354,14 @@ func PriceTicker(v TickerView) templ.Component {
 						return templ_7745c5c3_Err
 					}
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 27, "</p><p class=\"mt-1 truncate text-xs text-slate-500 dark:text-slate-400\" title=\"")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 27, "</p><p class=\"mt-1 text-xs text-slate-500 dark:text-slate-400\" title=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var17 string
 				templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs(c.Source)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/markets.templ`, Line: 101, Col: 89}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/markets.templ`, Line: 101, Col: 80}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var17))
 				if templ_7745c5c3_Err != nil {
@@ -551,7 +551,7 @@ func HistoryChart(v ChartView) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		for _, metal := range v.Metals {
-			var templ_7745c5c3_Var24 = []any{"rounded px-2 py-1 text-xs font-semibold capitalize", templ.KV("bg-amber-600 text-white", metal == v.Metal), templ.KV("bg-slate-100 text-slate-700 hover:bg-slate-200 dark:bg-slate-700 dark:text-slate-200", metal != v.Metal)}
+			var templ_7745c5c3_Var24 = []any{"rounded px-2 py-1 text-xs font-semibold capitalize", templ.KV("bg-amber-700 text-white", metal == v.Metal), templ.KV("bg-slate-100 text-slate-700 hover:bg-slate-200 dark:bg-slate-700 dark:text-slate-200", metal != v.Metal)}
 			templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var24...)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

@@ -56,7 +56,7 @@ func settingsTabs(active string) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var2 = []any{"rounded px-3 py-1.5", templ.KV("bg-amber-600 font-semibold text-white", active == "account"), templ.KV("bg-slate-100 dark:bg-slate-800", active != "account")}
+		var templ_7745c5c3_Var2 = []any{"rounded px-3 py-1.5", templ.KV("bg-amber-700 font-semibold text-white", active == "account"), templ.KV("bg-slate-100 dark:bg-slate-800", active != "account")}
 		templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var2...)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
@@ -78,7 +78,7 @@ func settingsTabs(active string) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var4 = []any{"rounded px-3 py-1.5", templ.KV("bg-amber-600 font-semibold text-white", active == "developer"), templ.KV("bg-slate-100 dark:bg-slate-800", active != "developer")}
+		var templ_7745c5c3_Var4 = []any{"rounded px-3 py-1.5", templ.KV("bg-amber-700 font-semibold text-white", active == "developer"), templ.KV("bg-slate-100 dark:bg-slate-800", active != "developer")}
 		templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var4...)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
@@ -100,7 +100,7 @@ func settingsTabs(active string) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var6 = []any{"rounded px-3 py-1.5", templ.KV("bg-amber-600 font-semibold text-white", active == "billing"), templ.KV("bg-slate-100 dark:bg-slate-800", active != "billing")}
+		var templ_7745c5c3_Var6 = []any{"rounded px-3 py-1.5", templ.KV("bg-amber-700 font-semibold text-white", active == "billing"), templ.KV("bg-slate-100 dark:bg-slate-800", active != "billing")}
 		templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var6...)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
@@ -188,14 +188,14 @@ func Developer(m components.Meta, v DeveloperView) templ.Component {
 					}()
 				}
 				ctx = templ.InitializeContext(ctx)
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "<p class=\"text-sm\">Send the key as a bearer token:</p><pre class=\"mt-2 overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-100\"><code>curl -H \"Authorization: Bearer ounce_…\" ")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "<p class=\"text-sm\">Send the key as a bearer token:</p><pre class=\"mt-2 overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-100\" tabindex=\"0\" role=\"region\" aria-label=\"Example request\"><code>curl -H \"Authorization: Bearer ounce_…\" ")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var11 string
 				templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(v.BaseURL)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/settings.templ`, Line: 44, Col: 145}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/settings.templ`, Line: 44, Col: 201}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var11))
 				if templ_7745c5c3_Err != nil {

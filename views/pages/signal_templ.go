@@ -613,8 +613,8 @@ func ChipList(chips []Chip) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			var templ_7745c5c3_Var29 = []any{"inline-block rounded-full border px-3 py-1 text-xs font-medium",
-				templ.KV("border-amber-600 bg-amber-600 text-white", ch.Active),
+			var templ_7745c5c3_Var29 = []any{"inline-flex min-h-11 items-center rounded-full border px-3 py-1 text-xs font-medium sm:min-h-0",
+				templ.KV("border-amber-600 bg-amber-700 text-white", ch.Active),
 				templ.KV("border-slate-300 text-slate-700 hover:bg-slate-100 dark:border-slate-600 dark:text-slate-200 dark:hover:bg-slate-800", !ch.Active)}
 			templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var29...)
 			if templ_7745c5c3_Err != nil {
