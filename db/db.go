@@ -125,8 +125,27 @@ type Q interface {
 	SelectContext(ctx context.Context, dest any, query string, args ...any) error
 }
 
-// WithTx runs fn in one transaction, committing when it returns nil.
+// txKey carries an open transaction in a context (see InTx).
+type txKey struct{}
+
+// InTx runs fn in one transaction carried in the context fn is given: every store write made
+// with that context (each goes through WithTx) joins it, and all of them commit together
+// when fn returns nil, or none do. A service uses it to make several writes one unit without
+// seeing the driver. Reads that do not go through WithTx see what is committed; on SQLite,
+// where the transaction holds the write lock, call only writing methods inside fn.
+func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context) error) error {
+	if _, ok := ctx.Value(txKey{}).(*sqlx.Tx); ok {
+		return fn(ctx)
+	}
+	return s.WithTx(ctx, func(tx *sqlx.Tx) error { return fn(context.WithValue(ctx, txKey{}, tx)) })
+}
+
+// WithTx runs fn in one transaction, committing when it returns nil. Inside InTx it runs fn
+// in InTx's transaction, which commits when InTx's fn returns.
 func (s *Store) WithTx(ctx context.Context, fn func(tx *sqlx.Tx) error) (err error) {
+	if tx, ok := ctx.Value(txKey{}).(*sqlx.Tx); ok {
+		return fn(tx)
+	}
 	tx, err := s.db.BeginTxx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)

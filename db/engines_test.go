@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/db/dbtest"
 )
@@ -44,4 +46,49 @@ func TestConstraintViolationsAreTyped(t *testing.T) {
 			t.Errorf("plain text %q was taken for a driver's constraint error", text)
 		}
 	}
+}
+
+// TestInTxMakesWritesOneUnit: writes made inside InTx commit together, or not at all.
+func TestInTxMakesWritesOneUnit(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, s *db.Store) {
+		ctx := context.Background()
+		u, err := s.InsertUser(ctx, "intx@example.com", "x", db.TierGold, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lot := db.Holding{UserID: u.ID, Metal: "silver", ProductName: "coin", Quantity: 1, WeightOz: decimal.NewFromInt(1), PurchasePrice: decimal.NewFromInt(30), Fees: decimal.Zero}
+		undo := errors.New("changed my mind")
+		err = s.InTx(ctx, func(ctx context.Context) error {
+			if _, err := s.InsertHolding(ctx, lot); err != nil {
+				return err
+			}
+			if _, err := s.InsertHolding(ctx, lot); err != nil {
+				return err
+			}
+			return undo
+		})
+		if !errors.Is(err, undo) {
+			t.Fatalf("InTx returned %v", err)
+		}
+		if n, _ := s.CountHoldings(ctx, u.ID); n != 0 {
+			t.Fatalf("%d holdings kept from a rolled-back unit", n)
+		}
+		if rev, _ := s.LedgerRevision(ctx, u.ID); rev != 0 {
+			t.Fatalf("ledger revision %d after a rolled-back unit", rev)
+		}
+		err = s.InTx(ctx, func(ctx context.Context) error {
+			for range 2 {
+				if _, err := s.InsertHolding(ctx, lot); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, _ := s.CountHoldings(ctx, u.ID); n != 2 {
+			t.Fatalf("%d holdings after a committed unit of two", n)
+		}
+	})
 }

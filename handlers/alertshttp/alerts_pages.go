@@ -52,17 +52,13 @@ func (h *Handlers) alertsView(c *fiber.Ctx, u account.User, errText, notice stri
 	for _, a := range list {
 		row := pages.AlertRow{ID: strconv.FormatInt(a.ID, 10), Metal: a.Metal.Title(), Direction: a.Direction, Target: format.PriceUSD(a.TargetPrice),
 			Enabled: a.Enabled, RepeatText: map[string]string{alerts.Once: "once", alerts.Rearm: "every crossing"}[a.Repeat]}
-		switch {
-		case !a.Enabled && a.Repeat == alerts.Once && a.LastTriggeredAt != nil:
-			row.Status = "fired"
-		case !a.Enabled:
-			row.Status = "paused"
-		case a.Armed:
-			row.Status = "watching"
-		case a.Direction == alerts.Above:
+		switch st := a.State(); st {
+		case alerts.StateWaitsUnder:
 			row.Status = "waits for the price to go under " + format.PriceUSD(a.TargetPrice) + " first"
-		default:
+		case alerts.StateWaitsOver:
 			row.Status = "waits for the price to go over " + format.PriceUSD(a.TargetPrice) + " first"
+		default:
+			row.Status = st
 		}
 		if a.LastTriggeredAt != nil {
 			row.LastTriggered = a.LastTriggeredAt.Format("2 Jan 2006 15:04 MST")

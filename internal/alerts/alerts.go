@@ -279,6 +279,35 @@ type Alert struct {
 	CreatedAt       time.Time
 }
 
+// States of an alert, as State tells them.
+const (
+	// StateFired is a once-alert that fired and so switched itself off.
+	StateFired = "fired"
+	// StatePaused is an alert its member switched off.
+	StatePaused = "paused"
+	// StateWatching is an armed alert: the next crossing of its target fires it.
+	StateWatching = "watching"
+	// StateWaitsUnder is an "above" alert that must see the price under its target first
+	// (it was created above it, or fired and waits to re-arm); StateWaitsOver the reverse.
+	StateWaitsUnder = "waits-under"
+	StateWaitsOver  = "waits-over"
+)
+
+// State says what the alert is doing, by the rules that fire and re-arm it.
+func (a Alert) State() string {
+	switch {
+	case !a.Enabled && a.Repeat == Once && a.LastTriggeredAt != nil:
+		return StateFired
+	case !a.Enabled:
+		return StatePaused
+	case a.Armed:
+		return StateWatching
+	case a.Direction == Above:
+		return StateWaitsUnder
+	}
+	return StateWaitsOver
+}
+
 // AlertInput is a new alert, or the fields a PATCH sets (nil leaves a field as it is).
 type AlertInput struct {
 	Metal       *string

@@ -268,8 +268,21 @@ func TestAlertRules(t *testing.T) {
 		if a, err := f.svc.Toggle(ctx, gold, id); err != nil || !a.Enabled {
 			t.Fatalf("toggle a paused alert: %+v %v", a, err)
 		}
-		if a, err := f.svc.Toggle(ctx, gold, id); err != nil || a.Enabled {
+		if a, err := f.svc.Toggle(ctx, gold, id); err != nil || a.Enabled || a.State() != alerts.StatePaused {
 			t.Fatalf("toggle an enabled alert: %+v %v", a, err)
+		}
+		// Each state follows from the fields the firing and re-arming rules set.
+		states := map[string]alerts.Alert{
+			alerts.StateWatching:   {Enabled: true, Armed: true, Direction: alerts.Below},
+			alerts.StateFired:      {Enabled: false, Repeat: alerts.Once, LastTriggeredAt: ptr(time.Now())},
+			alerts.StatePaused:     {Enabled: false, Repeat: alerts.Rearm, LastTriggeredAt: ptr(time.Now())},
+			alerts.StateWaitsUnder: {Enabled: true, Direction: alerts.Above},
+			alerts.StateWaitsOver:  {Enabled: true, Direction: alerts.Below},
+		}
+		for want, a := range states {
+			if got := a.State(); got != want {
+				t.Errorf("%+v: state %q, want %q", a, got, want)
+			}
 		}
 		if _, err := f.svc.Toggle(ctx, other, id); kind(err) != apperr.NotFound {
 			t.Fatalf("other's toggle: %v", err)

@@ -59,7 +59,7 @@ type Deps struct {
 // Service holds the Vault Watch use cases: the figures of a metal, imports of CME workbooks,
 // open interest, the bundled seed and fetching the day's reports.
 type Service struct {
-	store   *db.Store
+	store   Store
 	cfg     Config
 	log     *slog.Logger
 	reach   *reach.Reporter

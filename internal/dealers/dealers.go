@@ -78,7 +78,7 @@ type board interface {
 
 // Service holds the dealer-price use cases.
 type Service struct {
-	store   *db.Store
+	store   Store
 	cfg     Config
 	market  board // nil without a price service
 	log     *slog.Logger

@@ -49,7 +49,7 @@ type Deps struct {
 // The writers in this package know nothing of storage or news feeds; the Service is the
 // caller that maps stored headlines to Stories and stores what the writers produce.
 type Service struct {
-	store  *db.Store
+	store  Store
 	market *prices.Service
 	news   *news.Service
 	vault  *comex.Service

@@ -41,7 +41,7 @@ type Deps struct {
 // validators, keeps each feed's health, and stores new headlines deduplicated and classified.
 // It is the part of this package that persists; everything else stays pure.
 type Service struct {
-	store   *db.Store
+	store   Store
 	cfg     Config
 	log     *slog.Logger
 	reach   *reach.Reporter

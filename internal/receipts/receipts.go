@@ -93,7 +93,7 @@ type Deps struct {
 
 // Service holds the receipt use cases.
 type Service struct {
-	store     *db.Store
+	store     Store
 	portfolio *portfolio.Service
 	cfg       Config
 	now       func() time.Time

@@ -41,7 +41,7 @@ type Deps struct {
 
 // Service holds the social use cases.
 type Service struct {
-	store   *db.Store
+	store   Store
 	addrKey []byte
 	now     func() time.Time
 	log     *slog.Logger
