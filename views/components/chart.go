@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/ouncehq/ounce/views/format"
 )
 
 // ChartPoint is one labelled value. Y is used only for drawing; Label carries the exact text.
@@ -101,9 +103,9 @@ func (c Chart) Layout() Geometry {
 	step, lo, hi := axisRange(lo, hi)
 	y := func(v float64) float64 { return g.Bot - (g.Bot-g.Top)*(v-lo)/(hi-lo) }
 	widest := 0
-	label := axisLabeler(lo, hi, step)
+	label := format.AxisLabels(lo, hi, step, c.YPrefix, c.YSuffix)
 	for v := lo; v <= hi+step/1e6; v += step {
-		t := Tick{Pos: y(v), Label: c.YPrefix + label(v) + c.YSuffix}
+		t := Tick{Pos: y(v), Label: label(v)}
 		widest = max(widest, len(t.Label))
 		g.YTicks = append(g.YTicks, t)
 	}
@@ -173,34 +175,6 @@ func axisRange(lo, hi float64) (step, from, to float64) {
 		}
 	}
 	return step, from, to
-}
-
-// axisLabeler labels every tick of one axis in one unit, chosen by the axis's largest value,
-// with as many decimals as the step needs: $6k … $16k, or 10.5k, 11k, 11.5k — never a mix of
-// "$8000" and "$10k" on one axis.
-func axisLabeler(lo, hi, step float64) func(float64) string {
-	top := math.Max(math.Abs(lo), math.Abs(hi))
-	div, unit := 1.0, ""
-	switch {
-	case top >= 1e9:
-		div, unit = 1e9, "B"
-	case top >= 1e6:
-		div, unit = 1e6, "M"
-	case top >= 1e4:
-		div, unit = 1e3, "k"
-	}
-	places := 0
-	for s := step / div; places < 2 && math.Abs(s-math.Round(s)) > 1e-9; s *= 10 {
-		places++
-	}
-	return func(v float64) string {
-		t := strconv.FormatFloat(v/div, 'f', places, 64)
-		if unit != "" && places > 0 {
-			// 10k, 10.5k, 11k: a scaled label drops the zeros its neighbours need.
-			t = strings.TrimRight(strings.TrimRight(t, "0"), ".")
-		}
-		return t + unit
-	}
 }
 
 // xTickAnchor aligns a date label under the x axis: the first starts at its tick and the last
