@@ -71,7 +71,7 @@ func (h *Handlers) alertsView(c *fiber.Ctx, u db.User, errText, notice string) (
 			row.Status = "waits for the price to go over " + format.PriceUSD(a.TargetPrice) + " first"
 		}
 		if a.LastTriggeredAt != nil {
-			row.LastTriggered = a.LastTriggeredAt.Format("2 Jan 2006 15:04 MST")
+			row.LastTriggered = format.DateTimeIn(*a.LastTriggeredAt, account.Location(u))
 		}
 		v.Alerts = append(v.Alerts, row)
 	}
@@ -103,7 +103,7 @@ func (h *Handlers) alertsView(c *fiber.Ctx, u db.User, errText, notice string) (
 		return v, err
 	}
 	for _, n := range hist {
-		v.History = append(v.History, pages.NotificationRow{Title: n.Title(), Body: n.Body(), FiredAt: n.FiredAt.Format("2 Jan 2006 15:04 MST"),
+		v.History = append(v.History, pages.NotificationRow{Title: n.Title(), Body: n.Body(), FiredAt: format.DateTimeIn(n.FiredAt, account.Location(u)),
 			FiredAtISO: n.FiredAt.Format(time.RFC3339), Unread: !n.Read})
 	}
 	devs, err := h.alerts.Devices(ctx, u)
@@ -174,7 +174,26 @@ func (h *Handlers) alertsFormError(c *fiber.Ctx, err error) error {
 	if status == http.StatusBadRequest {
 		status = http.StatusUnprocessableEntity
 	}
-	return h.renderAlerts(c, status, text, "")
+	u, _ := kit.UserFrom(c)
+	v, err := h.alertsView(c, u, text, "")
+	if err != nil {
+		return err
+	}
+	// The card that was submitted shows what was typed, first, so nothing has to be typed
+	// again (a failed form never resets to the current price).
+	metal := c.FormValue("metal")
+	for i, card := range v.Cards {
+		if card.Metal == metal {
+			card.Prefill = strings.Clone(c.FormValue("target_price"))
+			card.Direction, card.Repeat = strings.Clone(c.FormValue("direction")), strings.Clone(c.FormValue("repeat"))
+			copy(v.Cards[1:i+1], v.Cards[:i])
+			v.Cards[0] = card
+		}
+	}
+	if err := kit.Render(c, status, pages.AlertsPage(h.Meta(c, "Price alerts", "alerts"), v)); err != nil {
+		return err
+	}
+	return h.alerts.MarkRead(h.Ctx(c), u)
 }
 
 // AlertsToggle pauses or resumes one of the member's alerts.

@@ -315,3 +315,7 @@ func SignedOz(d decimal.Decimal) string {
 	}
 	return sign(d, Group(d.Round(4).Abs().String()), true)
 }
+
+// ISODateIn is the machine date style of t's day in a time zone: a form's "today" where the
+// member is ("2026-11-27" in Sydney while UTC is still on the 26th).
+func ISODateIn(t time.Time, loc *time.Location) string { return t.In(loc).Format("2006-01-02") }

@@ -44,6 +44,7 @@ var (
 	DateTime       = f.DateTime
 	DateTimeIn     = f.DateTimeIn
 	ISODate        = f.ISODate
+	ISODateIn      = f.ISODateIn
 	PriceTime      = f.PriceTime
 	DatedList      = f.DatedList
 	AxisLabels     = f.AxisLabels
