@@ -33,6 +33,7 @@ func (h *Handlers) PageRoutes() []kit.PageRoute {
 		{Method: "POST", Path: "/alerts", Handler: h.AlertsCreate, Auth: kit.AuthMember, MaxBody: maxPushBody},
 		{Method: "POST", Path: "/alerts/devices", Handler: h.AlertsWebDevice, Auth: kit.AuthMember, MaxBody: maxPushBody},
 		{Method: "POST", Path: "/alerts/:id/toggle", Handler: h.AlertsToggle, Auth: kit.AuthMember},
+		{Method: "GET", Path: "/alerts/:id/delete", Handler: h.AlertsDeleteConfirm, Auth: kit.AuthMember},
 		{Method: "POST", Path: "/alerts/:id/delete", Handler: h.AlertsDelete, Auth: kit.AuthMember},
 		{Method: "GET", Path: "/notifications/stream", Handler: h.NotificationEvents, Auth: kit.AuthMember},
 		{Method: "GET", Path: "/sw.js", Handler: h.ServiceWorker, Auth: kit.AuthNone},
@@ -214,6 +215,28 @@ func (h *Handlers) AlertsToggle(c *fiber.Ctx) error {
 				return err
 			}
 			return c.Redirect("/alerts?done="+map[bool]string{true: "resumed", false: "paused"}[on], http.StatusSeeOther)
+		}
+	}
+	return apperr.NotFoundf("alert")
+}
+
+// AlertsDeleteConfirm asks before deleting an alert (the Delete link works without
+// JavaScript); the form posts to AlertsDelete.
+func (h *Handlers) AlertsDeleteConfirm(c *fiber.Ctx) error {
+	u, _ := kit.UserFrom(c)
+	id, err := alertID(c)
+	if err != nil {
+		return err
+	}
+	list, err := h.alerts.List(h.Ctx(c), u)
+	if err != nil {
+		return err
+	}
+	for _, a := range list {
+		if a.ID == id {
+			v := pages.ConfirmView{Question: "Delete the alert for " + a.Metal.Title() + " " + a.Direction + " " + format.PriceUSD(a.TargetPrice) + "?",
+				Detail: "It stops watching the price. This cannot be undone.", Action: "/alerts/" + strconv.FormatInt(id, 10) + "/delete", Button: "Delete", Cancel: "/alerts"}
+			return kit.Render(c, http.StatusOK, pages.Confirm(h.Meta(c, "Delete alert", "alerts"), v))
 		}
 	}
 	return apperr.NotFoundf("alert")

@@ -237,6 +237,34 @@ func (h *Handlers) SalesIndex(c *fiber.Ctx) error {
 	return kit.Render(c, http.StatusOK, pages.Sales(h.Meta(c, "Sales", "holdings"), v))
 }
 
+// HoldingsDeleteConfirm asks before deleting a holding (the Delete link's page without
+// JavaScript); the form posts to HoldingsDelete.
+func (h *Handlers) HoldingsDeleteConfirm(c *fiber.Ctx) error {
+	u, _ := kit.UserFrom(c)
+	x, err := h.portfolio.GetHolding(h.Ctx(c), u, c.Params("id"))
+	if err != nil {
+		return err
+	}
+	if x.SoldQuantity > 0 {
+		return kit.Redirect(c, "/holdings")
+	}
+	v := pages.ConfirmView{Question: "Delete " + x.Name() + "?", Detail: "Its " + format.Count(x.Quantity, "unit", "units") + " bought on " + format.Date(x.PurchaseDate.Time) + " leave your stack. This cannot be undone.",
+		Action: "/holdings/" + x.ID + "/delete", Button: "Delete", Cancel: "/holdings"}
+	return kit.Render(c, http.StatusOK, pages.Confirm(h.Meta(c, "Delete holding", "holdings"), v))
+}
+
+// SaleUndoConfirm asks before undoing a sale; the form posts to SaleUndo.
+func (h *Handlers) SaleUndoConfirm(c *fiber.Ctx) error {
+	back := "/holdings"
+	hidden := map[string]string{}
+	if c.Query("back") == "sales" {
+		back, hidden["back"] = "/holdings/sales", "sales"
+	}
+	v := pages.ConfirmView{Question: "Undo this sale?", Detail: "Its units go back to the holding and its realized gain or loss is removed.",
+		Action: "/holdings/sales/" + url.PathEscape(c.Params("id")) + "/undo", Button: "Undo sale", Cancel: back, Hidden: hidden}
+	return kit.Render(c, http.StatusOK, pages.Confirm(h.Meta(c, "Undo sale", "holdings"), v))
+}
+
 // SaleUndo deletes one of the member's sales and returns to the page it came from.
 func (h *Handlers) SaleUndo(c *fiber.Ctx) error {
 	u, _ := kit.UserFrom(c)
