@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ouncehq/ounce/views/format"
 )
@@ -128,9 +129,10 @@ func (c Chart) Layout() Geometry {
 		}
 	}
 	first := c.Series[0].Points
+	tickDate, hoverDate := dateStyles(first)
 	for _, i := range []int{0, (n - 1) / 3, 2 * (n - 1) / 3, n - 1} {
 		if i < len(first) {
-			g.XTicks = append(g.XTicks, Tick{Pos: x(i), Label: first[i].X})
+			g.XTicks = append(g.XTicks, Tick{Pos: x(i), Label: tickDate(first[i].X)})
 		}
 	}
 	w := (g.Right - g.Left) / float64(n-1)
@@ -145,7 +147,7 @@ func (c Chart) Layout() Geometry {
 				parts = append(parts, label)
 			}
 		}
-		g.Hover = append(g.Hover, HoverBand{X: x(i) - w/2, W: w, Title: first[min(i, len(first)-1)].X + ": " + strings.Join(parts, ", ")})
+		g.Hover = append(g.Hover, HoverBand{X: x(i) - w/2, W: w, Title: hoverDate(first[min(i, len(first)-1)].X) + ": " + strings.Join(parts, ", ")})
 	}
 	return g
 }
@@ -175,6 +177,39 @@ func axisRange(lo, hi float64) (step, from, to float64) {
 		}
 	}
 	return step, from, to
+}
+
+// dateStyles writes ISO point dates ("2026-08-17") in the chart styles of the one formatter:
+// the axis short (format.AxisDate: "17 Aug", or "Aug 2026" on a long chart), the hover text
+// as prose dates ("17 Aug 2026"). Labels that are not dates pass through unchanged.
+func dateStyles(points []ChartPoint) (tick, hover func(string) string) {
+	parse := func(s string) (time.Time, bool) {
+		t, err := time.Parse("2006-01-02", s)
+		return t, err == nil
+	}
+	same := func(s string) string { return s }
+	if len(points) < 2 {
+		return same, same
+	}
+	from, ok1 := parse(points[0].X)
+	to, ok2 := parse(points[len(points)-1].X)
+	if !ok1 || !ok2 {
+		return same, same
+	}
+	span := to.Sub(from)
+	tick = func(s string) string {
+		if t, ok := parse(s); ok {
+			return format.AxisDate(t, span)
+		}
+		return s
+	}
+	hover = func(s string) string {
+		if t, ok := parse(s); ok {
+			return format.Date(t)
+		}
+		return s
+	}
+	return tick, hover
 }
 
 // xTickAnchor aligns a date label under the x axis: the first starts at its tick and the last
