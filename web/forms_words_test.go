@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -190,6 +191,36 @@ func TestConfirmWithoutJavaScript(t *testing.T) {
 		}
 		if doc(t, b.get("/alerts")).Find(`[data-alert-id]`).Length() != 0 {
 			t.Fatal("alert still listed")
+		}
+	})
+}
+
+// TestPagesOneDateStyleOneMinus loads rendered pages and looks for the styles the one
+// formatter retired: US dates ("Nov 27, 2026", "November 27, 2026") and a hyphen for the
+// minus sign of money ("-$5.00").
+func TestPagesOneDateStyleOneMinus(t *testing.T) {
+	usDate := regexp.MustCompile(`\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* \d{1,2}, \d{4}\b`)
+	hyphenMoney := regexp.MustCompile(`(^|[\s>(])-\$\d`)
+	eachEngine(t, offline(t), func(t *testing.T, e *env) {
+		b := e.browser()
+		b.signUp("styles@example.com")
+		b.get("/holdings/new")
+		if r := b.post("/holdings", url.Values{"metal": {"gold"}, "product_name": {"Gold Bar 1 oz"}, "quantity": {"1"}, "weight_oz": {"1"},
+			"purchase_price": {"99999"}, "purchase_date": {"2026-10-01"}}, false); r.Status != 303 {
+			t.Fatalf("save: %d", r.Status)
+		}
+		for _, path := range []string{"/", "/markets", "/markets/gold", "/vault", "/signal", "/intel", "/holdings", "/portfolio", "/alerts", "/dealers", "/advisor"} {
+			r := b.get(path)
+			if r.Status != 200 {
+				continue
+			}
+			text := doc(t, r).Find("main").Text()
+			if m := usDate.FindString(text); m != "" {
+				t.Errorf("%s shows a US-style date %q", path, m)
+			}
+			if m := hyphenMoney.FindString(text); m != "" {
+				t.Errorf("%s writes money with a hyphen: %q", path, m)
+			}
 		}
 	})
 }
