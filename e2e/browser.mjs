@@ -108,7 +108,7 @@ try {
 
   await step("delete with confirmation", async () => {
     page.once("dialog", (d) => d.accept());
-    await page.getByRole("button", { name: /^Delete / }).click();
+    await page.getByRole("link", { name: /^Delete / }).click();
     await page.getByText("No holdings yet.").waitFor();
   });
 

@@ -117,13 +117,14 @@ func TestLedgerPages(t *testing.T) {
 			"purchase_price": {"310.00"}, "fees": {"0.00"}, "purchase_date": {"2025-05-05"}}, false); r.Status != 303 {
 			t.Fatalf("rename of a sold lot: %d %s", r.Status, r.Body)
 		}
-		// All sales, with undo.
+		// All sales, with undo: a link to a confirm page whose form posts (no JavaScript needed).
 		s := doc(t, b.get("/holdings/sales"))
-		form := s.Find("form[action$=\"/undo\"]")
-		if form.Length() != 1 || !strings.Contains(s.Text(), "10 oz Silver Bar (tube)") {
+		link := s.Find("a[href*=\"/undo\"]")
+		if link.Length() != 1 || !strings.Contains(s.Text(), "10 oz Silver Bar (tube)") {
 			t.Fatalf("sales page: %s", s.Text())
 		}
-		action, _ := form.Attr("action")
+		href, _ := link.Attr("href")
+		action, _ := doc(t, b.get(href)).Find("main form[action$=\"/undo\"]").Attr("action")
 		if r := b.post(action, url.Values{"back": {"sales"}}, false); r.Status != 303 || r.Header.Get("Location") != "/holdings/sales?undone=1" {
 			t.Fatalf("undo: %d %v", r.Status, r.Header)
 		}

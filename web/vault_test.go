@@ -220,7 +220,7 @@ func TestVaultPage(t *testing.T) {
 		// The crosshair shows each band's label (no native title tooltips).
 		hovers := d.Find("svg g.hover-bands rect[data-label]")
 		last, _ := hovers.Last().Attr("data-label")
-		if hovers.Length() != 3 || !strings.Contains(last, "2026-04-27: registered 75,715,217 oz, eligible 239,466,529 oz") {
+		if hovers.Length() != 3 || !strings.Contains(last, "27 Apr 2026: registered 75,715,217 oz, eligible 239,466,529 oz") {
 			t.Fatalf("hover labels: %d %q", hovers.Length(), last)
 		}
 		if d.Find("svg path").Length() != 2 || d.Find("svg line").Length() < 4 || d.Find("svg text").Length() < 4 {

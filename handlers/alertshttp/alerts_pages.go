@@ -30,6 +30,7 @@ func (h *Handlers) PageRoutes() []kit.PageRoute {
 		{Method: "POST", Path: "/alerts", Handler: h.AlertsCreate, Auth: kit.AuthMember, MaxBody: maxPushBody},
 		{Method: "POST", Path: "/alerts/devices", Handler: h.AlertsWebDevice, Auth: kit.AuthMember, MaxBody: maxPushBody},
 		{Method: "POST", Path: "/alerts/:id/toggle", Handler: h.AlertsToggle, Auth: kit.AuthMember},
+		{Method: "GET", Path: "/alerts/:id/delete", Handler: h.AlertsDeleteConfirm, Auth: kit.AuthMember},
 		{Method: "POST", Path: "/alerts/:id/delete", Handler: h.AlertsDelete, Auth: kit.AuthMember},
 		{Method: "GET", Path: "/notifications/stream", Handler: h.NotificationEvents, Auth: kit.AuthMember},
 	}
@@ -61,7 +62,7 @@ func (h *Handlers) alertsView(c *fiber.Ctx, u account.User, errText, notice stri
 			row.Status = st
 		}
 		if a.LastTriggeredAt != nil {
-			row.LastTriggered = a.LastTriggeredAt.Format("2 Jan 2006 15:04 MST")
+			row.LastTriggered = format.DateTimeIn(*a.LastTriggeredAt, account.Location(u))
 		}
 		v.Alerts = append(v.Alerts, row)
 	}
@@ -93,7 +94,7 @@ func (h *Handlers) alertsView(c *fiber.Ctx, u account.User, errText, notice stri
 		return v, err
 	}
 	for _, n := range hist {
-		v.History = append(v.History, pages.NotificationRow{Title: n.Title(), Body: n.Body(), FiredAt: n.FiredAt.Format("2 Jan 2006 15:04 MST"),
+		v.History = append(v.History, pages.NotificationRow{Title: n.Title(), Body: n.Body(), FiredAt: format.DateTimeIn(n.FiredAt, account.Location(u)),
 			FiredAtISO: n.FiredAt.Format(time.RFC3339), Unread: !n.Read})
 	}
 	devs, err := h.alerts.Devices(ctx, u)
@@ -164,7 +165,26 @@ func (h *Handlers) alertsFormError(c *fiber.Ctx, err error) error {
 	if status == http.StatusBadRequest {
 		status = http.StatusUnprocessableEntity
 	}
-	return h.renderAlerts(c, status, text, "")
+	u, _ := kit.UserFrom(c)
+	v, err := h.alertsView(c, u, text, "")
+	if err != nil {
+		return err
+	}
+	// The card that was submitted shows what was typed, first, so nothing has to be typed
+	// again (a failed form never resets to the current price).
+	metal := c.FormValue("metal")
+	for i, card := range v.Cards {
+		if card.Metal == metal {
+			card.Prefill = strings.Clone(c.FormValue("target_price"))
+			card.Direction, card.Repeat = strings.Clone(c.FormValue("direction")), strings.Clone(c.FormValue("repeat"))
+			copy(v.Cards[1:i+1], v.Cards[:i])
+			v.Cards[0] = card
+		}
+	}
+	if err := kit.Render(c, status, pages.AlertsPage(h.Meta(c, "Price alerts", "alerts"), v)); err != nil {
+		return err
+	}
+	return h.alerts.MarkRead(h.Ctx(c), u)
 }
 
 // AlertsToggle pauses or resumes one of the member's alerts.
@@ -179,6 +199,28 @@ func (h *Handlers) AlertsToggle(c *fiber.Ctx) error {
 		return err
 	}
 	return c.Redirect("/alerts?done="+map[bool]string{true: "resumed", false: "paused"}[a.Enabled], http.StatusSeeOther)
+}
+
+// AlertsDeleteConfirm asks before deleting an alert (the Delete link works without
+// JavaScript); the form posts to AlertsDelete.
+func (h *Handlers) AlertsDeleteConfirm(c *fiber.Ctx) error {
+	u, _ := kit.UserFrom(c)
+	id, err := alertID(c)
+	if err != nil {
+		return err
+	}
+	list, err := h.alerts.List(h.Ctx(c), u)
+	if err != nil {
+		return err
+	}
+	for _, a := range list {
+		if a.ID == id {
+			v := pages.ConfirmView{Question: "Delete the alert for " + a.Metal.Title() + " " + a.Direction + " " + format.PriceUSD(a.TargetPrice) + "?",
+				Detail: "It stops watching the price. This cannot be undone.", Action: "/alerts/" + strconv.FormatInt(id, 10) + "/delete", Button: "Delete", Cancel: "/alerts"}
+			return kit.Render(c, http.StatusOK, pages.Confirm(h.Meta(c, "Delete alert", "alerts"), v))
+		}
+	}
+	return apperr.NotFoundf("alert")
 }
 
 // AlertsDelete deletes one of the member's alerts.

@@ -278,7 +278,7 @@ func dealerChart(hist dealers.History) pages.DealerChartView {
 	ch.Description = "Line chart of " + format.Count(int64(len(hist.Overall)), "day", "days") + " of premiums over spot."
 	if n := len(hist.Overall); n > 0 {
 		last := hist.Overall[n-1]
-		ch.Description = "Line chart of " + format.Count(int64(n), "day", "days") + " from " + format.ISODate(hist.Overall[0].Day) + " to " + format.ISODate(last.Day) +
+		ch.Description = "Line chart of " + format.Count(int64(n), "day", "days") + " from " + format.Date(hist.Overall[0].Day) + " to " + format.Date(last.Day) +
 			". On the last day the lowest premium was " + format.Pct(last.Min) + " and the median " + format.Pct(last.Median) + "."
 	}
 	return pages.DealerChartView{Chart: ch, Demo: hist.Demo, Days: hist.Days}

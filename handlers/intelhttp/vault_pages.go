@@ -83,7 +83,7 @@ func fillVaultView(v *pages.VaultView, w comex.Watch) {
 		}
 		dz.Value = format.Number(days, places) + " business days"
 		dz.Note = "until registered runs out at " + format.WholeOz(w.RegisteredPerDay.Neg()) + " oz a business day, the pace from " +
-			format.ISODate(w.DrainFrom) + " to " + format.ISODate(w.DrainTo) + " (" + format.Count(int64(w.DrainBusinessDays), "business day", "business days") + ")"
+			format.Date(w.DrainFrom) + " to " + format.Date(w.DrainTo) + " (" + format.Count(int64(w.DrainBusinessDays), "business day", "business days") + ")"
 	}
 	oi := pages.VaultStat{Label: "Open interest", Value: "Not recorded", Note: "CME futures open interest is not published with the warehouse reports and has not been recorded here"}
 	if v.Admin {

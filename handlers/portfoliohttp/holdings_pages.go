@@ -3,6 +3,7 @@ package portfoliohttp
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 
 	"github.com/ouncehq/ounce/handlers/kit"
@@ -115,9 +116,16 @@ func (h *Handlers) HoldingsIndex(c *fiber.Ctx) error {
 	return kit.Render(c, http.StatusOK, pages.Holdings(h.Meta(c, "Holdings", "holdings"), v))
 }
 
-// formView is the add/edit form with the values to show and the errors per field.
-func (h *Handlers) formView(id string, in map[string]string, errs []apperr.FieldError) pages.HoldingFormView {
-	v := pages.HoldingFormView{ID: id, Values: in, Errors: map[string]string{}, Today: format.ISODate(h.Now()), Products: productOptions()}
+// memberToday is today's date in the member's time zone, as a date input takes it.
+func (h *Handlers) memberToday(c *fiber.Ctx) string {
+	u, _ := kit.UserFrom(c)
+	return format.ISODateIn(h.Now(), account.Location(u))
+}
+
+// formView is the add/edit form with the values to show and the errors per field. The date
+// input's limit is today where the member is, not in UTC.
+func (h *Handlers) formView(c *fiber.Ctx, id string, in map[string]string, errs []apperr.FieldError) pages.HoldingFormView {
+	v := pages.HoldingFormView{ID: id, Values: in, Errors: map[string]string{}, Today: h.memberToday(c), Products: productOptions()}
 	for _, e := range errs {
 		v.Errors[e.Field] = kit.FieldSentence(e.Field, e.Message)
 	}
@@ -126,7 +134,15 @@ func (h *Handlers) formView(id string, in map[string]string, errs []apperr.Field
 
 // HoldingsNew shows the add form.
 func (h *Handlers) HoldingsNew(c *fiber.Ctx) error {
-	return kit.Render(c, http.StatusOK, pages.HoldingForm(h.Meta(c, "Add holding", "holdings"), h.formView("", map[string]string{"metal": c.Query("metal", "gold"), "quantity": "1"}, nil)))
+	v := h.formView(c, "", map[string]string{"metal": c.Query("metal", "gold"), "quantity": "1", "purchase_date": h.memberToday(c)}, nil)
+	// After "Save and add another" the empty form names what was just saved.
+	if id := c.Query("added"); id != "" {
+		u, _ := kit.UserFrom(c)
+		if x, err := h.portfolio.GetHolding(h.Ctx(c), u, id); err == nil {
+			v.Flash = "Saved " + format.Count(x.Quantity, "unit", "units") + " of " + x.ProductName + " (" + x.Metal.Title() + "). Add the next one."
+		}
+	}
+	return kit.Render(c, http.StatusOK, pages.HoldingForm(h.Meta(c, "Add holding", "holdings"), v))
 }
 
 // HoldingsEdit shows the edit form, filled with the holding's exact values.
@@ -141,7 +157,7 @@ func (h *Handlers) HoldingsEdit(c *fiber.Ctx) error {
 		"metal": string(x.Metal), "product_name": x.ProductName, "quantity": strconv.FormatInt(x.Quantity, 10), "weight_oz": x.WeightOz.String(),
 		"purchase_price": x.PurchasePrice.StringFixed(2), "fees": x.Fees.StringFixed(2), "dealer": x.Dealer, "purchase_date": x.PurchaseDate.String(), "notes": x.Notes,
 	}
-	v := h.formView(x.ID, vals, nil)
+	v := h.formView(c, x.ID, vals, nil)
 	v.Locked = x.SoldQuantity > 0
 	return kit.Render(c, http.StatusOK, pages.HoldingForm(h.Meta(c, "Edit holding", "holdings"), v))
 }
@@ -152,8 +168,9 @@ func (h *Handlers) HoldingsSave(c *fiber.Ctx) error {
 	in := portfolio.HoldingInputFromForm(func(k string) string { return c.FormValue(k) })
 	id := c.Params("id")
 	var err error
+	var created portfolio.Holding
 	if id == "" {
-		_, err = h.portfolio.CreateHolding(h.Ctx(c), u, in)
+		created, err = h.portfolio.CreateHolding(h.Ctx(c), u, in)
 	} else {
 		_, err = h.portfolio.UpdateHolding(h.Ctx(c), u, id, in)
 	}
@@ -165,7 +182,7 @@ func (h *Handlers) HoldingsSave(c *fiber.Ctx) error {
 		for _, f := range portfolio.HoldingFields {
 			vals[f] = in.Value(f)
 		}
-		v := h.formView(id, vals, apperr.FieldsOf(err))
+		v := h.formView(c, id, vals, apperr.FieldsOf(err))
 		if id != "" {
 			if x, gerr := h.portfolio.GetHolding(h.Ctx(c), u, id); gerr == nil {
 				v.Locked = x.SoldQuantity > 0
@@ -173,6 +190,9 @@ func (h *Handlers) HoldingsSave(c *fiber.Ctx) error {
 		}
 		m := h.Meta(c, "Holding", "holdings")
 		return kit.Page(c, http.StatusUnprocessableEntity, pages.HoldingForm(m, v), pages.HoldingFormFields(m, v))
+	}
+	if id == "" && c.FormValue("then") == "another" {
+		return kit.Redirect(c, "/holdings/new?"+url.Values{"added": {created.ID}, "metal": {string(created.Metal)}}.Encode())
 	}
 	return kit.Redirect(c, "/holdings?saved=1")
 }
@@ -216,6 +236,34 @@ func (h *Handlers) SalesIndex(c *fiber.Ctx) error {
 	return kit.Render(c, http.StatusOK, pages.Sales(h.Meta(c, "Sales", "holdings"), v))
 }
 
+// HoldingsDeleteConfirm asks before deleting a holding (the Delete link's page without
+// JavaScript); the form posts to HoldingsDelete.
+func (h *Handlers) HoldingsDeleteConfirm(c *fiber.Ctx) error {
+	u, _ := kit.UserFrom(c)
+	x, err := h.portfolio.GetHolding(h.Ctx(c), u, c.Params("id"))
+	if err != nil {
+		return err
+	}
+	if x.SoldQuantity > 0 {
+		return kit.Redirect(c, "/holdings")
+	}
+	v := pages.ConfirmView{Question: "Delete " + x.Name() + "?", Detail: "Its " + format.Count(x.Quantity, "unit", "units") + " bought on " + format.Date(x.PurchaseDate.Time) + " leave your stack. This cannot be undone.",
+		Action: "/holdings/" + x.ID + "/delete", Button: "Delete", Cancel: "/holdings"}
+	return kit.Render(c, http.StatusOK, pages.Confirm(h.Meta(c, "Delete holding", "holdings"), v))
+}
+
+// SaleUndoConfirm asks before undoing a sale; the form posts to SaleUndo.
+func (h *Handlers) SaleUndoConfirm(c *fiber.Ctx) error {
+	back := "/holdings"
+	hidden := map[string]string{}
+	if c.Query("back") == "sales" {
+		back, hidden["back"] = "/holdings/sales", "sales"
+	}
+	v := pages.ConfirmView{Question: "Undo this sale?", Detail: "Its units go back to the holding and its realized gain or loss is removed.",
+		Action: "/holdings/sales/" + url.PathEscape(c.Params("id")) + "/undo", Button: "Undo sale", Cancel: back, Hidden: hidden}
+	return kit.Render(c, http.StatusOK, pages.Confirm(h.Meta(c, "Undo sale", "holdings"), v))
+}
+
 // SaleUndo deletes one of the member's sales and returns to the page it came from.
 func (h *Handlers) SaleUndo(c *fiber.Ctx) error {
 	u, _ := kit.UserFrom(c)
@@ -232,7 +280,7 @@ func (h *Handlers) SaleUndo(c *fiber.Ctx) error {
 func productOptions() []pages.ProductOption {
 	out := make([]pages.ProductOption, len(metals.Products))
 	for i, p := range metals.Products {
-		out[i] = pages.ProductOption{Name: p.Name, Metal: string(p.Metal), MetalTitle: p.Metal.Title(), FineOz: p.FineOz.String(), PerFace: p.PerFace}
+		out[i] = pages.ProductOption{Name: p.Name, Metal: string(p.Metal), MetalTitle: p.Metal.Title(), FineOz: p.FineOz.String(), Aliases: p.Aliases, PerFace: p.PerFace}
 	}
 	return out
 }

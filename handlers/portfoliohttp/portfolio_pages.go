@@ -185,7 +185,7 @@ func (h *Handlers) dashboardChartView(c *fiber.Ctx, u account.User, rng string) 
 	v.Chart.Series = []components.ChartSeries{value, cost}
 	if n := len(hist.Points); n > 0 {
 		first, last := hist.Points[0], hist.Points[n-1]
-		v.Chart.Description = "Value of the stack at each close from " + format.ISODate(first.Date) + " to " + format.ISODate(last.Date) + ": " +
+		v.Chart.Description = "Value of the stack at each close from " + format.Date(first.Date) + " to " + format.Date(last.Date) + ": " +
 			format.USD(first.Value) + " to " + format.USD(last.Value) + "; cost basis " + format.USD(first.Cost) + " to " + format.USD(last.Cost) + "."
 	} else {
 		v.Chart.Description = "No closes cover your holdings in this range."

@@ -15,10 +15,10 @@ import (
 )
 
 // saleFormView describes the holding being sold and the form state.
-func (h *Handlers) saleFormView(hold portfolio.Holding, vals map[string]string, errs []apperr.FieldError) pages.SaleFormView {
+func (h *Handlers) saleFormView(c *fiber.Ctx, hold portfolio.Holding, vals map[string]string, errs []apperr.FieldError) pages.SaleFormView {
 	v := pages.SaleFormView{ID: hold.ID, Product: hold.Name(), Metal: string(hold.Metal), MetalTitle: hold.Metal.Title(),
 		Remaining: format.Int(hold.Remaining()), Quantity: format.Int(hold.Quantity), MaxUnits: strconv.FormatInt(hold.Remaining(), 10),
-		Bought: hold.PurchaseDate.String(), Values: vals, Errors: map[string]string{}, Today: format.ISODate(h.Now())}
+		Bought: hold.PurchaseDate.String(), Values: vals, Errors: map[string]string{}, Today: h.memberToday(c)}
 	for _, e := range errs {
 		v.Errors[e.Field] = kit.FieldSentence(e.Field, e.Message)
 	}
@@ -33,8 +33,8 @@ func (h *Handlers) SaleForm(c *fiber.Ctx) error {
 		return err
 	}
 	// Form inputs take plain numbers so they submit back unchanged.
-	vals := map[string]string{"quantity": strconv.FormatInt(hold.Remaining(), 10), "sold_on": format.ISODate(h.Now())}
-	return kit.Render(c, http.StatusOK, pages.SaleForm(h.Meta(c, "Record a sale", "holdings"), h.saleFormView(hold, vals, nil)))
+	vals := map[string]string{"quantity": strconv.FormatInt(hold.Remaining(), 10), "sold_on": h.memberToday(c)}
+	return kit.Render(c, http.StatusOK, pages.SaleForm(h.Meta(c, "Record a sale", "holdings"), h.saleFormView(c, hold, vals, nil)))
 }
 
 // SaleSubmit records a sale from the form; bad input, or more units than are held,
@@ -62,7 +62,7 @@ func (h *Handlers) SaleSubmit(c *fiber.Ctx) error {
 	if len(errs) == 0 {
 		errs = []apperr.FieldError{{Field: "quantity", Message: e.Msg}}
 	}
-	v := h.saleFormView(hold, vals, errs)
+	v := h.saleFormView(c, hold, vals, errs)
 	m := h.Meta(c, "Record a sale", "holdings")
 	return kit.Page(c, http.StatusUnprocessableEntity, pages.SaleForm(m, v), pages.SaleFormFields(m, v))
 }

@@ -62,7 +62,7 @@ func TestBriefAcrossDays(t *testing.T) {
 		if second.Date.String() != "2026-11-24" || second.Figures.Change.String() != "1375" || second.Figures.ChangeFrom != "2026-11-23" {
 			t.Fatalf("second figures: %+v", second.Figures)
 		}
-		for _, want := range []string{"+$1,375.00 since your brief of Nov 23, 2026", "Silver $34.00/oz, +8.80% since Nov 23, 2026", "Silver went above $33.50 (at $33.52"} {
+		for _, want := range []string{"+$1,375.00 since your brief of 23 Nov 2026", "Silver $34.00/oz, +8.80% since 23 Nov 2026", "Silver went above $33.50 (at $33.52"} {
 			if !strings.Contains(second.Body, want) {
 				t.Errorf("second brief lacks %q:\n%s", want, second.Body)
 			}

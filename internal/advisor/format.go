@@ -1,159 +1,45 @@
 package advisor
 
 import (
-	"regexp"
 	"strings"
 	"time"
 
+	"github.com/ouncehq/ounce/internal/format"
 	"github.com/shopspring/decimal"
 )
 
-// money renders dollars to the cent with thousands separators: $12,345.67, -$5.00.
-func money(d decimal.Decimal) string {
-	s := "$" + group(d.Abs().StringFixed(2))
-	if d.Round(2).IsNegative() {
-		return "-" + s
-	}
-	return s
-}
+// The advisor writes figures with the one formatter (internal/format), so a reply, a brief and
+// the page beside them show the same figure the same way. These short names keep the call
+// sites readable.
 
-// price renders a price per ounce at its source's precision (at least cents, at most four
-// places): $63.935, $4,405.80. Rounding a three-decimal close to cents would show a figure no
-// premium can be recomputed from.
-func price(d decimal.Decimal) string {
-	// Trailing zeros of a stored column's scale (2650.4000) are not precision.
-	places := -d.Round(4).Exponent()
-	for t := d.Round(4).StringFixed(places); places > 2 && t[len(t)-1] == '0'; t = t[:len(t)-1] {
-		places--
-	}
-	if places < 2 {
-		places = 2
-	}
-	s := "$" + group(d.Abs().StringFixed(places))
-	if d.Round(places).IsNegative() {
-		return "-" + s
-	}
-	return s
-}
-
-// signedMoney renders a change with its sign: +$12.00, -$3.50.
-func signedMoney(d decimal.Decimal) string {
-	if d.Round(2).IsNegative() {
-		return money(d)
-	}
-	return "+" + money(d)
-}
-
-// pct renders a percentage to 2 places: 12.35%.
-func pct(d decimal.Decimal) string { return d.StringFixed(2) + "%" }
-
-// signedPct renders a percentage change with its sign: +1.20%, -0.35%.
-func signedPct(d decimal.Decimal) string {
-	if d.Round(2).IsNegative() {
-		return pct(d)
-	}
-	return "+" + pct(d)
-}
-
-// ounces renders fine ounces, trailing zeros trimmed, at most 3 places: 12.5 oz.
-func ounces(d decimal.Decimal) string {
-	s := group(d.Round(3).String())
-	return s + " oz"
-}
-
-// plain renders a number with thousands separators, trailing zeros trimmed.
-func plain(d decimal.Decimal, places int32) string { return group(d.Round(places).String()) }
-
-// group puts thousands separators into the integer part of a plain decimal string.
-func group(s string) string {
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	intPart, frac := s, ""
-	if i := strings.IndexByte(s, '.'); i >= 0 {
-		intPart, frac = s[:i], s[i:]
-	}
-	var b strings.Builder
-	for i, c := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	out := b.String() + frac
-	if neg {
-		return "-" + out
-	}
-	return out
-}
-
-// day renders a date as "Nov 20, 2026".
-func day(t time.Time) string { return t.Format("Jan 2, 2006") }
-
-// numberRe finds figures in prose: an optional dollar sign, digits with or without
-// thousands separators, an optional fraction and an optional percent sign.
-var numberRe = regexp.MustCompile(`(\$\s?)?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(\s?%)?`)
+func money(d decimal.Decimal) string       { return format.USD(d) }
+func price(d decimal.Decimal) string       { return format.PriceUSD(d) }
+func signedMoney(d decimal.Decimal) string { return format.SignedUSD(d) }
+func pct(d decimal.Decimal) string         { return format.Pct(d) }
+func signedPct(d decimal.Decimal) string   { return format.SignedPct(d) }
+func ounces(d decimal.Decimal) string      { return format.Ounces(d) }
+func signedOz(d decimal.Decimal) string    { return format.SignedOz(d) + " oz" }
+func day(t time.Time) string               { return format.Date(t) }
 
 // plainIntLimit is the largest bare integer a reply may state without a source: counts and
 // periods ("3 reports", "30 days") are not market figures.
 const plainIntLimit = 100
 
 // numberSet holds every figure a text may state: the values, their absolute values and their
-// usual roundings, keyed by decimal.String().
-type numberSet map[string]bool
+// usual roundings (format.Figures).
+type numberSet format.Figures
 
-func (s numberSet) add(d decimal.Decimal) {
-	for _, v := range []decimal.Decimal{d, d.Abs()} {
-		s[v.String()] = true
-		for places := int32(0); places <= 4; places++ {
-			s[v.Round(places).String()] = true
-			s[v.Truncate(places).String()] = true
-		}
-	}
-}
+func (s numberSet) add(d decimal.Decimal) { format.Figures(s).Add(d) }
 
 // addText admits every figure in a text (a fact's value, a headline).
-func (s numberSet) addText(text string) {
-	for _, m := range numberRe.FindAllStringSubmatch(text, -1) {
-		if d, ok := figure(m); ok {
-			s.add(d)
-		}
-	}
-}
+func (s numberSet) addText(text string) { format.Figures(s).AddText(text) }
 
 // addTime admits the calendar parts of a date.
-func (s numberSet) addTime(t time.Time) {
-	if t.IsZero() {
-		return
-	}
-	for _, tt := range []time.Time{t, t.UTC()} {
-		for _, n := range []int{tt.Year(), int(tt.Month()), tt.Day(), tt.Hour(), tt.Minute()} {
-			s.add(decimal.NewFromInt(int64(n)))
-		}
-	}
-}
-
-func figure(m []string) (decimal.Decimal, bool) {
-	d, err := decimal.NewFromString(strings.ReplaceAll(m[2], ",", "") + m[3])
-	return d, err == nil
-}
+func (s numberSet) addTime(t time.Time) { format.Figures(s).AddTime(t) }
 
 // ungrounded lists the figures in text the set does not account for.
 func ungrounded(text string, known numberSet) []string {
-	var bad []string
-	for _, m := range numberRe.FindAllStringSubmatch(text, -1) {
-		d, ok := figure(m)
-		if !ok {
-			bad = append(bad, m[0])
-			continue
-		}
-		if m[1] == "" && m[3] == "" && m[4] == "" && d.LessThanOrEqual(decimal.NewFromInt(plainIntLimit)) {
-			continue
-		}
-		if !known[d.String()] {
-			bad = append(bad, strings.TrimSpace(m[0]))
-		}
-	}
-	return bad
+	return format.Figures(known).Ungrounded(text, plainIntLimit)
 }
 
 // The check every built-in reply and brief passes before it is sent: each sentence may state
@@ -172,23 +58,9 @@ func shownFigures(facts []Fact) map[string]bool {
 	return set
 }
 
-func addShown(set map[string]bool, text string) {
-	for _, m := range numberRe.FindAllStringSubmatch(text, -1) {
-		if d, ok := figure(m); ok {
-			set[d.String()] = true
-		}
-	}
-}
+func addShown(set map[string]bool, text string) { format.Figures(set).AddShown(text) }
 
-func addShownTime(set map[string]bool, t time.Time) {
-	if t.IsZero() {
-		return
-	}
-	for _, tt := range []time.Time{t, t.UTC()} {
-		set[decimal.NewFromInt(int64(tt.Day())).String()] = true
-		set[decimal.NewFromInt(int64(tt.Year())).String()] = true
-	}
-}
+func addShownTime(set map[string]bool, t time.Time) { format.Figures(set).AddShownTime(t) }
 
 // sentences splits prose after each '.', '!' or '?' that ends a sentence (followed by a space
 // or the end), so "$2,650.40" stays whole.
@@ -216,14 +88,7 @@ func sentences(text string) []string {
 
 // unshown lists the figures of a sentence the set does not show.
 func unshown(sentence string, shown map[string]bool) []string {
-	var bad []string
-	for _, m := range numberRe.FindAllStringSubmatch(sentence, -1) {
-		d, ok := figure(m)
-		if !ok || !shown[d.String()] {
-			bad = append(bad, strings.TrimSpace(m[0]))
-		}
-	}
-	return bad
+	return format.Figures(shown).Unshown(sentence)
 }
 
 // leftOutNote replaces what the check took out of a reply.

@@ -859,12 +859,5 @@ func (s *Service) comexRegistered(ctx context.Context, _ db.User, a args) (resul
 	return result{Text: text, Facts: facts, Stale: w.Stale}, nil
 }
 
-func signedOz(d decimal.Decimal) string {
-	if d.IsNegative() {
-		return "-" + ounces(d.Abs())
-	}
-	return "+" + ounces(d)
-}
-
 // errUnknownTool is a model calling a function that does not exist.
 var errUnknownTool = errors.New("unknown tool")

@@ -82,7 +82,7 @@ func usd(d decimal.Decimal) string {
 	}
 	out := "$" + b.String() + "." + frac
 	if d.Round(2).IsNegative() {
-		return "-" + out
+		return "−" + out
 	}
 	return out
 }

@@ -44,7 +44,7 @@ func TestFactsDatedWithEachMetalsPrice(t *testing.T) {
 	if seen != len(want) {
 		t.Fatalf("facts %+v lack a holding", r.Facts)
 	}
-	if !strings.Contains(r.Text, "from Aug 10, 2026") || !strings.Contains(r.Text, "from May 29, 2026") {
+	if !strings.Contains(r.Text, "from 10 Aug 2026") || !strings.Contains(r.Text, "from 29 May 2026") {
 		t.Errorf("reply does not date the stale prices: %s", r.Text)
 	}
 	if bad := unfactual(r); len(bad) > 0 || len(r.Unverified) > 0 {
@@ -56,9 +56,9 @@ func TestFactsDatedWithEachMetalsPrice(t *testing.T) {
 // fact's figure rounded another way, is left out and reported; the rest is kept as written.
 func TestFigureCheckLeavesOutUnshownSentences(t *testing.T) {
 	facts := []Fact{{Label: "Gold spot", Value: "$2,650.40/oz", AsOf: fixtureNow}, {Label: "Gold/silver ratio", Value: "84.81"}}
-	text := "Gold is $2,650.40 per ounce on Nov 23, 2026. The ratio is 84.81. Silver is $99.99. Gold is about $2,650 today."
+	text := "Gold is $2,650.40 per ounce on 23 Nov 2026. The ratio is 84.81. Silver is $99.99. Gold is about $2,650 today."
 	got, dropped := verifyText(text, shownFigures(facts))
-	if want := "Gold is $2,650.40 per ounce on Nov 23, 2026. The ratio is 84.81. " + leftOutNote; got != want {
+	if want := "Gold is $2,650.40 per ounce on 23 Nov 2026. The ratio is 84.81. " + leftOutNote; got != want {
 		t.Errorf("kept %q, want %q", got, want)
 	}
 	if len(dropped) != 2 || !strings.Contains(dropped[0], "$99.99") || !strings.Contains(dropped[1], "$2,650") {

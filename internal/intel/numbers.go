@@ -1,17 +1,11 @@
 package intel
 
 import (
-	"regexp"
-	"strings"
 	"time"
 
+	"github.com/ouncehq/ounce/internal/format"
 	"github.com/shopspring/decimal"
 )
-
-// numberRe finds figures in prose: an optional dollar sign, digits with or without thousands
-// separators, an optional fraction and an optional percent sign. Signs are left out on
-// purpose; the set of known numbers holds absolute values too.
-var numberRe = regexp.MustCompile(`(\$\s?)?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(\s?%| percent)?`)
 
 // plainIntLimit is the largest bare integer allowed without a source: counts, ordinals and
 // periods ("three outlets", "50-day average") are not market figures, while prices,
@@ -19,52 +13,20 @@ var numberRe = regexp.MustCompile(`(\$\s?)?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(\s?%
 const plainIntLimit = 100
 
 // numberSet holds every number an article may state: the input's numbers, their absolute
-// values and their usual roundings. Keys are decimal.String() forms, so "2650.40", "2650.4"
-// and "2,650.40" all meet.
-type numberSet map[string]bool
+// values and their usual roundings. It is the one figure check (format.Figures), shared with
+// the advisor.
+type numberSet format.Figures
 
-func (s numberSet) add(d decimal.Decimal) {
-	for _, v := range []decimal.Decimal{d, d.Abs()} {
-		s[v.String()] = true
-		for places := int32(0); places <= 4; places++ {
-			s[v.Round(places).String()] = true
-			s[v.Truncate(places).String()] = true
-		}
-	}
-}
+func (s numberSet) add(d decimal.Decimal) { format.Figures(s).Add(d) }
 
 // addScaled also admits a large quantity stated in thousands or millions ("30.1 million oz").
-func (s numberSet) addScaled(d decimal.Decimal) {
-	s.add(d)
-	s.add(d.Shift(-3))
-	s.add(d.Shift(-6))
-}
+func (s numberSet) addScaled(d decimal.Decimal) { format.Figures(s).AddScaled(d) }
 
 // addText admits every figure that appears in quoted input text.
-func (s numberSet) addText(text string) {
-	for _, m := range numberRe.FindAllStringSubmatch(text, -1) {
-		if d, ok := parseFigure(m); ok {
-			s.add(d)
-		}
-	}
-}
+func (s numberSet) addText(text string) { format.Figures(s).AddText(text) }
 
 // addTime admits the calendar parts of a date the text may mention.
-func (s numberSet) addTime(t time.Time) {
-	if t.IsZero() {
-		return
-	}
-	for _, tt := range []time.Time{t, t.UTC()} {
-		for _, n := range []int{tt.Year(), int(tt.Month()), tt.Day(), tt.Hour(), tt.Minute()} {
-			s.add(decimal.NewFromInt(int64(n)))
-		}
-	}
-}
-
-func parseFigure(m []string) (decimal.Decimal, bool) {
-	d, err := decimal.NewFromString(strings.ReplaceAll(m[2], ",", "") + m[3])
-	return d, err == nil
-}
+func (s numberSet) addTime(t time.Time) { format.Figures(s).AddTime(t) }
 
 // groundedNumbers collects the numbers a writer may use for these stories and this context:
 // everything in the input, plus what the writers derive (the gold-to-silver ratio).
@@ -98,20 +60,5 @@ func groundedNumbers(stories []Story, c Context) numberSet {
 
 // ungrounded lists the figures in text that the set does not account for.
 func ungrounded(text string, known numberSet) []string {
-	var bad []string
-	for _, m := range numberRe.FindAllStringSubmatch(text, -1) {
-		d, ok := parseFigure(m)
-		if !ok {
-			bad = append(bad, m[0])
-			continue
-		}
-		plain := m[1] == "" && m[3] == "" && m[4] == ""
-		if plain && d.LessThanOrEqual(decimal.NewFromInt(plainIntLimit)) {
-			continue
-		}
-		if !known[d.String()] {
-			bad = append(bad, strings.TrimSpace(m[0]))
-		}
-	}
-	return bad
+	return format.Figures(known).Ungrounded(text, plainIntLimit)
 }

@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ouncehq/ounce/internal/format"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/shopspring/decimal"
 	"golang.org/x/net/html"
@@ -14,7 +15,7 @@ import (
 )
 
 // minus is the typographic minus sign; a hyphen before a number reads like a dash in prose.
-const minus = "\u2212"
+const minus = format.Minus
 
 // stripHTML returns the text of s without tags. Feed summaries and model answers both arrive
 // with stray markup, and views escape what we store, so tags would show up as literal text.
@@ -165,62 +166,15 @@ func pick(seed string, options []string) string {
 	return options[variant(seed, len(options))]
 }
 
-// groupDigits inserts thousands separators into the integer part of a plain decimal string.
-func groupDigits(s string) string {
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	intPart, frac, hasFrac := strings.Cut(s, ".")
-	var b strings.Builder
-	for i, r := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	out := b.String()
-	if hasFrac {
-		out += "." + frac
-	}
-	if neg {
-		out = "-" + out
-	}
-	return out
-}
+// Articles write figures with the one formatter (internal/format), so a story and the page
+// beside it show the same figure the same way: dollar sign, cents and separators; changes with
+// an explicit sign, so "up" and "down" never hide in the colour; vault quantities in whole
+// troy ounces (COMEX reports fractions nobody reads); dates as "22 Nov 2026".
 
-// usd renders a price the way readers expect it: dollar sign, cents, thousands separators.
-func usd(d decimal.Decimal) string {
-	d = metals.Money(d)
-	if d.IsNegative() {
-		return minus + "$" + groupDigits(d.Abs().StringFixed(metals.MoneyPlaces))
-	}
-	return "$" + groupDigits(d.StringFixed(metals.MoneyPlaces))
-}
-
-// pct renders a change with an explicit sign, so "up" and "down" never hide in the colour.
-func pct(d decimal.Decimal) string {
-	d = metals.Percent(d)
-	switch d.Sign() {
-	case 1:
-		return "+" + d.StringFixed(metals.PercentPlaces) + "%"
-	case -1:
-		return minus + d.Abs().StringFixed(metals.PercentPlaces) + "%"
-	}
-	return d.StringFixed(metals.PercentPlaces) + "%"
-}
-
-// oz renders a vault quantity in whole troy ounces; COMEX reports fractions nobody reads.
-func oz(d decimal.Decimal) string {
-	d = d.Round(0)
-	if d.IsNegative() {
-		return minus + groupDigits(d.Abs().StringFixed(0)) + " oz"
-	}
-	return groupDigits(d.StringFixed(0)) + " oz"
-}
-
-// day renders a date the way the synthesis title does: 22 Nov 2026.
-func day(t time.Time) string {
-	return t.UTC().Format("2 Jan 2006")
-}
+func usd(d decimal.Decimal) string { return format.USD(d) }
+func pct(d decimal.Decimal) string { return format.SignedPct(d) }
+func oz(d decimal.Decimal) string  { return format.WholeOunces(d) }
+func day(t time.Time) string       { return format.Date(t) }
 
 // metalList joins metal names for prose: "gold", "gold and silver", "gold, silver and platinum".
 func metalList(ms []metals.Metal) string {

@@ -86,8 +86,8 @@ var Products = []Product{
 	// Junk silver is bought by face value: one unit is $1 face. Worn 90 % coins hold about
 	// 0.715 oz per $1 face (the trade convention, see CirculatedOzPerFaceDollar); two 40 %
 	// Kennedy halves hold 2 × 0.14792 oz; twenty war nickels 20 × 0.05626 oz.
-	{ID: "silver-junk-90-face", Name: "90% US Silver Coins ($1 face)", Metal: Silver, FineOz: CirculatedOzPerFaceDollar, Form: FormJunk, Purity: dec("0.900"), PerFace: true, Aliases: []string{"junk silver", "90% silver", "constitutional silver", "pre-1965 silver"}},
-	{ID: "silver-junk-40-face", Name: "40% Kennedy Half Dollars ($1 face)", Metal: Silver, FineOz: dec("0.29584"), Form: FormJunk, Purity: dec("0.400"), PerFace: true, Aliases: []string{"40% silver", "40% kennedy", "1965-1970 halves"}},
+	{ID: "silver-junk-90-face", Name: "90% US Silver Coins ($1 face)", Metal: Silver, FineOz: CirculatedOzPerFaceDollar, Form: FormJunk, Purity: dec("0.900"), PerFace: true, Aliases: []string{"junk silver", "junk", "90%", "90% silver", "constitutional silver", "pre-1965 silver"}},
+	{ID: "silver-junk-40-face", Name: "40% Kennedy Half Dollars ($1 face)", Metal: Silver, FineOz: dec("0.29584"), Form: FormJunk, Purity: dec("0.400"), PerFace: true, Aliases: []string{"40% silver", "40%", "40% kennedy", "1965-1970 halves"}},
 	{ID: "silver-war-nickel", Name: "Jefferson War Nickel (1942–1945)", Metal: Silver, FineOz: dec("0.05626"), Form: FormJunk, Purity: dec("0.350"), Aliases: []string{"war nickel", "35% silver nickel"}},
 
 	// Platinum
@@ -121,7 +121,7 @@ func (p Product) FaceOz(face decimal.Decimal) decimal.Decimal { return p.FineOz.
 // (case-insensitive), optionally of one metal, best matches first (name prefix, then catalogue
 // order). An empty q lists the whole catalogue (of the metal).
 func SearchProducts(q string, metal Metal) []Product {
-	words := strings.Fields(strings.ToLower(q))
+	words := strings.Fields(searchText(q))
 	type hit struct {
 		p     Product
 		score int
@@ -132,7 +132,7 @@ func SearchProducts(q string, metal Metal) []Product {
 		if metal != "" && p.Metal != metal {
 			continue
 		}
-		hay := strings.ToLower(p.Name + " " + p.ID + " " + strings.Join(p.Aliases, " "))
+		hay := searchText(p.Name + " " + p.ID + " " + strings.Join(p.Aliases, " "))
 		ok := true
 		for _, w := range words {
 			if !strings.Contains(hay, w) {
@@ -147,6 +147,11 @@ func SearchProducts(q string, metal Metal) []Product {
 		if len(words) > 0 && strings.HasPrefix(strings.ToLower(p.Name), words[0]) {
 			score = 1
 		}
+		// The whole query as words of the name or an alias ("10 oz" in "Gold Bar 10 oz", not
+		// in "1/10 oz") beats words found apart.
+		if len(words) > 0 && strings.Contains(" "+hay+" ", " "+strings.Join(words, " ")+" ") {
+			score += 2
+		}
 		hits = append(hits, hit{p, score, i})
 	}
 	sort.SliceStable(hits, func(a, b int) bool {
@@ -160,4 +165,33 @@ func SearchProducts(q string, metal Metal) []Product {
 		out[i] = h.p
 	}
 	return out
+}
+
+// searchText is text as the picker compares it: lower case, single spaces, and "90 %" written
+// "90%", so people's spellings of a product meet its name and aliases.
+func searchText(s string) string {
+	s = strings.Join(strings.Fields(strings.ToLower(s)), " ")
+	return strings.ReplaceAll(s, " %", "%")
+}
+
+// ProductByAlias is the one product whose name or alias is q, as a person types it ("ASE",
+// "krugerrand", "90 % silver"); false when none is, or when q names more than one.
+func ProductByAlias(q string) (Product, bool) {
+	q = searchText(q)
+	var found []Product
+	for _, p := range Products {
+		if searchText(p.Name) == q {
+			return p, true
+		}
+		for _, a := range p.Aliases {
+			if searchText(a) == q {
+				found = append(found, p)
+				break
+			}
+		}
+	}
+	if len(found) != 1 {
+		return Product{}, false
+	}
+	return found[0], true
 }

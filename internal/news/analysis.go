@@ -3,6 +3,7 @@ package news
 import (
 	"strings"
 
+	"github.com/ouncehq/ounce/internal/format"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/shopspring/decimal"
 )
@@ -124,16 +125,16 @@ func quote(m metals.Metal, pp PricePoint, stale bool) string {
 		when = " on the day"
 		if !pp.Day.IsZero() {
 			// A stale move is the move of its own day, which the reader is told.
-			when = " on " + pp.Day.UTC().Format("2 Jan 2006")
+			when = " on " + format.Date(pp.Day)
 		}
 	}
 	pct := metals.Percent(pp.ChangePct)
 	var move string
 	switch {
 	case pct.IsPositive():
-		move = "up " + pct.StringFixed(2) + "%" + when
+		move = "up " + format.Pct(pct) + when
 	case pct.IsNegative():
-		move = "down " + pct.Abs().StringFixed(2) + "%" + when
+		move = "down " + format.Pct(pct.Abs()) + when
 	default:
 		move = "unchanged" + when
 	}
@@ -141,25 +142,8 @@ func quote(m metals.Metal, pp PricePoint, stale bool) string {
 }
 
 // FormatUSD renders a dollar amount rounded to cents with thousands separators
-// ("$2,345.60"), the way prices appear in Ounce's text.
-func FormatUSD(d decimal.Decimal) string {
-	s := metals.Money(d).StringFixed(2)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	intPart, frac, _ := strings.Cut(s, ".")
-	var b strings.Builder
-	for i, r := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	out := "$" + b.String() + "." + frac
-	if neg {
-		out = "-" + out
-	}
-	return out
-}
+// ("$2,345.60"), the way prices appear on every page (the one formatter).
+func FormatUSD(d decimal.Decimal) string { return format.USD(d) }
 
 func firstChange(ms []metals.Metal, pc PriceContext) *decimal.Decimal {
 	for _, m := range ms {

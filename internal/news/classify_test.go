@@ -214,7 +214,7 @@ func TestFormatUSD(t *testing.T) {
 		{"1234.5", "$1,234.50"},
 		{"2345.605", "$2,345.61"},
 		{"1000000", "$1,000,000.00"},
-		{"-5.5", "-$5.50"},
+		{"-5.5", "−$5.50"},
 	}
 	for _, tt := range tests {
 		if got := FormatUSD(dec(tt.in)); got != tt.want {

@@ -3,11 +3,11 @@ package prices
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/format"
 	"github.com/ouncehq/ounce/internal/metals"
 )
 
@@ -114,7 +114,7 @@ func (s Snapshot) AnyStale() bool {
 // ChangeNote says, in reader terms, why sp's change is not today's ("" when it is): which
 // dates it spans and whether the price is live.
 func ChangeNote(sp Spot) string {
-	day := func(t time.Time) string { return t.Format("2 Jan 2006") }
+	day := format.Date
 	switch {
 	case sp.ChangeIsToday():
 		return ""

@@ -4,26 +4,12 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ouncehq/ounce/internal/format"
 	"github.com/shopspring/decimal"
 )
 
-// usd writes an amount as receipts print it: "$6,454.20".
-func usd(d decimal.Decimal) string {
-	sign := ""
-	if d.IsNegative() {
-		sign, d = "-", d.Neg()
-	}
-	s := d.StringFixed(2)
-	whole, cents := s[:len(s)-3], s[len(s)-3:]
-	var b strings.Builder
-	for i, c := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return sign + "$" + b.String() + cents
-}
+// usd writes an amount the way every page does (the one formatter): "$6,454.20".
+func usd(d decimal.Decimal) string { return format.USD(d) }
 
 // check compares the receipt's arithmetic with itself: quantity × unit price = line total on
 // every line, the lines = the subtotal, and lines + shipping + tax + fees (− discounts) = the

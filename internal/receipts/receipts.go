@@ -25,6 +25,7 @@ import (
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/format"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/portfolio"
 )
@@ -307,7 +308,7 @@ func (s *Service) reserve(ctx context.Context, u db.User) (int64, int, error) {
 		if account.IsGold(u) {
 			return 0, 0, apperr.Limited(wait, "%d receipt scans per hour; the next one is possible in %s", limit, roundWait(wait))
 		}
-		e := apperr.Limited(wait, "free accounts have %d receipt scans per %d days; the next one is possible on %s, or scan without limit with Gold", limit, int(window.Hours()/24), reset.UTC().Format("January 2, 2006"))
+		e := apperr.Limited(wait, "free accounts have %d receipt scans per %d days; the next one is possible on %s, or scan without limit with Gold", limit, int(window.Hours()/24), format.Date(reset))
 		e.Details = map[string]any{"reset": reset.UTC()}
 		return 0, 0, e
 	}

@@ -136,7 +136,7 @@ func TestScanLimits(t *testing.T) {
 		}
 		_, err := svc.Scan(ctx, free, text)
 		e, ok := apperr.As(err)
-		if !ok || e.Kind != apperr.RateLimited || e.RetryAfter != 30*24*time.Hour || !strings.Contains(e.Msg, "May 1, 2026") {
+		if !ok || e.Kind != apperr.RateLimited || e.RetryAfter != 30*24*time.Hour || !strings.Contains(e.Msg, "1 May 2026") {
 			t.Fatalf("sixth free scan: %v", err)
 		}
 		// A refused file costs nothing.

@@ -19,12 +19,21 @@
       field("weight_oz").value = trim(v * parseFloat(chosen.dataset.oz));
       field("product_name").value = chosen.value.replace("($1 face)", "($" + trim(v) + " face)");
     }
+    // norm compares as the catalogue search does: lower case, single spaces, "90 %" as "90%".
+    function norm(s) { return s.toLowerCase().trim().replace(/\s+/g, " ").replace(/ %/g, "%"); }
     pick.addEventListener("input", function () {
       var opts = document.querySelectorAll("#product-options option");
+      var typed = norm(pick.value), byAlias = [];
       chosen = null;
       for (var i = 0; i < opts.length; i++) {
-        if (opts[i].value.toLowerCase() === pick.value.trim().toLowerCase()) { chosen = opts[i]; break; }
+        if (norm(opts[i].value) === typed) { chosen = opts[i]; break; }
+        var aliases = (opts[i].dataset.aliases || "").split("|");
+        for (var j = 0; j < aliases.length; j++) {
+          if (aliases[j] && norm(aliases[j]) === typed) { byAlias.push(opts[i]); break; }
+        }
       }
+      // An alias that names one product ("ASE", "krugerrand") picks it.
+      if (!chosen && byAlias.length === 1) chosen = byAlias[0];
       if (!chosen) return;
       field("metal").value = chosen.dataset.metal;
       field("product_name").value = chosen.value;

@@ -5,6 +5,9 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/ouncehq/ounce/views/format"
 )
 
 // ChartPoint is one labelled value. Y is used only for drawing; Label carries the exact text.
@@ -101,9 +104,9 @@ func (c Chart) Layout() Geometry {
 	step, lo, hi := axisRange(lo, hi)
 	y := func(v float64) float64 { return g.Bot - (g.Bot-g.Top)*(v-lo)/(hi-lo) }
 	widest := 0
-	label := axisLabeler(lo, hi, step)
+	label := format.AxisLabels(lo, hi, step, c.YPrefix, c.YSuffix)
 	for v := lo; v <= hi+step/1e6; v += step {
-		t := Tick{Pos: y(v), Label: c.YPrefix + label(v) + c.YSuffix}
+		t := Tick{Pos: y(v), Label: label(v)}
 		widest = max(widest, len(t.Label))
 		g.YTicks = append(g.YTicks, t)
 	}
@@ -126,9 +129,10 @@ func (c Chart) Layout() Geometry {
 		}
 	}
 	first := c.Series[0].Points
+	tickDate, hoverDate := dateStyles(first)
 	for _, i := range []int{0, (n - 1) / 3, 2 * (n - 1) / 3, n - 1} {
 		if i < len(first) {
-			g.XTicks = append(g.XTicks, Tick{Pos: x(i), Label: first[i].X})
+			g.XTicks = append(g.XTicks, Tick{Pos: x(i), Label: tickDate(first[i].X)})
 		}
 	}
 	w := (g.Right - g.Left) / float64(n-1)
@@ -143,7 +147,7 @@ func (c Chart) Layout() Geometry {
 				parts = append(parts, label)
 			}
 		}
-		g.Hover = append(g.Hover, HoverBand{X: x(i) - w/2, W: w, Title: first[min(i, len(first)-1)].X + ": " + strings.Join(parts, ", ")})
+		g.Hover = append(g.Hover, HoverBand{X: x(i) - w/2, W: w, Title: hoverDate(first[min(i, len(first)-1)].X) + ": " + strings.Join(parts, ", ")})
 	}
 	return g
 }
@@ -175,32 +179,37 @@ func axisRange(lo, hi float64) (step, from, to float64) {
 	return step, from, to
 }
 
-// axisLabeler labels every tick of one axis in one unit, chosen by the axis's largest value,
-// with as many decimals as the step needs: $6k … $16k, or 10.5k, 11k, 11.5k — never a mix of
-// "$8000" and "$10k" on one axis.
-func axisLabeler(lo, hi, step float64) func(float64) string {
-	top := math.Max(math.Abs(lo), math.Abs(hi))
-	div, unit := 1.0, ""
-	switch {
-	case top >= 1e9:
-		div, unit = 1e9, "B"
-	case top >= 1e6:
-		div, unit = 1e6, "M"
-	case top >= 1e4:
-		div, unit = 1e3, "k"
+// dateStyles writes ISO point dates ("2026-08-17") in the chart styles of the one formatter:
+// the axis short (format.AxisDate: "17 Aug", or "Aug 2026" on a long chart), the hover text
+// as prose dates ("17 Aug 2026"). Labels that are not dates pass through unchanged.
+func dateStyles(points []ChartPoint) (tick, hover func(string) string) {
+	parse := func(s string) (time.Time, bool) {
+		t, err := time.Parse("2006-01-02", s)
+		return t, err == nil
 	}
-	places := 0
-	for s := step / div; places < 2 && math.Abs(s-math.Round(s)) > 1e-9; s *= 10 {
-		places++
+	same := func(s string) string { return s }
+	if len(points) < 2 {
+		return same, same
 	}
-	return func(v float64) string {
-		t := strconv.FormatFloat(v/div, 'f', places, 64)
-		if unit != "" && places > 0 {
-			// 10k, 10.5k, 11k: a scaled label drops the zeros its neighbours need.
-			t = strings.TrimRight(strings.TrimRight(t, "0"), ".")
+	from, ok1 := parse(points[0].X)
+	to, ok2 := parse(points[len(points)-1].X)
+	if !ok1 || !ok2 {
+		return same, same
+	}
+	span := to.Sub(from)
+	tick = func(s string) string {
+		if t, ok := parse(s); ok {
+			return format.AxisDate(t, span)
 		}
-		return t + unit
+		return s
 	}
+	hover = func(s string) string {
+		if t, ok := parse(s); ok {
+			return format.Date(t)
+		}
+		return s
+	}
+	return tick, hover
 }
 
 // xTickAnchor aligns a date label under the x axis: the first starts at its tick and the last

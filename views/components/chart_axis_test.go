@@ -2,7 +2,7 @@ package components
 
 import (
 	"math"
-	"strings"
+	"regexp"
 	"testing"
 )
 
@@ -21,25 +21,27 @@ func TestAxisRange(t *testing.T) {
 	}
 }
 
-// TestAxisLabelsOneUnit: one axis speaks one unit, with the decimals its step needs.
-func TestAxisLabelsOneUnit(t *testing.T) {
-	for _, c := range []struct {
-		lo, hi, step float64
-		want         []string
-	}{
-		{6000, 16000, 2000, []string{"6k", "8k", "10k", "12k", "14k", "16k"}},
-		{10000, 11500, 500, []string{"10k", "10.5k", "11k", "11.5k"}},
-		{0, 2000, 500, []string{"0", "500", "1000", "1500", "2000"}},
-		{31, 32, 0.25, []string{"31.00", "31.25", "31.50", "31.75", "32.00"}},
-		{0, 3000000, 1000000, []string{"0M", "1M", "2M", "3M"}},
-	} {
-		label := axisLabeler(c.lo, c.hi, c.step)
-		var got []string
-		for v := c.lo; v <= c.hi+c.step/1e6; v += c.step {
-			got = append(got, label(v))
-		}
-		if strings.Join(got, " ") != strings.Join(c.want, " ") {
-			t.Errorf("%v–%v by %v: %v, want %v", c.lo, c.hi, c.step, got, c.want)
+// TestChartDates: the time axis speaks the formatter's short style, the hover text the prose
+// style, and the value axis the one compact rule.
+func TestChartDates(t *testing.T) {
+	c := Chart{YPrefix: "$", Series: []ChartSeries{{Name: "gold", Points: []ChartPoint{
+		{X: "2026-07-17", Y: 5200, Label: "$5,200.00"}, {X: "2026-07-31", Y: 5600, Label: "$5,600.00"}, {X: "2026-08-17", Y: 6000, Label: "$6,000.00"}}}}}
+	g := c.Layout()
+	if g.XTicks[0].Label != "17 Jul" || g.XTicks[len(g.XTicks)-1].Label != "17 Aug" {
+		t.Errorf("x ticks %v", g.XTicks)
+	}
+	if g.Hover[0].Title != "17 Jul 2026: $5,200.00" {
+		t.Errorf("hover %q", g.Hover[0].Title)
+	}
+	for _, tk := range g.YTicks {
+		if tk.Label != "$0" && !regexpK.MatchString(tk.Label) {
+			t.Errorf("y tick %q is not in the compact style", tk.Label)
 		}
 	}
+	c.Series[0].Points[2].X = "2027-08-17"
+	if g := c.Layout(); g.XTicks[0].Label != "Jul 2026" {
+		t.Errorf("long chart ticks %v", g.XTicks)
+	}
 }
+
+var regexpK = regexp.MustCompile(`^\$\d+(\.\d)?k$`)

@@ -1,6 +1,7 @@
 package format
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -63,5 +64,32 @@ func TestDatedList(t *testing.T) {
 		if got := DatedList(c.in); got != c.want {
 			t.Errorf("DatedList %v = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// TestOneMinusSign: every formatter writes negatives with U+2212 and never a hyphen, and a
+// value that rounds to zero carries no sign.
+func TestOneMinusSign(t *testing.T) {
+	neg := d("-1234.5678")
+	for _, s := range []string{USD(neg), PriceUSD(neg), SignedUSD(neg), SignedPriceUSD(neg), Pct(neg), SignedPct(neg),
+		Oz(neg), Ounces(neg), WholeOz(neg), WholeOunces(neg), SignedWholeOz(neg), Number(neg, 2), Int(-5), Price(neg, 2)} {
+		if !strings.HasPrefix(s, Minus) || strings.Contains(s, "-") {
+			t.Errorf("%q: want the one minus sign first and no hyphen", s)
+		}
+	}
+	for _, s := range []string{USD(d("-0.001")), SignedUSD(d("-0.001")), Pct(d("-0.001")), Oz(d("-0.00001")), WholeOz(d("-0.2"))} {
+		if strings.Contains(s, Minus) {
+			t.Errorf("%q: a zero has no sign", s)
+		}
+	}
+	if got := Ounces(d("12.50")); got != "12.5 oz" {
+		t.Errorf("Ounces = %q", got)
+	}
+	if got := WholeOunces(d("-3500.4")); got != "−3,500 oz" {
+		t.Errorf("WholeOunces = %q", got)
+	}
+	ny, _ := time.LoadLocation("America/New_York")
+	if got := DateTimeIn(time.Date(2026, 11, 23, 14, 5, 0, 0, time.UTC), ny); got != "23 Nov 2026 09:05 EST" {
+		t.Errorf("DateTimeIn = %q", got)
 	}
 }
