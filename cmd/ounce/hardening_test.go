@@ -79,12 +79,13 @@ func TestUnreachableSourcesAreOneLineEach(t *testing.T) {
 	}
 	t.Setenv("OUNCE_NEWS_FEEDS", strings.Join(feeds, ","))
 	t.Setenv("OUNCE_CME_BASE_URL", closed)
+	t.Setenv("OUNCE_FX_URL", closed+"/eurofxref-daily.xml")
 
 	ctx, cancel := context.WithCancel(context.Background())
 	logs := &lockedBuffer{}
 	done := make(chan error, 1)
 	go func() { done <- cmdServe(ctx, nil, io.Discard, logs) }()
-	kinds := []string{"price providers unreachable", "news feeds unreachable", "CME depository reports unreachable"}
+	kinds := []string{"price providers unreachable", "news feeds unreachable", "CME depository reports unreachable", "exchange rates unreachable"}
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		all := true

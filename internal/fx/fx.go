@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ouncehq/ounce/internal/reach"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -78,6 +79,8 @@ type Service struct {
 	client *http.Client
 	tab    *table
 	until  int32
+	// reach words an unreachable ECB as one INFO line, as every other outside source does.
+	reach *reach.Reporter
 }
 
 // New builds the service; it reads the embedded history the first time one is built. That
@@ -94,6 +97,7 @@ func New(d Deps) *Service {
 	if s.client == nil {
 		s.client = &http.Client{Timeout: 30 * time.Second}
 	}
+	s.reach = reach.New(s.log, "exchange rates", "the stored rates, stale-flagged with their date")
 	if !d.until.IsZero() {
 		s.until = dayNumber(d.until)
 	}

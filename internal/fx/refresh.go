@@ -139,9 +139,13 @@ func (s *Service) Run(ctx context.Context) {
 	s.store.RunAsLeader(ctx, refreshLockKey, 30*time.Second, func(ctx context.Context) {
 		for {
 			newest, err := s.Refresh(ctx)
-			if err != nil && ctx.Err() == nil {
-				s.log.Warn("exchange rates: refresh failed; serving stored rates", "err", err)
-			} else if err == nil {
+			switch {
+			case err != nil && ctx.Err() == nil:
+				if !s.reach.Failed(ctx, s.cfg.URL, err) {
+					s.log.Warn("exchange rates: refresh failed; serving stored rates", "err", err)
+				}
+			case err == nil:
+				s.reach.OK(ctx, s.cfg.URL)
 				s.log.Info("exchange rates: refreshed", "newest", newest.Format(time.DateOnly))
 			}
 			now := s.now()
