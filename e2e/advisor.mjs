@@ -56,7 +56,7 @@ try {
     const headline = await page.locator("article h2").first().innerText();
     assert.match(headline, /^Your stack: \$[\d,]+\.\d\d/);
     const body = await page.locator("article").first().innerText();
-    assert.match(body, /last known price from [A-Z][a-z]{2} \d{1,2}, \d{4}, not live/, "offline prices name their date");
+    assert.match(body, /last known price from \d{1,2} [A-Z][a-z]{2} \d{4}, not live/, "offline prices name their date");
     await page.screenshot({ path: `${shots}/brief-1280-light.png`, fullPage: true });
     await page.goto(base + "/");
     await page.locator("#brief-card").getByText("Read the whole brief").waitFor();

@@ -123,16 +123,17 @@ try {
     for (const width of [1024, 1280, 1536]) {
       await page.setViewportSize({ width, height: 900 });
       await page.goto(base + "/holdings");
-      const tops = await page.$$eval("header nav ul > li", (lis) => lis.map((li) => Math.round(li.getBoundingClientRect().top)));
+      // The phone menu's list is hidden at these widths: only the links shown are measured.
+      const tops = await page.$$eval("header nav ul > li", (lis) => lis.filter((li) => li.getClientRects().length > 0).map((li) => Math.round(li.getBoundingClientRect().top)));
       assert.equal(new Set(tops).size, 1, `nav on one line at ${width}px: ${tops}`);
       // The logo, the links and the member's controls (bell, badge, sign out) share that line.
-      const rows = await page.$$eval("header nav > *", (els) => els.map((el) => { const r = el.getBoundingClientRect(); return [Math.round(r.top), Math.round(r.bottom)]; }));
+      const rows = await page.$$eval("header nav > *", (els) => els.filter((el) => el.getClientRects().length > 0).map((el) => { const r = el.getBoundingClientRect(); return [Math.round(r.top), Math.round(r.bottom)]; }));
       const top = Math.max(...rows.map((r) => r[0])), bottom = Math.min(...rows.map((r) => r[1]));
       assert.ok(top < bottom, `header parts on separate lines at ${width}px: ${JSON.stringify(rows)}`);
       // …and stay inside the page's content width (no sticking out past the main column).
       const spill = await page.$eval("header nav", (nav) => {
         const box = nav.getBoundingClientRect(), pad = parseFloat(getComputedStyle(nav).paddingRight);
-        return Math.round(Math.max(...[...nav.children].map((el) => el.getBoundingClientRect().right)) - (box.right - pad));
+        return Math.round(Math.max(...[...nav.children].filter((el) => el.getClientRects().length > 0).map((el) => el.getBoundingClientRect().right)) - (box.right - pad));
       });
       assert.ok(spill <= 0, `header spills ${spill}px past the content column at ${width}px`);
     }

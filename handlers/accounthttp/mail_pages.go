@@ -2,12 +2,12 @@ package accounthttp
 
 import (
 	"context"
+	"github.com/ouncehq/ounce/internal/account"
 	"net/http"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/mail"
@@ -188,7 +188,7 @@ func (h *Handlers) UnsubscribeSubmit(c *fiber.Ctx) error {
 }
 
 // mailView is the email section of the settings page.
-func (h *Handlers) mailView(ctx context.Context, u db.User) pages.MailSettingsView {
+func (h *Handlers) mailView(ctx context.Context, u account.User) pages.MailSettingsView {
 	v := pages.MailSettingsView{Enabled: h.mail.Enabled(), Email: u.Email}
 	if !v.Enabled {
 		return v
@@ -219,7 +219,7 @@ func (h *Handlers) AccountMailVerify(c *fiber.Ctx) error {
 
 // afterSignUp asks a new member to confirm their address (mail on only); a failure to queue
 // is logged, not shown: the account exists either way.
-func (h *Handlers) afterSignUp(ctx context.Context, u db.User) {
+func (h *Handlers) afterSignUp(ctx context.Context, u account.User) {
 	if !h.mail.Enabled() {
 		return
 	}

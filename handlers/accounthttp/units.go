@@ -6,7 +6,6 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
@@ -19,7 +18,7 @@ import (
 var unitLabels = [][2]string{{"oz", "Troy ounces (oz)"}, {"g", "Grams (g)"}, {"kg", "Kilograms (kg)"}, {"tola", "Tola (11.6638038 g)"}}
 
 // unitsView is the "Money and units" section of u, with a rejected form's values and errors.
-func unitsView(u db.User, vals, errs map[string]string) pages.UnitsView {
+func unitsView(u account.User, vals, errs map[string]string) pages.UnitsView {
 	s := account.SettingsOf(u)
 	v := pages.UnitsView{Currency: s.DisplayCurrency, Unit: string(s.WeightUnit), Currencies: fx.DisplayCurrencies(), Units: unitLabels, Errors: map[string]string{}}
 	if c, ok := vals["display_currency"]; ok {
@@ -57,7 +56,7 @@ type SettingsJSON struct {
 	TimeZone        string `json:"time_zone"`
 }
 
-func settingsJSON(u db.User) SettingsJSON {
+func settingsJSON(u account.User) SettingsJSON {
 	s := account.SettingsOf(u)
 	return SettingsJSON{DisplayCurrency: s.DisplayCurrency, WeightUnit: string(s.WeightUnit), TimeZone: s.TimeZone}
 }
