@@ -3,8 +3,11 @@ package web_test
 import (
 	"bufio"
 	"context"
+	"html"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -279,5 +282,63 @@ func TestPriceEventsStreamTicks(t *testing.T) {
 	setPrices(e.app.Market, liveAt.Add(time.Minute), map[metals.Metal][2]string{metals.Silver: {"32.85", "30.00"}})
 	if ev := next(); !strings.Contains(ev, "$32.85") {
 		t.Fatalf("tick not streamed: %s", ev)
+	}
+}
+
+// A page names the ticker it was rendered with; its stream does not send that same board
+// again (a swap of what the page shows), and sends the next tick as usual. A stream without
+// the key — or with a stale one — gets the current board at once.
+func TestPriceEventsSkipTheBoardThePageShows(t *testing.T) {
+	e := marketEnv(t, sqliteStore(t), true)
+	base := e.live()
+	page, err := http.Get(base + "/markets")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(page.Body)
+	page.Body.Close()
+	m := regexp.MustCompile(`sse-connect="(/events/prices\?have=[0-9a-z]+)"`).FindSubmatch(body)
+	if m == nil {
+		t.Fatal("the markets page names no ticker key in its stream URL")
+	}
+	open := func(path string) (*bufio.Reader, func()) {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		req, _ := http.NewRequestWithContext(ctx, "GET", base+path, nil)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return bufio.NewReader(res.Body), func() { res.Body.Close(); cancel() }
+	}
+	next := func(rd *bufio.Reader) string {
+		var ev strings.Builder
+		for {
+			line, err := rd.ReadString('\n')
+			if err != nil {
+				t.Fatalf("stream ended: %v", err)
+			}
+			if line == "\n" && ev.Len() > 0 {
+				return ev.String()
+			}
+			ev.WriteString(line)
+		}
+	}
+	// Without the key (and with a key of another board) the current board comes at once.
+	plain, closePlain := open("/events/prices")
+	defer closePlain()
+	if ev := next(plain); !strings.Contains(ev, "$31.20") {
+		t.Fatalf("first event without a key: %s", ev)
+	}
+	other, closeOther := open("/events/prices?have=0")
+	defer closeOther()
+	if ev := next(other); !strings.Contains(ev, "$31.20") {
+		t.Fatalf("first event with another key: %s", ev)
+	}
+	// With the page's key, the first event to arrive is the next tick, not the board shown.
+	keyed, closeKeyed := open(html.UnescapeString(string(m[1])))
+	defer closeKeyed()
+	setPrices(e.app.Market, liveAt.Add(time.Minute), map[metals.Metal][2]string{metals.Silver: {"32.85", "30.00"}})
+	if ev := next(keyed); !strings.Contains(ev, "$32.85") {
+		t.Fatalf("the keyed stream's first event is not the new tick: %s", ev)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"net"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -127,6 +128,8 @@ type frame struct {
 	seq   uint64
 	raw   []byte
 	chunk []byte
+	// key names the content (PublishKeyed): a stream whose page already shows it skips it.
+	key string
 }
 
 var (
@@ -170,6 +173,17 @@ func (b *Broadcast) Publish(event []byte) {
 	b.replace(func(st *broadcastState) { st.frame = frame{seq: st.frame.seq + 1, raw: raw, chunk: chunkOf(raw)} })
 }
 
+// PublishKeyed is Publish with a key naming what the event shows. A stream opened with that
+// key in its "have" query parameter — the page was rendered with the same content — does not
+// send it: the browser would swap in what it already shows (a long task on a phone for
+// nothing). Any later event is sent as usual.
+func (b *Broadcast) PublishKeyed(event []byte, key string) {
+	raw := append([]byte(nil), event...)
+	b.replace(func(st *broadcastState) {
+		st.frame = frame{seq: st.frame.seq + 1, raw: raw, chunk: chunkOf(raw), key: key}
+	})
+}
+
 // replace installs a changed copy of the state and wakes every stream.
 func (b *Broadcast) replace(change func(*broadcastState)) {
 	b.mu.Lock()
@@ -200,9 +214,10 @@ func (b *Broadcast) Serve(c *fiber.Ctx) {
 	if c.Method() == fiber.MethodHead {
 		return
 	}
+	have := strings.Clone(c.Query("have"))
 	if !fctx.Request.Header.IsHTTP11() {
 		// HTTP/1.0 has no chunks: the server's own streaming, ended by closing.
-		StartSSE(c, func(s *SSEStream) { b.serveRaw(s) })
+		StartSSE(c, func(s *SSEStream) { b.serveRaw(s, have) })
 		return
 	}
 	// A hijacked stream is counted by the same gate as every other stream.
@@ -227,6 +242,8 @@ func (b *Broadcast) Serve(c *fiber.Ctx) {
 		for {
 			f, n, changed := b.current()
 			switch {
+			case f.seq != sent && sent == 0 && have != "" && f.key == have:
+				sent = f.seq // the page shows this already
 			case f.seq != sent:
 				if !write(conn, f.chunk) {
 					return
@@ -249,7 +266,7 @@ func (b *Broadcast) Serve(c *fiber.Ctx) {
 }
 
 // serveRaw is Serve over the server's own body stream (HTTP/1.0).
-func (b *Broadcast) serveRaw(s *SSEStream) {
+func (b *Broadcast) serveRaw(s *SSEStream, have string) {
 	b.streams.Add(1)
 	defer b.streams.Add(-1)
 	var sent, beats uint64
@@ -257,6 +274,8 @@ func (b *Broadcast) serveRaw(s *SSEStream) {
 	for {
 		f, n, changed := b.current()
 		switch {
+		case f.seq != sent && sent == 0 && have != "" && f.key == have:
+			sent = f.seq // the page shows this already
 		case f.seq != sent:
 			if !s.Send(string(f.raw)) {
 				return

@@ -3,7 +3,9 @@ package priceshttp
 import (
 	"bytes"
 	"context"
+	"hash/fnv"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/ouncehq/ounce/handlers/kit"
@@ -117,7 +119,20 @@ func (h *Handlers) MarketsView(c *fiber.Ctx, hero bool) (pages.MarketsView, erro
 	if err != nil {
 		return pages.MarketsView{}, err
 	}
-	return pages.MarketsView{Ticker: h.TickerView(), Chart: cv, Hero: hero}, nil
+	v := pages.MarketsView{Ticker: h.TickerView(), Chart: cv, Hero: hero}
+	var buf bytes.Buffer
+	if err := pages.PriceTicker(v.Ticker).Render(context.Background(), &buf); err == nil {
+		v.TickerKey = contentKey(buf.Bytes())
+	}
+	return v, nil
+}
+
+// contentKey names a rendered ticker, so a stream can skip sending the board a page was just
+// rendered with (kit.Broadcast.PublishKeyed).
+func contentKey(b []byte) string {
+	h := fnv.New64a()
+	h.Write(b)
+	return strconv.FormatUint(h.Sum64(), 36)
 }
 
 // MarketsPage is the live price board.
@@ -182,7 +197,7 @@ func (h *Handlers) startTicker() {
 					ev.WriteString("\n")
 				}
 				ev.WriteString("\n")
-				h.ticker.Publish(ev.Bytes())
+				h.ticker.PublishKeyed(ev.Bytes(), contentKey(buf.Bytes()))
 			}
 		}
 	}()
