@@ -55,6 +55,9 @@ type Store struct {
 	local *localBus
 	// Now is the clock; tests replace it.
 	Now func() time.Time
+	// LeaderAttempt, when set (tests), is told of every ask for a leader lock and its answer,
+	// a synchronisation point for tests of what a follower must not do.
+	LeaderAttempt func(key int64, got bool)
 	// ckpt checkpoints SQLite's write-ahead log in the background (checkpoint.go).
 	ckpt *checkpointer
 }

@@ -31,7 +31,11 @@ func (s *Store) leadOnce(ctx context.Context, key int64, lead func(ctx context.C
 	}
 	defer conn.Close()
 	var got bool
-	if err := conn.QueryRowContext(ctx, `SELECT pg_try_advisory_lock($1)`, key).Scan(&got); err != nil || !got {
+	err = conn.QueryRowContext(ctx, `SELECT pg_try_advisory_lock($1)`, key).Scan(&got)
+	if s.LeaderAttempt != nil && err == nil {
+		s.LeaderAttempt(key, got)
+	}
+	if err != nil || !got {
 		return
 	}
 	lctx, cancel := context.WithCancel(ctx)

@@ -32,104 +32,10 @@ func (h *Handlers) OpenAPI() kit.Schema {
 			item = kit.Schema{}
 			paths[p] = item
 		}
-		op := kit.Schema{"operationId": r.OperationID, "summary": r.Summary, "tags": []string{r.Tag}}
-		if r.Description != "" {
-			op["description"] = r.Description
-		}
 		tags[r.Tag] = true
-		var params []kit.Schema
-		for _, prm := range r.Params {
-			ps := kit.Schema{"name": prm.Name, "in": prm.In, "required": prm.Required || prm.In == "path", "schema": prm.Schema}
-			if prm.Description != "" {
-				ps["description"] = prm.Description
-			}
-			params = append(params, ps)
-		}
-		if len(params) > 0 {
-			op["parameters"] = params
-		}
-		if r.BodyByType != nil {
-			content := kit.Schema{}
-			for t, sc := range r.BodyByType {
-				content[t] = kit.Schema{"schema": sc}
-			}
-			op["requestBody"] = kit.Schema{"required": true, "content": content}
-		} else if r.Body != nil {
-			types := r.BodyTypes
-			if len(types) == 0 {
-				types = []string{"application/json"}
-			}
-			content := kit.Schema{}
-			for _, t := range types {
-				content[t] = kit.Schema{"schema": r.Body}
-			}
-			op["requestBody"] = kit.Schema{"required": !r.BodyOptional, "content": content}
-		}
-		responses := kit.Schema{}
-		for _, resp := range r.Responses {
-			rs := kit.Schema{"description": resp.Description}
-			if resp.Contents != nil {
-				content := kit.Schema{}
-				for t, sc := range resp.Contents {
-					content[t] = kit.Schema{"schema": sc}
-				}
-				rs["content"] = content
-			} else if resp.Schema != nil {
-				ct := resp.ContentType
-				if ct == "" {
-					ct = "application/json"
-				}
-				rs["content"] = kit.Schema{ct: kit.Schema{"schema": resp.Schema}}
-			} else if resp.Status >= 400 {
-				rs = problemResponse(resp.Description)
-			}
-			responses[strconv.Itoa(resp.Status)] = rs
-		}
-		add := func(code int, desc string) {
-			if _, ok := responses[strconv.Itoa(code)]; !ok {
-				responses[strconv.Itoa(code)] = problemResponse(desc)
-			}
-		}
-		if len(r.Params) > 0 || r.Body != nil || r.BodyByType != nil {
-			add(400, "A parameter or field is invalid; errors names it.")
-		}
-		if (len(r.Params) > 0 || r.Body != nil || r.BodyByType != nil) && !r.SignedBody {
-			add(422, "A parameter or text field holds a control character (only tab and line breaks are allowed); errors names it.")
-		}
-		if r.Body != nil || r.BodyByType != nil {
-			add(415, "The request named a Content-Encoding; bodies are accepted uncompressed only (errors names the header).")
-		}
-		add(401, "The API key is missing (where required), malformed, unknown or revoked.")
-		switch r.Auth {
-		case kit.AuthGold:
-			add(403, "The key's account needs Gold membership (type /problems/membership-required; detail links the upgrade page).")
-			op["security"] = []kit.Schema{{"bearerAuth": []string{}}}
-		case kit.AuthAdmin:
-			add(403, "The key's account is not an administrator.")
-			op["security"] = []kit.Schema{{"bearerAuth": []string{}}}
-		case kit.AuthMember:
-			op["security"] = []kit.Schema{{"bearerAuth": []string{}}}
-		default:
-			op["security"] = []kit.Schema{{}, {"bearerAuth": []string{}}}
-		}
-		if strings.Contains(r.Path, ":") {
-			add(404, "Not found.")
-		}
-		add(429, "Rate limit exceeded; Retry-After says when to try again.")
-		add(500, "Unexpected server error; the X-Request-Id header identifies it.")
-		op["responses"] = responses
-		item[strings.ToLower(r.Method)] = op
+		item[strings.ToLower(r.Method)] = openAPIOperation(r)
 	}
-	descriptions := h.tagDescriptions()
-	var tagList []kit.Schema
-	names := make([]string, 0, len(tags))
-	for t := range tags {
-		names = append(names, t)
-	}
-	sort.Strings(names)
-	for _, t := range names {
-		tagList = append(tagList, kit.Schema{"name": t, "description": descriptions[t]})
-	}
+	tagList := h.openAPITags(tags)
 	return kit.Schema{
 		"openapi": "3.0.3",
 		"info": kit.Schema{
@@ -144,6 +50,136 @@ func (h *Handlers) OpenAPI() kit.Schema {
 		"paths":      paths,
 		"components": kit.Schema{"schemas": usedSchemas(paths, h.componentSchemas()), "securitySchemes": kit.Schema{"bearerAuth": kit.Schema{"type": "http", "scheme": "bearer", "bearerFormat": "ounce_<64 hex>", "description": "An API key from Settings → Developer Access. A signed-in browser may call the same routes with its session cookie instead, sending the page's CSRF token in X-CSRF-Token on every write."}}},
 	}
+}
+
+// openAPITags lists the tags used, sorted, with their descriptions.
+func (h *Handlers) openAPITags(tags map[string]bool) []kit.Schema {
+	descriptions := h.tagDescriptions()
+	var tagList []kit.Schema
+	names := make([]string, 0, len(tags))
+	for t := range tags {
+		names = append(names, t)
+	}
+	sort.Strings(names)
+	for _, t := range names {
+		tagList = append(tagList, kit.Schema{"name": t, "description": descriptions[t]})
+	}
+	return tagList
+}
+
+// openAPIOperation is the operation of one route: its parameters, body, responses and security.
+func openAPIOperation(r kit.APIRoute) kit.Schema {
+	op := kit.Schema{"operationId": r.OperationID, "summary": r.Summary, "tags": []string{r.Tag}}
+	if r.Description != "" {
+		op["description"] = r.Description
+	}
+	var params []kit.Schema
+	for _, prm := range r.Params {
+		ps := kit.Schema{"name": prm.Name, "in": prm.In, "required": prm.Required || prm.In == "path", "schema": prm.Schema}
+		if prm.Description != "" {
+			ps["description"] = prm.Description
+		}
+		params = append(params, ps)
+	}
+	if len(params) > 0 {
+		op["parameters"] = params
+	}
+	if body := openAPIRequestBody(r); body != nil {
+		op["requestBody"] = body
+	}
+	responses := openAPIDeclaredResponses(r)
+	addStandardProblems(r, responses)
+	op["security"] = openAPISecurity(r.Auth)
+	op["responses"] = responses
+	return op
+}
+
+// openAPIRequestBody is the route's request body, nil when it takes none.
+func openAPIRequestBody(r kit.APIRoute) kit.Schema {
+	if r.BodyByType != nil {
+		content := kit.Schema{}
+		for t, sc := range r.BodyByType {
+			content[t] = kit.Schema{"schema": sc}
+		}
+		return kit.Schema{"required": true, "content": content}
+	}
+	if r.Body == nil {
+		return nil
+	}
+	types := r.BodyTypes
+	if len(types) == 0 {
+		types = []string{"application/json"}
+	}
+	content := kit.Schema{}
+	for _, t := range types {
+		content[t] = kit.Schema{"schema": r.Body}
+	}
+	return kit.Schema{"required": !r.BodyOptional, "content": content}
+}
+
+// openAPIDeclaredResponses are the responses the route declares, by status.
+func openAPIDeclaredResponses(r kit.APIRoute) kit.Schema {
+	responses := kit.Schema{}
+	for _, resp := range r.Responses {
+		rs := kit.Schema{"description": resp.Description}
+		if resp.Contents != nil {
+			content := kit.Schema{}
+			for t, sc := range resp.Contents {
+				content[t] = kit.Schema{"schema": sc}
+			}
+			rs["content"] = content
+		} else if resp.Schema != nil {
+			ct := resp.ContentType
+			if ct == "" {
+				ct = "application/json"
+			}
+			rs["content"] = kit.Schema{ct: kit.Schema{"schema": resp.Schema}}
+		} else if resp.Status >= 400 {
+			rs = problemResponse(resp.Description)
+		}
+		responses[strconv.Itoa(resp.Status)] = rs
+	}
+	return responses
+}
+
+// addStandardProblems adds the problems every route of its kind can answer, unless the route
+// declares that status itself.
+func addStandardProblems(r kit.APIRoute, responses kit.Schema) {
+	add := func(code int, desc string) {
+		if _, ok := responses[strconv.Itoa(code)]; !ok {
+			responses[strconv.Itoa(code)] = problemResponse(desc)
+		}
+	}
+	if len(r.Params) > 0 || r.Body != nil || r.BodyByType != nil {
+		add(400, "A parameter or field is invalid; errors names it.")
+	}
+	if (len(r.Params) > 0 || r.Body != nil || r.BodyByType != nil) && !r.SignedBody {
+		add(422, "A parameter or text field holds a control character (only tab and line breaks are allowed); errors names it.")
+	}
+	if r.Body != nil || r.BodyByType != nil {
+		add(415, "The request named a Content-Encoding; bodies are accepted uncompressed only (errors names the header).")
+	}
+	add(401, "The API key is missing (where required), malformed, unknown or revoked.")
+	switch r.Auth {
+	case kit.AuthGold:
+		add(403, "The key's account needs Gold membership (type /problems/membership-required; detail links the upgrade page).")
+	case kit.AuthAdmin:
+		add(403, "The key's account is not an administrator.")
+	}
+	if strings.Contains(r.Path, ":") {
+		add(404, "Not found.")
+	}
+	add(429, "Rate limit exceeded; Retry-After says when to try again.")
+	add(500, "Unexpected server error; the X-Request-Id header identifies it.")
+}
+
+// openAPISecurity is how a route of that auth is called: with a key, or also without one.
+func openAPISecurity(auth kit.Auth) []kit.Schema {
+	switch auth {
+	case kit.AuthGold, kit.AuthAdmin, kit.AuthMember:
+		return []kit.Schema{{"bearerAuth": []string{}}}
+	}
+	return []kit.Schema{{}, {"bearerAuth": []string{}}}
 }
 
 // OpenAPIJSON serves GET /openapi.json.

@@ -196,15 +196,31 @@ func TestAlertsTwoInstancesOnePerCrossing(t *testing.T) {
 	t.Logf("first crossing reached both devices %s after the provider moved", time.Since(began).Round(time.Millisecond))
 	provider.set("39.10") // back by more than 0.5 %: re-armed
 	waitFor("the fall to be seen", live("39.10"))
-	time.Sleep(600 * time.Millisecond) // several polls at 39.10 on both instances
+	waitFor("the alert to re-arm", func() bool {
+		var l struct {
+			Alerts []struct {
+				Armed bool `json:"armed"`
+			} `json:"alerts"`
+		}
+		decodeInto(t, e.api("GET", "/v1/push/price-alerts", key, nil), &l)
+		return len(l.Alerts) == 1 && l.Alerts[0].Armed
+	})
 	provider.set("40.60")
 	waitFor("the second crossing to reach both devices", told(2))
-	time.Sleep(1500 * time.Millisecond) // every instance has had its chance to repeat itself
-	if n, m := len(push.Payloads(sub)), expo.Sent(); n != 2 || m != 2 {
-		t.Fatalf("two crossings told %d times in the browser and %d on the phone, want 2 each", n, m)
+	// The marker: a once-alert below $40.50, fired by a later tick. Each instance sees ticks in
+	// order, and the outbox sends in order, so a repeat of the second crossing (evaluating the
+	// 40.60 tick again, or sending its deliveries twice) would reach the devices before it.
+	wantStatus(t, "marker", e.api("POST", "/v1/push/price-alerts", key, map[string]any{"metal": "silver", "direction": "below", "target_price": "40.50", "repeat": "once"}), 201, "")
+	provider.set("40.40")
+	waitFor("the marker to reach both devices", told(3))
+	if n, m := len(push.Payloads(sub)), expo.Sent(); n != 3 || m != 3 {
+		t.Fatalf("two crossings and the marker told %d times in the browser and %d on the phone, want 3 each", n, m)
 	}
 	if pl := push.Payloads(sub)[1]; pl.Title != "Silver above $40.00" || !strings.Contains(pl.Body, "$40.60") {
 		t.Fatalf("second push %+v", pl)
+	}
+	if pl := push.Payloads(sub)[2]; pl.Title != "Silver below $40.50" {
+		t.Fatalf("the marker push %+v", pl)
 	}
 	for _, m := range expo.Messages() {
 		if m.To != phone {
@@ -216,7 +232,7 @@ func TestAlertsTwoInstancesOnePerCrossing(t *testing.T) {
 		Unread        int              `json:"unread"`
 	}
 	decodeInto(t, envs[1].api("GET", "/v1/push/notifications", key, nil), &list)
-	if len(list.Notifications) != 2 || list.Unread != 2 {
+	if len(list.Notifications) != 3 || list.Unread != 3 {
 		t.Fatalf("notification centre: %+v", list)
 	}
 }

@@ -620,11 +620,31 @@ func TestIntelSchedulerRunsOnTheLeaderOnly(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			t.Fatal("the other instance never took the lock")
 		}
+		// The synchronisation point: this instance has asked for the ingestion lock twice and
+		// been refused twice. A follower that ran ingestion after the first refusal would not
+		// have asked again (the run holds the loop), and one that polled feeds anyway would
+		// have done so by then.
+		refused := make(chan struct{})
+		var mu sync.Mutex
+		refusals := 0
+		s.LeaderAttempt = func(key int64, got bool) {
+			mu.Lock()
+			defer mu.Unlock()
+			if key == 7302003 && !got {
+				if refusals++; refusals == 2 {
+					close(refused)
+				}
+			}
+		}
 		feeds := newsFixture(t)
 		e := newEnv(t, s, onlineIntel(t, feeds, newCMEServer(t).URL, ""))
 		e.srv.Start()
 		defer func() { _ = e.srv.Shutdown(context.Background()) }()
-		time.Sleep(1500 * time.Millisecond)
+		select {
+		case <-refused:
+		case <-time.After(20 * time.Second):
+			t.Fatal("the scheduler did not ask for the ingestion lock twice")
+		}
 		if hits, _ := feeds.counts(); hits != 0 {
 			t.Fatalf("a follower polled feeds %d times", hits)
 		}

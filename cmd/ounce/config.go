@@ -120,85 +120,14 @@ func loadConfig(fs *flag.FlagSet, args []string) (config, error) {
 	}
 	c.StripeConfigured = app.Billing.SecretKey != ""
 	app.Site.PaymentsEnabled = c.StripeConfigured
-	if app.HTTP.RateLimitPerKey, err = envInt("OUNCE_RATE_LIMIT_PER_KEY", 120); err != nil {
+	if err := loadLimits(app); err != nil {
 		return c, err
 	}
-	if app.HTTP.RateLimitPerIP, err = envInt("OUNCE_RATE_LIMIT_PER_IP", 60); err != nil {
+	if err := loadSources(app); err != nil {
 		return c, err
 	}
-	if app.HTTP.CostlyPerMember, err = envInt("OUNCE_RATE_LIMIT_COSTLY", 10); err != nil {
+	if err := loadReceipts(app); err != nil {
 		return c, err
-	}
-	if app.Account.SignUpsPerIP, err = envInt("OUNCE_SIGNUP_LIMIT_PER_IP", 5); err != nil {
-		return c, err
-	}
-	// 0 (unset) lets the server derive each cap from the open-file limit.
-	if app.HTTP.MaxConnections, err = envInt("OUNCE_MAX_CONNECTIONS", 0); err != nil {
-		return c, err
-	}
-	if app.HTTP.MaxStreams, err = envInt("OUNCE_MAX_STREAMS", 0); err != nil {
-		return c, err
-	}
-	if app.HTTP.MaxStreamsPerClient, err = envInt("OUNCE_MAX_STREAMS_PER_CLIENT", 0); err != nil {
-		return c, err
-	}
-	app.HTTP.TrustedProxies = envList("OUNCE_TRUSTED_PROXIES")
-	app.HTTP.CORSOrigins = envList("OUNCE_CORS_ORIGINS")
-
-	app.Prices.Providers = envList("OUNCE_PRICE_PROVIDERS")
-	if len(app.Prices.Providers) == 0 {
-		app.Prices.Providers = []string{"gold-api"}
-	}
-	if app.Prices.Interval, err = envDuration("OUNCE_PRICE_INTERVAL", time.Minute); err != nil {
-		return c, err
-	}
-	if app.Prices.Interval < 10*time.Second {
-		return c, fmt.Errorf("OUNCE_PRICE_INTERVAL must be at least 10s, got %s", app.Prices.Interval)
-	}
-	app.Prices.Keys = prices.Keys{MetalsDev: os.Getenv("OUNCE_METALSDEV_KEY"), MetalpriceAPI: os.Getenv("OUNCE_METALPRICEAPI_KEY"), GoldAPI: os.Getenv("OUNCE_GOLDAPI_KEY"), BaseURLs: map[string]string{}}
-	for _, kv := range envList("OUNCE_PRICE_BASE_URLS") {
-		name, u, ok := strings.Cut(kv, "=")
-		if !ok || !strings.HasPrefix(u, "http") {
-			return c, fmt.Errorf("OUNCE_PRICE_BASE_URLS wants provider=http://host entries, got %q", kv)
-		}
-		app.Prices.Keys.BaseURLs[strings.TrimSpace(name)] = strings.TrimSpace(u)
-	}
-	switch h := strings.ToLower(envOr("OUNCE_HISTORY", "full")); h {
-	case "full":
-	case "open":
-		app.Prices.OpenHistoryOnly = true
-	default:
-		return c, fmt.Errorf("OUNCE_HISTORY must be full or open, got %q", h)
-	}
-	app.News.Feeds = os.Getenv("OUNCE_NEWS_FEEDS")
-	if app.Intel.Interval, err = envDuration("OUNCE_INTEL_INTERVAL", time.Hour); err != nil {
-		return c, err
-	}
-	app.Intel.LLMBaseURL, app.Intel.LLMModel, app.Intel.LLMAPIKey = os.Getenv("OUNCE_LLM_BASE_URL"), os.Getenv("OUNCE_LLM_MODEL"), os.Getenv("OUNCE_LLM_API_KEY")
-	if (app.Intel.LLMBaseURL == "") != (app.Intel.LLMModel == "") {
-		return c, fmt.Errorf("OUNCE_LLM_BASE_URL and OUNCE_LLM_MODEL go together")
-	}
-	app.Vault.BaseURL = os.Getenv("OUNCE_CME_BASE_URL")
-	if app.FX.URL = envOr("OUNCE_FX_URL", fx.DefaultURL); !strings.HasPrefix(app.FX.URL, "https://") && !strings.HasPrefix(app.FX.URL, "http://") {
-		return c, fmt.Errorf("OUNCE_FX_URL must be an http(s) URL, got %q", app.FX.URL)
-	}
-	if app.Receipts.FreeScans, err = envInt("OUNCE_RECEIPT_FREE_SCANS", 5); err != nil {
-		return c, err
-	}
-	if app.Receipts.GoldScansPerHour, err = envInt("OUNCE_RECEIPT_GOLD_SCANS_PER_HOUR", 60); err != nil {
-		return c, err
-	}
-	if app.Receipts.ToolTimeout, err = envDuration("OUNCE_RECEIPT_TOOL_TIMEOUT", 20*time.Second); err != nil {
-		return c, err
-	}
-	if app.Receipts.ScanTimeout, err = envDuration("OUNCE_RECEIPT_SCAN_TIMEOUT", 60*time.Second); err != nil {
-		return c, err
-	}
-	if app.Receipts.ToolMemoryMB, err = envInt("OUNCE_RECEIPT_TOOL_MEMORY_MB", 1024); err != nil {
-		return c, err
-	}
-	if app.Receipts.ToolMemoryMB < 128 {
-		return c, fmt.Errorf("OUNCE_RECEIPT_TOOL_MEMORY_MB must be at least 128, got %d", app.Receipts.ToolMemoryMB)
 	}
 	app.Site.ContactEmail, app.Site.LegalURL = os.Getenv("OUNCE_CONTACT_EMAIL"), os.Getenv("OUNCE_LEGAL_URL")
 	if err := loadDealerConfig(app); err != nil {
@@ -207,51 +136,173 @@ func loadConfig(fs *flag.FlagSet, args []string) (config, error) {
 	if app.Social.AddressKey = os.Getenv("OUNCE_SOCIAL_SECRET"); app.Social.AddressKey != "" && len(app.Social.AddressKey) < 16 {
 		return c, fmt.Errorf("OUNCE_SOCIAL_SECRET must be at least 16 characters (it keys the hash of visitor addresses)")
 	}
-	app.Alerts.ExpoAccessToken, app.Alerts.ExpoAPIURL = os.Getenv("OUNCE_EXPO_ACCESS_TOKEN"), os.Getenv("OUNCE_EXPO_API_URL")
-	if u := app.Alerts.ExpoAPIURL; u != "" && !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") {
-		return c, fmt.Errorf("OUNCE_EXPO_API_URL must be an http(s) URL, got %q", u)
-	}
-	if app.Alerts.AllowPrivate, err = outbound.ParseAllow(os.Getenv("OUNCE_PUSH_ALLOW_PRIVATE")); err != nil {
-		return c, fmt.Errorf("OUNCE_PUSH_ALLOW_PRIVATE must be comma-separated CIDRs: %v", err)
+	if err := loadAlerts(app); err != nil {
+		return c, err
 	}
 	if err := loadMailConfig(app); err != nil {
 		return c, err
 	}
+	if err := parseServeFlags(&c, &offline, fs, args); err != nil {
+		return c, err
+	}
+	err = finishConfig(&c, offline)
+	return c, err
+}
 
+// loadLimits reads the rate limits and the connection and stream caps.
+func loadLimits(app *app.Config) error {
+	var err error
+	if app.HTTP.RateLimitPerKey, err = envInt("OUNCE_RATE_LIMIT_PER_KEY", 120); err != nil {
+		return err
+	}
+	if app.HTTP.RateLimitPerIP, err = envInt("OUNCE_RATE_LIMIT_PER_IP", 60); err != nil {
+		return err
+	}
+	if app.HTTP.CostlyPerMember, err = envInt("OUNCE_RATE_LIMIT_COSTLY", 10); err != nil {
+		return err
+	}
+	if app.Account.SignUpsPerIP, err = envInt("OUNCE_SIGNUP_LIMIT_PER_IP", 5); err != nil {
+		return err
+	}
+	// 0 (unset) lets the server derive each cap from the open-file limit.
+	if app.HTTP.MaxConnections, err = envInt("OUNCE_MAX_CONNECTIONS", 0); err != nil {
+		return err
+	}
+	if app.HTTP.MaxStreams, err = envInt("OUNCE_MAX_STREAMS", 0); err != nil {
+		return err
+	}
+	if app.HTTP.MaxStreamsPerClient, err = envInt("OUNCE_MAX_STREAMS_PER_CLIENT", 0); err != nil {
+		return err
+	}
+	app.HTTP.TrustedProxies = envList("OUNCE_TRUSTED_PROXIES")
+	app.HTTP.CORSOrigins = envList("OUNCE_CORS_ORIGINS")
+	return nil
+}
+
+// loadSources reads the price providers and the other outside sources.
+func loadSources(app *app.Config) error {
+	var err error
+	app.Prices.Providers = envList("OUNCE_PRICE_PROVIDERS")
+	if len(app.Prices.Providers) == 0 {
+		app.Prices.Providers = []string{"gold-api"}
+	}
+	if app.Prices.Interval, err = envDuration("OUNCE_PRICE_INTERVAL", time.Minute); err != nil {
+		return err
+	}
+	if app.Prices.Interval < 10*time.Second {
+		return fmt.Errorf("OUNCE_PRICE_INTERVAL must be at least 10s, got %s", app.Prices.Interval)
+	}
+	app.Prices.Keys = prices.Keys{MetalsDev: os.Getenv("OUNCE_METALSDEV_KEY"), MetalpriceAPI: os.Getenv("OUNCE_METALPRICEAPI_KEY"), GoldAPI: os.Getenv("OUNCE_GOLDAPI_KEY"), BaseURLs: map[string]string{}}
+	for _, kv := range envList("OUNCE_PRICE_BASE_URLS") {
+		name, u, ok := strings.Cut(kv, "=")
+		if !ok || !strings.HasPrefix(u, "http") {
+			return fmt.Errorf("OUNCE_PRICE_BASE_URLS wants provider=http://host entries, got %q", kv)
+		}
+		app.Prices.Keys.BaseURLs[strings.TrimSpace(name)] = strings.TrimSpace(u)
+	}
+	switch h := strings.ToLower(envOr("OUNCE_HISTORY", "full")); h {
+	case "full":
+	case "open":
+		app.Prices.OpenHistoryOnly = true
+	default:
+		return fmt.Errorf("OUNCE_HISTORY must be full or open, got %q", h)
+	}
+	app.News.Feeds = os.Getenv("OUNCE_NEWS_FEEDS")
+	if app.Intel.Interval, err = envDuration("OUNCE_INTEL_INTERVAL", time.Hour); err != nil {
+		return err
+	}
+	app.Intel.LLMBaseURL, app.Intel.LLMModel, app.Intel.LLMAPIKey = os.Getenv("OUNCE_LLM_BASE_URL"), os.Getenv("OUNCE_LLM_MODEL"), os.Getenv("OUNCE_LLM_API_KEY")
+	if (app.Intel.LLMBaseURL == "") != (app.Intel.LLMModel == "") {
+		return fmt.Errorf("OUNCE_LLM_BASE_URL and OUNCE_LLM_MODEL go together")
+	}
+	app.Vault.BaseURL = os.Getenv("OUNCE_CME_BASE_URL")
+	if app.FX.URL = envOr("OUNCE_FX_URL", fx.DefaultURL); !strings.HasPrefix(app.FX.URL, "https://") && !strings.HasPrefix(app.FX.URL, "http://") {
+		return fmt.Errorf("OUNCE_FX_URL must be an http(s) URL, got %q", app.FX.URL)
+	}
+	return nil
+}
+
+// loadReceipts reads the limits of receipt scanning.
+func loadReceipts(app *app.Config) error {
+	var err error
+	if app.Receipts.FreeScans, err = envInt("OUNCE_RECEIPT_FREE_SCANS", 5); err != nil {
+		return err
+	}
+	if app.Receipts.GoldScansPerHour, err = envInt("OUNCE_RECEIPT_GOLD_SCANS_PER_HOUR", 60); err != nil {
+		return err
+	}
+	if app.Receipts.ToolTimeout, err = envDuration("OUNCE_RECEIPT_TOOL_TIMEOUT", 20*time.Second); err != nil {
+		return err
+	}
+	if app.Receipts.ScanTimeout, err = envDuration("OUNCE_RECEIPT_SCAN_TIMEOUT", 60*time.Second); err != nil {
+		return err
+	}
+	if app.Receipts.ToolMemoryMB, err = envInt("OUNCE_RECEIPT_TOOL_MEMORY_MB", 1024); err != nil {
+		return err
+	}
+	if app.Receipts.ToolMemoryMB < 128 {
+		return fmt.Errorf("OUNCE_RECEIPT_TOOL_MEMORY_MB must be at least 128, got %d", app.Receipts.ToolMemoryMB)
+	}
+	return nil
+}
+
+// loadAlerts reads the delivery settings of price alerts.
+func loadAlerts(app *app.Config) error {
+	var err error
+	app.Alerts.ExpoAccessToken, app.Alerts.ExpoAPIURL = os.Getenv("OUNCE_EXPO_ACCESS_TOKEN"), os.Getenv("OUNCE_EXPO_API_URL")
+	if u := app.Alerts.ExpoAPIURL; u != "" && !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") {
+		return fmt.Errorf("OUNCE_EXPO_API_URL must be an http(s) URL, got %q", u)
+	}
+	if app.Alerts.AllowPrivate, err = outbound.ParseAllow(os.Getenv("OUNCE_PUSH_ALLOW_PRIVATE")); err != nil {
+		return fmt.Errorf("OUNCE_PUSH_ALLOW_PRIVATE must be comma-separated CIDRs: %v", err)
+	}
+	return nil
+}
+
+// parseServeFlags lets serve's flags (fs, nil for other commands) override the environment.
+func parseServeFlags(c *config, offline *bool, fs *flag.FlagSet, args []string) error {
+	app := &c.App
 	if fs != nil {
 		fs.StringVar(&c.Addr, "addr", c.Addr, "listen address (OUNCE_ADDR)")
 		fs.StringVar(&c.DatabaseURL, "database-url", c.DatabaseURL, "postgres:// URL; empty for embedded SQLite (DATABASE_URL)")
 		fs.StringVar(&c.DataDir, "data-dir", c.DataDir, "directory of the embedded database (OUNCE_DATA_DIR)")
 		fs.StringVar(&app.Site.BaseURL, "base-url", app.Site.BaseURL, "public URL of this service (OUNCE_BASE_URL)")
-		fs.BoolVar(&offline, "offline", offline, "never touch the network (OUNCE_OFFLINE)")
+		fs.BoolVar(offline, "offline", *offline, "never touch the network (OUNCE_OFFLINE)")
 		fs.BoolVar(&app.HTTP.Metrics, "metrics", app.HTTP.Metrics, "serve /metrics (OUNCE_METRICS)")
 		if err := fs.Parse(args); err != nil {
-			return c, err
+			return err
 		}
 		if fs.NArg() > 0 {
-			return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+			return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 		}
 	}
+	return nil
+}
+
+// finishConfig derives what follows from the settings read and checks the address, the base
+// URL and the trusted proxies.
+func finishConfig(c *config, offline bool) error {
+	app := &c.App
 	app.SetOffline(offline)
 	app.Account.NewUsersGold = !c.RequireMembership && !c.StripeConfigured
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
-		return c, fmt.Errorf("OUNCE_ADDR %q is not host:port", c.Addr)
+		return fmt.Errorf("OUNCE_ADDR %q is not host:port", c.Addr)
 	}
 	if app.Site.BaseURL == "" {
 		app.Site.BaseURL = "http://" + c.Addr
 	}
 	app.Site.BaseURL = strings.TrimRight(app.Site.BaseURL, "/")
 	if !strings.HasPrefix(app.Site.BaseURL, "http://") && !strings.HasPrefix(app.Site.BaseURL, "https://") {
-		return c, fmt.Errorf("OUNCE_BASE_URL must start with http:// or https://")
+		return fmt.Errorf("OUNCE_BASE_URL must start with http:// or https://")
 	}
 	for _, p := range app.HTTP.TrustedProxies {
 		if net.ParseIP(p) == nil {
 			if _, _, err := net.ParseCIDR(p); err != nil {
-				return c, fmt.Errorf("OUNCE_TRUSTED_PROXIES: %q is neither an IP nor a CIDR", p)
+				return fmt.Errorf("OUNCE_TRUSTED_PROXIES: %q is neither an IP nor a CIDR", p)
 			}
 		}
 	}
-	return c, nil
+	return nil
 }
 
 // sqlitePath is where the embedded database lives.

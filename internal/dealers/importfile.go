@@ -147,36 +147,60 @@ func textOK(s string, max int) bool {
 	return strings.TrimSpace(s) == s && s != "" && utf8.RuneCountInString(s) <= max && utf8.ValidString(s)
 }
 
+// importCheck gathers what validating an import file needs: the rows accepted so far, the
+// errors found, and the dealers' sites and the products known (the catalogue's and the file's).
+type importCheck struct {
+	out      db.DealerCatalogueRows
+	errs     []RowError
+	sites    map[string]*url.URL
+	products map[string]bool
+}
+
+func (c *importCheck) bad(row, field, msg string) {
+	c.errs = append(c.errs, RowError{Row: row, Field: field, Message: msg})
+}
+
 // validateImport checks every row against the catalogue and the rest of the file.
 func validateImport(f importFile, cat Catalogue) (db.DealerCatalogueRows, []RowError) {
-	var errs []RowError
-	bad := func(row, field, msg string) { errs = append(errs, RowError{Row: row, Field: field, Message: msg}) }
-	out := db.DealerCatalogueRows{}
-	sites := map[string]*url.URL{}
+	c := &importCheck{sites: map[string]*url.URL{}, products: map[string]bool{}}
 	for _, d := range cat.Dealers {
 		if u, err := url.Parse(d.Site); err == nil {
-			sites[d.Slug] = u
+			c.sites[d.Slug] = u
 		}
 	}
+	c.checkDealers(f.Dealers)
+	for _, p := range cat.Products {
+		c.products[p.ID] = true
+	}
+	c.checkProducts(f.Products)
+	c.checkListings(f.Listings)
+	for i, fd := range f.Feeds {
+		c.checkFeed(fmt.Sprintf("feeds[%d]", i), fd)
+	}
+	return c.out, c.errs
+}
+
+// checkDealers accepts the file's dealers; their sites join the catalogue's.
+func (c *importCheck) checkDealers(dealers []importDealer) {
 	seen := map[string]bool{}
-	for i, d := range f.Dealers {
+	for i, d := range dealers {
 		row := fmt.Sprintf("dealers[%d]", i)
 		ok := true
 		if !validSlug(d.Slug) {
-			bad(row, "slug", "must be lowercase letters and digits in words joined by hyphens (apmex, jm-bullion)")
+			c.bad(row, "slug", "must be lowercase letters and digits in words joined by hyphens (apmex, jm-bullion)")
 			ok = false
 		} else if seen[d.Slug] {
-			bad(row, "slug", "repeats an earlier dealer of the file")
+			c.bad(row, "slug", "repeats an earlier dealer of the file")
 			ok = false
 		}
 		seen[d.Slug] = true
 		if !textOK(d.Name, 120) {
-			bad(row, "name", "is required, at most 120 characters, without surrounding spaces")
+			c.bad(row, "name", "is required, at most 120 characters, without surrounding spaces")
 			ok = false
 		}
 		site, err := checkWebURL(d.Site)
 		if err != nil {
-			bad(row, "site", err.Error())
+			c.bad(row, "site", err.Error())
 			ok = false
 		}
 		tmpl := d.AffiliateURLTemplate
@@ -184,140 +208,146 @@ func validateImport(f importFile, cat Catalogue) (db.DealerCatalogueRows, []RowE
 			tmpl = "{url}"
 		}
 		if err := checkAffiliateTemplate(tmpl); err != nil {
-			bad(row, "affiliate_url_template", err.Error())
+			c.bad(row, "affiliate_url_template", err.Error())
 			ok = false
 		}
 		if ok {
-			sites[d.Slug] = site
-			out.Dealers = append(out.Dealers, db.DealerRow{Slug: d.Slug, Name: d.Name, Site: d.Site, AffiliateTemplate: tmpl})
+			c.sites[d.Slug] = site
+			c.out.Dealers = append(c.out.Dealers, db.DealerRow{Slug: d.Slug, Name: d.Name, Site: d.Site, AffiliateTemplate: tmpl})
 		}
 	}
-	products := map[string]bool{}
-	for _, p := range cat.Products {
-		products[p.ID] = true
-	}
-	seen = map[string]bool{}
-	for i, p := range f.Products {
+}
+
+// checkProducts accepts the file's products; their ids join the catalogue's.
+func (c *importCheck) checkProducts(products []importProduct) {
+	seen := map[string]bool{}
+	for i, p := range products {
 		row := fmt.Sprintf("products[%d]", i)
 		ok := true
 		_, builtIn := metals.ProductByID(p.ID)
 		switch {
 		case !validSlug(p.ID):
-			bad(row, "id", "must be lowercase letters and digits in words joined by hyphens (silver-libertad-1oz)")
+			c.bad(row, "id", "must be lowercase letters and digits in words joined by hyphens (silver-libertad-1oz)")
 			ok = false
 		case builtIn:
-			bad(row, "id", "is a built-in product, which imports cannot change; choose a new id")
+			c.bad(row, "id", "is a built-in product, which imports cannot change; choose a new id")
 			ok = false
 		case seen[p.ID]:
-			bad(row, "id", "repeats an earlier product of the file")
+			c.bad(row, "id", "repeats an earlier product of the file")
 			ok = false
 		}
 		seen[p.ID] = true
 		if !textOK(p.Name, 200) {
-			bad(row, "name", "is required, at most 200 characters, without surrounding spaces")
+			c.bad(row, "name", "is required, at most 200 characters, without surrounding spaces")
 			ok = false
 		}
 		if !metals.Metal(p.Metal).Valid() {
-			bad(row, "metal", metalMessage)
+			c.bad(row, "metal", metalMessage)
 			ok = false
 		}
 		w, wok := importNumber(p.WeightOz)
 		if !wok || !w.IsPositive() || w.GreaterThan(maxWeight) || w.Exponent() < -8 {
-			bad(row, "weight_oz", "must be fine troy ounces per unit (per $1 face for junk), more than 0 and at most 100000, up to 8 decimals")
+			c.bad(row, "weight_oz", "must be fine troy ounces per unit (per $1 face for junk), more than 0 and at most 100000, up to 8 decimals")
 			ok = false
 		}
 		if !validForm(metals.Form(p.Form)) {
-			bad(row, "form", "must be one of coin, bar, round, junk")
+			c.bad(row, "form", "must be one of coin, bar, round, junk")
 			ok = false
 		}
 		pur, pok := importNumber(p.Purity)
 		if !pok || !pur.IsPositive() || pur.GreaterThan(decimal.NewFromInt(1)) || pur.Exponent() < -5 {
-			bad(row, "purity", "must be the fineness as a fraction, more than 0 and at most 1 (0.999), up to 5 decimals")
+			c.bad(row, "purity", "must be the fineness as a fraction, more than 0 and at most 1 (0.999), up to 5 decimals")
 			ok = false
 		}
 		if ok {
-			products[p.ID] = true
-			out.Products = append(out.Products, db.DealerProductRow{ID: p.ID, Name: p.Name, Metal: p.Metal, WeightOz: w, Form: p.Form, Purity: pur})
+			c.products[p.ID] = true
+			c.out.Products = append(c.out.Products, db.DealerProductRow{ID: p.ID, Name: p.Name, Metal: p.Metal, WeightOz: w, Form: p.Form, Purity: pur})
 		}
 	}
-	dealerKnown := func(row, slug string) bool {
-		if _, ok := sites[slug]; ok {
-			return true
-		}
-		bad(row, "dealer", "is not a dealer of the catalogue or of this file")
-		return false
+}
+
+// dealerKnown reports whether slug is a dealer of the catalogue or of the file.
+func (c *importCheck) dealerKnown(row, slug string) bool {
+	if _, ok := c.sites[slug]; ok {
+		return true
 	}
+	c.bad(row, "dealer", "is not a dealer of the catalogue or of this file")
+	return false
+}
+
+// checkListings accepts listings of known dealers and products, on the dealer's site.
+func (c *importCheck) checkListings(listings []importListing) {
 	seenPair := map[pair]bool{}
-	for i, l := range f.Listings {
+	for i, l := range listings {
 		row := fmt.Sprintf("listings[%d]", i)
-		ok := dealerKnown(row, l.Dealer)
-		if !products[l.Product] {
-			bad(row, "product", "is not a product of the catalogue or of this file")
+		ok := c.dealerKnown(row, l.Dealer)
+		if !c.products[l.Product] {
+			c.bad(row, "product", "is not a product of the catalogue or of this file")
 			ok = false
 		}
 		if seenPair[pair{l.Dealer, l.Product}] {
-			bad(row, "product", "repeats an earlier listing of the same dealer")
+			c.bad(row, "product", "repeats an earlier listing of the same dealer")
 			ok = false
 		}
 		seenPair[pair{l.Dealer, l.Product}] = true
 		u, err := checkWebURL(l.URL)
 		switch {
 		case err != nil:
-			bad(row, "url", err.Error())
+			c.bad(row, "url", err.Error())
 			ok = false
-		case sites[l.Dealer] != nil && !sameSite(sites[l.Dealer], u):
-			bad(row, "url", "must be on the dealer's site ("+sites[l.Dealer].Hostname()+")")
+		case c.sites[l.Dealer] != nil && !sameSite(c.sites[l.Dealer], u):
+			c.bad(row, "url", "must be on the dealer's site ("+c.sites[l.Dealer].Hostname()+")")
 			ok = false
 		}
 		if ok {
-			out.Listings = append(out.Listings, db.DealerListingRow{Dealer: l.Dealer, Product: l.Product, URL: l.URL})
+			c.out.Listings = append(c.out.Listings, db.DealerListingRow{Dealer: l.Dealer, Product: l.Product, URL: l.URL})
 		}
 	}
-	for i, fd := range f.Feeds {
-		row := fmt.Sprintf("feeds[%d]", i)
-		ok := dealerKnown(row, fd.Dealer)
-		if _, err := checkWebURL(fd.URL); err != nil {
-			bad(row, "url", err.Error())
+}
+
+// checkFeed accepts one feed of a known dealer whose SKUs map to known products.
+func (c *importCheck) checkFeed(row string, fd importFeed) {
+	ok := c.dealerKnown(row, fd.Dealer)
+	if _, err := checkWebURL(fd.URL); err != nil {
+		c.bad(row, "url", err.Error())
+		ok = false
+	}
+	if fd.ItemsPath != "" && !validPath(fd.ItemsPath) {
+		c.bad(row, "items_path", "must be a dotted path like data.products, or empty for a top-level array")
+		ok = false
+	}
+	for _, fl := range []struct{ name, val string }{{"fields.sku", fd.Fields.SKU}, {"fields.price", fd.Fields.Price}} {
+		if !validPath(fl.val) {
+			c.bad(row, fl.name, "is required: the dotted path of the member inside one item")
 			ok = false
-		}
-		if fd.ItemsPath != "" && !validPath(fd.ItemsPath) {
-			bad(row, "items_path", "must be a dotted path like data.products, or empty for a top-level array")
-			ok = false
-		}
-		for _, fl := range []struct{ name, val string }{{"fields.sku", fd.Fields.SKU}, {"fields.price", fd.Fields.Price}} {
-			if !validPath(fl.val) {
-				bad(row, fl.name, "is required: the dotted path of the member inside one item")
-				ok = false
-			}
-		}
-		if fd.Fields.InStock != "" && !validPath(fd.Fields.InStock) {
-			bad(row, "fields.in_stock", "must be a dotted path inside one item, or empty")
-			ok = false
-		}
-		if len(fd.SKUs) == 0 {
-			bad(row, "skus", "must map at least one of the dealer's SKUs to a product id")
-			ok = false
-		}
-		keys := make([]string, 0, len(fd.SKUs))
-		for k := range fd.SKUs {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			if !textOK(k, 100) {
-				bad(row, "skus", fmt.Sprintf("SKU %q must be 1 to 100 characters without surrounding spaces", k))
-				ok = false
-			}
-			if !products[fd.SKUs[k]] {
-				bad(row, "skus."+k, "is not a product of the catalogue or of this file")
-				ok = false
-			}
-		}
-		if ok {
-			b, _ := json.Marshal(fd.SKUs)
-			out.Feeds = append(out.Feeds, db.DealerFeedRow{Dealer: fd.Dealer, URL: fd.URL, ItemsPath: fd.ItemsPath, SKUField: fd.Fields.SKU,
-				PriceField: fd.Fields.Price, InStockField: fd.Fields.InStock, SKUs: string(b)})
 		}
 	}
-	return out, errs
+	if fd.Fields.InStock != "" && !validPath(fd.Fields.InStock) {
+		c.bad(row, "fields.in_stock", "must be a dotted path inside one item, or empty")
+		ok = false
+	}
+	if len(fd.SKUs) == 0 {
+		c.bad(row, "skus", "must map at least one of the dealer's SKUs to a product id")
+		ok = false
+	}
+	keys := make([]string, 0, len(fd.SKUs))
+	for k := range fd.SKUs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !textOK(k, 100) {
+			c.bad(row, "skus", fmt.Sprintf("SKU %q must be 1 to 100 characters without surrounding spaces", k))
+			ok = false
+		}
+		if !c.products[fd.SKUs[k]] {
+			c.bad(row, "skus."+k, "is not a product of the catalogue or of this file")
+			ok = false
+		}
+	}
+	if ok {
+		b, _ := json.Marshal(fd.SKUs)
+		c.out.Feeds = append(c.out.Feeds, db.DealerFeedRow{Dealer: fd.Dealer, URL: fd.URL, ItemsPath: fd.ItemsPath, SKUField: fd.Fields.SKU,
+			PriceField: fd.Fields.Price, InStockField: fd.Fields.InStock, SKUs: string(b)})
+	}
 }
