@@ -479,7 +479,7 @@ func TestDashboardPage(t *testing.T) {
 		if got := strings.TrimSpace(d.Find("[data-total-value]").Text()); got != "$6,526.86" {
 			t.Errorf("total value shown %q", got)
 		}
-		for _, want := range []string{"−$100.00", "Break-even", "Allocation by value", "Value over time", `sse-connect="/events/prices"`, `hx-trigger="sse:prices"`, "/static/js/htmx-sse.min.js"} {
+		for _, want := range []string{"−$100.00", "Break-even", "Allocation by value", "Value over time", `sse-connect="/events/prices?have=`, `hx-trigger="sse:prices"`, "/static/js/htmx-sse.min.js"} {
 			if !strings.Contains(body, want) {
 				t.Errorf("dashboard lacks %q", want)
 			}

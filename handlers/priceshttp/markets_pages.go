@@ -3,9 +3,7 @@ package priceshttp
 import (
 	"bytes"
 	"context"
-	"hash/fnv"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/ouncehq/ounce/handlers/kit"
@@ -120,19 +118,8 @@ func (h *Handlers) MarketsView(c *fiber.Ctx, hero bool) (pages.MarketsView, erro
 		return pages.MarketsView{}, err
 	}
 	v := pages.MarketsView{Ticker: h.TickerView(), Chart: cv, Hero: hero}
-	var buf bytes.Buffer
-	if err := pages.PriceTicker(v.Ticker).Render(context.Background(), &buf); err == nil {
-		v.TickerKey = contentKey(buf.Bytes())
-	}
+	v.TickerKey = pages.TickerKey(v.Ticker)
 	return v, nil
-}
-
-// contentKey names a rendered ticker, so a stream can skip sending the board a page was just
-// rendered with (kit.Broadcast.PublishKeyed).
-func contentKey(b []byte) string {
-	h := fnv.New64a()
-	h.Write(b)
-	return strconv.FormatUint(h.Sum64(), 36)
 }
 
 // MarketsPage is the live price board.
@@ -197,7 +184,7 @@ func (h *Handlers) startTicker() {
 					ev.WriteString("\n")
 				}
 				ev.WriteString("\n")
-				h.ticker.PublishKeyed(ev.Bytes(), contentKey(buf.Bytes()))
+				h.ticker.PublishKeyed(ev.Bytes(), pages.ContentKey(buf.Bytes()))
 			}
 		}
 	}()
