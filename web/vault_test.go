@@ -223,8 +223,8 @@ func TestVaultPage(t *testing.T) {
 		if hovers.Length() != 3 || !strings.Contains(last, "27 Apr 2026: registered 75,715,217 oz, eligible 239,466,529 oz") {
 			t.Fatalf("hover labels: %d %q", hovers.Length(), last)
 		}
-		if d.Find("svg path").Length() != 2 || d.Find("svg line").Length() < 4 || d.Find("svg text").Length() < 4 {
-			t.Fatal("chart lacks series, gridlines or axis labels")
+		if svg.Find("path").Length() != 2 || svg.Find("line").Length() < 4 || svg.Find("text").Length() < 4 {
+			t.Fatalf("chart lacks series, gridlines or axis labels: %d paths, %d lines, %d texts", svg.Find("path").Length(), svg.Find("line").Length(), svg.Find("text").Length())
 		}
 		table := d.Find("table").First()
 		if !strings.Contains(table.Find("caption").Text(), "by depository") || table.Find("th[scope=col]").Length() < 4 || table.Find("tbody th[scope=row]").Length() < 5 {
