@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ouncehq/ounce/internal/job"
 	"net/http"
 	"strconv"
 	"time"
@@ -61,15 +62,7 @@ func (s *Service) RunWorker(ctx context.Context) {
 	t := time.NewTicker(s.cfg.PollEvery)
 	defer t.Stop()
 	for {
-		for {
-			n, err := s.DrainOnce(ctx)
-			if err != nil && ctx.Err() == nil {
-				s.log.Warn("push outbox", "err", err)
-			}
-			if n < batchSize || err != nil {
-				break
-			}
-		}
+		job.Drain(ctx, s.log, "push outbox", batchSize, s.DrainOnce)
 		select {
 		case <-ctx.Done():
 			return

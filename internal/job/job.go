@@ -32,3 +32,18 @@ func Every(name string, interval time.Duration, log *slog.Logger, fn func(ctx co
 		}
 	}}
 }
+
+// Drain calls once until it handles fewer than batch rows (the outbox is empty for now) or
+// fails; a failure is logged as what (unless ctx ended). The push and mail outbox workers
+// share it.
+func Drain(ctx context.Context, log *slog.Logger, what string, batch int, once func(context.Context) (int, error)) {
+	for {
+		n, err := once(ctx)
+		if err != nil && ctx.Err() == nil {
+			log.Warn(what, "err", err)
+		}
+		if n < batch || err != nil {
+			return
+		}
+	}
+}

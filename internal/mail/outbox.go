@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ouncehq/ounce/internal/job"
 	"net/mail"
 	"time"
 
@@ -50,15 +51,7 @@ func (s *Service) Run(ctx context.Context) {
 			if _, err := s.Sweep(ctx); err != nil && ctx.Err() == nil {
 				s.log.Warn("mail sweep", "err", err)
 			}
-			for {
-				n, err := s.DrainOnce(ctx)
-				if err != nil && ctx.Err() == nil {
-					s.log.Warn("mail outbox", "err", err)
-				}
-				if n < batchSize || err != nil {
-					break
-				}
-			}
+			job.Drain(ctx, s.log, "mail outbox", batchSize, s.DrainOnce)
 			select {
 			case <-ctx.Done():
 				return
