@@ -43,13 +43,24 @@ try {
       let run = await lighthouse(base + path, flags);
       // Lighthouse's 4x CPU slowdown stands a fast desktop in for a mid-range phone. On a slower
       // or busy machine (its benchmark index below 1300) Lighthouse's own guidance is a smaller
-      // multiplier — 2x from 800, 1x below — so the run is measured again with it, and says so.
+      // multiplier — 2x from 800, 1x below — so the page is measured with it, and says so.
       const bench = run.lhr.environment.benchmarkIndex;
+      let runFlags = flags;
       if (bench < 1300) {
         const cpuSlowdownMultiplier = bench >= 800 ? 2 : 1;
-        console.log(`     benchmark index ${Math.round(bench)}: measured again with CPU slowdown ${cpuSlowdownMultiplier}x`);
-        run = await lighthouse(base + path, { ...flags, throttling: { ...defaultThrottling, cpuSlowdownMultiplier } });
+        console.log(`     benchmark index ${Math.round(bench)}: measured with CPU slowdown ${cpuSlowdownMultiplier}x`);
+        runFlags = { ...flags, throttling: { ...defaultThrottling, cpuSlowdownMultiplier } };
+        run = await lighthouse(base + path, runFlags);
       }
+      // One run's performance score moves by several points with what else the machine is doing
+      // (Lighthouse's own variability guide); its advice is the median of several runs, so the
+      // page is measured three times and the run with the median performance score is the one judged.
+      const runs = [run];
+      while (runs.length < 3) runs.push(await lighthouse(base + path, runFlags));
+      const perfOf = (r) => r.lhr.categories.performance.score;
+      runs.sort((a, b) => perfOf(a) - perfOf(b));
+      console.log(`     three runs: performance ${runs.map((r) => Math.round(perfOf(r) * 100)).join(", ")}; the median is judged`);
+      run = runs[1];
       const lhr = run.lhr;
       writeFileSync(`${shots}/lighthouse-${name}.json`, run.report);
       assert.equal(lhr.finalDisplayedUrl, base + path, "Lighthouse ended on another page (signed out?)");
