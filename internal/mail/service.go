@@ -31,7 +31,15 @@ const (
 	// cannot flood a mailbox.
 	resetEvery   = time.Minute
 	resetPerHour = 5
+	// resetIPWindow is the window of Config.ResetsPerIP.
+	resetIPWindow = time.Hour
 )
+
+// Limiter counts hits in fixed windows (internal/ratelimit: shared in PostgreSQL, in memory
+// for SQLite).
+type Limiter interface {
+	Allow(ctx context.Context, bucket string, limit int, window time.Duration) (bool, time.Duration, error)
+}
 
 // Deps are what the service is built from.
 type Deps struct {
@@ -45,6 +53,9 @@ type Deps struct {
 	// PollEvery is how often the worker looks for due mail and new alert firings and briefs
 	// (default 15 s).
 	PollEvery time.Duration
+	// Limiter counts reset requests per client address (Config.ResetsPerIP); nil means no
+	// such limit (tools and tests).
+	Limiter Limiter
 }
 
 // Service is the mail use cases.
@@ -58,6 +69,7 @@ type Service struct {
 	tlsCfg *tls.Config
 	every  time.Duration
 	wake   chan struct{}
+	limit  Limiter
 
 	keyOnce sync.Once
 	key     []byte
@@ -66,7 +78,8 @@ type Service struct {
 
 // New builds the service; an unusable configuration (cmd checks it first) leaves mail off.
 func New(d Deps) *Service {
-	s := &Service{store: d.Store, cfg: d.Config, now: d.Now, log: d.Logger, tlsCfg: d.TLSConfig, every: d.PollEvery, wake: make(chan struct{}, 1)}
+	s := &Service{store: d.Store, cfg: d.Config, now: d.Now, log: d.Logger, tlsCfg: d.TLSConfig, every: d.PollEvery, wake: make(chan struct{}, 1),
+		limit: d.Limiter}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -114,6 +127,26 @@ func hashToken(raw string) string {
 
 func (s *Service) link(path string, q url.Values) string {
 	return s.cfg.BaseURL + path + "?" + q.Encode()
+}
+
+// RequestResetFrom is RequestReset for someone at client address ip: each address may ask
+// Config.ResetsPerIP times an hour, whatever addresses it names; one more is a RateLimited
+// error with the time until the window resets, and nothing is looked up or mailed.
+func (s *Service) RequestResetFrom(ctx context.Context, ip, email string) error {
+	if !s.Enabled() {
+		return errOff
+	}
+	if s.limit != nil && s.cfg.ResetsPerIP > 0 {
+		ok, retry, err := s.limit.Allow(ctx, "reset-ip:"+ip, s.cfg.ResetsPerIP, resetIPWindow)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return apperr.Limited(time.Duration(int(retry.Seconds())+1)*time.Second,
+				"too many password reset requests from your address; try again later")
+		}
+	}
+	return s.RequestReset(ctx, email)
 }
 
 // RequestReset mails a password reset link to the account with that address. Whether or
