@@ -40,6 +40,10 @@ type OutMail struct {
 	// List is the mailing a one-click unsubscribe stops ("alerts", "brief"), or empty for
 	// account mail, which cannot be unsubscribed from.
 	List string
+	// Token, when set, is the single-use token the message carries (a reset or confirmation
+	// link): stored with the message in its transaction, voiding older unused tokens of the
+	// member and purpose, so the link never exists without its mail or the mail without it.
+	Token *MailToken
 }
 
 // MailItem is an outbox row.
@@ -61,9 +65,14 @@ type MailItem struct {
 
 const mailCols = `id, user_id, kind, dedupe_key, to_addr, subject, body, list, status, attempts, next_at, last_error, created_at`
 
-// insertMail adds m to the outbox in tx, due at once; a dedupe key already present adds
-// nothing. It reports whether a row was added.
+// insertMail adds m to the outbox in tx, due at once, with its token if it carries one; a
+// dedupe key already present adds nothing. It reports whether a row was added.
 func (s *Store) insertMail(ctx context.Context, tx *sqlx.Tx, m OutMail, now int64) (bool, error) {
+	if m.Token != nil {
+		if err := insertToken(ctx, tx, *m.Token, now); err != nil {
+			return false, err
+		}
+	}
 	var uid, key any
 	if m.UserID != 0 {
 		uid = m.UserID
@@ -112,19 +121,21 @@ type MailToken struct {
 // CreateMailToken stores t and the message carrying it in one transaction. Older unused
 // tokens of the same purpose are voided, so only the latest link works.
 func (s *Store) CreateMailToken(ctx context.Context, t MailToken, m OutMail) error {
-	now := s.now().UnixMilli()
-	return s.WithTx(ctx, func(tx *sqlx.Tx) error {
-		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE mail_tokens SET used_at = ? WHERE user_id = ? AND purpose = ? AND used_at IS NULL`),
-			now, t.UserID, t.Purpose); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO mail_tokens (user_id, purpose, email, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)`),
-			t.UserID, t.Purpose, NormalizeEmail(t.Email), t.TokenHash, now, t.ExpiresAt); err != nil {
-			return fmt.Errorf("store token: %w", err)
-		}
-		_, err := s.insertMail(ctx, tx, m, now)
+	m.Token = &t
+	return s.QueueMail(ctx, m)
+}
+
+// insertToken stores t in tx, voiding the member's older unused tokens of its purpose.
+func insertToken(ctx context.Context, tx *sqlx.Tx, t MailToken, now int64) error {
+	if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE mail_tokens SET used_at = ? WHERE user_id = ? AND purpose = ? AND used_at IS NULL`),
+		now, t.UserID, t.Purpose); err != nil {
 		return err
-	})
+	}
+	if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO mail_tokens (user_id, purpose, email, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)`),
+		t.UserID, t.Purpose, NormalizeEmail(t.Email), t.TokenHash, now, t.ExpiresAt); err != nil {
+		return fmt.Errorf("store token: %w", err)
+	}
+	return nil
 }
 
 // useToken spends the unexpired, unused token of that purpose and hash in tx, returning the

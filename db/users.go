@@ -134,7 +134,7 @@ func (s *Store) SetUserPassword(ctx context.Context, id int64, passwordHash stri
 }
 
 // SetUserEmail changes the account's email; an address another account has is ErrConflict.
-// The notices are queued in the same transaction.
+// The notices, and any tokens they carry, are queued in the same transaction.
 func (s *Store) SetUserEmail(ctx context.Context, id int64, email string, notices ...OutMail) error {
 	return s.WithTx(ctx, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE users SET email = ?, updated_at = ? WHERE id = ?`), NormalizeEmail(email), s.now(), id)

@@ -1,7 +1,8 @@
 // Browser journey of the junk-silver calculator, driven by playwright-core against Debian's
 // Chromium. BASE_URL points at an offline server the Go test started on loopback. The result
 // panel recomputes as the member types; input the server refuses must clear the old figure
-// and name the field, as the page rendered without JavaScript does.
+// and name the field, as the page rendered without JavaScript does. On a phone the what-if
+// presets are tap targets of at least 44 px.
 import assert from "node:assert/strict";
 import { launchChromium, step } from "./journey.mjs";
 
@@ -51,6 +52,25 @@ try {
     assert.equal(await alert.count(), 0);
     assert.notEqual(await melt.innerText(), "$0.00");
     assert.deepEqual(errors, [], "console errors");
+  });
+
+  await step("on a phone, every what-if preset is a 44 px tap target and applies its targets", async () => {
+    const phone = await browser.newContext({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
+    await phone.route((url) => !url.href.startsWith(base), (route) => route.abort());
+    const p = await phone.newPage();
+    await p.goto(base + "/calculators/what-if");
+    const presets = p.locator("[data-scenarios] a");
+    const n = await presets.count();
+    assert.ok(n >= 3, `${n} presets`);
+    for (let i = 0; i < n; i++) {
+      const box = await presets.nth(i).boundingBox();
+      const name = await presets.nth(i).innerText();
+      assert.ok(box.height >= 44 && box.width >= 44, `"${name}" is ${box.width}×${box.height} px`);
+    }
+    await presets.first().tap();
+    await p.waitForURL(/\/calculators\/what-if\?.+/);
+    assert.ok(await p.locator("#whatif-result").isVisible());
+    await phone.close();
   });
 } finally {
   await browser.close();

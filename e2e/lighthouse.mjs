@@ -84,11 +84,10 @@ try {
         }
       }
       if (a11y < 98) failures.push(`${path}: accessibility ${a11y} < 98`);
-      // Issue 29 asks 95 of each page. The signed-in dashboard measures 87–99 from run to run
-      // here (its fragments load and swap after the page: htmx long tasks of 70–200 ms), so it
-      // is held at the 85 it always meets, and its 95 is open work, said so in the issue's note.
-      const perfBar = name === "dashboard" ? 85 : 95;
-      if (perf < perfBar) failures.push(`${path}: performance ${perf} < ${perfBar}`);
+      // Issue 29 asks 95 of each page. The signed-in dashboard was held at 85 while its brief
+      // card loaded and swapped after the page (87–99 from run to run); the card is now drawn in
+      // the page's own response, and five consecutive runs judged it 100, 100, 99, 99, 100.
+      if (perf < 95) failures.push(`${path}: performance ${perf} < 95`);
       if (cls >= 0.05) failures.push(`${path}: CLS ${cls.toFixed(3)} ≥ 0.05`);
     });
   }

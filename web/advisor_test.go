@@ -276,8 +276,10 @@ func TestAdvisorPages(t *testing.T) {
 			t.Fatalf("no-JS ask: %d", r.Status)
 		}
 
-		if r := ann.get("/"); !strings.Contains(string(r.Body), `hx-get="/brief/card"`) {
-			t.Fatalf("dashboard lacks the brief card")
+		// The card is drawn in the dashboard's own response, not fetched and swapped after it.
+		if r := ann.get("/"); !strings.Contains(string(r.Body), `<section id="brief-card"`) || !strings.Contains(string(r.Body), "Generate today") ||
+			strings.Contains(string(r.Body), `hx-get="/brief/card"`) {
+			t.Fatalf("dashboard lacks the brief card in its first response")
 		}
 		if r := ann.get("/brief/card"); r.Status != 200 || !strings.Contains(string(r.Body), "Generate today") {
 			t.Fatalf("card before: %d %s", r.Status, r.Body)
@@ -292,8 +294,21 @@ func TestAdvisorPages(t *testing.T) {
 		if r := ann.get("/brief/card"); !strings.Contains(string(r.Body), "$26,504.00") {
 			t.Fatalf("card after: %s", r.Body)
 		}
+		if r := ann.get("/"); !strings.Contains(string(r.Body), "Read the whole brief") || !strings.Contains(string(r.Body), "$26,504.00") {
+			t.Fatalf("dashboard card after: %d", r.Status)
+		}
 		if r := bob.get("/brief"); strings.Contains(string(r.Body), "26,504") {
 			t.Fatalf("bob sees ann's brief")
+		}
+		// A free member, who has no brief, gets no card (GET /brief/card refuses them too).
+		e.user("free-advisor@example.test", db.TierFree)
+		carl := e.browser()
+		carl.get("/login")
+		if r := carl.post("/login", url.Values{"email": {"free-advisor@example.test"}, "password": {"correct horse battery"}}, false); r.Status != 303 {
+			t.Fatalf("free member sign-in: %d", r.Status)
+		}
+		if r := carl.get("/"); r.Status != 200 || strings.Contains(string(r.Body), `id="brief-card"`) {
+			t.Fatalf("free member's dashboard: %d, card shown: %v", r.Status, strings.Contains(string(r.Body), `id="brief-card"`))
 		}
 	})
 }

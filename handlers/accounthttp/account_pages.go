@@ -187,6 +187,31 @@ func (h *Handlers) DeveloperCreateKey(c *fiber.Ctx) error {
 	return kit.Page(c, status, pages.Developer(m, v), pages.DeveloperKeys(m, v))
 }
 
+// DeveloperRevokeConfirm asks before revoking a key: the Revoke link's page without
+// JavaScript (with it, htmx asks and posts in place). Its form posts to DeveloperRevokeKey.
+// Someone else's key, an unknown one and one already revoked are NotFound.
+func (h *Handlers) DeveloperRevokeConfirm(c *fiber.Ctx) error {
+	u, _ := kit.UserFrom(c)
+	id, err := strconv.ParseInt(c.Params("id"), 10, 64)
+	if err != nil {
+		return kit.NotFound("API key")
+	}
+	keys, err := h.account.APIKeys(h.Ctx(c), u)
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if k.ID == id && k.RevokedAt == nil {
+			path := "/settings/developer/keys/" + strconv.FormatInt(id, 10) + "/revoke"
+			v := pages.ConfirmView{Question: "Revoke the key “" + k.Name + "”?",
+				Detail: "Programs and agents using it (" + k.Prefix + "…) stop working at once. This cannot be undone; you can create a new key.",
+				Action: path, Button: "Revoke", Cancel: "/settings/developer"}
+			return kit.Render(c, http.StatusOK, pages.Confirm(h.Meta(c, "Revoke API key", "settings"), v))
+		}
+	}
+	return kit.NotFound("API key")
+}
+
 // DeveloperRevokeKey revokes one of the member's keys.
 func (h *Handlers) DeveloperRevokeKey(c *fiber.Ctx) error {
 	u, _ := kit.UserFrom(c)

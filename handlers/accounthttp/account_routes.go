@@ -25,6 +25,7 @@ func (h *Handlers) PageRoutes() []kit.PageRoute {
 		{Method: "POST", Path: "/settings/account/delete", Handler: h.AccountDelete, Auth: kit.AuthMember},
 		{Method: "GET", Path: "/settings/developer", Handler: h.DeveloperPage, Auth: kit.AuthMember},
 		{Method: "POST", Path: "/settings/developer/keys", Handler: h.DeveloperCreateKey, Auth: kit.AuthMember},
+		{Method: "GET", Path: "/settings/developer/keys/:id/revoke", Handler: h.DeveloperRevokeConfirm, Auth: kit.AuthMember},
 		{Method: "POST", Path: "/settings/developer/keys/:id/revoke", Handler: h.DeveloperRevokeKey, Auth: kit.AuthMember},
 	}...)
 }

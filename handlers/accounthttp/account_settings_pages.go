@@ -97,14 +97,12 @@ func (h *Handlers) AccountProfile(c *fiber.Ctx) error {
 func (h *Handlers) AccountEmail(c *fiber.Ctx) error {
 	u, _ := kit.UserFrom(c)
 	email := c.FormValue("email")
-	nu, err := h.account.ChangeEmail(h.Ctx(c), u, c.FormValue("email_password"), email)
-	if err != nil {
+	if _, err := h.account.ChangeEmail(h.Ctx(c), u, c.FormValue("email_password"), email); err != nil {
 		return h.accountRefused(c, u, err, map[string]string{"password": "email_password"}, map[string]string{"email": email})
 	}
-	// The old address was told with the change; the new one is asked to confirm itself.
-	if err := h.mail.EmailChanged(h.Ctx(c), u.Email, nu); err != nil {
-		h.Log.Warn("queue address-change mail", "err", err)
-	}
+	// The notice to the old address and the confirmation link to the new one were queued
+	// with the change, in its transaction.
+	h.mail.Wake()
 	return kit.Redirect(c, "/settings/account?done=email")
 }
 

@@ -102,8 +102,13 @@ func (h *Handlers) ForgotPasswordSubmit(c *fiber.Ctx) error {
 		return kit.Render(c, http.StatusUnprocessableEntity, pages.ForgotPassword(meta,
 			pages.MailPageView{Email: strings.Clone(email), Fields: map[string]string{"email": "Enter the email address you sign in with."}}))
 	}
-	if err := h.mail.RequestReset(h.Ctx(c), email); err != nil {
-		return err
+	if err := h.mail.RequestResetFrom(h.Ctx(c), kit.ClientIP(c), email); err != nil {
+		if apperr.KindOf(err) != apperr.RateLimited {
+			return err
+		}
+		p, _ := refusedForm(c, err) // sets Retry-After
+		return kit.Render(c, http.StatusTooManyRequests, pages.ForgotPassword(meta,
+			pages.MailPageView{Email: strings.Clone(email), Error: kit.ErrorSentence(p)}))
 	}
 	return kit.Render(c, http.StatusOK, pages.ForgotPassword(meta, pages.MailPageView{Done: forgotAnswer}))
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ouncehq/ounce/handlers/kit"
 
+	"github.com/a-h/templ"
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/internal/account"
@@ -239,6 +240,31 @@ func (h *Handlers) BriefGenerate(c *fiber.Ctx) error {
 
 // BriefCard is GET /brief/card: the dashboard's first card, today's brief or the way to write it.
 func (h *Handlers) BriefCard(c *fiber.Ctx) error {
+	v, err := h.briefCardView(c)
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderCacheControl, "private, no-store")
+	c.Vary("HX-Request")
+	return kit.Render(c, http.StatusOK, pages.BriefCard(v))
+}
+
+// BriefCardIn is the card drawn into the dashboard's own response (one stored row read, so
+// the page need not fetch and swap it after loading). A member without the brief (not Gold)
+// gets no card, as GET /brief/card refuses them.
+func (h *Handlers) BriefCardIn(c *fiber.Ctx) (templ.Component, error) {
+	if !account.IsGold(kit.Caller(c)) {
+		return templ.NopComponent, nil
+	}
+	v, err := h.briefCardView(c)
+	if err != nil {
+		return nil, err
+	}
+	return pages.BriefCard(v), nil
+}
+
+// briefCardView is today's brief of the caller, or the way to write it.
+func (h *Handlers) briefCardView(c *fiber.Ctx) (pages.BriefCardView, error) {
 	u := kit.Caller(c)
 	loc := account.Location(u)
 	v := pages.BriefCardView{CSRF: kit.CSRF(c), Today: format.DateIn(h.Now(), loc)}
@@ -248,9 +274,7 @@ func (h *Handlers) BriefCard(c *fiber.Ctx) error {
 		bv := briefView(b, loc)
 		v.Brief = &bv
 	case apperr.KindOf(err) != apperr.NotFound:
-		return err
+		return v, err
 	}
-	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	c.Vary("HX-Request")
-	return kit.Render(c, http.StatusOK, pages.BriefCard(v))
+	return v, nil
 }

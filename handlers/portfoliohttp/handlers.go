@@ -2,6 +2,9 @@
 package portfoliohttp
 
 import (
+	"github.com/a-h/templ"
+	"github.com/gofiber/fiber/v2"
+
 	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/views/pages"
@@ -13,6 +16,15 @@ type Handlers struct {
 	portfolio *portfolio.Service
 	// ticker is the price board above the dashboard, drawn by the prices area.
 	ticker func() pages.TickerView
+	// briefCard draws the daily-brief card into the dashboard (the advisor area's); nil leaves
+	// the card to load after the page.
+	briefCard func(*fiber.Ctx) (templ.Component, error)
+}
+
+// WithBriefCard has the dashboard draw the daily-brief card in its first response.
+func (h *Handlers) WithBriefCard(f func(*fiber.Ctx) (templ.Component, error)) *Handlers {
+	h.briefCard = f
+	return h
 }
 
 // New builds the area's adapters.

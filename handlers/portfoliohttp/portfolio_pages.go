@@ -210,6 +210,11 @@ func (h *Handlers) DashboardPage(c *fiber.Ctx) error {
 	if v.Holdings, err = h.dashboardHoldingsView(c, u); err != nil {
 		return err
 	}
+	if h.briefCard != nil {
+		if v.Brief, err = h.briefCard(c); err != nil {
+			return err
+		}
+	}
 	if v.Chart, err = h.dashboardChartView(c, u, c.Query("range")); err != nil {
 		if apperr.KindOf(err) != apperr.Invalid {
 			return err

@@ -16,7 +16,8 @@ import (
 type Notices interface {
 	// PasswordChangedMail is the notice of u's new password (set by the operator or not).
 	PasswordChangedMail(u db.User, byOperator bool) []db.OutMail
-	// EmailChangedMail is the notice to the old address of u's new one.
+	// EmailChangedMail is the notice to the old address of u's new one and the confirmation
+	// link (with its token) to the new address.
 	EmailChangedMail(oldEmail string, u db.User) []db.OutMail
 }
 

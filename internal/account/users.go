@@ -246,7 +246,9 @@ func (s *Service) ChangePassword(ctx context.Context, u db.User, current, next s
 	return u, nil
 }
 
-// ChangeEmail changes the member's sign-in address after checking their password.
+// ChangeEmail changes the member's sign-in address after checking their password. The mail of
+// the change (Notices.EmailChangedMail: the notice to the old address, the confirmation link to
+// the new one) is queued in the change's transaction: a crash leaves either all or none.
 func (s *Service) ChangeEmail(ctx context.Context, u db.User, password, email string) (db.User, error) {
 	email = db.NormalizeEmail(email)
 	if a, err := mail.ParseAddress(email); err != nil || a.Address != email || len(email) > 254 || !strings.Contains(email[strings.LastIndex(email, "@")+1:], ".") {

@@ -142,9 +142,11 @@ func New(opts Options) (*App, error) {
 func (a *App) wire(p web.Parts) (*handlers.Handlers, []kit.Job) {
 	a.buildServices(p)
 	prices := priceshttp.New(p.Base, a.Market, a.Portfolio)
-	pf := portfoliohttp.New(p.Base, a.Portfolio, prices.TickerView)
+	adv := advisorhttp.New(p.Base, a.Advisor)
+	// The dashboard draws the daily-brief card in its own response, not after it.
+	pf := portfoliohttp.New(p.Base, a.Portfolio, prices.TickerView).WithBriefCard(adv.BriefCardIn)
 	home := handlers.Home{Dashboard: pf.DashboardPage, Markets: prices.MarketsView}
-	return handlers.New(p.Base, home, a.areas(p.Base, prices, pf)), a.Jobs()
+	return handlers.New(p.Base, home, a.areas(p.Base, prices, pf, adv)), a.Jobs()
 }
 
 // buildServices builds every service from its part of the configuration, and the adapters
@@ -172,14 +174,16 @@ func (a *App) buildServices(p web.Parts) {
 	}
 	a.Alerts = service(a, alerts.New(ad))
 	a.FX = service(a, fx.New(fx.Deps{Store: store, Config: cfg.FX, Now: now, Logger: log}))
-	a.Mail = service(a, mail.New(mail.Deps{Store: store, Config: cfg.Mail.WithBaseURL(cfg.Site.BaseURL), Now: now, Logger: log}))
+	a.Mail = service(a, mail.New(mail.Deps{Store: store, Config: cfg.Mail.WithBaseURL(cfg.Site.BaseURL), Now: now, Logger: log,
+		Limiter: p.Limiter}))
 	a.Advisor = service(a, advisor.New(advisor.Deps{Store: store, Portfolio: a.Portfolio, Market: a.Market, Intel: a.Intel, Vault: a.Vault,
 		Dealers: a.Dealers, Alerts: firedAlerts{a.Alerts}, Config: advisorConfig(cfg), Now: now, Logger: log}))
 }
 
-// areas is the one list of HTTP adapters, in match order. The price and portfolio adapters
-// are built first by wire, as the home page and the portfolio pages use the price ticker.
-func (a *App) areas(base *kit.Base, prices *priceshttp.Handlers, pf *portfoliohttp.Handlers) []kit.Area {
+// areas is the one list of HTTP adapters, in match order. The price, portfolio and advisor
+// adapters are built first by wire, as the home page and the portfolio pages use the price
+// ticker and the dashboard the daily-brief card.
+func (a *App) areas(base *kit.Base, prices *priceshttp.Handlers, pf *portfoliohttp.Handlers, adv *advisorhttp.Handlers) []kit.Area {
 	return []kit.Area{
 		accounthttp.New(base, a.Account).WithMail(a.Mail),
 		prices,
@@ -191,7 +195,7 @@ func (a *App) areas(base *kit.Base, prices *priceshttp.Handlers, pf *portfolioht
 		billinghttp.New(base, a.Billing),
 		socialhttp.New(base, a.Social, a.Intel),
 		receiptshttp.New(base, a.Receipts),
-		advisorhttp.New(base, a.Advisor),
+		adv,
 		alertshttp.New(base, a.Alerts, a.Market),
 		fxhttp.New(base, a.FX),
 	}

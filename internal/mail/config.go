@@ -27,6 +27,10 @@ type Config struct {
 	AllowPlainLoopback bool
 	// BaseURL is the public URL links in messages point to.
 	BaseURL string
+	// ResetsPerIP is how many "forgot password" requests one client address may make an hour
+	// (OUNCE_RESET_LIMIT_PER_IP, 10 by default; 0 = no limit). It stops one client from
+	// probing many addresses or flooding mailboxes; each address has its own limits as well.
+	ResetsPerIP int
 }
 
 // Target is a parsed SMTP URL.

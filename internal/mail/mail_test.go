@@ -370,8 +370,10 @@ func TestEmailChangeTellsTheOldAddressAndConfirmsTheNew(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := fx.svc.EmailChanged(ctx, u.Email, nu); err != nil {
-			t.Fatal(err)
+		// Both messages and the new link were written by the change itself.
+		rows, _ := s.MailRows(ctx, u.ID)
+		if n := len(rows); n != 3 || rows[1].Kind != "email-changed" || rows[2].Kind != "verify" || rows[2].Status != db.MailPending {
+			t.Fatalf("outbox after the change: %+v", rows)
 		}
 		fx.drain(t)
 		msgs := fx.smtp.Messages()[1:]
@@ -400,7 +402,7 @@ func TestEmailChangeTellsTheOldAddressAndConfirmsTheNew(t *testing.T) {
 		if _, err := acct.ChangePassword(ctx, nu, "correct horse battery", "a different passphrase"); err != nil {
 			t.Fatal(err)
 		}
-		rows, _ := s.MailRows(ctx, u.ID)
+		rows, _ = s.MailRows(ctx, u.ID)
 		if last := rows[len(rows)-1]; last.Kind != "password-changed" || last.To != "new@example.test" || last.Status != db.MailPending {
 			t.Fatalf("password notice: %+v", last)
 		}

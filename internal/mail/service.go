@@ -31,7 +31,15 @@ const (
 	// cannot flood a mailbox.
 	resetEvery   = time.Minute
 	resetPerHour = 5
+	// resetIPWindow is the window of Config.ResetsPerIP.
+	resetIPWindow = time.Hour
 )
+
+// Limiter counts hits in fixed windows (internal/ratelimit: shared in PostgreSQL, in memory
+// for SQLite).
+type Limiter interface {
+	Allow(ctx context.Context, bucket string, limit int, window time.Duration) (bool, time.Duration, error)
+}
 
 // Deps are what the service is built from.
 type Deps struct {
@@ -45,6 +53,9 @@ type Deps struct {
 	// PollEvery is how often the worker looks for due mail and new alert firings and briefs
 	// (default 15 s).
 	PollEvery time.Duration
+	// Limiter counts reset requests per client address (Config.ResetsPerIP); nil means no
+	// such limit (tools and tests).
+	Limiter Limiter
 }
 
 // Service is the mail use cases.
@@ -58,6 +69,7 @@ type Service struct {
 	tlsCfg *tls.Config
 	every  time.Duration
 	wake   chan struct{}
+	limit  Limiter
 
 	keyOnce sync.Once
 	key     []byte
@@ -66,7 +78,8 @@ type Service struct {
 
 // New builds the service; an unusable configuration (cmd checks it first) leaves mail off.
 func New(d Deps) *Service {
-	s := &Service{store: d.Store, cfg: d.Config, now: d.Now, log: d.Logger, tlsCfg: d.TLSConfig, every: d.PollEvery, wake: make(chan struct{}, 1)}
+	s := &Service{store: d.Store, cfg: d.Config, now: d.Now, log: d.Logger, tlsCfg: d.TLSConfig, every: d.PollEvery, wake: make(chan struct{}, 1),
+		limit: d.Limiter}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -114,6 +127,26 @@ func hashToken(raw string) string {
 
 func (s *Service) link(path string, q url.Values) string {
 	return s.cfg.BaseURL + path + "?" + q.Encode()
+}
+
+// RequestResetFrom is RequestReset for someone at client address ip: each address may ask
+// Config.ResetsPerIP times an hour, whatever addresses it names; one more is a RateLimited
+// error with the time until the window resets, and nothing is looked up or mailed.
+func (s *Service) RequestResetFrom(ctx context.Context, ip, email string) error {
+	if !s.Enabled() {
+		return errOff
+	}
+	if s.limit != nil && s.cfg.ResetsPerIP > 0 {
+		ok, retry, err := s.limit.Allow(ctx, "reset-ip:"+ip, s.cfg.ResetsPerIP, resetIPWindow)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return apperr.Limited(time.Duration(int(retry.Seconds())+1)*time.Second,
+				"too many password reset requests from your address; try again later")
+		}
+	}
+	return s.RequestReset(ctx, email)
 }
 
 // RequestReset mails a password reset link to the account with that address. Whether or
@@ -195,15 +228,17 @@ func (s *Service) PasswordChangedMail(u db.User, byOperator bool) []db.OutMail {
 	return []db.OutMail{s.passwordNotice(u, how)}
 }
 
-// EmailChangedMail is the notice to the old address that the account's address changed (none
-// with mail off), written in the transaction of the change.
+// EmailChangedMail is what a change of address writes in its own transaction (none with mail
+// off): the notice to the old address, and the confirmation link to the new one with its
+// token. Neither can exist without the change, nor the change without them.
 func (s *Service) EmailChangedMail(oldEmail string, u db.User) []db.OutMail {
 	if !s.Enabled() || oldEmail == u.Email {
 		return nil
 	}
 	return []db.OutMail{{UserID: u.ID, Kind: "email-changed", To: oldEmail, Subject: "Your Ounce sign-in address was changed",
 		Body: "The sign-in address of your Ounce account was changed from " + oldEmail + " to " + u.Email + " at " +
-			s.now().UTC().Format("2 Jan 2006 15:04 MST") + ".\n\nIf this was not you, write to the operator of " + s.cfg.BaseURL + " at once.\n"}}
+			s.now().UTC().Format("2 Jan 2006 15:04 MST") + ".\n\nIf this was not you, write to the operator of " + s.cfg.BaseURL + " at once.\n"},
+		s.verificationMail(u)}
 }
 
 // Wake has the worker look at the outbox now (after a change that queued mail commits).
@@ -213,28 +248,25 @@ func (s *Service) Wake() {
 	}
 }
 
-// EmailChanged asks the account's new address to confirm itself (the old address was told in
-// the transaction of the change). With mail off it does nothing.
-func (s *Service) EmailChanged(ctx context.Context, oldEmail string, u db.User) error {
-	if !s.Enabled() || oldEmail == u.Email {
-		return nil
-	}
-	return s.SendVerification(ctx, u)
-}
-
 // SendVerification mails a link that proves the account's address.
 func (s *Service) SendVerification(ctx context.Context, u db.User) error {
 	if !s.Enabled() {
 		return errOff
 	}
+	defer s.poke()
+	return s.store.QueueMail(ctx, s.verificationMail(u))
+}
+
+// verificationMail is a new confirmation link for u's address, carrying its token (which voids
+// any older link).
+func (s *Service) verificationMail(u db.User) db.OutMail {
 	raw, hash := newToken()
 	link := s.link("/verify-email", url.Values{"token": {raw}})
-	defer s.poke()
-	return s.store.CreateMailToken(ctx, db.MailToken{UserID: u.ID, Purpose: db.TokenVerify, Email: u.Email, TokenHash: hash,
-		ExpiresAt: s.now().Add(VerifyTTL).UnixMilli()},
-		db.OutMail{UserID: u.ID, Kind: "verify", To: u.Email, Subject: "Confirm your address for Ounce",
-			Body: "Confirm that " + u.Email + " is the address of your Ounce account (the link works once, for two days):\n\n" + link +
-				"\n\nOunce mails price alerts and the daily brief only to a confirmed address.\n"})
+	return db.OutMail{UserID: u.ID, Kind: "verify", To: u.Email, Subject: "Confirm your address for Ounce",
+		Body: "Confirm that " + u.Email + " is the address of your Ounce account (the link works once, for two days):\n\n" + link +
+			"\n\nOunce mails price alerts and the daily brief only to a confirmed address.\n",
+		Token: &db.MailToken{UserID: u.ID, Purpose: db.TokenVerify, Email: u.Email, TokenHash: hash,
+			ExpiresAt: s.now().Add(VerifyTTL).UnixMilli()}}
 }
 
 // VerifyEmail spends a verification link; the address it was sent to becomes the member's
