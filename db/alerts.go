@@ -32,11 +32,15 @@ type PushDevice struct {
 
 // PriceAlert is one member's alert.
 type PriceAlert struct {
-	ID              int64         `db:"id"`
-	UserID          int64         `db:"user_id"`
-	Metal           string        `db:"metal"`
-	Direction       string        `db:"direction"`
-	TargetUnits     int64         `db:"target_units"`
+	ID          int64  `db:"id"`
+	UserID      int64  `db:"user_id"`
+	Metal       string `db:"metal"`
+	Direction   string `db:"direction"`
+	TargetUnits int64  `db:"target_units"`
+	// Currency and Unit are what the target (and rearm_units, arm_units) are in: units of
+	// 1/10000 of the currency per weight unit (migration 0022; USD and oz before it).
+	Currency        string        `db:"currency"`
+	Unit            string        `db:"unit"`
 	RearmUnits      int64         `db:"rearm_units"`
 	ArmUnits        int64         `db:"arm_units"`
 	Repeat          string        `db:"repeat"`
@@ -57,6 +61,8 @@ type AlertNotification struct {
 	Direction   string        `db:"direction"`
 	TargetUnits int64         `db:"target_units"`
 	PriceUnits  int64         `db:"price_units"`
+	Currency    string        `db:"currency"`
+	Unit        string        `db:"unit"`
 	PriceAsOf   int64         `db:"price_as_of"`
 	FiredAt     int64         `db:"fired_at"`
 	ReadAt      sql.NullInt64 `db:"read_at"`
@@ -143,7 +149,7 @@ func (s *Store) Devices(ctx context.Context, userID int64) ([]PushDevice, error)
 	return out, err
 }
 
-const alertCols = `id, user_id, metal, direction, target_units, rearm_units, arm_units, repeat, enabled, armed, last_triggered_at, fired_count, created_at, updated_at`
+const alertCols = `id, user_id, metal, direction, target_units, currency, unit, rearm_units, arm_units, repeat, enabled, armed, last_triggered_at, fired_count, created_at, updated_at`
 
 // InsertAlert stores a, unless its owner already has max alerts (ErrLimit).
 func (s *Store) InsertAlert(ctx context.Context, a PriceAlert, max int) (PriceAlert, error) {
@@ -158,9 +164,12 @@ func (s *Store) InsertAlert(ctx context.Context, a PriceAlert, max int) (PriceAl
 		if n >= max {
 			return ErrLimit
 		}
-		return tx.GetContext(ctx, &a.ID, tx.Rebind(`INSERT INTO price_alerts (user_id, metal, direction, target_units, rearm_units, arm_units, repeat, enabled, armed, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-			a.UserID, a.Metal, a.Direction, a.TargetUnits, a.RearmUnits, a.ArmUnits, a.Repeat, a.Enabled, a.Armed, a.CreatedAt, a.UpdatedAt)
+		if err := addAlertQuote(ctx, tx, a); err != nil {
+			return err
+		}
+		return tx.GetContext(ctx, &a.ID, tx.Rebind(`INSERT INTO price_alerts (user_id, metal, direction, target_units, currency, unit, rearm_units, arm_units, repeat, enabled, armed, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			a.UserID, a.Metal, a.Direction, a.TargetUnits, quoteCurrency(a.Currency), quoteUnit(a.Unit), a.RearmUnits, a.ArmUnits, a.Repeat, a.Enabled, a.Armed, a.CreatedAt, a.UpdatedAt)
 	})
 	return a, err
 }
@@ -181,16 +190,59 @@ func (s *Store) Alert(ctx context.Context, userID, id int64) (PriceAlert, error)
 
 // UpdateAlert writes the changeable fields of the user's own alert.
 func (s *Store) UpdateAlert(ctx context.Context, a PriceAlert) error {
-	res, err := s.db.ExecContext(ctx, s.rebind(`UPDATE price_alerts SET direction = ?, target_units = ?, rearm_units = ?, arm_units = ?, repeat = ?,
+	return s.WithTx(ctx, func(tx *sqlx.Tx) error {
+		if err := addAlertQuote(ctx, tx, a); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE price_alerts SET direction = ?, target_units = ?, currency = ?, unit = ?, rearm_units = ?, arm_units = ?, repeat = ?,
 		enabled = ?, armed = ?, updated_at = ? WHERE id = ? AND user_id = ?`),
-		a.Direction, a.TargetUnits, a.RearmUnits, a.ArmUnits, a.Repeat, a.Enabled, a.Armed, a.UpdatedAt, a.ID, a.UserID)
-	if err != nil {
-		return err
+			a.Direction, a.TargetUnits, quoteCurrency(a.Currency), quoteUnit(a.Unit), a.RearmUnits, a.ArmUnits, a.Repeat, a.Enabled, a.Armed, a.UpdatedAt, a.ID, a.UserID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNotFound
+		}
+		return nil
+	})
+}
+
+// AlertQuote is a metal in a currency and weight unit some alert has been set in: a tick of
+// the metal is converted to each quote once and evaluated against that quote's alerts.
+type AlertQuote struct {
+	Metal    string `db:"metal"`
+	Currency string `db:"currency"`
+	Unit     string `db:"unit"`
+}
+
+// AlertQuotes lists every quote an alert has been set in (USD per troy ounce included once
+// any alert of the metal has been).
+func (s *Store) AlertQuotes(ctx context.Context) ([]AlertQuote, error) {
+	var out []AlertQuote
+	err := s.db.SelectContext(ctx, &out, `SELECT metal, currency, unit FROM price_alert_quotes ORDER BY metal, currency, unit`)
+	return out, err
+}
+
+// addAlertQuote records the quote of a, in a's transaction, so the next tick converts to it.
+func addAlertQuote(ctx context.Context, tx *sqlx.Tx, a PriceAlert) error {
+	_, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO price_alert_quotes (metal, currency, unit) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`),
+		a.Metal, quoteCurrency(a.Currency), quoteUnit(a.Unit))
+	return err
+}
+
+// quoteCurrency and quoteUnit stand the defaults (USD per troy ounce) in for unset fields.
+func quoteCurrency(c string) string {
+	if c == "" {
+		return "USD"
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
+	return c
+}
+
+func quoteUnit(u string) string {
+	if u == "" {
+		return "oz"
 	}
-	return nil
+	return u
 }
 
 // DeleteAlert removes the user's own alert; its firing history stays.
@@ -237,13 +289,21 @@ type TickResult struct {
 // arm_units on the far side. The predicate below (fireCond, armCond, fireSet) must say
 // exactly that, and internal/alerts' tests on both engines pin it.
 func (s *Store) EvaluateTick(ctx context.Context, metal string, priceUnits, asOf, now int64) (TickResult, error) {
+	return s.EvaluateQuoteTick(ctx, AlertQuote{Metal: metal}, priceUnits, asOf, now)
+}
+
+// EvaluateQuoteTick is EvaluateTick for the alerts set in one quote (a metal in a currency
+// and weight unit), priceUnits being the tick converted to that quote: only those alerts are
+// read, fired or armed, and their notifications carry the quote's currency and unit.
+func (s *Store) EvaluateQuoteTick(ctx context.Context, q AlertQuote, priceUnits, asOf, now int64) (TickResult, error) {
+	q.Currency, q.Unit = quoteCurrency(q.Currency), quoteUnit(q.Unit)
 	var r TickResult
 	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
 		r = TickResult{}
 		if s.Engine == Postgres {
-			return evaluateTickPostgres(ctx, tx, &r, metal, priceUnits, asOf, now)
+			return evaluateTickPostgres(ctx, tx, &r, q, priceUnits, asOf, now)
 		}
-		return evaluateTickSQLite(ctx, tx, &r, metal, priceUnits, asOf, now)
+		return evaluateTickSQLite(ctx, tx, &r, q, priceUnits, asOf, now)
 	})
 	if err == nil && (len(r.Fired) > 0 || r.Armed > 0) {
 		// The pages this tick changed are copied into the database file in the background,
@@ -277,12 +337,12 @@ const tickBatch = 1000
 // twice. The conditions are checked again on the row itself, so a concurrent evaluation of
 // the same tick, which waits for this one's row locks, finds the rows no longer armed and
 // cannot fire them twice.
-func evaluateTickPostgres(ctx context.Context, tx *sqlx.Tx, r *TickResult, metal string, priceUnits, asOf, now int64) error {
+func evaluateTickPostgres(ctx context.Context, tx *sqlx.Tx, r *TickResult, quote AlertQuote, priceUnits, asOf, now int64) error {
 	var b strings.Builder
 	b.WriteString("WITH ")
 	for _, d := range tickDirs {
-		fireCond := `metal = :metal AND direction = '` + d.name + `' AND enabled AND armed AND target_units ` + d.reached + ` :price`
-		armCond := `metal = :metal AND direction = '` + d.name + `' AND enabled AND NOT armed AND arm_units ` + d.passed + ` :price`
+		fireCond := `metal = :metal AND currency = :currency AND unit = :unit AND direction = '` + d.name + `' AND enabled AND armed AND target_units ` + d.reached + ` :price`
+		armCond := `metal = :metal AND currency = :currency AND unit = :unit AND direction = '` + d.name + `' AND enabled AND NOT armed AND arm_units ` + d.passed + ` :price`
 		fmt.Fprintf(&b, `fire_%[1]s AS (
 			UPDATE price_alerts SET %[2]s
 			WHERE id IN (SELECT id FROM price_alerts WHERE %[3]s ORDER BY %[4]s LIMIT %[7]d) AND %[3]s
@@ -294,8 +354,8 @@ func evaluateTickPostgres(ctx context.Context, tx *sqlx.Tx, r *TickResult, metal
 		`, d.name, fireSet, fireCond, d.fireOrder, armCond, d.armOrder, tickBatch)
 	}
 	b.WriteString(`notes AS (
-			INSERT INTO alert_notifications (user_id, alert_id, metal, direction, target_units, price_units, price_as_of, fired_at)
-			SELECT user_id, id, :metal, direction, target_units, :price, :as_of, :now
+			INSERT INTO alert_notifications (user_id, alert_id, metal, direction, target_units, price_units, currency, unit, price_as_of, fired_at)
+			SELECT user_id, id, :metal, direction, target_units, :price, :currency, :unit, :as_of, :now
 			FROM (SELECT * FROM fire_above UNION ALL SELECT * FROM fire_below) AS fired
 			RETURNING id, user_id, alert_id, target_units, direction),
 		outbox AS (
@@ -308,7 +368,7 @@ func evaluateTickPostgres(ctx context.Context, tx *sqlx.Tx, r *TickResult, metal
 			(SELECT array_agg(alert_id ORDER BY id) FROM notes) AS alert_ids, (SELECT array_agg(user_id ORDER BY id) FROM notes) AS user_ids,
 			(SELECT array_agg(target_units ORDER BY id) FROM notes) AS targets, (SELECT array_agg(direction ORDER BY id) FROM notes) AS directions,
 			(SELECT array_agg(id ORDER BY id) FROM notes) AS notification_ids`)
-	q, args, err := sqlx.Named(b.String(), map[string]any{"metal": metal, "price": priceUnits, "as_of": asOf, "now": now})
+	q, args, err := sqlx.Named(b.String(), map[string]any{"metal": quote.Metal, "currency": quote.Currency, "unit": quote.Unit, "price": priceUnits, "as_of": asOf, "now": now})
 	if err != nil {
 		return err
 	}
@@ -349,19 +409,19 @@ func evaluateTickPostgres(ctx context.Context, tx *sqlx.Tx, r *TickResult, metal
 // The alert UPDATEs say OR FAIL: a constraint failure then leaves the rows the statement
 // already changed, so SQLite keeps no statement journal (a copy of every page it changes,
 // for undoing just that statement), and the error rolls the whole transaction back anyway.
-func evaluateTickSQLite(ctx context.Context, tx *sqlx.Tx, r *TickResult, metal string, priceUnits, asOf, now int64) error {
+func evaluateTickSQLite(ctx context.Context, tx *sqlx.Tx, r *TickResult, quote AlertQuote, priceUnits, asOf, now int64) error {
 	var lastNote int64
 	if err := tx.GetContext(ctx, &lastNote, `SELECT COALESCE(MAX(id), 0) FROM alert_notifications`); err != nil {
 		return err
 	}
 	named := func(q string) (string, []any, error) {
-		q, args, err := sqlx.Named(q, map[string]any{"metal": metal, "price": priceUnits, "as_of": asOf, "now": now, "last": lastNote})
+		q, args, err := sqlx.Named(q, map[string]any{"metal": quote.Metal, "currency": quote.Currency, "unit": quote.Unit, "price": priceUnits, "as_of": asOf, "now": now, "last": lastNote})
 		return tx.Rebind(q), args, err
 	}
 	for _, d := range tickDirs {
-		fireCond := `metal = :metal AND direction = '` + d.name + `' AND enabled = 1 AND armed = 1 AND target_units ` + d.reached + ` :price`
-		q, args, err := named(`INSERT INTO alert_notifications (user_id, alert_id, metal, direction, target_units, price_units, price_as_of, fired_at)
-			SELECT user_id, id, metal, direction, target_units, :price, :as_of, :now FROM price_alerts WHERE ` + fireCond + `
+		fireCond := `metal = :metal AND currency = :currency AND unit = :unit AND direction = '` + d.name + `' AND enabled = 1 AND armed = 1 AND target_units ` + d.reached + ` :price`
+		q, args, err := named(`INSERT INTO alert_notifications (user_id, alert_id, metal, direction, target_units, price_units, currency, unit, price_as_of, fired_at)
+			SELECT user_id, id, metal, direction, target_units, :price, currency, unit, :as_of, :now FROM price_alerts WHERE ` + fireCond + `
 			RETURNING id, alert_id, user_id, target_units`)
 		if err != nil {
 			return err
@@ -392,7 +452,7 @@ func evaluateTickSQLite(ctx context.Context, tx *sqlx.Tx, r *TickResult, metal s
 				return fmt.Errorf("fire %s alerts: %w", d.name, err)
 			}
 		}
-		armCond := `metal = :metal AND direction = '` + d.name + `' AND enabled = 1 AND armed = 0 AND arm_units ` + d.passed + ` :price`
+		armCond := `metal = :metal AND currency = :currency AND unit = :unit AND direction = '` + d.name + `' AND enabled = 1 AND armed = 0 AND arm_units ` + d.passed + ` :price`
 		q, args, err = named(`UPDATE OR FAIL price_alerts SET armed = 1, updated_at = :now WHERE ` + armCond)
 		if err != nil {
 			return err
@@ -447,7 +507,7 @@ func (s *Store) ClaimOutbox(ctx context.Context, now, lease int64, limit int) ([
 		}
 		in, args, err = sqlx.In(`SELECT o.id, o.notification_id, o.device_id, o.status, o.attempts, o.ticket_id, o.created_at,
 			d.platform, d.token, d.p256dh, d.auth,
-			n.user_id, n.alert_id, n.metal, n.direction, n.target_units, n.price_units, n.price_as_of, n.fired_at, n.read_at
+			n.user_id, n.alert_id, n.metal, n.direction, n.target_units, n.price_units, n.currency, n.unit, n.price_as_of, n.fired_at, n.read_at
 			FROM push_outbox o JOIN push_devices d ON d.id = o.device_id JOIN alert_notifications n ON n.id = o.notification_id
 			WHERE o.id IN (?) ORDER BY o.id`, ids)
 		if err != nil {
@@ -529,7 +589,7 @@ func (s *Store) Deliveries(ctx context.Context, notificationID int64) ([]Deliver
 	return out, err
 }
 
-const notificationCols = `id, user_id, alert_id, metal, direction, target_units, price_units, price_as_of, fired_at, read_at`
+const notificationCols = `id, user_id, alert_id, metal, direction, target_units, price_units, currency, unit, price_as_of, fired_at, read_at`
 
 // Notifications lists the user's newest notifications first.
 func (s *Store) Notifications(ctx context.Context, userID int64, limit int) ([]AlertNotification, error) {
@@ -589,18 +649,25 @@ func (s *Store) VAPIDKeys(ctx context.Context, fresh func() (public, private str
 // afterwards so the planner knows its new size at once.
 func (s *Store) ImportAlerts(ctx context.Context, rows []PriceAlert) error {
 	const chunk = 500
+	seen := map[AlertQuote]bool{}
 	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
 		for start := 0; start < len(rows); start += chunk {
 			part := rows[start:min(start+chunk, len(rows))]
 			var b strings.Builder
-			args := make([]any, 0, len(part)*11)
-			b.WriteString(`INSERT INTO price_alerts (user_id, metal, direction, target_units, rearm_units, arm_units, repeat, enabled, armed, created_at, updated_at) VALUES `)
+			args := make([]any, 0, len(part)*13)
+			b.WriteString(`INSERT INTO price_alerts (user_id, metal, direction, target_units, currency, unit, rearm_units, arm_units, repeat, enabled, armed, created_at, updated_at) VALUES `)
 			for i, a := range part {
 				if i > 0 {
 					b.WriteString(", ")
 				}
-				b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-				args = append(args, a.UserID, a.Metal, a.Direction, a.TargetUnits, a.RearmUnits, a.ArmUnits, a.Repeat, a.Enabled, a.Armed, a.CreatedAt, a.UpdatedAt)
+				b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+				args = append(args, a.UserID, a.Metal, a.Direction, a.TargetUnits, quoteCurrency(a.Currency), quoteUnit(a.Unit), a.RearmUnits, a.ArmUnits, a.Repeat, a.Enabled, a.Armed, a.CreatedAt, a.UpdatedAt)
+				if !seen[AlertQuote{a.Metal, quoteCurrency(a.Currency), quoteUnit(a.Unit)}] {
+					seen[AlertQuote{a.Metal, quoteCurrency(a.Currency), quoteUnit(a.Unit)}] = true
+					if err := addAlertQuote(ctx, tx, a); err != nil {
+						return err
+					}
+				}
 			}
 			if _, err := tx.ExecContext(ctx, tx.Rebind(b.String()), args...); err != nil {
 				return fmt.Errorf("import alerts: %w", err)
