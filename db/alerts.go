@@ -12,7 +12,8 @@ import (
 )
 
 // Price alerts and their push delivery (migration 0013). Prices are fixed-point units of
-// 1/10000 USD (PriceUnit), times unix milliseconds. A tick fires an alert with one conditional
+// 1/10000 of the alert's currency per its weight unit (USD per troy ounce unless migration
+// 0022's currency and unit say otherwise), times unix milliseconds. A tick fires an alert with one conditional
 // UPDATE of an armed row, and writes its notification and outbox rows in that transaction, so
 // a firing is told exactly once however many instances evaluate the same tick.
 

@@ -166,12 +166,12 @@ func (a *App) buildServices(p web.Parts) {
 		Config: cfg.Billing, Limiter: p.Limiter}))
 	a.Social = service(a, social.New(social.Deps{Store: store, Config: cfg.Social, Now: now, Logger: log}))
 	a.Receipts = service(a, receipts.New(receipts.Deps{Store: store, Portfolio: a.Portfolio, Config: cfg.Receipts, Now: now, Logger: log}))
-	ad := alerts.Deps{Store: store, Config: alertsConfig(cfg), Now: now, Logger: log}
+	a.FX = service(a, fx.New(fx.Deps{Store: store, Config: cfg.FX, Now: now, Logger: log}))
+	ad := alerts.Deps{Store: store, FX: a.FX, Config: alertsConfig(cfg), Now: now, Logger: log}
 	if a.Market != nil { // a nil *prices.Service must not become a non-nil interface
 		ad.Market = a.Market
 	}
 	a.Alerts = service(a, alerts.New(ad))
-	a.FX = service(a, fx.New(fx.Deps{Store: store, Config: cfg.FX, Now: now, Logger: log}))
 	a.Mail = service(a, mail.New(mail.Deps{Store: store, Config: cfg.Mail.WithBaseURL(cfg.Site.BaseURL), Now: now, Logger: log}))
 	a.Advisor = service(a, advisor.New(advisor.Deps{Store: store, Portfolio: a.Portfolio, Market: a.Market, Intel: a.Intel, Vault: a.Vault,
 		Dealers: a.Dealers, Alerts: firedAlerts{a.Alerts}, Config: advisorConfig(cfg), Now: now, Logger: log}))
