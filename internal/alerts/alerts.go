@@ -418,17 +418,20 @@ func validateAlert(in AlertInput, create bool) error {
 	} else if create {
 		bad("direction", `is required: "above" or "below"`)
 	}
+	// An unknown currency or unit is Unprocessable (422, as in the member's settings) when the
+	// rest of the alert is well-formed; with other bad fields, all are Invalid together.
+	var unknown []apperr.FieldError
 	cur, unit := "USD", metals.Ounce
 	if in.Currency != nil {
 		cur = normCurrency(*in.Currency)
 		if !slices.Contains(fx.DisplayCurrencies(), cur) {
-			bad("currency", "must be one of "+strings.Join(fx.DisplayCurrencies(), ", "))
+			unknown = append(unknown, apperr.FieldError{Field: "currency", Message: "must be one of " + strings.Join(fx.DisplayCurrencies(), ", ")})
 		}
 	}
 	if in.Unit != nil {
 		unit = metals.Unit(strings.TrimSpace(*in.Unit))
 		if !unit.Valid() {
-			bad("unit", "must be one of "+strings.Join(metals.UnitNames(), ", "))
+			unknown = append(unknown, apperr.FieldError{Field: "unit", Message: "must be one of " + strings.Join(metals.UnitNames(), ", ")})
 		}
 	}
 	if in.TargetPrice != nil {
@@ -452,7 +455,14 @@ func validateAlert(in AlertInput, create bool) error {
 		bad("repeat", `must be "once" or "rearm"`)
 	}
 	if len(fields) > 0 {
-		return apperr.InvalidFields(fields)
+		return apperr.InvalidFields(append(fields, unknown...))
+	}
+	if len(unknown) > 0 {
+		msg := make([]string, len(unknown))
+		for i, f := range unknown {
+			msg[i] = f.Field + ": " + f.Message
+		}
+		return &apperr.Error{Kind: apperr.Unprocessable, Msg: strings.Join(msg, "; "), Fields: unknown}
 	}
 	return nil
 }

@@ -136,7 +136,7 @@ func TestAlertPerGramInRupees(t *testing.T) {
 	})
 }
 
-// TestAlertCurrencyAndUnitRefused: an unknown currency or unit is Invalid naming the field,
+// TestAlertCurrencyAndUnitRefused: an unknown currency or unit is Unprocessable naming the field,
 // on create and on change; nothing is stored.
 func TestAlertCurrencyAndUnitRefused(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, s *db.Store) {
@@ -147,8 +147,8 @@ func TestAlertCurrencyAndUnitRefused(t *testing.T) {
 			in := alertIn("above", "40", "once")
 			in.Currency, in.Unit = ptr(c.cur), ptr(c.unit)
 			_, err := f.svc.Create(ctx, u, in)
-			if kind(err) != apperr.Invalid || len(apperr.FieldsOf(err)) != 1 || apperr.FieldsOf(err)[0].Field != c.field {
-				t.Fatalf("%s/%s: %v, want Invalid naming %s", c.cur, c.unit, err, c.field)
+			if e, ok := apperr.As(err); !ok || e.Kind != apperr.Unprocessable || len(e.Fields) != 1 || e.Fields[0].Field != c.field {
+				t.Fatalf("%s/%s: %v, want Unprocessable naming %s", c.cur, c.unit, err, c.field)
 			}
 		}
 		if list, _ := f.svc.List(ctx, u); len(list) != 0 {
@@ -158,7 +158,7 @@ func TestAlertCurrencyAndUnitRefused(t *testing.T) {
 		if err != nil || a.Currency != "USD" || a.Unit != metals.Ounce {
 			t.Fatalf("default alert %+v %v: want USD per oz", a, err)
 		}
-		if _, err := f.svc.Update(ctx, u, a.ID, alerts.AlertInput{Unit: ptr("stone")}); kind(err) != apperr.Invalid || apperr.FieldsOf(err)[0].Field != "unit" {
+		if _, err := f.svc.Update(ctx, u, a.ID, alerts.AlertInput{Unit: ptr("stone")}); kind(err) != apperr.Unprocessable || !strings.HasPrefix(err.Error(), "unit:") {
 			t.Fatalf("patch unit stone: %v", err)
 		}
 	})
