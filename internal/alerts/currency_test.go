@@ -158,7 +158,7 @@ func TestAlertCurrencyAndUnitRefused(t *testing.T) {
 		if err != nil || a.Currency != "USD" || a.Unit != metals.Ounce {
 			t.Fatalf("default alert %+v %v: want USD per oz", a, err)
 		}
-		if _, err := f.svc.Update(ctx, u, a.ID, alerts.AlertInput{Unit: ptr("stone")}); kind(err) != apperr.Unprocessable || !strings.HasPrefix(err.Error(), "unit:") {
+		if _, err := f.svc.Update(ctx, u, a.ID, alerts.AlertInput{Unit: ptr("stone")}); kind(err) != apperr.Unprocessable || !strings.Contains(err.Error(), "unit: must be one of") {
 			t.Fatalf("patch unit stone: %v", err)
 		}
 	})
