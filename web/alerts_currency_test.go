@@ -1,7 +1,9 @@
 package web_test
 
 import (
+	"context"
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -44,5 +46,43 @@ func TestAlertsAPICurrencyAndUnit(t *testing.T) {
 		}
 		wantStatus(t, "patch unknown unit", e.api("PATCH", "/v1/push/price-alerts/"+id, gold, map[string]any{"unit": "stone"}), 422, "")
 		wantStatus(t, "patch unknown currency", e.api("PATCH", "/v1/push/price-alerts/"+id, gold, map[string]any{"currency": 7}), 400, "")
+	})
+}
+
+// TestAlertsPageCurrencyAndUnit: a member who reads euros per gram is offered alerts in them
+// (the selects preselected, the card's price converted), sets one from the form, and sees it
+// listed in its currency and unit; an unknown unit comes back as 422 with the choices kept.
+func TestAlertsPageCurrencyAndUnit(t *testing.T) {
+	eachEngine(t, offline(t), func(t *testing.T, e *env) {
+		ctx := context.Background()
+		b := e.browser()
+		b.signUp("euro@example.com")
+		u, err := e.app.Store.UserByEmail(ctx, "euro@example.com")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.app.Store.SetUserUnits(ctx, u.ID, "EUR", "g", "Europe/Berlin"); err != nil {
+			t.Fatal(err)
+		}
+		body := string(b.get("/alerts").Body)
+		for _, want := range []string{`name="currency"`, `name="unit"`, `<option value="EUR" selected>`, `<option value="g" selected>`} {
+			if !strings.Contains(body, want) {
+				t.Fatalf("page lacks %q", want)
+			}
+		}
+		if !strings.Contains(body, "/g</p>") || !strings.Contains(body, "€") {
+			t.Fatalf("the cards do not show euros per gram:\n%s", body)
+		}
+		r := b.post("/alerts", url.Values{"metal": {"gold"}, "direction": {"above"}, "target_price": {"€125.50"}, "currency": {"EUR"}, "unit": {"g"}, "repeat": {"once"}}, false)
+		if r.Status != 303 {
+			t.Fatalf("create: %d %s", r.Status, r.Body)
+		}
+		if r = b.get("/alerts"); !strings.Contains(string(r.Body), "€125.50/g") {
+			t.Fatalf("the alert is not listed in euros per gram:\n%s", r.Body)
+		}
+		r = b.post("/alerts", url.Values{"metal": {"silver"}, "direction": {"below"}, "target_price": {"1"}, "currency": {"EUR"}, "unit": {"stone"}, "repeat": {"once"}}, false)
+		if r.Status != 422 || !strings.Contains(string(r.Body), "oz, g, kg, tola") {
+			t.Fatalf("unknown unit: %d %s", r.Status, r.Body)
+		}
 	})
 }

@@ -233,3 +233,11 @@ func (s *Service) Run(ctx context.Context) {
 		}
 	})
 }
+
+// PriceIn is a price in US dollars per troy ounce in currency per unit at the current rate,
+// as a tick would be judged against an alert set in them (the alerts page shows it on the
+// card and prefills the target with it).
+func (s *Service) PriceIn(ctx context.Context, usdPerOz decimal.Decimal, currency string, unit metals.Unit) (decimal.Decimal, error) {
+	n, err := newConverter(s).units(ctx, db.AlertQuote{Currency: normCurrency(currency), Unit: string(unit)}, usdPerOz)
+	return fromUnits(n), err
+}
