@@ -174,7 +174,7 @@ func (a *App) buildServices(p web.Parts) {
 	a.Alerts = service(a, alerts.New(ad))
 	a.Mail = service(a, mail.New(mail.Deps{Store: store, Config: cfg.Mail.WithBaseURL(cfg.Site.BaseURL), Now: now, Logger: log}))
 	a.Advisor = service(a, advisor.New(advisor.Deps{Store: store, Portfolio: a.Portfolio, Market: a.Market, Intel: a.Intel, Vault: a.Vault,
-		Dealers: a.Dealers, Alerts: firedAlerts{a.Alerts}, Config: advisorConfig(cfg), Now: now, Logger: log}))
+		Dealers: a.Dealers, Alerts: firedAlerts{a.Alerts}, FX: a.FX, Config: advisorConfig(cfg), Now: now, Logger: log}))
 }
 
 // areas is the one list of HTTP adapters, in match order. The price and portfolio adapters
@@ -212,7 +212,7 @@ func (f firedAlerts) FiredSince(ctx context.Context, userID int64, since time.Ti
 	out := make([]advisor.FiredAlert, len(fired))
 	for i, a := range fired {
 		out[i] = advisor.FiredAlert{Metal: a.Metal, Direction: a.Direction, Target: a.TargetPrice.String(),
-			Price: a.FiredPrice.StringFixed(2), FiredAt: a.FiredAt}
+			Price: a.FiredPrice.StringFixed(2), Currency: a.Currency, Unit: string(a.Unit), FiredAt: a.FiredAt}
 	}
 	return out, nil
 }
