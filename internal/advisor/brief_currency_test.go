@@ -72,3 +72,45 @@ func TestBriefInMembersCurrency(t *testing.T) {
 		}
 	})
 }
+
+// TestAdvisorSpeaksMembersCurrency: the advisor's price and stack answers are in the member's
+// currency and unit, with the rate's date, and every figure passes the check that guards
+// replies; a dollar member's answers are unchanged.
+func TestAdvisorSpeaksMembersCurrency(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, s *db.Store) {
+		ctx := context.Background()
+		f := newFixture(t, s, Config{}, true)
+		f.svc.fx = fx.New(fx.Deps{Store: s, Now: func() time.Time { return *f.clock }})
+		if err := s.UpsertFXRates(ctx, []db.FXRate{{Currency: "USD", Day: db.NewDate(*f.clock), PerEUR: "1.1000", Source: "test"}}); err != nil {
+			t.Fatal(err)
+		}
+		u := f.gold
+		u.DisplayCurrency, u.WeightUnit = "EUR", "g"
+		perGram, _ := metals.PricePer(decimal.RequireFromString("2650.40").Div(decimal.RequireFromString("1.1")), metals.Gram)
+		for _, c := range []struct {
+			run  func(context.Context, db.User, args) (result, error)
+			a    args
+			want []string
+		}{
+			{f.svc.spotPrice, args{Metal: "gold"}, []string{"Gold is €" + perGram.StringFixed(2) + " per gram", "Money is in EUR (€) at the exchange rate of 23 Nov 2026."}},
+			{f.svc.stackValue, args{}, []string{"Your stack is worth €40,080.91 at spot", "You paid $34,700.00 (US dollars)"}},
+		} {
+			r, err := c.run(ctx, u, c.a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(r.Text, w) {
+					t.Errorf("answer lacks %q: %s", w, r.Text)
+				}
+			}
+			if _, dropped := verifyText(r.Text, shownFigures(r.Facts)); len(dropped) > 0 {
+				t.Errorf("the figure check drops %v", dropped)
+			}
+		}
+		r, err := f.svc.spotPrice(ctx, f.gold, args{Metal: "gold"})
+		if err != nil || !strings.HasPrefix(r.Text, "Gold is $2,650.40 per ounce") || strings.Contains(r.Text, "Money is in") {
+			t.Fatalf("dollar answer %q %v", r.Text, err)
+		}
+	})
+}
