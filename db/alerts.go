@@ -297,21 +297,53 @@ func (s *Store) EvaluateTick(ctx context.Context, metal string, priceUnits, asOf
 // and weight unit), priceUnits being the tick converted to that quote: only those alerts are
 // read, fired or armed, and their notifications carry the quote's currency and unit.
 func (s *Store) EvaluateQuoteTick(ctx context.Context, q AlertQuote, priceUnits, asOf, now int64) (TickResult, error) {
-	q.Currency, q.Unit = quoteCurrency(q.Currency), quoteUnit(q.Unit)
-	var r TickResult
-	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
-		r = TickResult{}
-		if s.Engine == Postgres {
-			return evaluateTickPostgres(ctx, tx, &r, q, priceUnits, asOf, now)
-		}
-		return evaluateTickSQLite(ctx, tx, &r, q, priceUnits, asOf, now)
-	})
-	if err == nil && (len(r.Fired) > 0 || r.Armed > 0) {
-		// The pages this tick changed are copied into the database file in the background,
-		// not on this commit or the next (see checkpoint.go).
-		s.CheckpointSoon()
+	rs, err := s.EvaluateQuoteTicks(ctx, []QuoteTick{{Quote: q, PriceUnits: priceUnits}}, asOf, now)
+	if err != nil {
+		return TickResult{}, err
 	}
-	return r, err
+	return rs[0], nil
+}
+
+// QuoteTick is one tick converted to one quote.
+type QuoteTick struct {
+	Quote      AlertQuote
+	PriceUnits int64
+}
+
+// EvaluateQuoteTicks is EvaluateQuoteTick for each quote of one tick, in one transaction (one
+// commit for the tick however many currencies its alerts are set in); the results are in the
+// order of ticks.
+func (s *Store) EvaluateQuoteTicks(ctx context.Context, ticks []QuoteTick, asOf, now int64) ([]TickResult, error) {
+	out := make([]TickResult, len(ticks))
+	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
+		for i, t := range ticks {
+			q := t.Quote
+			q.Currency, q.Unit = quoteCurrency(q.Currency), quoteUnit(q.Unit)
+			out[i] = TickResult{}
+			var err error
+			if s.Engine == Postgres {
+				err = evaluateTickPostgres(ctx, tx, &out[i], q, t.PriceUnits, asOf, now)
+			} else {
+				err = evaluateTickSQLite(ctx, tx, &out[i], q, t.PriceUnits, asOf, now)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range out {
+		if len(r.Fired) > 0 || r.Armed > 0 {
+			// The pages this tick changed are copied into the database file in the background,
+			// not on this commit or the next (see checkpoint.go).
+			s.CheckpointSoon()
+			break
+		}
+	}
+	return out, nil
 }
 
 // tickDirs are the two directions with how a price reaches a target (fire) and passes an

@@ -36,11 +36,11 @@ type TickResult struct {
 // rows in the transaction that writes the notifications and outbox rows, so two instances
 // evaluating the same tick tell each member once. The outbox worker is woken.
 //
-// The firing rule is this package's, though db.EvaluateQuoteTick states it in SQL (the one
+// The firing rule is this package's, though db.EvaluateQuoteTicks states it in SQL (the one
 // sanctioned rule in SQL, so a tick over a million alerts is decided set-based): an armed,
 // enabled alert fires when the price reaches its target; a once-alert then disables itself, a
 // re-arming one disarms until the price is back past its re-arm price (RearmPct, stored as
-// rearm_units by Create). A change to that rule changes db.EvaluateQuoteTick with it; the tests
+// rearm_units by Create). A change to that rule changes db.EvaluateQuoteTicks with it; the tests
 // of this package pin it on both engines.
 func (s *Service) Evaluate(ctx context.Context, t Tick) (TickResult, error) {
 	return s.evaluate(ctx, newConverter(s), t)
@@ -64,19 +64,27 @@ func (s *Service) evaluate(ctx context.Context, c *converter, t Tick) (TickResul
 	var out TickResult
 	var fired []db.FiredAlert
 	var firstErr error
+	ticks := make([]db.QuoteTick, 0, len(quotes))
 	for _, q := range quotes {
 		units, err := c.units(ctx, q, t.Price)
-		if err == nil {
-			var r db.TickResult
-			r, err = s.store.EvaluateQuoteTick(ctx, q, units, asOf.UnixMilli(), s.now().UnixMilli())
-			fired = append(fired, r.Fired...)
-			out.Armed += r.Armed
-			out.Outbox += r.Outbox
-		}
-		if err != nil && firstErr == nil {
+		if err != nil {
 			// The other quotes are still judged: one currency without a rate holds up no one else.
-			firstErr = fmt.Errorf("%s alerts in %s per %s: %w", t.Metal, q.Currency, q.Unit, err)
+			if firstErr == nil {
+				firstErr = fmt.Errorf("%s alerts in %s per %s: %w", t.Metal, q.Currency, q.Unit, err)
+			}
+			continue
 		}
+		ticks = append(ticks, db.QuoteTick{Quote: q, PriceUnits: units})
+	}
+	// One transaction for the tick, whatever the number of quotes.
+	rs, err := s.store.EvaluateQuoteTicks(ctx, ticks, asOf.UnixMilli(), s.now().UnixMilli())
+	if err != nil {
+		return TickResult{}, err
+	}
+	for _, r := range rs {
+		fired = append(fired, r.Fired...)
+		out.Armed += r.Armed
+		out.Outbox += r.Outbox
 	}
 	out.Fired = len(fired)
 	if len(fired) > 0 {

@@ -9,7 +9,7 @@ import (
 
 // Store is what the alerts service uses of the storage: its reach, declared where it is used.
 // *db.Store satisfies it (the composition root passes that). The firing rule is this
-// package's; EvaluateQuoteTick states it in SQL for set-based ticks (see Evaluate).
+// package's; EvaluateQuoteTicks states it in SQL for set-based ticks (see Evaluate).
 type Store interface {
 	Alert(ctx context.Context, userID, id int64) (db.PriceAlert, error)
 	AlertQuotes(ctx context.Context) ([]db.AlertQuote, error)
@@ -18,7 +18,7 @@ type Store interface {
 	DeleteAlert(ctx context.Context, userID, id int64) error
 	DeleteDevice(ctx context.Context, userID int64, token string) error
 	Devices(ctx context.Context, userID int64) ([]db.PushDevice, error)
-	EvaluateQuoteTick(ctx context.Context, q db.AlertQuote, priceUnits, asOf, now int64) (db.TickResult, error)
+	EvaluateQuoteTicks(ctx context.Context, ticks []db.QuoteTick, asOf, now int64) ([]db.TickResult, error)
 	FinishOutbox(ctx context.Context, u db.OutboxUpdate, now int64) error
 	ImportAlerts(ctx context.Context, rows []db.PriceAlert) error
 	InsertAlert(ctx context.Context, a db.PriceAlert, max int) (db.PriceAlert, error)
