@@ -315,18 +315,23 @@ type QuoteTick struct {
 // order of ticks.
 func (s *Store) EvaluateQuoteTicks(ctx context.Context, ticks []QuoteTick, asOf, now int64) ([]TickResult, error) {
 	out := make([]TickResult, len(ticks))
+	for i := range ticks {
+		ticks[i].Quote.Currency, ticks[i].Quote.Unit = quoteCurrency(ticks[i].Quote.Currency), quoteUnit(ticks[i].Quote.Unit)
+	}
 	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
-		for i, t := range ticks {
-			q := t.Quote
-			q.Currency, q.Unit = quoteCurrency(q.Currency), quoteUnit(q.Unit)
+		for i := range out {
 			out[i] = TickResult{}
-			var err error
-			if s.Engine == Postgres {
-				err = evaluateTickPostgres(ctx, tx, &out[i], q, t.PriceUnits, asOf, now)
-			} else {
-				err = evaluateTickSQLite(ctx, tx, &out[i], q, t.PriceUnits, asOf, now)
-			}
-			if err != nil {
+		}
+		if len(ticks) == 0 {
+			return nil
+		}
+		if s.Engine == Postgres {
+			// One statement for every quote: each quote's alerts are read through the index
+			// from its own price (a LATERAL probe per quote); the results are told per quote.
+			return evaluateTickPostgres(ctx, tx, out, ticks, asOf, now)
+		}
+		for i, t := range ticks {
+			if err := evaluateTickSQLite(ctx, tx, &out[i], t.Quote, t.PriceUnits, asOf, now); err != nil {
 				return err
 			}
 		}
@@ -357,6 +362,13 @@ var tickDirs = []struct{ name, reached, passed, fireOrder, armOrder string }{
 const fireSet = `armed = FALSE, enabled = (repeat = 'rearm'), arm_units = rearm_units, last_triggered_at = :now,
 	fired_count = fired_count + 1, updated_at = :now`
 
+// fireSetOn is fireSet with the alert row's own columns read through alias (an UPDATE … FROM
+// that joins another relation; the columns set are never qualified).
+func fireSetOn(alias string) string {
+	return `armed = FALSE, enabled = (` + alias + `.repeat = 'rearm'), arm_units = ` + alias + `.rearm_units, last_triggered_at = :now,
+	fired_count = ` + alias + `.fired_count + 1, updated_at = :now`
+}
+
 // tickBatch bounds how many rows one statement fires or arms per direction: each walks its
 // partial index in price order from the tick's price a batch at a time, a plain index scan,
 // which on PostgreSQL also marks the entries of rows earlier ticks moved out (dead until
@@ -370,49 +382,64 @@ const tickBatch = 1000
 // twice. The conditions are checked again on the row itself, so a concurrent evaluation of
 // the same tick, which waits for this one's row locks, finds the rows no longer armed and
 // cannot fire them twice.
-func evaluateTickPostgres(ctx context.Context, tx *sqlx.Tx, r *TickResult, quote AlertQuote, priceUnits, asOf, now int64) error {
+func evaluateTickPostgres(ctx context.Context, tx *sqlx.Tx, rs []TickResult, ticks []QuoteTick, asOf, now int64) error {
+	metal := ticks[0].Quote.Metal
+	params := map[string]any{"metal": metal, "as_of": asOf, "now": now}
 	var b strings.Builder
-	b.WriteString("WITH ")
-	for _, d := range tickDirs {
-		fireCond := `metal = :metal AND currency = :currency AND unit = :unit AND direction = '` + d.name + `' AND enabled AND armed AND target_units ` + d.reached + ` :price`
-		armCond := `metal = :metal AND currency = :currency AND unit = :unit AND direction = '` + d.name + `' AND enabled AND NOT armed AND arm_units ` + d.passed + ` :price`
-		fmt.Fprintf(&b, `fire_%[1]s AS (
-			UPDATE price_alerts SET %[2]s
-			WHERE id IN (SELECT id FROM price_alerts WHERE %[3]s ORDER BY %[4]s LIMIT %[7]d) AND %[3]s
-			RETURNING id, user_id, target_units, CAST('%[1]s' AS TEXT) AS direction),
-		arm_%[1]s AS (
-			UPDATE price_alerts SET armed = TRUE, updated_at = :now
-			WHERE id IN (SELECT id FROM price_alerts WHERE %[5]s ORDER BY %[6]s LIMIT %[7]d) AND %[5]s
-			RETURNING id),
-		`, d.name, fireSet, fireCond, d.fireOrder, armCond, d.armOrder, tickBatch)
+	// q is the tick in each quote: (n, currency, unit, price), n indexing ticks.
+	b.WriteString("WITH q (n, currency, unit, price) AS (VALUES ")
+	for i, t := range ticks {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "(%d, CAST(:c%d AS TEXT), CAST(:u%d AS TEXT), CAST(:p%d AS BIGINT))", i, i, i, i)
+		params[fmt.Sprintf("c%d", i)], params[fmt.Sprintf("u%d", i)], params[fmt.Sprintf("p%d", i)] = t.Quote.Currency, t.Quote.Unit, t.PriceUnits
 	}
-	b.WriteString(`notes AS (
+	b.WriteString("),\n")
+	for _, d := range tickDirs {
+		// The conditions on a row a of price_alerts in quote q; probe reads a quote's rows
+		// through the partial index in price order from its price, a batch at a time.
+		fireCond := `a.metal = :metal AND a.currency = q.currency AND a.unit = q.unit AND a.direction = '` + d.name + `' AND a.enabled AND a.armed AND a.target_units ` + d.reached + ` q.price`
+		armCond := `a.metal = :metal AND a.currency = q.currency AND a.unit = q.unit AND a.direction = '` + d.name + `' AND a.enabled AND NOT a.armed AND a.arm_units ` + d.passed + ` q.price`
+		fmt.Fprintf(&b, `fire_%[1]s AS (
+			UPDATE price_alerts AS a SET %[2]s FROM q
+			WHERE a.id IN (SELECT x.id FROM q CROSS JOIN LATERAL (SELECT a.id FROM price_alerts AS a WHERE %[3]s ORDER BY a.%[4]s LIMIT %[7]d) AS x) AND %[3]s
+			RETURNING a.id, a.user_id, a.target_units, CAST('%[1]s' AS TEXT) AS direction, q.n, q.price, q.currency, q.unit),
+		arm_%[1]s AS (
+			UPDATE price_alerts AS a SET armed = TRUE, updated_at = :now FROM q
+			WHERE a.id IN (SELECT x.id FROM q CROSS JOIN LATERAL (SELECT a.id FROM price_alerts AS a WHERE %[5]s ORDER BY a.%[6]s LIMIT %[7]d) AS x) AND %[5]s
+			RETURNING a.id, q.n),
+		`, d.name, fireSetOn("a"), fireCond, d.fireOrder, armCond, d.armOrder, tickBatch)
+	}
+	b.WriteString(`fired AS (SELECT * FROM fire_above UNION ALL SELECT * FROM fire_below),
+		notes AS (
 			INSERT INTO alert_notifications (user_id, alert_id, metal, direction, target_units, price_units, currency, unit, price_as_of, fired_at)
-			SELECT user_id, id, :metal, direction, target_units, :price, :currency, :unit, :as_of, :now
-			FROM (SELECT * FROM fire_above UNION ALL SELECT * FROM fire_below) AS fired
+			SELECT user_id, id, :metal, direction, target_units, price, currency, unit, :as_of, :now FROM fired
 			RETURNING id, user_id, alert_id, target_units, direction),
 		outbox AS (
 			INSERT INTO push_outbox (notification_id, device_id, status, attempts, next_at, created_at, updated_at)
 			SELECT notes.id, d.id, 'pending', 0, :now, :now, :now FROM notes JOIN push_devices d ON d.user_id = notes.user_id
-			RETURNING id)
-		SELECT (SELECT count(*) FROM fire_above) AS fired_above, (SELECT count(*) FROM fire_below) AS fired_below,
-			(SELECT count(*) FROM arm_above) AS armed_above, (SELECT count(*) FROM arm_below) AS armed_below,
-			(SELECT count(*) FROM outbox) AS outbox,
+			RETURNING id, notification_id)
+		SELECT (SELECT max(c) FROM (SELECT count(*) AS c FROM fire_above GROUP BY n UNION ALL SELECT count(*) FROM fire_below GROUP BY n
+				UNION ALL SELECT count(*) FROM arm_above GROUP BY n UNION ALL SELECT count(*) FROM arm_below GROUP BY n) AS per_quote) AS most,
+			(SELECT array_agg(n ORDER BY n) FROM (SELECT n FROM arm_above UNION ALL SELECT n FROM arm_below) AS armed) AS armed_quotes,
+			(SELECT array_agg(o.n ORDER BY o.id) FROM (SELECT outbox.id, fired.n FROM outbox JOIN notes ON notes.id = outbox.notification_id
+				JOIN fired ON fired.id = notes.alert_id) AS o) AS outbox_quotes,
+			(SELECT array_agg(fired.n ORDER BY notes.id) FROM notes JOIN fired ON fired.id = notes.alert_id) AS quotes,
 			(SELECT array_agg(alert_id ORDER BY id) FROM notes) AS alert_ids, (SELECT array_agg(user_id ORDER BY id) FROM notes) AS user_ids,
 			(SELECT array_agg(target_units ORDER BY id) FROM notes) AS targets, (SELECT array_agg(direction ORDER BY id) FROM notes) AS directions,
 			(SELECT array_agg(id ORDER BY id) FROM notes) AS notification_ids`)
-	q, args, err := sqlx.Named(b.String(), map[string]any{"metal": quote.Metal, "currency": quote.Currency, "unit": quote.Unit, "price": priceUnits, "as_of": asOf, "now": now})
+	q, args, err := sqlx.Named(b.String(), params)
 	if err != nil {
 		return err
 	}
 	q = tx.Rebind(q)
 	for {
 		var row struct {
-			FiredAbove      int64          `db:"fired_above"`
-			FiredBelow      int64          `db:"fired_below"`
-			ArmedAbove      int64          `db:"armed_above"`
-			ArmedBelow      int64          `db:"armed_below"`
-			Outbox          int64          `db:"outbox"`
+			Most            sql.NullInt64  `db:"most"`
+			ArmedQuotes     pq.Int64Array  `db:"armed_quotes"`
+			OutboxQuotes    pq.Int64Array  `db:"outbox_quotes"`
+			Quotes          pq.Int64Array  `db:"quotes"`
 			AlertIDs        pq.Int64Array  `db:"alert_ids"`
 			UserIDs         pq.Int64Array  `db:"user_ids"`
 			Targets         pq.Int64Array  `db:"targets"`
@@ -423,11 +450,16 @@ func evaluateTickPostgres(ctx context.Context, tx *sqlx.Tx, r *TickResult, quote
 			return fmt.Errorf("evaluate tick: %w", err)
 		}
 		for i, id := range row.NotificationIDs {
+			r := &rs[row.Quotes[i]]
 			r.Fired = append(r.Fired, FiredAlert{AlertID: row.AlertIDs[i], UserID: row.UserIDs[i], TargetUnits: row.Targets[i], Direction: row.Directions[i], NotificationID: id})
 		}
-		r.Armed += row.ArmedAbove + row.ArmedBelow
-		r.Outbox += row.Outbox
-		if max(row.FiredAbove, row.FiredBelow, row.ArmedAbove, row.ArmedBelow) < tickBatch {
+		for _, n := range row.ArmedQuotes {
+			rs[n].Armed++
+		}
+		for _, n := range row.OutboxQuotes {
+			rs[n].Outbox++
+		}
+		if row.Most.Int64 < tickBatch {
 			return nil
 		}
 	}

@@ -3,6 +3,7 @@ package alerts_test
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -160,6 +161,54 @@ func TestAlertCurrencyAndUnitRefused(t *testing.T) {
 		}
 		if _, err := f.svc.Update(ctx, u, a.ID, alerts.AlertInput{Unit: ptr("stone")}); kind(err) != apperr.Unprocessable || !strings.Contains(err.Error(), "unit: must be one of") {
 			t.Fatalf("patch unit stone: %v", err)
+		}
+	})
+}
+
+// TestQuotesTickTwiceAtOnce: two instances evaluating the same tick at once, over alerts in
+// three quotes, tell each crossing once.
+func TestQuotesTickTwiceAtOnce(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, s *db.Store) {
+		f := currencyFixture(t, s)
+		ctx := context.Background()
+		f.setRate(t, "USD", "1.1000")
+		f.setRate(t, "GBP", "0.8800")
+		f.market.set(metals.Gold, "4000")
+		rates := fx.New(fx.Deps{Store: s, Now: f.clock.now})
+		other := alerts.New(alerts.Deps{Store: s, Market: f.market, FX: rates, Now: f.clock.now})
+		u := f.user(t, "twice@example.com", db.TierGold)
+		// $4,100, €3,727.27 and £3,280.00 per oz: each just above the price in its quote.
+		for _, in := range []alerts.AlertInput{
+			{Metal: ptr("gold"), Direction: ptr("above"), TargetPrice: ptr(decimal.RequireFromString("4100"))},
+			{Metal: ptr("gold"), Direction: ptr("above"), TargetPrice: ptr(decimal.RequireFromString("3727.27")), Currency: ptr("EUR")},
+			{Metal: ptr("gold"), Direction: ptr("above"), TargetPrice: ptr(decimal.RequireFromString("105.45")), Currency: ptr("GBP"), Unit: ptr("g")},
+		} {
+			if a, err := f.svc.Create(ctx, u, in); err != nil || !a.Armed {
+				t.Fatalf("%+v: %v", a, err)
+			}
+		}
+		f.clock.add(time.Minute)
+		tick := alerts.Tick{Metal: metals.Gold, Price: decimal.RequireFromString("4200"), AsOf: f.clock.now()}
+		var wg sync.WaitGroup
+		got := make([]int, 2)
+		for i, svc := range []*alerts.Service{f.svc, other} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r, err := svc.Evaluate(ctx, tick)
+				if err != nil {
+					t.Error(err)
+				}
+				got[i] = r.Fired
+			}()
+		}
+		wg.Wait()
+		if got[0]+got[1] != 3 {
+			t.Fatalf("fired %v, want 3 in all", got)
+		}
+		notes, _ := f.svc.Notifications(ctx, u, 10)
+		if len(notes) != 3 {
+			t.Fatalf("%d notifications, want 3", len(notes))
 		}
 	})
 }
