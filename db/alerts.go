@@ -381,7 +381,11 @@ const tickBatch = 1000
 // (armed rows versus disarmed ones in the statement's one snapshot), so no row is changed
 // twice. The conditions are checked again on the row itself, so a concurrent evaluation of
 // the same tick, which waits for this one's row locks, finds the rows no longer armed and
-// cannot fire them twice.
+// cannot fire them twice. Every quote of the tick (one metal, each currency and unit its
+// alerts are set in, the tick converted to each) is in the one statement: a VALUES list joined
+// to the alerts, each quote probing the index from its own price (LATERAL), and each row
+// checked again against its own quote's price; rs[i] tells what ticks[i] did, and the
+// statement repeats while any quote filled a batch.
 func evaluateTickPostgres(ctx context.Context, tx *sqlx.Tx, rs []TickResult, ticks []QuoteTick, asOf, now int64) error {
 	metal := ticks[0].Quote.Metal
 	params := map[string]any{"metal": metal, "as_of": asOf, "now": now}
