@@ -376,7 +376,7 @@ func rearmUnits(direction string, target int64) int64 {
 // now is on the far side of its target. Created while its condition already holds, or with no
 // price known, it waits until the price is seen on the far side, so it fires on a crossing.
 // The price now is converted to the alert's currency and unit with the current rate.
-func (s *Service) arming(ctx context.Context, a *db.PriceAlert) error {
+func (s *Service) arming(ctx context.Context, c *converter, a *db.PriceAlert) error {
 	a.RearmUnits = rearmUnits(a.Direction, a.TargetUnits)
 	if a.Direction == Above {
 		a.ArmUnits = a.TargetUnits - 1
@@ -391,7 +391,6 @@ func (s *Service) arming(ctx context.Context, a *db.PriceAlert) error {
 	if !ok {
 		return nil
 	}
-	c := newConverter(s)
 	p, err := c.units(ctx, db.AlertQuote{Metal: a.Metal, Currency: a.Currency, Unit: a.Unit}, sp.Price)
 	if err != nil {
 		return err
@@ -504,7 +503,7 @@ func (s *Service) Create(ctx context.Context, u db.User, in AlertInput) (Alert, 
 	if in.Enabled != nil {
 		a.Enabled = *in.Enabled
 	}
-	if err := s.arming(ctx, &a); err != nil {
+	if err := s.arming(ctx, newConverter(s), &a); err != nil {
 		return Alert{}, err
 	}
 	limit := MaxFor(u)
@@ -589,7 +588,7 @@ func (s *Service) Update(ctx context.Context, u db.User, id int64, in AlertInput
 		a.Enabled = *in.Enabled
 	}
 	if rearm {
-		if err := s.arming(ctx, &a); err != nil {
+		if err := s.arming(ctx, newConverter(s), &a); err != nil {
 			return Alert{}, err
 		}
 	}
@@ -781,6 +780,7 @@ type ImportRow struct {
 // each armed as if created now; rows are validated but the per-member caps are not applied.
 func (s *Service) Import(ctx context.Context, rows []ImportRow) error {
 	now := s.now().UnixMilli()
+	conv := newConverter(s) // one rate look-up per currency for the whole import
 	out := make([]db.PriceAlert, 0, len(rows))
 	for i, r := range rows {
 		m, dir, rep, t, cur, unit := string(r.Metal), r.Direction, r.Repeat, r.TargetPrice, orUSD(normCurrency(r.Currency)), string(r.Unit)
@@ -791,7 +791,7 @@ func (s *Service) Import(ctx context.Context, rows []ImportRow) error {
 			return fmt.Errorf("row %d: %w", i, err)
 		}
 		a := db.PriceAlert{UserID: r.UserID, Metal: m, Direction: dir, TargetUnits: toUnits(t), Currency: cur, Unit: unit, Repeat: rep, Enabled: true, CreatedAt: now, UpdatedAt: now}
-		if err := s.arming(ctx, &a); err != nil {
+		if err := s.arming(ctx, conv, &a); err != nil {
 			return fmt.Errorf("row %d: %w", i, err)
 		}
 		out = append(out, a)
