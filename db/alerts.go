@@ -401,19 +401,29 @@ func evaluateTickPostgres(ctx context.Context, tx *sqlx.Tx, rs []TickResult, tic
 	}
 	b.WriteString("),\n")
 	for _, d := range tickDirs {
-		// The conditions on a row a of price_alerts in quote q; probe reads a quote's rows
-		// through the partial index in price order from its price, a batch at a time.
-		fireCond := `a.metal = :metal AND a.currency = q.currency AND a.unit = q.unit AND a.direction = '` + d.name + `' AND a.enabled AND a.armed AND a.target_units ` + d.reached + ` q.price`
-		armCond := `a.metal = :metal AND a.currency = q.currency AND a.unit = q.unit AND a.direction = '` + d.name + `' AND a.enabled AND NOT a.armed AND a.arm_units ` + d.passed + ` q.price`
+		// The conditions on a row a of price_alerts in a quote (alias x of q's columns).
+		fireCond := func(x string) string {
+			return `a.metal = :metal AND a.currency = ` + x + `.currency AND a.unit = ` + x + `.unit AND a.direction = '` + d.name + `' AND a.enabled AND a.armed AND a.target_units ` + d.reached + ` ` + x + `.price`
+		}
+		armCond := func(x string) string {
+			return `a.metal = :metal AND a.currency = ` + x + `.currency AND a.unit = ` + x + `.unit AND a.direction = '` + d.name + `' AND a.enabled AND NOT a.armed AND a.arm_units ` + d.passed + ` ` + x + `.price`
+		}
+		// hit: the rows each quote reaches, read through the partial index in price order from
+		// the quote's price a batch at a time; the UPDATE joins them by id and checks each row
+		// again against its quote (so a concurrent evaluation finds it changed).
 		fmt.Fprintf(&b, `fire_%[1]s AS (
-			UPDATE price_alerts AS a SET %[2]s FROM q
-			WHERE a.id IN (SELECT x.id FROM q CROSS JOIN LATERAL (SELECT a.id FROM price_alerts AS a WHERE %[3]s ORDER BY a.%[4]s LIMIT %[7]d) AS x) AND %[3]s
-			RETURNING a.id, a.user_id, a.target_units, CAST('%[1]s' AS TEXT) AS direction, q.n, q.price, q.currency, q.unit),
+			UPDATE price_alerts AS a SET %[2]s
+			FROM (SELECT x.id AS hit_id, q.n, q.currency, q.unit, q.price FROM q CROSS JOIN LATERAL
+				(SELECT a.id FROM price_alerts AS a WHERE %[3]s ORDER BY a.%[4]s LIMIT %[8]d) AS x) AS hit
+			WHERE a.id = hit.hit_id AND %[5]s
+			RETURNING a.id, a.user_id, a.target_units, CAST('%[1]s' AS TEXT) AS direction, hit.n, hit.price, hit.currency, hit.unit),
 		arm_%[1]s AS (
-			UPDATE price_alerts AS a SET armed = TRUE, updated_at = :now FROM q
-			WHERE a.id IN (SELECT x.id FROM q CROSS JOIN LATERAL (SELECT a.id FROM price_alerts AS a WHERE %[5]s ORDER BY a.%[6]s LIMIT %[7]d) AS x) AND %[5]s
-			RETURNING a.id, q.n),
-		`, d.name, fireSetOn("a"), fireCond, d.fireOrder, armCond, d.armOrder, tickBatch)
+			UPDATE price_alerts AS a SET armed = TRUE, updated_at = :now
+			FROM (SELECT x.id AS hit_id, q.n, q.currency, q.unit, q.price FROM q CROSS JOIN LATERAL
+				(SELECT a.id FROM price_alerts AS a WHERE %[6]s ORDER BY a.%[7]s LIMIT %[8]d) AS x) AS hit
+			WHERE a.id = hit.hit_id AND %[9]s
+			RETURNING a.id, hit.n),
+		`, d.name, fireSetOn("a"), fireCond("q"), d.fireOrder, fireCond("hit"), armCond("q"), d.armOrder, tickBatch, armCond("hit"))
 	}
 	b.WriteString(`fired AS (SELECT * FROM fire_above UNION ALL SELECT * FROM fire_below),
 		notes AS (
