@@ -12,7 +12,8 @@ import (
 )
 
 // Price alerts and their push delivery (migration 0013). Prices are fixed-point units of
-// 1/10000 USD (PriceUnit), times unix milliseconds. A tick fires an alert with one conditional
+// 1/10000 of the alert's currency per its weight unit (USD per troy ounce unless migration
+// 0022's currency and unit say otherwise), times unix milliseconds. A tick fires an alert with one conditional
 // UPDATE of an armed row, and writes its notification and outbox rows in that transaction, so
 // a firing is told exactly once however many instances evaluate the same tick.
 
@@ -32,11 +33,15 @@ type PushDevice struct {
 
 // PriceAlert is one member's alert.
 type PriceAlert struct {
-	ID              int64         `db:"id"`
-	UserID          int64         `db:"user_id"`
-	Metal           string        `db:"metal"`
-	Direction       string        `db:"direction"`
-	TargetUnits     int64         `db:"target_units"`
+	ID          int64  `db:"id"`
+	UserID      int64  `db:"user_id"`
+	Metal       string `db:"metal"`
+	Direction   string `db:"direction"`
+	TargetUnits int64  `db:"target_units"`
+	// Currency and Unit are what the target (and rearm_units, arm_units) are in: units of
+	// 1/10000 of the currency per weight unit (migration 0022; USD and oz before it).
+	Currency        string        `db:"currency"`
+	Unit            string        `db:"unit"`
 	RearmUnits      int64         `db:"rearm_units"`
 	ArmUnits        int64         `db:"arm_units"`
 	Repeat          string        `db:"repeat"`
@@ -57,6 +62,8 @@ type AlertNotification struct {
 	Direction   string        `db:"direction"`
 	TargetUnits int64         `db:"target_units"`
 	PriceUnits  int64         `db:"price_units"`
+	Currency    string        `db:"currency"`
+	Unit        string        `db:"unit"`
 	PriceAsOf   int64         `db:"price_as_of"`
 	FiredAt     int64         `db:"fired_at"`
 	ReadAt      sql.NullInt64 `db:"read_at"`
@@ -143,7 +150,7 @@ func (s *Store) Devices(ctx context.Context, userID int64) ([]PushDevice, error)
 	return out, err
 }
 
-const alertCols = `id, user_id, metal, direction, target_units, rearm_units, arm_units, repeat, enabled, armed, last_triggered_at, fired_count, created_at, updated_at`
+const alertCols = `id, user_id, metal, direction, target_units, currency, unit, rearm_units, arm_units, repeat, enabled, armed, last_triggered_at, fired_count, created_at, updated_at`
 
 // InsertAlert stores a, unless its owner already has max alerts (ErrLimit).
 func (s *Store) InsertAlert(ctx context.Context, a PriceAlert, max int) (PriceAlert, error) {
@@ -158,9 +165,12 @@ func (s *Store) InsertAlert(ctx context.Context, a PriceAlert, max int) (PriceAl
 		if n >= max {
 			return ErrLimit
 		}
-		return tx.GetContext(ctx, &a.ID, tx.Rebind(`INSERT INTO price_alerts (user_id, metal, direction, target_units, rearm_units, arm_units, repeat, enabled, armed, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-			a.UserID, a.Metal, a.Direction, a.TargetUnits, a.RearmUnits, a.ArmUnits, a.Repeat, a.Enabled, a.Armed, a.CreatedAt, a.UpdatedAt)
+		if err := addAlertQuote(ctx, tx, a); err != nil {
+			return err
+		}
+		return tx.GetContext(ctx, &a.ID, tx.Rebind(`INSERT INTO price_alerts (user_id, metal, direction, target_units, currency, unit, rearm_units, arm_units, repeat, enabled, armed, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			a.UserID, a.Metal, a.Direction, a.TargetUnits, quoteCurrency(a.Currency), quoteUnit(a.Unit), a.RearmUnits, a.ArmUnits, a.Repeat, a.Enabled, a.Armed, a.CreatedAt, a.UpdatedAt)
 	})
 	return a, err
 }
@@ -181,16 +191,59 @@ func (s *Store) Alert(ctx context.Context, userID, id int64) (PriceAlert, error)
 
 // UpdateAlert writes the changeable fields of the user's own alert.
 func (s *Store) UpdateAlert(ctx context.Context, a PriceAlert) error {
-	res, err := s.db.ExecContext(ctx, s.rebind(`UPDATE price_alerts SET direction = ?, target_units = ?, rearm_units = ?, arm_units = ?, repeat = ?,
+	return s.WithTx(ctx, func(tx *sqlx.Tx) error {
+		if err := addAlertQuote(ctx, tx, a); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE price_alerts SET direction = ?, target_units = ?, currency = ?, unit = ?, rearm_units = ?, arm_units = ?, repeat = ?,
 		enabled = ?, armed = ?, updated_at = ? WHERE id = ? AND user_id = ?`),
-		a.Direction, a.TargetUnits, a.RearmUnits, a.ArmUnits, a.Repeat, a.Enabled, a.Armed, a.UpdatedAt, a.ID, a.UserID)
-	if err != nil {
-		return err
+			a.Direction, a.TargetUnits, quoteCurrency(a.Currency), quoteUnit(a.Unit), a.RearmUnits, a.ArmUnits, a.Repeat, a.Enabled, a.Armed, a.UpdatedAt, a.ID, a.UserID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNotFound
+		}
+		return nil
+	})
+}
+
+// AlertQuote is a metal in a currency and weight unit some alert has been set in: a tick of
+// the metal is converted to each quote once and evaluated against that quote's alerts.
+type AlertQuote struct {
+	Metal    string `db:"metal"`
+	Currency string `db:"currency"`
+	Unit     string `db:"unit"`
+}
+
+// AlertQuotes lists every quote an alert has been set in (USD per troy ounce included once
+// any alert of the metal has been).
+func (s *Store) AlertQuotes(ctx context.Context) ([]AlertQuote, error) {
+	var out []AlertQuote
+	err := s.db.SelectContext(ctx, &out, `SELECT metal, currency, unit FROM price_alert_quotes ORDER BY metal, currency, unit`)
+	return out, err
+}
+
+// addAlertQuote records the quote of a, in a's transaction, so the next tick converts to it.
+func addAlertQuote(ctx context.Context, tx *sqlx.Tx, a PriceAlert) error {
+	_, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO price_alert_quotes (metal, currency, unit) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`),
+		a.Metal, quoteCurrency(a.Currency), quoteUnit(a.Unit))
+	return err
+}
+
+// quoteCurrency and quoteUnit stand the defaults (USD per troy ounce) in for unset fields.
+func quoteCurrency(c string) string {
+	if c == "" {
+		return "USD"
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
+	return c
+}
+
+func quoteUnit(u string) string {
+	if u == "" {
+		return "oz"
 	}
-	return nil
+	return u
 }
 
 // DeleteAlert removes the user's own alert; its firing history stays.
@@ -237,20 +290,65 @@ type TickResult struct {
 // arm_units on the far side. The predicate below (fireCond, armCond, fireSet) must say
 // exactly that, and internal/alerts' tests on both engines pin it.
 func (s *Store) EvaluateTick(ctx context.Context, metal string, priceUnits, asOf, now int64) (TickResult, error) {
-	var r TickResult
-	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
-		r = TickResult{}
-		if s.Engine == Postgres {
-			return evaluateTickPostgres(ctx, tx, &r, metal, priceUnits, asOf, now)
-		}
-		return evaluateTickSQLite(ctx, tx, &r, metal, priceUnits, asOf, now)
-	})
-	if err == nil && (len(r.Fired) > 0 || r.Armed > 0) {
-		// The pages this tick changed are copied into the database file in the background,
-		// not on this commit or the next (see checkpoint.go).
-		s.CheckpointSoon()
+	return s.EvaluateQuoteTick(ctx, AlertQuote{Metal: metal}, priceUnits, asOf, now)
+}
+
+// EvaluateQuoteTick is EvaluateTick for the alerts set in one quote (a metal in a currency
+// and weight unit), priceUnits being the tick converted to that quote: only those alerts are
+// read, fired or armed, and their notifications carry the quote's currency and unit.
+func (s *Store) EvaluateQuoteTick(ctx context.Context, q AlertQuote, priceUnits, asOf, now int64) (TickResult, error) {
+	rs, err := s.EvaluateQuoteTicks(ctx, []QuoteTick{{Quote: q, PriceUnits: priceUnits}}, asOf, now)
+	if err != nil {
+		return TickResult{}, err
 	}
-	return r, err
+	return rs[0], nil
+}
+
+// QuoteTick is one tick converted to one quote.
+type QuoteTick struct {
+	Quote      AlertQuote
+	PriceUnits int64
+}
+
+// EvaluateQuoteTicks is EvaluateQuoteTick for each quote of one tick, in one transaction (one
+// commit for the tick however many currencies its alerts are set in); the results are in the
+// order of ticks.
+func (s *Store) EvaluateQuoteTicks(ctx context.Context, ticks []QuoteTick, asOf, now int64) ([]TickResult, error) {
+	out := make([]TickResult, len(ticks))
+	for i := range ticks {
+		ticks[i].Quote.Currency, ticks[i].Quote.Unit = quoteCurrency(ticks[i].Quote.Currency), quoteUnit(ticks[i].Quote.Unit)
+	}
+	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
+		for i := range out {
+			out[i] = TickResult{}
+		}
+		if len(ticks) == 0 {
+			return nil
+		}
+		if s.Engine == Postgres {
+			// One statement for every quote: each quote's alerts are read through the index
+			// from its own price (a LATERAL probe per quote); the results are told per quote.
+			return evaluateTickPostgres(ctx, tx, out, ticks, asOf, now)
+		}
+		for i, t := range ticks {
+			if err := evaluateTickSQLite(ctx, tx, &out[i], t.Quote, t.PriceUnits, asOf, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range out {
+		if len(r.Fired) > 0 || r.Armed > 0 {
+			// The pages this tick changed are copied into the database file in the background,
+			// not on this commit or the next (see checkpoint.go).
+			s.CheckpointSoon()
+			break
+		}
+	}
+	return out, nil
 }
 
 // tickDirs are the two directions with how a price reaches a target (fire) and passes an
@@ -264,6 +362,13 @@ var tickDirs = []struct{ name, reached, passed, fireOrder, armOrder string }{
 const fireSet = `armed = FALSE, enabled = (repeat = 'rearm'), arm_units = rearm_units, last_triggered_at = :now,
 	fired_count = fired_count + 1, updated_at = :now`
 
+// fireSetOn is fireSet with the alert row's own columns read through alias (an UPDATE … FROM
+// that joins another relation; the columns set are never qualified).
+func fireSetOn(alias string) string {
+	return `armed = FALSE, enabled = (` + alias + `.repeat = 'rearm'), arm_units = ` + alias + `.rearm_units, last_triggered_at = :now,
+	fired_count = ` + alias + `.fired_count + 1, updated_at = :now`
+}
+
 // tickBatch bounds how many rows one statement fires or arms per direction: each walks its
 // partial index in price order from the tick's price a batch at a time, a plain index scan,
 // which on PostgreSQL also marks the entries of rows earlier ticks moved out (dead until
@@ -276,50 +381,79 @@ const tickBatch = 1000
 // (armed rows versus disarmed ones in the statement's one snapshot), so no row is changed
 // twice. The conditions are checked again on the row itself, so a concurrent evaluation of
 // the same tick, which waits for this one's row locks, finds the rows no longer armed and
-// cannot fire them twice.
-func evaluateTickPostgres(ctx context.Context, tx *sqlx.Tx, r *TickResult, metal string, priceUnits, asOf, now int64) error {
+// cannot fire them twice. Every quote of the tick (one metal, each currency and unit its
+// alerts are set in, the tick converted to each) is in the one statement: a VALUES list joined
+// to the alerts, each quote probing the index from its own price (LATERAL), and each row
+// checked again against its own quote's price; rs[i] tells what ticks[i] did, and the
+// statement repeats while any quote filled a batch.
+func evaluateTickPostgres(ctx context.Context, tx *sqlx.Tx, rs []TickResult, ticks []QuoteTick, asOf, now int64) error {
+	metal := ticks[0].Quote.Metal
+	params := map[string]any{"metal": metal, "as_of": asOf, "now": now}
 	var b strings.Builder
-	b.WriteString("WITH ")
-	for _, d := range tickDirs {
-		fireCond := `metal = :metal AND direction = '` + d.name + `' AND enabled AND armed AND target_units ` + d.reached + ` :price`
-		armCond := `metal = :metal AND direction = '` + d.name + `' AND enabled AND NOT armed AND arm_units ` + d.passed + ` :price`
-		fmt.Fprintf(&b, `fire_%[1]s AS (
-			UPDATE price_alerts SET %[2]s
-			WHERE id IN (SELECT id FROM price_alerts WHERE %[3]s ORDER BY %[4]s LIMIT %[7]d) AND %[3]s
-			RETURNING id, user_id, target_units, CAST('%[1]s' AS TEXT) AS direction),
-		arm_%[1]s AS (
-			UPDATE price_alerts SET armed = TRUE, updated_at = :now
-			WHERE id IN (SELECT id FROM price_alerts WHERE %[5]s ORDER BY %[6]s LIMIT %[7]d) AND %[5]s
-			RETURNING id),
-		`, d.name, fireSet, fireCond, d.fireOrder, armCond, d.armOrder, tickBatch)
+	// q is the tick in each quote: (n, currency, unit, price), n indexing ticks.
+	b.WriteString("WITH q (n, currency, unit, price) AS (VALUES ")
+	for i, t := range ticks {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "(%d, CAST(:c%d AS TEXT), CAST(:u%d AS TEXT), CAST(:p%d AS BIGINT))", i, i, i, i)
+		params[fmt.Sprintf("c%d", i)], params[fmt.Sprintf("u%d", i)], params[fmt.Sprintf("p%d", i)] = t.Quote.Currency, t.Quote.Unit, t.PriceUnits
 	}
-	b.WriteString(`notes AS (
-			INSERT INTO alert_notifications (user_id, alert_id, metal, direction, target_units, price_units, price_as_of, fired_at)
-			SELECT user_id, id, :metal, direction, target_units, :price, :as_of, :now
-			FROM (SELECT * FROM fire_above UNION ALL SELECT * FROM fire_below) AS fired
+	b.WriteString("),\n")
+	for _, d := range tickDirs {
+		// The conditions on a row a of price_alerts in a quote (alias x of q's columns).
+		fireCond := func(x string) string {
+			return `a.metal = :metal AND a.currency = ` + x + `.currency AND a.unit = ` + x + `.unit AND a.direction = '` + d.name + `' AND a.enabled AND a.armed AND a.target_units ` + d.reached + ` ` + x + `.price`
+		}
+		armCond := func(x string) string {
+			return `a.metal = :metal AND a.currency = ` + x + `.currency AND a.unit = ` + x + `.unit AND a.direction = '` + d.name + `' AND a.enabled AND NOT a.armed AND a.arm_units ` + d.passed + ` ` + x + `.price`
+		}
+		// hit: the rows each quote reaches, read through the partial index in price order from
+		// the quote's price a batch at a time; the UPDATE joins them by id and checks each row
+		// again against its quote (so a concurrent evaluation finds it changed).
+		fmt.Fprintf(&b, `fire_%[1]s AS (
+			UPDATE price_alerts AS a SET %[2]s
+			FROM (SELECT x.id AS hit_id, q.n, q.currency, q.unit, q.price FROM q CROSS JOIN LATERAL
+				(SELECT a.id FROM price_alerts AS a WHERE %[3]s ORDER BY a.%[4]s LIMIT %[8]d) AS x) AS hit
+			WHERE a.id = hit.hit_id AND %[5]s
+			RETURNING a.id, a.user_id, a.target_units, CAST('%[1]s' AS TEXT) AS direction, hit.n, hit.price, hit.currency, hit.unit),
+		arm_%[1]s AS (
+			UPDATE price_alerts AS a SET armed = TRUE, updated_at = :now
+			FROM (SELECT x.id AS hit_id, q.n, q.currency, q.unit, q.price FROM q CROSS JOIN LATERAL
+				(SELECT a.id FROM price_alerts AS a WHERE %[6]s ORDER BY a.%[7]s LIMIT %[8]d) AS x) AS hit
+			WHERE a.id = hit.hit_id AND %[9]s
+			RETURNING a.id, hit.n),
+		`, d.name, fireSetOn("a"), fireCond("q"), d.fireOrder, fireCond("hit"), armCond("q"), d.armOrder, tickBatch, armCond("hit"))
+	}
+	b.WriteString(`fired AS (SELECT * FROM fire_above UNION ALL SELECT * FROM fire_below),
+		notes AS (
+			INSERT INTO alert_notifications (user_id, alert_id, metal, direction, target_units, price_units, currency, unit, price_as_of, fired_at)
+			SELECT user_id, id, :metal, direction, target_units, price, currency, unit, :as_of, :now FROM fired
 			RETURNING id, user_id, alert_id, target_units, direction),
 		outbox AS (
 			INSERT INTO push_outbox (notification_id, device_id, status, attempts, next_at, created_at, updated_at)
 			SELECT notes.id, d.id, 'pending', 0, :now, :now, :now FROM notes JOIN push_devices d ON d.user_id = notes.user_id
-			RETURNING id)
-		SELECT (SELECT count(*) FROM fire_above) AS fired_above, (SELECT count(*) FROM fire_below) AS fired_below,
-			(SELECT count(*) FROM arm_above) AS armed_above, (SELECT count(*) FROM arm_below) AS armed_below,
-			(SELECT count(*) FROM outbox) AS outbox,
+			RETURNING id, notification_id)
+		SELECT (SELECT max(c) FROM (SELECT count(*) AS c FROM fire_above GROUP BY n UNION ALL SELECT count(*) FROM fire_below GROUP BY n
+				UNION ALL SELECT count(*) FROM arm_above GROUP BY n UNION ALL SELECT count(*) FROM arm_below GROUP BY n) AS per_quote) AS most,
+			(SELECT array_agg(n ORDER BY n) FROM (SELECT n FROM arm_above UNION ALL SELECT n FROM arm_below) AS armed) AS armed_quotes,
+			(SELECT array_agg(o.n ORDER BY o.id) FROM (SELECT outbox.id, fired.n FROM outbox JOIN notes ON notes.id = outbox.notification_id
+				JOIN fired ON fired.id = notes.alert_id) AS o) AS outbox_quotes,
+			(SELECT array_agg(fired.n ORDER BY notes.id) FROM notes JOIN fired ON fired.id = notes.alert_id) AS quotes,
 			(SELECT array_agg(alert_id ORDER BY id) FROM notes) AS alert_ids, (SELECT array_agg(user_id ORDER BY id) FROM notes) AS user_ids,
 			(SELECT array_agg(target_units ORDER BY id) FROM notes) AS targets, (SELECT array_agg(direction ORDER BY id) FROM notes) AS directions,
 			(SELECT array_agg(id ORDER BY id) FROM notes) AS notification_ids`)
-	q, args, err := sqlx.Named(b.String(), map[string]any{"metal": metal, "price": priceUnits, "as_of": asOf, "now": now})
+	q, args, err := sqlx.Named(b.String(), params)
 	if err != nil {
 		return err
 	}
 	q = tx.Rebind(q)
 	for {
 		var row struct {
-			FiredAbove      int64          `db:"fired_above"`
-			FiredBelow      int64          `db:"fired_below"`
-			ArmedAbove      int64          `db:"armed_above"`
-			ArmedBelow      int64          `db:"armed_below"`
-			Outbox          int64          `db:"outbox"`
+			Most            sql.NullInt64  `db:"most"`
+			ArmedQuotes     pq.Int64Array  `db:"armed_quotes"`
+			OutboxQuotes    pq.Int64Array  `db:"outbox_quotes"`
+			Quotes          pq.Int64Array  `db:"quotes"`
 			AlertIDs        pq.Int64Array  `db:"alert_ids"`
 			UserIDs         pq.Int64Array  `db:"user_ids"`
 			Targets         pq.Int64Array  `db:"targets"`
@@ -330,11 +464,16 @@ func evaluateTickPostgres(ctx context.Context, tx *sqlx.Tx, r *TickResult, metal
 			return fmt.Errorf("evaluate tick: %w", err)
 		}
 		for i, id := range row.NotificationIDs {
+			r := &rs[row.Quotes[i]]
 			r.Fired = append(r.Fired, FiredAlert{AlertID: row.AlertIDs[i], UserID: row.UserIDs[i], TargetUnits: row.Targets[i], Direction: row.Directions[i], NotificationID: id})
 		}
-		r.Armed += row.ArmedAbove + row.ArmedBelow
-		r.Outbox += row.Outbox
-		if max(row.FiredAbove, row.FiredBelow, row.ArmedAbove, row.ArmedBelow) < tickBatch {
+		for _, n := range row.ArmedQuotes {
+			rs[n].Armed++
+		}
+		for _, n := range row.OutboxQuotes {
+			rs[n].Outbox++
+		}
+		if row.Most.Int64 < tickBatch {
 			return nil
 		}
 	}
@@ -349,19 +488,19 @@ func evaluateTickPostgres(ctx context.Context, tx *sqlx.Tx, r *TickResult, metal
 // The alert UPDATEs say OR FAIL: a constraint failure then leaves the rows the statement
 // already changed, so SQLite keeps no statement journal (a copy of every page it changes,
 // for undoing just that statement), and the error rolls the whole transaction back anyway.
-func evaluateTickSQLite(ctx context.Context, tx *sqlx.Tx, r *TickResult, metal string, priceUnits, asOf, now int64) error {
+func evaluateTickSQLite(ctx context.Context, tx *sqlx.Tx, r *TickResult, quote AlertQuote, priceUnits, asOf, now int64) error {
 	var lastNote int64
 	if err := tx.GetContext(ctx, &lastNote, `SELECT COALESCE(MAX(id), 0) FROM alert_notifications`); err != nil {
 		return err
 	}
 	named := func(q string) (string, []any, error) {
-		q, args, err := sqlx.Named(q, map[string]any{"metal": metal, "price": priceUnits, "as_of": asOf, "now": now, "last": lastNote})
+		q, args, err := sqlx.Named(q, map[string]any{"metal": quote.Metal, "currency": quote.Currency, "unit": quote.Unit, "price": priceUnits, "as_of": asOf, "now": now, "last": lastNote})
 		return tx.Rebind(q), args, err
 	}
 	for _, d := range tickDirs {
-		fireCond := `metal = :metal AND direction = '` + d.name + `' AND enabled = 1 AND armed = 1 AND target_units ` + d.reached + ` :price`
-		q, args, err := named(`INSERT INTO alert_notifications (user_id, alert_id, metal, direction, target_units, price_units, price_as_of, fired_at)
-			SELECT user_id, id, metal, direction, target_units, :price, :as_of, :now FROM price_alerts WHERE ` + fireCond + `
+		fireCond := `metal = :metal AND currency = :currency AND unit = :unit AND direction = '` + d.name + `' AND enabled = 1 AND armed = 1 AND target_units ` + d.reached + ` :price`
+		q, args, err := named(`INSERT INTO alert_notifications (user_id, alert_id, metal, direction, target_units, price_units, currency, unit, price_as_of, fired_at)
+			SELECT user_id, id, metal, direction, target_units, :price, currency, unit, :as_of, :now FROM price_alerts WHERE ` + fireCond + `
 			RETURNING id, alert_id, user_id, target_units`)
 		if err != nil {
 			return err
@@ -392,7 +531,7 @@ func evaluateTickSQLite(ctx context.Context, tx *sqlx.Tx, r *TickResult, metal s
 				return fmt.Errorf("fire %s alerts: %w", d.name, err)
 			}
 		}
-		armCond := `metal = :metal AND direction = '` + d.name + `' AND enabled = 1 AND armed = 0 AND arm_units ` + d.passed + ` :price`
+		armCond := `metal = :metal AND currency = :currency AND unit = :unit AND direction = '` + d.name + `' AND enabled = 1 AND armed = 0 AND arm_units ` + d.passed + ` :price`
 		q, args, err = named(`UPDATE OR FAIL price_alerts SET armed = 1, updated_at = :now WHERE ` + armCond)
 		if err != nil {
 			return err
@@ -447,7 +586,7 @@ func (s *Store) ClaimOutbox(ctx context.Context, now, lease int64, limit int) ([
 		}
 		in, args, err = sqlx.In(`SELECT o.id, o.notification_id, o.device_id, o.status, o.attempts, o.ticket_id, o.created_at,
 			d.platform, d.token, d.p256dh, d.auth,
-			n.user_id, n.alert_id, n.metal, n.direction, n.target_units, n.price_units, n.price_as_of, n.fired_at, n.read_at
+			n.user_id, n.alert_id, n.metal, n.direction, n.target_units, n.price_units, n.currency, n.unit, n.price_as_of, n.fired_at, n.read_at
 			FROM push_outbox o JOIN push_devices d ON d.id = o.device_id JOIN alert_notifications n ON n.id = o.notification_id
 			WHERE o.id IN (?) ORDER BY o.id`, ids)
 		if err != nil {
@@ -529,7 +668,7 @@ func (s *Store) Deliveries(ctx context.Context, notificationID int64) ([]Deliver
 	return out, err
 }
 
-const notificationCols = `id, user_id, alert_id, metal, direction, target_units, price_units, price_as_of, fired_at, read_at`
+const notificationCols = `id, user_id, alert_id, metal, direction, target_units, price_units, currency, unit, price_as_of, fired_at, read_at`
 
 // Notifications lists the user's newest notifications first.
 func (s *Store) Notifications(ctx context.Context, userID int64, limit int) ([]AlertNotification, error) {
@@ -589,18 +728,25 @@ func (s *Store) VAPIDKeys(ctx context.Context, fresh func() (public, private str
 // afterwards so the planner knows its new size at once.
 func (s *Store) ImportAlerts(ctx context.Context, rows []PriceAlert) error {
 	const chunk = 500
+	seen := map[AlertQuote]bool{}
 	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
 		for start := 0; start < len(rows); start += chunk {
 			part := rows[start:min(start+chunk, len(rows))]
 			var b strings.Builder
-			args := make([]any, 0, len(part)*11)
-			b.WriteString(`INSERT INTO price_alerts (user_id, metal, direction, target_units, rearm_units, arm_units, repeat, enabled, armed, created_at, updated_at) VALUES `)
+			args := make([]any, 0, len(part)*13)
+			b.WriteString(`INSERT INTO price_alerts (user_id, metal, direction, target_units, currency, unit, rearm_units, arm_units, repeat, enabled, armed, created_at, updated_at) VALUES `)
 			for i, a := range part {
 				if i > 0 {
 					b.WriteString(", ")
 				}
-				b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-				args = append(args, a.UserID, a.Metal, a.Direction, a.TargetUnits, a.RearmUnits, a.ArmUnits, a.Repeat, a.Enabled, a.Armed, a.CreatedAt, a.UpdatedAt)
+				b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+				args = append(args, a.UserID, a.Metal, a.Direction, a.TargetUnits, quoteCurrency(a.Currency), quoteUnit(a.Unit), a.RearmUnits, a.ArmUnits, a.Repeat, a.Enabled, a.Armed, a.CreatedAt, a.UpdatedAt)
+				if !seen[AlertQuote{a.Metal, quoteCurrency(a.Currency), quoteUnit(a.Unit)}] {
+					seen[AlertQuote{a.Metal, quoteCurrency(a.Currency), quoteUnit(a.Unit)}] = true
+					if err := addAlertQuote(ctx, tx, a); err != nil {
+						return err
+					}
+				}
 			}
 			if _, err := tx.ExecContext(ctx, tx.Rebind(b.String()), args...); err != nil {
 				return fmt.Errorf("import alerts: %w", err)

@@ -49,12 +49,14 @@ type FiguresJSON struct {
 	ChangeFrom *string                     `json:"change_from" doc:"The date of the previous brief the change is measured from, or \"previous close\"."`
 	ByMetal    map[string]MetalFiguresJSON `json:"by_metal"`
 	Alerts     []FiredAlertJSON            `json:"alerts"`
+	Currency   string                      `json:"currency" schema:"optional" doc:"ISO 4217 code of the money figures and spot prices: the member's display currency when the brief was written, converted at that day's rate (break_even stays USD per troy ounce, as costs are recorded)."`
+	Unit       string                      `json:"unit" schema:"optional,enum=oz|g|kg|tola" doc:"Weight unit the spot prices are per."`
 }
 
 // MetalFiguresJSON are one held metal's figures.
 type MetalFiguresJSON struct {
 	HeldOz                 kit.Num    `json:"held_oz" schema:"optional"`
-	Spot                   *kit.Num   `json:"spot" schema:"optional" doc:"USD per troy ounce at its source's precision (2 to 4 decimals)."`
+	Spot                   *kit.Num   `json:"spot" schema:"optional" doc:"In the figures' currency per their unit (USD per troy ounce at its source's precision, 2 to 4 decimals, unless they say otherwise)."`
 	SpotAsOf               *time.Time `json:"spot_as_of" schema:"optional"`
 	SpotStale              bool       `json:"spot_stale" schema:"optional"`
 	Value                  *kit.Num   `json:"value" schema:"optional"`
@@ -73,7 +75,16 @@ type FiredAlertJSON struct {
 	Direction string    `json:"direction" schema:"optional"`
 	Target    string    `json:"target" schema:"optional"`
 	Price     string    `json:"price" schema:"optional"`
+	Currency  string    `json:"currency" schema:"optional" doc:"ISO 4217 code of target and price (USD unless the alert was set in another)."`
+	Unit      string    `json:"unit" schema:"optional,enum=oz|g|kg|tola" doc:"Weight unit target and price are per."`
 	FiredAt   time.Time `json:"fired_at" schema:"optional"`
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 func strOrNull(s string) *string {
@@ -95,6 +106,13 @@ func briefJSON(b advisor.Brief) BriefJSON {
 	f := b.Figures
 	out.Figures = FiguresJSON{StackValue: kit.OptMoney(f.StackValue), Change: kit.OptMoney(f.Change), ChangePct: kit.NumOrNull(f.ChangePct, kit.Pct),
 		ChangeFrom: strOrNull(f.ChangeFrom), ByMetal: map[string]MetalFiguresJSON{}, Alerts: []FiredAlertJSON{}}
+	out.Figures.Currency, out.Figures.Unit = f.Currency, f.Unit
+	if out.Figures.Currency == "" {
+		out.Figures.Currency = "USD"
+	}
+	if out.Figures.Unit == "" {
+		out.Figures.Unit = "oz"
+	}
 	for m, x := range f.ByMetal {
 		out.Figures.ByMetal[string(m)] = MetalFiguresJSON{HeldOz: kit.Ounces(x.HeldOz), Spot: kit.NumOrNull(x.Spot, kit.PriceNum), SpotAsOf: kit.AsOfOrNull(x.SpotAsOf),
 			SpotStale: x.SpotStale, Value: kit.OptMoney(x.Value), ChangePct: kit.NumOrNull(x.ChangePct, kit.Pct), ChangeFrom: strOrNull(x.ChangeFrom),
@@ -103,7 +121,8 @@ func briefJSON(b advisor.Brief) BriefJSON {
 			ComexAsOf: kit.AsOfOrNull(x.ComexAsOf)}
 	}
 	for _, a := range f.Alerts {
-		out.Figures.Alerts = append(out.Figures.Alerts, FiredAlertJSON{Metal: string(a.Metal), Direction: a.Direction, Target: a.Target, Price: a.Price, FiredAt: a.FiredAt.UTC()})
+		out.Figures.Alerts = append(out.Figures.Alerts, FiredAlertJSON{Metal: string(a.Metal), Direction: a.Direction, Target: a.Target, Price: a.Price,
+			Currency: orDefault(a.Currency, "USD"), Unit: orDefault(a.Unit, "oz"), FiredAt: a.FiredAt.UTC()})
 	}
 	return out
 }

@@ -21,7 +21,9 @@ type AlertJSON struct {
 	ID              int64      `json:"id"`
 	Metal           string     `json:"metal" schema:"enum=metals"`
 	Direction       string     `json:"direction" schema:"enum=above|below"`
-	TargetPrice     kit.Num    `json:"target_price" doc:"USD per troy ounce."`
+	TargetPrice     kit.Num    `json:"target_price" doc:"In currency per unit, as set."`
+	Currency        string     `json:"currency" doc:"ISO 4217 code the target is in (USD unless set)."`
+	Unit            string     `json:"unit" schema:"enum=oz|g|kg|tola" doc:"Weight unit the target is per (oz, the troy ounce, unless set)."`
 	Repeat          string     `json:"repeat" schema:"enum=once|rearm"`
 	Enabled         bool       `json:"enabled" doc:"false when paused, or after a once-alert fired."`
 	Armed           bool       `json:"armed" schema:"optional" doc:"Whether the next crossing fires it (false while it waits for the price to move back)."`
@@ -30,7 +32,7 @@ type AlertJSON struct {
 }
 
 func alertJSON(a alerts.Alert) AlertJSON {
-	return AlertJSON{ID: a.ID, Metal: string(a.Metal), Direction: a.Direction, TargetPrice: targetNum(a.TargetPrice), Repeat: a.Repeat,
+	return AlertJSON{ID: a.ID, Metal: string(a.Metal), Direction: a.Direction, TargetPrice: targetNum(a.TargetPrice), Currency: a.Currency, Unit: string(a.Unit), Repeat: a.Repeat,
 		Enabled: a.Enabled, Armed: a.Armed, LastTriggeredAt: a.LastTriggeredAt, CreatedAt: a.CreatedAt}
 }
 
@@ -50,7 +52,9 @@ type NotificationJSON struct {
 	Metal       string    `json:"metal" schema:"enum=metals"`
 	Direction   string    `json:"direction" schema:"enum=above|below"`
 	TargetPrice kit.Num   `json:"target_price"`
-	Price       kit.Num   `json:"price" doc:"The live price that crossed the target, USD per troy ounce at its source's precision (2 to 4 decimals)."`
+	Price       kit.Num   `json:"price" doc:"The live price that crossed the target, in currency per unit (converted at the rate of the moment), at its source's precision (2 to 4 decimals)."`
+	Currency    string    `json:"currency" doc:"ISO 4217 code of target_price and price."`
+	Unit        string    `json:"unit" schema:"enum=oz|g|kg|tola" doc:"Weight unit target_price and price are per."`
 	PriceAsOf   time.Time `json:"price_as_of"`
 	FiredAt     time.Time `json:"fired_at"`
 	Title       string    `json:"title"`
@@ -60,7 +64,7 @@ type NotificationJSON struct {
 
 func notificationJSON(n alerts.Notification) NotificationJSON {
 	return NotificationJSON{ID: n.ID, AlertID: n.AlertID, Metal: string(n.Metal), Direction: n.Direction, TargetPrice: targetNum(n.TargetPrice),
-		Price: kit.PriceNum(n.Price), PriceAsOf: n.PriceAsOf, FiredAt: n.FiredAt, Title: n.Title(), Body: n.Body(), Read: n.Read}
+		Price: kit.PriceNum(n.Price), Currency: n.Currency, Unit: string(n.Unit), PriceAsOf: n.PriceAsOf, FiredAt: n.FiredAt, Title: n.Title(), Body: n.Body(), Read: n.Read}
 }
 
 // webSubscriptionJSON is a browser's PushSubscription as JSON.
@@ -117,7 +121,9 @@ type DeviceDeleteBodyJSON struct {
 // alertChangeJSON are the fields an alert's create and PATCH bodies share.
 type alertChangeJSON struct {
 	Direction   string `json:"direction" schema:"enum=above|below" doc:"above: fires when the price rises to or through the target; below: when it falls to or through it."`
-	TargetPrice any    `json:"target_price" schema:"use=TargetPrice" doc:"USD per troy ounce, more than 0 and at most {MaxTarget}, at most 4 decimal places; a string keeps it exact."`
+	TargetPrice any    `json:"target_price" schema:"use=TargetPrice" doc:"In currency per unit (USD per troy ounce unless they say otherwise), more than 0 and at most {MaxTarget} in USD per oz ({MaxTargetOther} in any other), at most 4 decimal places; a string keeps it exact, and it is stored as entered."`
+	Currency    string `json:"currency" schema:"optional,default=USD" doc:"ISO 4217 code the target is in, any display currency (GET /v1/account/settings lists them as its display_currency choices); each tick is converted at the current rate before crossing is judged. Unknown: 422 naming currency."`
+	Unit        string `json:"unit" schema:"optional,enum=oz|g|kg|tola,default=oz" doc:"Weight unit the target is per. Unknown: 422 naming unit."`
 	Repeat      string `json:"repeat" schema:"optional,enum=once|rearm,default=once" doc:"once: the alert disables itself after firing; rearm: it fires again on the next crossing after the price has moved back by 0.5 %."`
 	Enabled     bool   `json:"enabled" schema:"optional" doc:"false pauses the alert; true (again) waits for the next crossing."`
 }
@@ -228,7 +234,7 @@ func tokenOf(raw json.RawMessage) (string, error) {
 // alertInput reads an alert body; every field is optional here, the service says which are
 // required.
 func alertInput(raw []byte) (alerts.AlertInput, error) {
-	body, err := kit.JSONObjectBody(raw, "metal", "direction", "target_price", "repeat", "enabled")
+	body, err := kit.JSONObjectBody(raw, "metal", "direction", "target_price", "currency", "unit", "repeat", "enabled")
 	if err != nil {
 		return alerts.AlertInput{}, err
 	}
@@ -254,11 +260,17 @@ func alertInput(raw []byte) (alerts.AlertInput, error) {
 	if in.Repeat, err = str("repeat"); err != nil {
 		return in, err
 	}
+	if in.Currency, err = str("currency"); err != nil {
+		return in, err
+	}
+	if in.Unit, err = str("unit"); err != nil {
+		return in, err
+	}
 	if v, ok := body["target_price"]; ok {
 		txt := strings.Trim(strings.TrimSpace(string(v)), `"`)
 		d, err := decimal.NewFromString(txt)
 		if err != nil || len(txt) > 40 {
-			return in, apperr.InvalidField("target_price", "must be a decimal number, USD per troy ounce")
+			return in, apperr.InvalidField("target_price", "must be a decimal number, in the alert's currency per unit")
 		}
 		in.TargetPrice = &d
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/alerts"
 	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/fx"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/views/format"
 	"github.com/ouncehq/ounce/views/pages"
@@ -36,6 +37,9 @@ func (h *Handlers) PageRoutes() []kit.PageRoute {
 	}
 }
 
+// unitLabels name the weight units in the form's unit select.
+var unitLabels = map[metals.Unit]string{metals.Ounce: "troy ounce (oz)", metals.Gram: "gram (g)", metals.Kilogram: "kilogram (kg)", metals.Tola: "tola"}
+
 // alertsView builds the page for the member; error and notice are shown above it.
 func (h *Handlers) alertsView(c *fiber.Ctx, u account.User, errText, notice string) (pages.AlertsView, error) {
 	ctx := h.Ctx(c)
@@ -51,13 +55,14 @@ func (h *Handlers) alertsView(c *fiber.Ctx, u account.User, errText, notice stri
 	}
 	v.CanCreate = alerts.CanCreate(u, len(list))
 	for _, a := range list {
-		row := pages.AlertRow{ID: strconv.FormatInt(a.ID, 10), Metal: a.Metal.Title(), Direction: a.Direction, Target: format.PriceUSD(a.TargetPrice),
+		target := alerts.TargetText(a.TargetPrice, a.Currency, a.Unit)
+		row := pages.AlertRow{ID: strconv.FormatInt(a.ID, 10), Metal: a.Metal.Title(), Direction: a.Direction, Target: target,
 			Enabled: a.Enabled, RepeatText: map[string]string{alerts.Once: "once", alerts.Rearm: "every crossing"}[a.Repeat]}
 		switch st := a.State(); st {
 		case alerts.StateWaitsUnder:
-			row.Status = "waits for the price to go under " + format.PriceUSD(a.TargetPrice) + " first"
+			row.Status = "waits for the price to go under " + target + " first"
 		case alerts.StateWaitsOver:
-			row.Status = "waits for the price to go over " + format.PriceUSD(a.TargetPrice) + " first"
+			row.Status = "waits for the price to go over " + target + " first"
 		default:
 			row.Status = st
 		}
@@ -66,12 +71,28 @@ func (h *Handlers) alertsView(c *fiber.Ctx, u account.User, errText, notice stri
 		}
 		v.Alerts = append(v.Alerts, row)
 	}
+	// New alerts are offered in the member's display currency and weight unit; the card shows
+	// the price now in them, converted at the current rate.
+	set := account.SettingsOf(u)
+	v.Currencies = fx.DisplayCurrencies()
+	for _, un := range metals.Units {
+		v.Units = append(v.Units, [2]string{string(un), unitLabels[un]})
+	}
 	if h.market != nil {
 		board := h.market.Snapshot()
 		for _, m := range metals.All {
-			card := pages.AlertMetalCard{Metal: string(m), Title: m.Title(), Price: "No price yet"}
+			card := pages.AlertMetalCard{Metal: string(m), Title: m.Title(), Price: "No price yet", Currency: set.DisplayCurrency, Unit: string(set.WeightUnit)}
 			if sp, ok := board.Prices[m]; ok {
-				card.Price, card.Prefill, card.Stale = format.PriceUSD(sp.Price), kit.PriceNum(sp.Price).String(), sp.Stale
+				price := sp.Price
+				if set.DisplayCurrency != "USD" || set.WeightUnit != metals.Ounce {
+					p, err := h.alerts.PriceIn(ctx, sp.Price, set.DisplayCurrency, set.WeightUnit)
+					if err != nil {
+						card.Currency, card.Unit = "USD", string(metals.Ounce) // no rate: offered in dollars per ounce
+					} else {
+						price = p
+					}
+				}
+				card.Price, card.Prefill, card.Stale = alerts.TargetText(price, card.Currency, metals.Unit(card.Unit)), kit.PriceNum(price).String(), sp.Stale
 				if sp.Stale {
 					card.AsOf = "last known price, " + format.Date(sp.AsOf)
 				} else {
@@ -143,7 +164,13 @@ func (h *Handlers) AlertsCreate(c *fiber.Ctx) error {
 	u, _ := kit.UserFrom(c)
 	metal, dir, repeat := c.FormValue("metal"), c.FormValue("direction"), c.FormValue("repeat")
 	in := alerts.AlertInput{Metal: &metal, Direction: &dir, Repeat: &repeat}
-	if raw := strings.TrimSpace(strings.ReplaceAll(strings.TrimPrefix(c.FormValue("target_price"), "$"), ",", "")); raw != "" {
+	if cur := strings.Clone(c.FormValue("currency")); cur != "" {
+		in.Currency = &cur
+	}
+	if unit := strings.Clone(c.FormValue("unit")); unit != "" {
+		in.Unit = &unit
+	}
+	if raw := strings.TrimSpace(strings.ReplaceAll(strings.TrimLeft(c.FormValue("target_price"), "$€£¥₹ "), ",", "")); raw != "" {
 		body := `{"target_price":"` + strings.ReplaceAll(raw, `"`, "") + `"}`
 		parsed, err := alertInput([]byte(body))
 		if err != nil {
@@ -177,6 +204,7 @@ func (h *Handlers) alertsFormError(c *fiber.Ctx, err error) error {
 		if card.Metal == metal {
 			card.Prefill = strings.Clone(c.FormValue("target_price"))
 			card.Direction, card.Repeat = strings.Clone(c.FormValue("direction")), strings.Clone(c.FormValue("repeat"))
+			card.Currency, card.Unit = strings.Clone(c.FormValue("currency")), strings.Clone(c.FormValue("unit"))
 			copy(v.Cards[1:i+1], v.Cards[:i])
 			v.Cards[0] = card
 		}
@@ -215,7 +243,7 @@ func (h *Handlers) AlertsDeleteConfirm(c *fiber.Ctx) error {
 	}
 	for _, a := range list {
 		if a.ID == id {
-			v := pages.ConfirmView{Question: "Delete the alert for " + a.Metal.Title() + " " + a.Direction + " " + format.PriceUSD(a.TargetPrice) + "?",
+			v := pages.ConfirmView{Question: "Delete the alert for " + a.Metal.Title() + " " + a.Direction + " " + alerts.TargetText(a.TargetPrice, a.Currency, a.Unit) + "?",
 				Detail: "It stops watching the price. This cannot be undone.", Action: "/alerts/" + strconv.FormatInt(id, 10) + "/delete", Button: "Delete", Cancel: "/alerts"}
 			return kit.Render(c, http.StatusOK, pages.Confirm(h.Meta(c, "Delete alert", "alerts"), v))
 		}

@@ -20,6 +20,7 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 	notFound := kit.Response{Status: 404, Description: "No such alert of yours."}
 	invalid := kit.Response{Status: 400, Description: "A field is invalid; the problem names it."}
 	tooLarge := kit.Response{Status: 413, Description: "Body over 16 KiB."}
+	unknownQuote := kit.Response{Status: 422, Description: "An unknown currency or unit; the problem names the field and lists what is accepted."}
 	return []kit.APIRoute{
 		{Method: "POST", Path: "/v1/push/register", Auth: kit.AuthMember, Handler: h.APIPushRegister, OperationID: "registerPushDevice", Tag: "Push", MaxBody: maxPushBody,
 			Summary:     "Register a device for push notifications",
@@ -40,13 +41,14 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 		{Method: "POST", Path: "/v1/push/price-alerts", Auth: kit.AuthMember, Handler: h.APIAlertCreate, OperationID: "createPriceAlert", Tag: "Push", MaxBody: maxPushBody,
 			Summary: "Create a price alert",
 			Description: "You are told once each time the price crosses the target in the alert's direction (between two accepted live prices; prices the spike guard holds never fire). " +
-				"An alert created while its condition already holds waits for a crossing. Price alerts are a Gold feature: Gold members may hold " + strconv.Itoa(alerts.MaxAlerts) + ", free members " + strconv.Itoa(alerts.MaxFreeAlert) + ".",
+				"An alert created while its condition already holds waits for a crossing. A target may be in any display currency and weight unit (\"gold above €3,800/oz\", \"silver below ₹95/g\"): " +
+				"each live price is converted at the current exchange rate before the crossing is judged. Price alerts are a Gold feature: Gold members may hold " + strconv.Itoa(alerts.MaxAlerts) + ", free members " + strconv.Itoa(alerts.MaxFreeAlert) + ".",
 			Body: pushSchema(AlertCreateBodyJSON{}),
 			Responses: []kit.Response{
 				{Status: 201, Description: "Created; Location names it.", Schema: pushSchema(AlertEnvelopeJSON{})},
 				{Status: 403, Description: "A free member already holds one alert: more need Gold membership."},
 				{Status: 409, Description: "You already hold " + strconv.Itoa(alerts.MaxAlerts) + " alerts."},
-				invalid, tooLarge,
+				invalid, unknownQuote, tooLarge,
 			},
 			Example: `POST /v1/push/price-alerts {"metal":"silver","direction":"above","target_price":"40","repeat":"once"}`},
 		{Method: "GET", Path: "/v1/push/price-alerts", Auth: kit.AuthMember, Handler: h.APIAlertList, OperationID: "listPriceAlerts", Tag: "Push",
@@ -55,9 +57,9 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 			Example:   "GET /v1/push/price-alerts"},
 		{Method: "PATCH", Path: "/v1/push/price-alerts/:id", Auth: kit.AuthMember, Handler: h.APIAlertUpdate, OperationID: "updatePriceAlert", Tag: "Push", MaxBody: maxPushBody,
 			Summary:     "Change, pause or resume one of your alerts",
-			Description: "A new target or direction, or enabling a paused alert, waits for the next crossing from the current price.",
+			Description: "A new target, direction, currency or unit, or enabling a paused alert, waits for the next crossing from the current price.",
 			Params:      []kit.Param{id}, Body: pushSchema(AlertPatchBodyJSON{}),
-			Responses: []kit.Response{{Status: 200, Description: "The alert after the change.", Schema: pushSchema(AlertEnvelopeJSON{})}, notFound, invalid, tooLarge},
+			Responses: []kit.Response{{Status: 200, Description: "The alert after the change.", Schema: pushSchema(AlertEnvelopeJSON{})}, notFound, invalid, unknownQuote, tooLarge},
 			Example:   `PATCH /v1/push/price-alerts/12 {"enabled":false}`},
 		{Method: "DELETE", Path: "/v1/push/price-alerts/:id", Auth: kit.AuthMember, Handler: h.APIAlertDelete, OperationID: "deletePriceAlert", Tag: "Push",
 			Summary:   "Delete one of your alerts",
@@ -84,6 +86,7 @@ func pushSchema(v any) kit.Schema {
 	expo := kit.Schema{"type": "string", "pattern": alerts.ExpoTokenPattern, "description": "An Expo push token."}
 	return kit.OpenSchemaOf(v, kit.Consts{
 		"MaxTarget":           alerts.MaxTarget,
+		"MaxTargetOther":      int64(alerts.MaxTargetOther),
 		"DeviceToken":         kit.OneOf("", expo, subscription),
 		"TokenOrSubscription": kit.OneOf("", kit.Schema{"type": "string"}, subscription),
 		"TargetPrice":         kit.OneOf("", kit.Schema{"type": "number", "format": "double"}, kit.Schema{"type": "string"}),

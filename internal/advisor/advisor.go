@@ -64,7 +64,10 @@ type FiredAlert struct {
 	Direction string // "above" or "below"
 	Target    string // the alert's price, as entered
 	Price     string // the price that fired it
-	FiredAt   time.Time
+	// Currency and Unit are what Target and Price are in ("" is USD per oz).
+	Currency string
+	Unit     string
+	FiredAt  time.Time
 }
 
 // FiredAlerts reads the member's price alerts that fired since a time. It is optional: without
@@ -83,9 +86,11 @@ type Deps struct {
 	Vault     *comex.Service
 	Dealers   *dealers.Service
 	Alerts    FiredAlerts
-	Config    Config
-	Now       func() time.Time
-	Logger    *slog.Logger
+	// FX turns the data's US dollars into the member's display currency; nil keeps dollars.
+	FX     Rates
+	Config Config
+	Now    func() time.Time
+	Logger *slog.Logger
 	// LLM replaces the model client built from Config (tests).
 	LLM ChatModel
 }
@@ -99,6 +104,7 @@ type Service struct {
 	vault     *comex.Service
 	dealers   *dealers.Service
 	alerts    FiredAlerts
+	fx        Rates
 	cfg       Config
 	llm       ChatModel
 	now       func() time.Time
@@ -110,7 +116,7 @@ type Service struct {
 // New builds the service.
 func New(d Deps) *Service {
 	s := &Service{store: d.Store, portfolio: d.Portfolio, market: d.Market, intel: d.Intel, vault: d.Vault,
-		dealers: d.Dealers, alerts: d.Alerts, cfg: d.Config, llm: d.LLM, now: d.Now, log: d.Logger}
+		dealers: d.Dealers, alerts: d.Alerts, fx: d.FX, cfg: d.Config, llm: d.LLM, now: d.Now, log: d.Logger}
 	if s.now == nil {
 		s.now = time.Now
 	}

@@ -13,6 +13,8 @@ import (
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/format"
+	"github.com/ouncehq/ounce/internal/fx"
 	"github.com/ouncehq/ounce/internal/intel"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/portfolio"
@@ -57,6 +59,24 @@ type Figures struct {
 	ChangeFrom string
 	ByMetal    map[metals.Metal]MetalFigures
 	Alerts     []FiredAlert
+	// Currency and Unit are what the money and prices are in: the member's display currency
+	// and weight unit when the brief was written ("" is USD per troy ounce). Break-even stays
+	// in US dollars per ounce, as costs are recorded.
+	Currency string `json:",omitempty"`
+	Unit     string `json:",omitempty"`
+}
+
+// currency is the brief's currency and unit, the defaults standing in for briefs written
+// before they were recorded.
+func (f Figures) currency() (string, string) {
+	cur, unit := f.Currency, f.Unit
+	if cur == "" {
+		cur = "USD"
+	}
+	if unit == "" {
+		unit = string(metals.Ounce)
+	}
+	return cur, unit
 }
 
 // MetalFigures are one held metal's numbers in a brief.
@@ -343,6 +363,16 @@ func (s *Service) composeBrief(ctx context.Context, u db.User, d db.Date, now ti
 		}
 	}
 	board := s.board()
+	v := s.viewOf(ctx, u, now)
+	if !v.usd() {
+		b.Figures.Currency, b.Figures.Unit = v.cur, string(v.unit)
+	}
+	if prev != nil {
+		// A change is measured only from a brief written in the same money.
+		if pc, pu := prev.Figures.currency(); pc != v.cur || pu != string(v.unit) {
+			prev = nil
+		}
+	}
 	var held []metals.Metal
 	for _, x := range p.Positions {
 		if x.HeldOz.IsPositive() {
@@ -354,8 +384,8 @@ func (s *Service) composeBrief(ctx context.Context, u db.User, d db.Date, now ti
 		b.Headline = "Your daily brief: no holdings recorded yet"
 		b.Sections = append(b.Sections, Section{Title: "Your stack", Text: "You have no holdings recorded yet. Add your purchases under Holdings and tomorrow's brief will value them."})
 	} else {
-		b.addStack(p, prev)
-		b.addMetals(p, prev, board)
+		b.addStack(p, prev, v)
+		b.addMetals(p, prev, board, v)
 	}
 	if err := s.addAlerts(ctx, &b, u, prev, now); err != nil {
 		return Brief{}, err
@@ -373,27 +403,31 @@ func (s *Service) composeBrief(ctx context.Context, u db.User, d db.Date, now ti
 
 // addStack writes the stack's value and its change since the previous brief (or the
 // previous close), with the headline.
-func (b *Brief) addStack(p portfolio.Portfolio, prev *Brief) {
-	b.Figures.StackValue = p.TotalValue
+func (b *Brief) addStack(p portfolio.Portfolio, prev *Brief, v view) {
+	total := v.optAmount(p.TotalValue)
+	b.Figures.StackValue = total
 	stack := ""
-	if p.TotalValue != nil {
-		stack = fmt.Sprintf("Your stack is worth %s at spot.", money(*p.TotalValue))
-		b.Headline = "Your stack: " + money(*p.TotalValue)
+	if total != nil {
+		stack = fmt.Sprintf("Your stack is worth %s at spot.", v.money(*total))
+		b.Headline = "Your stack: " + v.money(*total)
 		if prev != nil && prev.Figures.StackValue != nil {
-			ch := metals.Money(p.TotalValue.Sub(*prev.Figures.StackValue))
+			ch := metals.Money(total.Sub(*prev.Figures.StackValue))
+			if v.cur != "USD" {
+				ch = ch.Round(format.MinorUnits(v.cur))
+			}
 			b.Figures.Change = &ch
 			b.Figures.ChangeFrom = prev.Date.String()
-			stack += fmt.Sprintf(" That is %s since your brief of %s", signedMoney(ch), day(prev.Date.Time))
+			stack += fmt.Sprintf(" That is %s since your brief of %s", v.signedMoney(ch), day(prev.Date.Time))
 			if prev.Figures.StackValue.IsPositive() {
-				cp := metals.Percent(metals.PctChange(*prev.Figures.StackValue, *p.TotalValue))
+				cp := metals.Percent(metals.PctChange(*prev.Figures.StackValue, *total))
 				b.Figures.ChangePct = &cp
 				stack += ", " + signedPct(cp)
 				b.Headline += ", " + signedPct(cp) + " since " + day(prev.Date.Time)
 			}
 			stack += "."
 		} else if p.DayChange != nil && !p.Stale {
-			b.Figures.Change, b.Figures.ChangePct, b.Figures.ChangeFrom = p.DayChange, p.DayChangePct, "previous close"
-			stack += fmt.Sprintf(" It moved %s since the previous close", signedMoney(*p.DayChange))
+			b.Figures.Change, b.Figures.ChangePct, b.Figures.ChangeFrom = v.optAmount(p.DayChange), p.DayChangePct, "previous close"
+			stack += fmt.Sprintf(" It moved %s since the previous close", v.signedMoney(*b.Figures.Change))
 			if p.DayChangePct != nil {
 				stack += " (" + signedPct(*p.DayChangePct) + ")"
 				b.Headline += ", " + signedPct(*p.DayChangePct) + " on the day"
@@ -404,25 +438,31 @@ func (b *Brief) addStack(p portfolio.Portfolio, prev *Brief) {
 		b.Headline = "Your daily brief"
 		stack = "I cannot value your whole stack today: a metal you hold has no price."
 	}
+	if n := v.note(); n != "" {
+		stack += " " + n
+		if v.cur != "USD" {
+			b.Sources = append(b.Sources, Source{Kind: "fx", Title: fx.SourceECB, URL: "/v1/fx?currency=" + v.cur, AsOf: v.rateDay})
+		}
+	}
 	b.Sections = append(b.Sections, Section{Title: "Your stack", Text: stack})
 	b.Sources = append(b.Sources, Source{Kind: "holdings", Title: "Your holdings", URL: "/holdings"})
 }
 
 // addMetals writes each held metal's move and break-even, and says which prices are not live.
-func (b *Brief) addMetals(p portfolio.Portfolio, prev *Brief, board prices.Snapshot) {
+func (b *Brief) addMetals(p portfolio.Portfolio, prev *Brief, board prices.Snapshot, v view) {
 	var moves, evens []string
 	for _, x := range p.Positions {
 		if !x.HeldOz.IsPositive() {
 			continue
 		}
-		mf := MetalFigures{HeldOz: metals.Ounces(x.HeldOz), Spot: x.Spot, Value: x.Value, SpotStale: x.SpotStale}
+		mf := MetalFigures{HeldOz: metals.Ounces(x.HeldOz), Spot: v.optPerUnit(x.Spot), Value: v.optAmount(x.Value), SpotStale: x.SpotStale}
 		if sp, ok := board.Prices[x.Metal]; ok {
 			mf.SpotAsOf = sp.AsOf
 		}
-		if x.Spot != nil {
-			line := fmt.Sprintf("%s %s/oz", metalName(x.Metal), price(*x.Spot))
+		if mf.Spot != nil {
+			line := fmt.Sprintf("%s %s", metalName(x.Metal), v.price(*mf.Spot))
 			if pm, ok := prevMetal(prev, x.Metal); ok && pm.Spot != nil && pm.Spot.IsPositive() {
-				cp := metals.Percent(metals.PctChange(*pm.Spot, *x.Spot))
+				cp := metals.Percent(metals.PctChange(*pm.Spot, *mf.Spot))
 				mf.ChangePct, mf.ChangeFrom = &cp, prev.Date.String()
 				line += fmt.Sprintf(", %s since %s", signedPct(cp), day(prev.Date.Time))
 			} else if sp := board.Prices[x.Metal]; !sp.Stale && !sp.PrevClose.IsZero() {
@@ -440,6 +480,10 @@ func (b *Brief) addMetals(p portfolio.Portfolio, prev *Brief, board prices.Snaps
 		if be := x.BreakEven(); be != nil {
 			mf.BreakEven = be
 			line := fmt.Sprintf("%s breaks even at %s/oz", metalName(x.Metal), money(*be))
+			if v.cur != "USD" {
+				// Costs are recorded in dollars; a cost is not worth today's rate, so it is not converted.
+				line += " (in US dollars, as your costs are recorded)"
+			}
 			if dist := x.DistanceToBreakEvenPct(); dist != nil {
 				dd := metals.Percent(*dist)
 				mf.DistanceToBreakEvenPct = &dd
@@ -454,6 +498,7 @@ func (b *Brief) addMetals(p portfolio.Portfolio, prev *Brief, board prices.Snaps
 		b.Figures.ByMetal[x.Metal] = mf
 	}
 	b.Sections = append(b.Sections, Section{Title: "Your metals", Text: strings.Join(moves, "; ") + "."})
+
 	if len(evens) > 0 {
 		b.Sections = append(b.Sections, Section{Title: "Break-even", Text: strings.Join(evens, "; ") + "."})
 	}
@@ -484,7 +529,17 @@ func (s *Service) addAlerts(ctx context.Context, b *Brief, u db.User, prev *Brie
 		} else {
 			var lines []string
 			for _, a := range fired {
-				lines = append(lines, fmt.Sprintf("%s went %s $%s (at $%s on %s)", metalName(a.Metal), a.Direction, a.Target, a.Price, day(a.FiredAt)))
+				sym, per := "$", ""
+				if a.Currency != "" && a.Currency != "USD" {
+					sym = format.Symbol(a.Currency)
+				}
+				if a.Unit != "" && a.Unit != string(metals.Ounce) || sym != "$" {
+					per = "/" + a.Unit
+					if a.Unit == "" {
+						per = "/oz"
+					}
+				}
+				lines = append(lines, fmt.Sprintf("%s went %s %s%s%s (at %s%s%s on %s)", metalName(a.Metal), a.Direction, sym, a.Target, per, sym, a.Price, per, day(a.FiredAt)))
 			}
 			b.Figures.Alerts = fired
 			b.Sections = append(b.Sections, Section{Title: "Alerts", Text: strings.Join(lines, "; ") + "."})

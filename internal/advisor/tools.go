@@ -15,6 +15,7 @@ import (
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/dealers"
+	"github.com/ouncehq/ounce/internal/fx"
 	"github.com/ouncehq/ounce/internal/intel"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/portfolio"
@@ -156,6 +157,32 @@ func priceFact(sp prices.Spot) Fact {
 	return Fact{Label: metalName(sp.Metal) + " spot", Value: money(sp.Price) + "/oz", AsOf: sp.AsOf, Source: sourceOf(sp)}
 }
 
+// priceFactIn is priceFact in the member's currency and unit (priceFact itself for dollars
+// per ounce).
+func priceFactIn(sp prices.Spot, v view) Fact {
+	if v.usd() {
+		return priceFact(sp)
+	}
+	return Fact{Label: metalName(sp.Metal) + " spot", Value: v.price(v.perUnit(sp.Price)), AsOf: sp.AsOf, Source: sourceOf(sp)}
+}
+
+// rateFacts state the exchange rate's day behind converted figures (none in dollars).
+func rateFacts(v view) []Fact {
+	if v.cur == "USD" {
+		return nil
+	}
+	return []Fact{{Label: "Exchange rate " + v.cur + " per USD", Value: day(v.rateDay), AsOf: v.rateDay, Source: fx.SourceECB}}
+}
+
+// costMoney writes a recorded cost: in dollars, as costs are recorded, said so when the
+// member reads another currency.
+func costMoney(d decimal.Decimal, v view) string {
+	if v.cur == "USD" {
+		return money(d)
+	}
+	return money(d) + " (US dollars)"
+}
+
 func sourceOf(sp prices.Spot) string {
 	if sp.Stale {
 		return "last known price (" + orUnknown(sp.Source) + "), not live"
@@ -225,6 +252,7 @@ func (s *Service) stackValue(ctx context.Context, u db.User, _ args) (result, er
 		return result{Text: msg}, err
 	}
 	board := s.board()
+	v := s.viewOf(ctx, u, s.now())
 	var facts []Fact
 	var parts []string
 	for _, x := range p.Positions {
@@ -233,15 +261,21 @@ func (s *Service) stackValue(ctx context.Context, u db.User, _ args) (result, er
 		}
 		// Each metal's value is dated with its own price, not the newest price on the board.
 		sp := board.Prices[x.Metal]
-		facts = append(facts, Fact{Label: metalName(x.Metal) + " held", Value: ounces(x.HeldOz) + " worth " + money(*x.Value), AsOf: sp.AsOf, Source: "your holdings × " + sourceOf(sp)})
-		parts = append(parts, fmt.Sprintf("%s of %s (%s)", ounces(x.HeldOz), x.Metal, money(*x.Value)))
+		worth := v.money(v.amount(*x.Value))
+		facts = append(facts, Fact{Label: metalName(x.Metal) + " held", Value: ounces(x.HeldOz) + " worth " + worth, AsOf: sp.AsOf, Source: "your holdings × " + sourceOf(sp)})
+		parts = append(parts, fmt.Sprintf("%s of %s (%s)", ounces(x.HeldOz), x.Metal, worth))
 	}
 	if p.TotalValue == nil {
 		return result{Text: "I cannot value your whole stack: a metal you hold has no price yet." + staleSuffix(p, board), Facts: facts, Stale: true}, nil
 	}
-	facts = append([]Fact{{Label: "Stack value", Value: money(*p.TotalValue), AsOf: p.AsOf, Source: "your holdings × price board"},
-		{Label: "Cost basis", Value: money(p.TotalCost), Source: "your holdings"}}, facts...)
-	text := fmt.Sprintf("Your stack is worth %s at spot: %s. You paid %s for what you still hold.", money(*p.TotalValue), strings.Join(parts, ", "), money(p.TotalCost))
+	total := v.money(v.amount(*p.TotalValue))
+	facts = append([]Fact{{Label: "Stack value", Value: total, AsOf: p.AsOf, Source: "your holdings × price board"},
+		{Label: "Cost basis", Value: costMoney(p.TotalCost, v), Source: "your holdings"}}, facts...)
+	facts = append(facts, rateFacts(v)...)
+	text := fmt.Sprintf("Your stack is worth %s at spot: %s. You paid %s for what you still hold.", total, strings.Join(parts, ", "), costMoney(p.TotalCost, v))
+	if n := v.note(); n != "" && v.cur != "USD" {
+		text += " " + n
+	}
 	return result{Text: text + staleSuffix(p, board), Facts: facts, Stale: p.Stale}, nil
 }
 
@@ -355,8 +389,12 @@ func (s *Service) allocation(ctx context.Context, u db.User, _ args) (result, er
 	return result{Text: "Your allocation: " + strings.Join(parts, ", ") + "." + staleSuffix(p, board), Facts: facts, Stale: p.Stale}, nil
 }
 
-func (s *Service) spotPrice(_ context.Context, _ db.User, a args) (result, error) {
+func (s *Service) spotPrice(ctx context.Context, u db.User, a args) (result, error) {
 	board := s.board()
+	v := usdView
+	if u.ID != 0 {
+		v = s.viewOf(ctx, u, s.now())
+	}
 	ms := metals.All
 	if a.Metal != "" {
 		ms = []metals.Metal{a.metal()}
@@ -370,14 +408,18 @@ func (s *Service) spotPrice(_ context.Context, _ db.User, a args) (result, error
 			notes = append(notes, "I have no "+string(m)+" price yet")
 			continue
 		}
-		facts = append(facts, priceFact(sp))
-		line := fmt.Sprintf("%s is %s per ounce", metalName(m), money(sp.Price))
+		facts = append(facts, priceFactIn(sp, v))
+		shown, per, change := money(sp.Price), "per ounce", signedMoney(sp.Change)
+		if !v.usd() {
+			shown, per, change = v.money(v.perUnit(sp.Price)), "per "+unitWord[v.unit], v.signedMoney(v.perUnit(sp.Change))
+		}
+		line := fmt.Sprintf("%s is %s %s", metalName(m), shown, per)
 		if sp.Stale {
 			stale = true
-			line = fmt.Sprintf("%s was %s per ounce at the last known price, from %s (not live)", metalName(m), money(sp.Price), day(sp.AsOf))
+			line = fmt.Sprintf("%s was %s %s at the last known price, from %s (not live)", metalName(m), shown, per, day(sp.AsOf))
 		} else if !sp.PrevClose.IsZero() {
-			facts = append(facts, Fact{Label: metalName(m) + " change today", Value: signedMoney(sp.Change) + " (" + signedPct(sp.ChangePct) + ")", AsOf: sp.AsOf, Source: sourceOf(sp)})
-			line += fmt.Sprintf(", %s (%s) today", signedMoney(sp.Change), signedPct(sp.ChangePct))
+			facts = append(facts, Fact{Label: metalName(m) + " change today", Value: change + " (" + signedPct(sp.ChangePct) + ")", AsOf: sp.AsOf, Source: sourceOf(sp)})
+			line += fmt.Sprintf(", %s (%s) today", change, signedPct(sp.ChangePct))
 		}
 		parts = append(parts, line)
 	}
@@ -388,7 +430,12 @@ func (s *Service) spotPrice(_ context.Context, _ db.User, a args) (result, error
 		}
 		text += strings.Join(notes, "; ")
 	}
-	return result{Text: text + ".", Facts: facts, Stale: stale}, nil
+	text += "."
+	if v.cur != "USD" && len(facts) > 0 {
+		facts = append(facts, rateFacts(v)...)
+		text += " " + v.note()
+	}
+	return result{Text: text, Facts: facts, Stale: stale}, nil
 }
 
 // rangeStart is the first day of a named range at now, and its words.

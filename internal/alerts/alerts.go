@@ -17,6 +17,7 @@ import (
 	"net/netip"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -27,6 +28,7 @@ import (
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/format"
+	"github.com/ouncehq/ounce/internal/fx"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/prices"
 )
@@ -38,6 +40,9 @@ const (
 	MaxFreeAlert = 1
 	// MaxTarget is the highest target price, USD per troy ounce.
 	MaxTarget = 10_000_000
+	// MaxTargetOther is the highest target in any other currency or unit (a kilogram of gold
+	// in rupiah is billions).
+	MaxTargetOther = 100_000_000_000
 	// TargetPlaces is the finest target precision accepted.
 	TargetPlaces = 4
 )
@@ -77,10 +82,19 @@ type Market interface {
 	Subscribe() (<-chan prices.Snapshot, func())
 }
 
+// Rates is the exchange-rate service as alerts need it (*fx.Service): a tick is converted
+// with the current rate of each currency alerts are set in.
+type Rates interface {
+	Lookup(ctx context.Context, currency string, date time.Time) (fx.Rate, error)
+}
+
 // Deps are what the service is built from.
 type Deps struct {
 	Store  *db.Store
 	Market Market
+	// FX converts ticks for alerts set in other currencies than USD; nil uses the embedded
+	// exchange rates only.
+	FX     Rates
 	Config Config
 	Now    func() time.Time
 	Logger *slog.Logger
@@ -88,8 +102,10 @@ type Deps struct {
 
 // Service holds the alert use cases.
 type Service struct {
-	store  *db.Store
+	store  Store
 	market Market
+	fx     Rates
+	fxOnce sync.Once
 	cfg    Config
 	now    func() time.Time
 	log    *slog.Logger
@@ -115,7 +131,7 @@ type lastTick struct {
 
 // New builds the service.
 func New(d Deps) *Service {
-	s := &Service{store: d.Store, market: d.Market, cfg: d.Config, now: d.Now, log: d.Logger, wake: make(chan struct{}, 1), last: map[metals.Metal]lastTick{}}
+	s := &Service{store: d.Store, market: d.Market, fx: d.FX, cfg: d.Config, now: d.Now, log: d.Logger, wake: make(chan struct{}, 1), last: map[metals.Metal]lastTick{}}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -267,10 +283,13 @@ const (
 
 // Alert is a price alert as members see it.
 type Alert struct {
-	ID              int64
-	Metal           metals.Metal
-	Direction       string
-	TargetPrice     decimal.Decimal
+	ID          int64
+	Metal       metals.Metal
+	Direction   string
+	TargetPrice decimal.Decimal
+	// Currency and Unit are what TargetPrice is in (USD and oz unless set otherwise).
+	Currency        string
+	Unit            metals.Unit
 	Repeat          string
 	Enabled         bool
 	Armed           bool
@@ -313,11 +332,14 @@ type AlertInput struct {
 	Metal       *string
 	Direction   *string
 	TargetPrice *decimal.Decimal
-	Repeat      *string
-	Enabled     *bool
+	// Currency is an ISO 4217 code among fx.DisplayCurrencies; Unit oz, g, kg or tola.
+	Currency *string
+	Unit     *string
+	Repeat   *string
+	Enabled  *bool
 }
 
-// unitPlaces is the fixed point of stored prices: units of 1/10000 USD.
+// unitPlaces is the fixed point of stored prices: units of 1/10000 of the alert's currency.
 const unitPlaces = 4
 
 func toUnits(d decimal.Decimal) int64   { return d.Shift(unitPlaces).Round(0).IntPart() }
@@ -333,7 +355,8 @@ func optTime(ms int64, ok bool) *time.Time {
 }
 
 func alertFrom(a db.PriceAlert) Alert {
-	return Alert{ID: a.ID, Metal: metals.Metal(a.Metal), Direction: a.Direction, TargetPrice: fromUnits(a.TargetUnits), Repeat: a.Repeat,
+	return Alert{ID: a.ID, Metal: metals.Metal(a.Metal), Direction: a.Direction, TargetPrice: fromUnits(a.TargetUnits),
+		Currency: orUSD(a.Currency), Unit: orOunce(a.Unit), Repeat: a.Repeat,
 		Enabled: a.Enabled, Armed: a.Armed, LastTriggeredAt: optTime(a.LastTriggeredAt.Int64, a.LastTriggeredAt.Valid), FiredCount: a.FiredCount,
 		CreatedAt: msTime(a.CreatedAt)}
 }
@@ -352,7 +375,8 @@ func rearmUnits(direction string, target int64) int64 {
 // arming sets whether a new (or changed, or re-enabled) alert is armed: only when the price
 // now is on the far side of its target. Created while its condition already holds, or with no
 // price known, it waits until the price is seen on the far side, so it fires on a crossing.
-func (s *Service) arming(a *db.PriceAlert) {
+// The price now is converted to the alert's currency and unit with the current rate.
+func (s *Service) arming(ctx context.Context, c *converter, a *db.PriceAlert) error {
 	a.RearmUnits = rearmUnits(a.Direction, a.TargetUnits)
 	if a.Direction == Above {
 		a.ArmUnits = a.TargetUnits - 1
@@ -361,14 +385,18 @@ func (s *Service) arming(a *db.PriceAlert) {
 	}
 	a.Armed = false
 	if s.market == nil {
-		return
+		return nil
 	}
 	sp, ok := s.market.Snapshot().Prices[metals.Metal(a.Metal)]
 	if !ok {
-		return
+		return nil
 	}
-	p := toUnits(sp.Price)
+	p, err := c.units(ctx, db.AlertQuote{Metal: a.Metal, Currency: a.Currency, Unit: a.Unit}, sp.Price)
+	if err != nil {
+		return err
+	}
 	a.Armed = (a.Direction == Above && p < a.TargetUnits) || (a.Direction == Below && p > a.TargetUnits)
+	return nil
 }
 
 // validateAlert checks the fields present in in; create demands every field but repeat.
@@ -389,9 +417,31 @@ func validateAlert(in AlertInput, create bool) error {
 	} else if create {
 		bad("direction", `is required: "above" or "below"`)
 	}
+	// An unknown currency or unit is Unprocessable (422, as in the member's settings) when the
+	// rest of the alert is well-formed; with other bad fields, all are Invalid together.
+	var unknown []apperr.FieldError
+	cur, unit := "USD", metals.Ounce
+	if in.Currency != nil {
+		cur = normCurrency(*in.Currency)
+		if !slices.Contains(fx.DisplayCurrencies(), cur) {
+			unknown = append(unknown, apperr.FieldError{Field: "currency", Message: "must be one of " + strings.Join(fx.DisplayCurrencies(), ", ")})
+		}
+	}
+	if in.Unit != nil {
+		unit = metals.Unit(strings.TrimSpace(*in.Unit))
+		if !unit.Valid() {
+			unknown = append(unknown, apperr.FieldError{Field: "unit", Message: "must be one of " + strings.Join(metals.UnitNames(), ", ")})
+		}
+	}
 	if in.TargetPrice != nil {
 		t := *in.TargetPrice
 		switch {
+		case (cur != "USD" || unit != metals.Ounce) && (!t.IsPositive() || t.GreaterThan(decimal.NewFromInt(MaxTargetOther))):
+			bad("target_price", fmt.Sprintf("must be more than 0 and at most %d (%s per %s)", int64(MaxTargetOther), cur, unit))
+		case cur != "USD" || unit != metals.Ounce:
+			if !t.Equal(t.Round(TargetPlaces)) {
+				bad("target_price", "has more than 4 decimal places")
+			}
 		case !t.IsPositive() || t.GreaterThan(decimal.NewFromInt(MaxTarget)):
 			bad("target_price", "must be more than 0 and at most 10000000 (USD per troy ounce)")
 		case !t.Equal(t.Round(TargetPlaces)):
@@ -404,7 +454,14 @@ func validateAlert(in AlertInput, create bool) error {
 		bad("repeat", `must be "once" or "rearm"`)
 	}
 	if len(fields) > 0 {
-		return apperr.InvalidFields(fields)
+		return apperr.InvalidFields(append(fields, unknown...))
+	}
+	if len(unknown) > 0 {
+		msg := make([]string, len(unknown))
+		for i, f := range unknown {
+			msg[i] = f.Field + ": " + f.Message
+		}
+		return &apperr.Error{Kind: apperr.Unprocessable, Msg: strings.Join(msg, "; "), Fields: unknown}
 	}
 	return nil
 }
@@ -435,12 +492,20 @@ func (s *Service) Create(ctx context.Context, u db.User, in AlertInput) (Alert, 
 		repeat = *in.Repeat
 	}
 	now := s.now().UnixMilli()
-	a := db.PriceAlert{UserID: u.ID, Metal: string(m), Direction: *in.Direction, TargetUnits: toUnits(*in.TargetPrice), Repeat: repeat, Enabled: true,
-		CreatedAt: now, UpdatedAt: now}
+	a := db.PriceAlert{UserID: u.ID, Metal: string(m), Direction: *in.Direction, TargetUnits: toUnits(*in.TargetPrice), Currency: "USD", Unit: string(metals.Ounce),
+		Repeat: repeat, Enabled: true, CreatedAt: now, UpdatedAt: now}
+	if in.Currency != nil {
+		a.Currency = normCurrency(*in.Currency)
+	}
+	if in.Unit != nil {
+		a.Unit = strings.TrimSpace(*in.Unit)
+	}
 	if in.Enabled != nil {
 		a.Enabled = *in.Enabled
 	}
-	s.arming(&a)
+	if err := s.arming(ctx, newConverter(s), &a); err != nil {
+		return Alert{}, err
+	}
 	limit := MaxFor(u)
 	a, err := s.store.InsertAlert(ctx, a, limit)
 	if errors.Is(err, db.ErrLimit) {
@@ -489,10 +554,24 @@ func (s *Service) Update(ctx context.Context, u db.User, id int64, in AlertInput
 	if in.Metal != nil {
 		return Alert{}, apperr.InvalidField("metal", "cannot be changed: create another alert")
 	}
-	if err := validateAlert(in, false); err != nil {
+	// The target is checked against the currency and unit the alert will have.
+	check := in
+	if check.Currency == nil {
+		check.Currency = &a.Currency
+	}
+	if check.Unit == nil {
+		check.Unit = &a.Unit
+	}
+	if err := validateAlert(check, false); err != nil {
 		return Alert{}, err
 	}
 	rearm := false
+	if in.Currency != nil && normCurrency(*in.Currency) != orUSD(a.Currency) {
+		a.Currency, rearm = normCurrency(*in.Currency), true
+	}
+	if in.Unit != nil && strings.TrimSpace(*in.Unit) != string(orOunce(a.Unit)) {
+		a.Unit, rearm = strings.TrimSpace(*in.Unit), true
+	}
 	if in.Direction != nil && *in.Direction != a.Direction {
 		a.Direction, rearm = *in.Direction, true
 	}
@@ -509,7 +588,9 @@ func (s *Service) Update(ctx context.Context, u db.User, id int64, in AlertInput
 		a.Enabled = *in.Enabled
 	}
 	if rearm {
-		s.arming(&a)
+		if err := s.arming(ctx, newConverter(s), &a); err != nil {
+			return Alert{}, err
+		}
 	}
 	a.UpdatedAt = s.now().UnixMilli()
 	if err := s.store.UpdateAlert(ctx, a); errors.Is(err, db.ErrNotFound) {
@@ -552,25 +633,70 @@ type Notification struct {
 	Direction   string
 	TargetPrice decimal.Decimal
 	Price       decimal.Decimal
-	PriceAsOf   time.Time
-	FiredAt     time.Time
-	Read        bool
+	// Currency and Unit are what TargetPrice and Price are in.
+	Currency  string
+	Unit      metals.Unit
+	PriceAsOf time.Time
+	FiredAt   time.Time
+	Read      bool
 }
 
 func notificationFrom(n db.AlertNotification) Notification {
 	return Notification{ID: n.ID, AlertID: n.AlertID.Int64, Metal: metals.Metal(n.Metal), Direction: n.Direction, TargetPrice: fromUnits(n.TargetUnits),
-		Price: fromUnits(n.PriceUnits), PriceAsOf: msTime(n.PriceAsOf), FiredAt: msTime(n.FiredAt), Read: n.ReadAt.Valid}
+		Price: fromUnits(n.PriceUnits), Currency: orUSD(n.Currency), Unit: orOunce(n.Unit), PriceAsOf: msTime(n.PriceAsOf), FiredAt: msTime(n.FiredAt), Read: n.ReadAt.Valid}
 }
 
-// Title is the notification's one-line headline: "Gold below $4,410.00".
+// Title is the notification's one-line headline: "Gold below $4,410.00", or in another
+// currency or unit "Gold above €3,800.00/oz", "Silver below ₹95.00/g".
 func (n Notification) Title() string {
-	return metals.Metal(n.Metal).Title() + " " + n.Direction + " " + format.PriceUSD(n.TargetPrice)
+	return metals.Metal(n.Metal).Title() + " " + n.Direction + " " + TargetText(n.TargetPrice, n.Currency, n.Unit)
 }
 
-// Body is the notification's text.
+// Body is the notification's text: "Gold is at €3,812.40 an ounce, above your target of
+// €3,800.00/oz."
 func (n Notification) Body() string {
-	return metals.Metal(n.Metal).Title() + " is at " + format.PriceUSD(n.Price) + " an ounce, " + n.Direction +
-		" your target of " + format.PriceUSD(n.TargetPrice) + "."
+	return metals.Metal(n.Metal).Title() + " is at " + format.PriceIn(n.Price, orUSD(n.Currency)) + " " + unitArticle(n.Unit) + ", " + n.Direction +
+		" your target of " + TargetText(n.TargetPrice, n.Currency, n.Unit) + "."
+}
+
+// TargetText writes an alert's price in its currency and unit: "$4,410.00" for US dollars per
+// troy ounce (as alerts always read), "€3,800.00/oz", "₹95.00/g" otherwise.
+func TargetText(d decimal.Decimal, currency string, unit metals.Unit) string {
+	currency, unit = orUSD(currency), orOunce(string(unit))
+	if currency == "USD" && unit == metals.Ounce {
+		return format.PriceUSD(d)
+	}
+	return format.PricePerUnit(d, currency, string(unit))
+}
+
+// unitArticle is "an ounce", "a gram", "a kilogram", "a tola".
+func unitArticle(u metals.Unit) string {
+	switch u {
+	case metals.Gram:
+		return "a gram"
+	case metals.Kilogram:
+		return "a kilogram"
+	case metals.Tola:
+		return "a tola"
+	}
+	return "an ounce"
+}
+
+func normCurrency(c string) string { return strings.ToUpper(strings.TrimSpace(c)) }
+
+// orUSD and orOunce stand the defaults in for an unset currency or unit.
+func orUSD(c string) string {
+	if c == "" {
+		return "USD"
+	}
+	return c
+}
+
+func orOunce(u string) metals.Unit {
+	if !metals.Unit(u).Valid() {
+		return metals.Ounce
+	}
+	return metals.Unit(u)
 }
 
 // MaxNotifications is the most the notification centre lists.
@@ -618,7 +744,10 @@ type FiredAlert struct {
 	Direction   string
 	TargetPrice decimal.Decimal
 	FiredPrice  decimal.Decimal
-	FiredAt     time.Time
+	// Currency and Unit are what TargetPrice and FiredPrice are in.
+	Currency string
+	Unit     metals.Unit
+	FiredAt  time.Time
 }
 
 // FiredSince lists the member's alert firings at or after since, oldest first.
@@ -630,7 +759,7 @@ func (s *Service) FiredSince(ctx context.Context, userID int64, since time.Time)
 	out := make([]FiredAlert, 0, len(rows))
 	for _, r := range rows {
 		n := notificationFrom(r)
-		out = append(out, FiredAlert{Metal: n.Metal, Direction: n.Direction, TargetPrice: n.TargetPrice, FiredPrice: n.Price, FiredAt: n.FiredAt})
+		out = append(out, FiredAlert{Metal: n.Metal, Direction: n.Direction, TargetPrice: n.TargetPrice, FiredPrice: n.Price, Currency: n.Currency, Unit: n.Unit, FiredAt: n.FiredAt})
 	}
 	return out, nil
 }
@@ -642,20 +771,29 @@ type ImportRow struct {
 	Direction   string
 	TargetPrice decimal.Decimal
 	Repeat      string
+	// Currency and Unit default to USD and oz.
+	Currency string
+	Unit     metals.Unit
 }
 
 // Import stores many alerts at once (moving members over from another system, benchmarks),
 // each armed as if created now; rows are validated but the per-member caps are not applied.
 func (s *Service) Import(ctx context.Context, rows []ImportRow) error {
 	now := s.now().UnixMilli()
+	conv := newConverter(s) // one rate look-up per currency for the whole import
 	out := make([]db.PriceAlert, 0, len(rows))
 	for i, r := range rows {
-		m, dir, rep, t := string(r.Metal), r.Direction, r.Repeat, r.TargetPrice
-		if err := validateAlert(AlertInput{Metal: &m, Direction: &dir, Repeat: &rep, TargetPrice: &t}, true); err != nil {
+		m, dir, rep, t, cur, unit := string(r.Metal), r.Direction, r.Repeat, r.TargetPrice, orUSD(normCurrency(r.Currency)), string(r.Unit)
+		if unit == "" {
+			unit = string(metals.Ounce)
+		}
+		if err := validateAlert(AlertInput{Metal: &m, Direction: &dir, Repeat: &rep, TargetPrice: &t, Currency: &cur, Unit: &unit}, true); err != nil {
 			return fmt.Errorf("row %d: %w", i, err)
 		}
-		a := db.PriceAlert{UserID: r.UserID, Metal: m, Direction: dir, TargetUnits: toUnits(t), Repeat: rep, Enabled: true, CreatedAt: now, UpdatedAt: now}
-		s.arming(&a)
+		a := db.PriceAlert{UserID: r.UserID, Metal: m, Direction: dir, TargetUnits: toUnits(t), Currency: cur, Unit: unit, Repeat: rep, Enabled: true, CreatedAt: now, UpdatedAt: now}
+		if err := s.arming(ctx, conv, &a); err != nil {
+			return fmt.Errorf("row %d: %w", i, err)
+		}
 		out = append(out, a)
 	}
 	return s.store.ImportAlerts(ctx, out)

@@ -168,16 +168,16 @@ func (a *App) buildServices(p web.Parts) {
 		Config: cfg.Billing, Limiter: p.Limiter}))
 	a.Social = service(a, social.New(social.Deps{Store: store, Config: cfg.Social, Now: now, Logger: log}))
 	a.Receipts = service(a, receipts.New(receipts.Deps{Store: store, Portfolio: a.Portfolio, Config: cfg.Receipts, Now: now, Logger: log}))
-	ad := alerts.Deps{Store: store, Config: alertsConfig(cfg), Now: now, Logger: log}
+	a.FX = service(a, fx.New(fx.Deps{Store: store, Config: cfg.FX, Now: now, Logger: log}))
+	ad := alerts.Deps{Store: store, FX: a.FX, Config: alertsConfig(cfg), Now: now, Logger: log}
 	if a.Market != nil { // a nil *prices.Service must not become a non-nil interface
 		ad.Market = a.Market
 	}
 	a.Alerts = service(a, alerts.New(ad))
-	a.FX = service(a, fx.New(fx.Deps{Store: store, Config: cfg.FX, Now: now, Logger: log}))
 	a.Mail = service(a, mail.New(mail.Deps{Store: store, Config: cfg.Mail.WithBaseURL(cfg.Site.BaseURL), Now: now, Logger: log,
 		Limiter: p.Limiter}))
 	a.Advisor = service(a, advisor.New(advisor.Deps{Store: store, Portfolio: a.Portfolio, Market: a.Market, Intel: a.Intel, Vault: a.Vault,
-		Dealers: a.Dealers, Alerts: firedAlerts{a.Alerts}, Config: advisorConfig(cfg), Now: now, Logger: log}))
+		Dealers: a.Dealers, Alerts: firedAlerts{a.Alerts}, FX: a.FX, Config: advisorConfig(cfg), Now: now, Logger: log}))
 }
 
 // areas is the one list of HTTP adapters, in match order. The price, portfolio and advisor
@@ -216,7 +216,7 @@ func (f firedAlerts) FiredSince(ctx context.Context, userID int64, since time.Ti
 	out := make([]advisor.FiredAlert, len(fired))
 	for i, a := range fired {
 		out[i] = advisor.FiredAlert{Metal: a.Metal, Direction: a.Direction, Target: a.TargetPrice.String(),
-			Price: a.FiredPrice.StringFixed(2), FiredAt: a.FiredAt}
+			Price: a.FiredPrice.StringFixed(2), Currency: a.Currency, Unit: string(a.Unit), FiredAt: a.FiredAt}
 	}
 	return out, nil
 }

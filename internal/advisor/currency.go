@@ -1,0 +1,153 @@
+package advisor
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/account"
+	"github.com/ouncehq/ounce/internal/format"
+	"github.com/ouncehq/ounce/internal/fx"
+	"github.com/ouncehq/ounce/internal/metals"
+)
+
+// Rates is the exchange-rate service as the advisor needs it (*fx.Service).
+type Rates interface {
+	Lookup(ctx context.Context, currency string, date time.Time) (fx.Rate, error)
+}
+
+// view is the money a member reads: their display currency and weight unit, with the rate
+// of the day that turns the data's US dollars per troy ounce into them. The zero-cost case,
+// US dollars per ounce, writes exactly what the advisor always wrote.
+type view struct {
+	cur  string
+	unit metals.Unit
+	// rate is units of cur per US dollar (exact), of rateDay; stale when that rate is old.
+	rate    decimal.Decimal
+	rateDay time.Time
+	stale   bool
+}
+
+// usdView is US dollars per troy ounce.
+var usdView = view{cur: "USD", unit: metals.Ounce, rate: decimal.NewFromInt(1)}
+
+// viewOf is the member's view at now. Without a rate for their currency (no exchange-rate
+// service, or none known) figures stay in US dollars, which every figure then says.
+func (s *Service) viewOf(ctx context.Context, u db.User, now time.Time) view {
+	set := account.SettingsOf(u)
+	v := view{cur: set.DisplayCurrency, unit: set.WeightUnit, rate: decimal.NewFromInt(1)}
+	if v.cur == "USD" {
+		return v
+	}
+	if s.fx == nil {
+		v.cur = "USD"
+		return v
+	}
+	r, err := s.fx.Lookup(ctx, v.cur, now)
+	if err != nil {
+		s.log.Warn("advisor: no exchange rate; figures in US dollars", "currency", v.cur, "err", err)
+		v.cur = "USD"
+		return v
+	}
+	v.rate, v.rateDay, v.stale = r.PerUSDExact, r.RateDate, r.Stale
+	return v
+}
+
+// usd reports whether the view writes what the advisor always wrote: dollars per ounce.
+func (v view) usd() bool { return v.cur == "USD" && v.unit == metals.Ounce }
+
+// amount is a dollar amount in the view's currency, to the currency's minor unit.
+func (v view) amount(d decimal.Decimal) decimal.Decimal {
+	if v.cur == "USD" {
+		return d
+	}
+	return d.Mul(v.rate).Round(format.MinorUnits(v.cur))
+}
+
+// optAmount is amount of a figure that may be unknown.
+func (v view) optAmount(d *decimal.Decimal) *decimal.Decimal {
+	if d == nil {
+		return nil
+	}
+	a := v.amount(*d)
+	return &a
+}
+
+// perUnit is a price in dollars per troy ounce in the view's currency per its unit, to the
+// currency's minor unit (a dollar-per-ounce price is kept at its source's precision).
+func (v view) perUnit(d decimal.Decimal) decimal.Decimal {
+	if v.usd() {
+		return d
+	}
+	p, err := metals.PricePer(d.Mul(v.rate), v.unit)
+	if err != nil {
+		return d
+	}
+	return p.Round(format.MinorUnits(v.cur))
+}
+
+func (v view) optPerUnit(d *decimal.Decimal) *decimal.Decimal {
+	if d == nil {
+		return nil
+	}
+	p := v.perUnit(*d)
+	return &p
+}
+
+// money writes an amount already in the view's currency: "$1,234.50", "€1,136.54".
+func (v view) money(d decimal.Decimal) string {
+	if v.cur == "USD" {
+		return money(d)
+	}
+	return format.Money(d, v.cur)
+}
+
+// signedMoney writes a change already in the view's currency.
+func (v view) signedMoney(d decimal.Decimal) string {
+	if v.cur == "USD" {
+		return signedMoney(d)
+	}
+	return format.SignedMoney(d, v.cur)
+}
+
+// price writes a price already in the view's currency and unit, with the unit: "$4,405.80/oz",
+// "€122.57/g".
+func (v view) price(d decimal.Decimal) string {
+	if v.usd() {
+		return price(d) + "/oz"
+	}
+	return format.PricePerUnit(d, v.cur, string(v.unit))
+}
+
+// note says what the figures are in, when that is not dollars per ounce: the currency by
+// name and code and the day of the rate ("Money is in EUR at the exchange rate of 20 Nov
+// 2026; prices are per gram."). Empty for dollars per ounce.
+func (v view) note() string {
+	if v.usd() {
+		return ""
+	}
+	out := ""
+	if v.cur != "USD" {
+		out = "Money is in " + v.cur
+		if sym := strings.TrimSpace(format.Symbol(v.cur)); sym != v.cur {
+			out += " (" + sym + ")"
+		}
+		out += " at the exchange rate of " + day(v.rateDay)
+		if v.stale {
+			out += ", the newest known, not today's"
+		}
+		out += "."
+	}
+	if v.unit != metals.Ounce {
+		if out != "" {
+			out += " "
+		}
+		out += "Prices are per " + unitWord[v.unit] + "."
+	}
+	return out
+}
+
+var unitWord = map[metals.Unit]string{metals.Ounce: "troy ounce", metals.Gram: "gram", metals.Kilogram: "kilogram", metals.Tola: "tola"}
