@@ -1,0 +1,47 @@
+package db
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/ouncehq/ounce/internal/metals"
+)
+
+// PerformanceDay is one metal's purchases and sales on one day, read from the position
+// ledger: the fine ounces and cost (fees included) bought, and the fine ounces sold with the
+// cost basis they took and their realized profit or loss (so net proceeds are SoldCost +
+// Realized). Undated holdings count on the day they were recorded, as everywhere in the ledger.
+type PerformanceDay struct {
+	Metal                      metals.Metal
+	Day                        Date
+	BoughtOz, BoughtCost       decimal.Decimal
+	SoldOz, SoldCost, Realized decimal.Decimal
+}
+
+// PerformanceDays lists every day of the member's position ledger, oldest first (on a day,
+// metals in name order). The ledger holds only days something happened on, so this is a few
+// thousand rows however many lots the member has.
+func (s *Store) PerformanceDays(ctx context.Context, userID int64) ([]PerformanceDay, error) {
+	rows, err := s.db.QueryContext(ctx, s.rebind(`SELECT metal, day, oz_int, oz_e8, cost_int, cost_c, sold_oz_int, sold_oz_e8,
+		sold_cost_int, sold_cost_c, pl_int, pl_c FROM position_days WHERE user_id = ? ORDER BY day, metal`), userID)
+	if err != nil {
+		return nil, fmt.Errorf("performance days: %w", err)
+	}
+	defer rows.Close()
+	out := make([]PerformanceDay, 0, 1024)
+	for rows.Next() {
+		var metal string
+		var d PerformanceDay
+		var v [10]int64
+		if err := rows.Scan(&metal, &d.Day, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]); err != nil {
+			return nil, fmt.Errorf("performance days: %w", err)
+		}
+		d.Metal = metals.Metal(metal)
+		d.BoughtOz, d.BoughtCost = joinInts(v[0], v[1], ozPlaces), joinInts(v[2], v[3], moneyPlaces)
+		d.SoldOz, d.SoldCost, d.Realized = joinInts(v[4], v[5], ozPlaces), joinInts(v[6], v[7], moneyPlaces), joinInts(v[8], v[9], moneyPlaces)
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
