@@ -357,13 +357,14 @@ func (s *Service) compute(ctx context.Context, u db.User, metal, bench metals.Me
 	for i, sp := range spans {
 		r := &out[i]
 		liveEnd := isLive && sp.to.Equal(today)
-		r.AsOf, r.Stale = s.asOf(used, sp.to, today, liveEnd, asOfLive)
+		var closes string
+		r.AsOf, r.Stale, closes = s.asOf(used, sp.to, today, liveEnd, asOfLive)
 		if sp.name == "1D" && !liveEnd {
 			r.Notes = append(r.Notes, "1D needs live prices and they are not live: the newest close is of "+isoDay(r.AsOf)+"; ask for a period or dates instead")
 			continue
 		}
 		if r.Stale {
-			r.Notes = append(r.Notes, "prices are not live: the end value is at the close of "+isoDay(r.AsOf))
+			r.Notes = append(r.Notes, "prices are not live: the end value is at the newest closes on or before "+isoDay(sp.to)+" ("+closes+")")
 		}
 		f := measure(pts, find(sp.from.AddDate(0, 0, -1)), find(sp.to))
 		fill(r, f)
@@ -380,11 +381,12 @@ func (s *Service) compute(ctx context.Context, u db.User, metal, bench metals.Me
 // newest closes on or before end of the metals used (each is valued at its own). It is
 // stale when the period ends today and prices are not live, or when that close is more than
 // a long weekend before the period's end (the data stops short of it).
-func (s *Service) asOf(used map[metals.Metal]bool, end, today time.Time, live bool, liveAt time.Time) (time.Time, bool) {
+func (s *Service) asOf(used map[metals.Metal]bool, end, today time.Time, live bool, liveAt time.Time) (time.Time, bool, string) {
 	if live {
-		return liveAt, false
+		return liveAt, false, ""
 	}
 	var at time.Time
+	var each []string
 	for _, m := range metals.All {
 		if !used[m] {
 			continue
@@ -399,8 +401,9 @@ func (s *Service) asOf(used map[metals.Metal]bool, end, today time.Time, live bo
 		if at.IsZero() || d.Before(at) {
 			at = d
 		}
+		each = append(each, string(m)+" "+isoDay(d))
 	}
-	return at, end.Equal(today) || end.Sub(at) > 4*24*time.Hour
+	return at, end.Equal(today) || end.Sub(at) > 4*24*time.Hour, strings.Join(each, ", ")
 }
 
 func fill(r *Result, f figures) {
