@@ -74,6 +74,7 @@ func timeline(days []db.PerformanceDay, mk Pricer, conv Converter, bench metals.
 		last   decimal.Decimal
 		known  bool
 		oz     decimal.Decimal
+		dirty  bool // oz or price moved since worth was computed
 	}
 	ser := make([]*series, len(metals.All))
 	var dates []time.Time
@@ -117,6 +118,7 @@ func timeline(days []db.PerformanceDay, mk Pricer, conv Converter, bench metals.
 			d := days[di]
 			s := ser[idx[d.Metal]]
 			s.oz = s.oz.Add(d.BoughtOz).Sub(d.SoldOz)
+			s.dirty = true
 			if pi > 0 {
 				// Flows are converted at their own day's rate.
 				r, _ := conv.Rate(d.Day.Time)
@@ -132,10 +134,11 @@ func timeline(days []db.PerformanceDay, mk Pricer, conv Converter, bench metals.
 			for s.next < len(s.closes) && !s.closes[s.next].Date.After(day) {
 				s.last, s.known = s.closes[s.next].Price, true
 				s.next++
+				s.dirty = true
 			}
 			price, known := s.last, s.known
 			if lp, ok := live[m]; ok && day.Equal(today) {
-				price, known = lp, true
+				price, known, s.dirty = lp, true, true
 			}
 			if i == benchIdx && known {
 				p.bench, p.benchOK = price.Mul(rate), rateOK
@@ -148,7 +151,10 @@ func timeline(days []db.PerformanceDay, mk Pricer, conv Converter, bench metals.
 				p.ok = false
 				continue
 			}
-			worth[i] = s.oz.Mul(price)
+			if s.dirty {
+				// Only a move of the ounces or the price recomputes the product.
+				worth[i], s.dirty = s.oz.Mul(price), false
+			}
 			p.value = p.value.Add(worth[i])
 		}
 		p.value = metals.Money(p.value.Mul(rate))
@@ -184,34 +190,36 @@ type figures struct {
 //     longer than 365 days, else the growth over the period itself;
 //   - benchmark: the start value and every flow put into (or taken out of) the benchmark
 //     metal at its day's close, held to the end; its TWR is the metal's own price change.
-func measure(pts []point, s, e int) figures {
-	var f figures
-	a, b := pts[s], pts[e]
-	f.ozStart, f.ozEnd = a.oz, b.oz
-	if !a.ok || !b.ok {
-		f.notes = append(f.notes, "a metal held has no price on "+isoDay(firstUnpriced(pts, s, e))+", so the stack cannot be valued")
-		return f
-	}
-	in, out, realized := decimal.Zero, decimal.Zero, decimal.Zero
-	chain, chained := one, false
-	var flows []cashFlow
-	start, _ := a.value.Float64()
-	flows = append(flows, cashFlow{Day: a.day, Amount: -start})
-	benchOz, benchOK := decimal.Zero, a.benchOK && a.bench.IsPositive()
-	if benchOK && a.value.IsPositive() {
-		benchOz = a.value.DivRound(a.bench, ratioPlaces)
-	}
-	for i := s + 1; i <= e; i++ {
+func measure(pts []point, s, e int) figures { return prepare(pts).measure(s, e) }
+
+// sums are running totals over a timeline, so each period is a difference of two of them
+// rather than a walk over its days: index i holds the sum over points 1..i.
+type sums struct {
+	pts                    []point
+	in, out, realized      []decimal.Decimal
+	chain                  []decimal.Decimal // the TWR chain, restarted at 1 after a factor of 0
+	linked, zeros, unknown []int             // factors chained, factors of 0, flows without a benchmark price
+	benchOz                []decimal.Decimal // the flows' benchmark ounces
+	fin, fout              []float64         // the flows for XIRR
+}
+
+func prepare(pts []point) *sums {
+	n := len(pts)
+	x := &sums{pts: pts, in: make([]decimal.Decimal, n), out: make([]decimal.Decimal, n), realized: make([]decimal.Decimal, n),
+		chain: make([]decimal.Decimal, n), linked: make([]int, n), zeros: make([]int, n), unknown: make([]int, n),
+		benchOz: make([]decimal.Decimal, n), fin: make([]float64, n), fout: make([]float64, n)}
+	x.in[0], x.out[0], x.realized[0], x.chain[0], x.benchOz[0] = decimal.Zero, decimal.Zero, decimal.Zero, one, decimal.Zero
+	for i := 1; i < n; i++ {
 		p, prev := pts[i], pts[i-1]
-		in, out, realized = in.Add(p.in), out.Add(p.out), realized.Add(p.realized)
+		x.in[i], x.out[i], x.realized[i] = x.in[i-1].Add(p.in), x.out[i-1].Add(p.out), x.realized[i-1].Add(p.realized)
+		x.chain[i], x.linked[i], x.zeros[i], x.unknown[i], x.benchOz[i] = x.chain[i-1], x.linked[i-1], x.zeros[i-1], x.unknown[i-1], x.benchOz[i-1]
 		if !p.in.IsZero() || !p.out.IsZero() {
-			fi, _ := p.in.Float64()
-			fo, _ := p.out.Float64()
-			flows = append(flows, cashFlow{Day: p.day, Amount: fo - fi})
+			x.fin[i], _ = p.in.Float64()
+			x.fout[i], _ = p.out.Float64()
 			if p.benchOK && p.bench.IsPositive() {
-				benchOz = benchOz.Add(p.in.Sub(p.out).DivRound(p.bench, ratioPlaces))
+				x.benchOz[i] = x.benchOz[i].Add(p.in.Sub(p.out).DivRound(p.bench, ratioPlaces))
 			} else {
-				benchOK = false
+				x.unknown[i]++
 			}
 		}
 		if !p.ok || !prev.ok {
@@ -221,20 +229,51 @@ func measure(pts []point, s, e int) figures {
 		if !den.IsPositive() {
 			continue
 		}
-		chain = chain.Mul(p.value.Add(p.out)).DivRound(den, ratioPlaces)
-		chained = true
+		x.linked[i]++
+		f := p.value.Add(p.out)
+		if f.IsZero() {
+			x.zeros[i]++
+			x.chain[i] = one
+			continue
+		}
+		x.chain[i] = x.chain[i].Mul(f).DivRound(den, ratioPlaces)
 	}
+	return x
+}
+
+// measure computes the figures of points s..e.
+func (x *sums) measure(s, e int) figures {
+	var f figures
+	pts := x.pts
+	a, b := pts[s], pts[e]
+	f.ozStart, f.ozEnd = a.oz, b.oz
+	if !a.ok || !b.ok {
+		f.notes = append(f.notes, "a metal held has no price on "+isoDay(firstUnpriced(pts, s, e))+", so the stack cannot be valued")
+		return f
+	}
+	in, out, realized := x.in[e].Sub(x.in[s]), x.out[e].Sub(x.out[s]), x.realized[e].Sub(x.realized[s])
 	net := in.Sub(out)
 	gain := b.value.Sub(a.value).Sub(net)
 	unreal := gain.Sub(realized)
 	f.start, f.end, f.net, f.gain, f.realized, f.unrealized = &a.value, &b.value, &net, &gain, &realized, &unreal
-	if chained {
-		t := chain.Sub(one)
-		f.twr = &t
-	} else {
+	switch {
+	case x.linked[e] == x.linked[s]:
 		f.notes = append(f.notes, "nothing was held during the period, so it has no time-weighted return")
+	case x.zeros[e] > x.zeros[s]:
+		t := one.Neg() // everything was lost on some day: the chain is zero
+		f.twr = &t
+	default:
+		t := x.chain[e].DivRound(x.chain[s], ratioPlaces).Sub(one)
+		f.twr = &t
 	}
+	start, _ := a.value.Float64()
 	end, _ := b.value.Float64()
+	flows := []cashFlow{{Day: a.day, Amount: -start}}
+	for i := s + 1; i <= e; i++ {
+		if x.fin[i] != 0 || x.fout[i] != 0 {
+			flows = append(flows, cashFlow{Day: pts[i].day, Amount: x.fout[i] - x.fin[i]})
+		}
+	}
 	flows = append(flows, cashFlow{Day: b.day, Amount: end})
 	if ann, per, ok := xirr(flows); ok {
 		ad, pd := decimal.NewFromFloat(ann).Round(ratioPlaces-4), decimal.NewFromFloat(per).Round(ratioPlaces-4)
@@ -243,8 +282,12 @@ func measure(pts []point, s, e int) figures {
 		f.notes = append(f.notes, "the period's flows and values have no money-weighted return (no money both in and out)")
 	}
 	f.annualized = b.day.Sub(a.day) > 365*24*time.Hour
-	if benchOK && b.benchOK {
-		be := metals.Money(benchOz.Mul(b.bench))
+	if a.benchOK && a.bench.IsPositive() && b.benchOK && x.unknown[e] == x.unknown[s] {
+		oz := x.benchOz[e].Sub(x.benchOz[s])
+		if a.value.IsPositive() {
+			oz = oz.Add(a.value.DivRound(a.bench, ratioPlaces))
+		}
+		be := metals.Money(oz.Mul(b.bench))
 		bg := be.Sub(a.value).Sub(net)
 		bt := b.bench.DivRound(a.bench, ratioPlaces).Sub(one)
 		f.benchEnd, f.benchGain, f.benchTWR = &be, &bg, &bt

@@ -64,11 +64,15 @@ func (f *fakeMarket) Through(m metals.Metal) time.Time {
 
 func (f *fakeMarket) Snapshot() prices.Snapshot { return f.board }
 
+func (f *fakeMarket) Generation() uint64 { return 1 }
+
 type fakeStore []db.PerformanceDay
 
 func (f fakeStore) PerformanceDays(context.Context, int64) ([]db.PerformanceDay, error) {
 	return f, nil
 }
+
+func (f fakeStore) LedgerRevision(context.Context, int64) (int64, error) { return 1, nil }
 
 // The gold closes of the hand-computed case, one every calendar day.
 var goldCloses = map[string]string{
@@ -270,6 +274,7 @@ func TestYTDOfflineIsStaleAndDated(t *testing.T) {
 	}
 	// Live, the end is the board's price.
 	mk.board.Prices[metals.Gold] = prices.Spot{Metal: metals.Gold, Price: dec("150")}
+	mk.board.Seq++ // as the board does when a price turns live
 	r = get(t, s, Query{Period: "1D"})
 	eq(t, "1D end", r.EndValue, "450")
 	eq(t, "1D start", r.StartValue, "420")

@@ -25,6 +25,7 @@ import (
 // Store is what the service reads of the storage. *db.Store satisfies it.
 type Store interface {
 	PerformanceDays(ctx context.Context, userID int64) ([]db.PerformanceDay, error)
+	LedgerRevision(ctx context.Context, userID int64) (int64, error)
 }
 
 var _ Store = (*db.Store)(nil)
@@ -33,6 +34,8 @@ var _ Store = (*db.Store)(nil)
 type market interface {
 	Pricer
 	Snapshot() prices.Snapshot
+	// Generation changes whenever a stored close is added or corrected.
+	Generation() uint64
 	// Through is the date of the metal's newest daily close.
 	Through(m metals.Metal) time.Time
 }
@@ -55,6 +58,7 @@ type Service struct {
 	conv   func(u db.User) Converter
 	now    func() time.Time
 	log    *slog.Logger
+	cache  answerCache
 }
 
 // New builds the service.
@@ -280,6 +284,34 @@ func (s *Service) Summary(ctx context.Context, u db.User, metal, benchmark strin
 }
 
 func (s *Service) compute(ctx context.Context, u db.User, metal, bench metals.Metal, spans []span, withFlows bool) ([]Result, error) {
+	// The revision is read before the ledger, so an answer is never kept under a revision
+	// newer than the ledger it was computed from.
+	rev, err := s.store.LedgerRevision(ctx, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	key := cacheKey{user: u.ID, metal: string(metal), bench: string(bench), flows: withFlows}
+	for _, sp := range spans {
+		key.spans += sp.name + isoDay(sp.from) + isoDay(sp.to) + ";"
+	}
+	state := cacheState{rev: rev, day: s.now().UTC().Unix() / 86400}
+	if s.market != nil {
+		state.gen = s.market.Generation()
+		if b := s.market.Snapshot(); len(b.Prices) > 0 {
+			state.seq = b.Seq
+		}
+	}
+	if out, ok := s.cache.get(key, state); ok {
+		return out, nil
+	}
+	out, err := s.answer(ctx, u, metal, bench, spans, withFlows)
+	if err == nil {
+		s.cache.put(key, state, out)
+	}
+	return out, err
+}
+
+func (s *Service) answer(ctx context.Context, u db.User, metal, bench metals.Metal, spans []span, withFlows bool) ([]Result, error) {
 	all, err := s.store.PerformanceDays(ctx, u.ID)
 	if err != nil {
 		return nil, err
@@ -353,6 +385,7 @@ func (s *Service) compute(ctx context.Context, u db.User, metal, bench metals.Me
 		i, _ := slices.BinarySearchFunc(pts, d, func(p point, t time.Time) int { return p.day.Compare(t) })
 		return i
 	}
+	x := prepare(pts)
 	cpi := CPIFor(conv.Currency())
 	for i, sp := range spans {
 		r := &out[i]
@@ -366,7 +399,7 @@ func (s *Service) compute(ctx context.Context, u db.User, metal, bench metals.Me
 		if r.Stale {
 			r.Notes = append(r.Notes, "prices are not live: the end value is at the newest closes on or before "+isoDay(sp.to)+" ("+closes+")")
 		}
-		f := measure(pts, find(sp.from.AddDate(0, 0, -1)), find(sp.to))
+		f := x.measure(find(sp.from.AddDate(0, 0, -1)), find(sp.to))
 		fill(r, f)
 		r.Notes = append(r.Notes, f.notes...)
 		s.real(r, f, cpi)
