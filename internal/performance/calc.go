@@ -117,13 +117,13 @@ func timeline(days []db.PerformanceDay, mk Pricer, conv Converter, bench metals.
 		for di < len(days) && !days[di].Day.After(day) {
 			d := days[di]
 			s := ser[idx[d.Metal]]
-			s.oz = s.oz.Add(d.BoughtOz).Sub(d.SoldOz)
+			s.oz = s.oz.Add(d.Oz)
 			s.dirty = true
 			if pi > 0 {
 				// Flows are converted at their own day's rate.
 				r, _ := conv.Rate(d.Day.Time)
-				p.in = p.in.Add(d.BoughtCost.Mul(r))
-				p.out = p.out.Add(d.SoldCost.Add(d.Realized).Mul(r))
+				p.in = p.in.Add(d.Bought.Mul(r))
+				p.out = p.out.Add(d.Proceeds.Mul(r))
 				p.realized = p.realized.Add(d.Realized.Mul(r))
 			}
 			di++

@@ -89,13 +89,13 @@ func handMarket() *fakeMarket {
 }
 
 func buy(d, oz, cost string) db.PerformanceDay {
-	return db.PerformanceDay{Metal: metals.Gold, Day: db.Date{Time: day(d)}, BoughtOz: dec(oz), BoughtCost: dec(cost),
-		SoldOz: decimal.Zero, SoldCost: decimal.Zero, Realized: decimal.Zero}
+	return db.PerformanceDay{Metal: metals.Gold, Day: db.Date{Time: day(d)}, Oz: dec(oz), Bought: dec(cost),
+		Proceeds: decimal.Zero, Realized: decimal.Zero}
 }
 
 func sell(d, oz, basis, realized string) db.PerformanceDay {
-	return db.PerformanceDay{Metal: metals.Gold, Day: db.Date{Time: day(d)}, BoughtOz: decimal.Zero, BoughtCost: decimal.Zero,
-		SoldOz: dec(oz), SoldCost: dec(basis), Realized: dec(realized)}
+	return db.PerformanceDay{Metal: metals.Gold, Day: db.Date{Time: day(d)}, Oz: dec(oz).Neg(), Bought: decimal.Zero,
+		Proceeds: dec(basis).Add(dec(realized)), Realized: dec(realized)}
 }
 
 // handCase: four purchases and one sale of gold.

@@ -483,8 +483,8 @@ func flowsOf(days []db.PerformanceDay, conv Converter, from, to time.Time) []Flo
 		in, sold := decimal.Zero, decimal.Zero
 		for ; i < len(days) && days[i].Day.Equal(day); i++ {
 			r, _ := conv.Rate(day)
-			in = in.Add(days[i].BoughtCost.Mul(r))
-			sold = sold.Add(days[i].SoldCost.Add(days[i].Realized).Mul(r))
+			in = in.Add(days[i].Bought.Mul(r))
+			sold = sold.Add(days[i].Proceeds.Mul(r))
 		}
 		if !in.IsZero() {
 			out = append(out, Flow{Date: day, Amount: metals.Money(in), Kind: "purchase"})
