@@ -71,6 +71,14 @@ func TestPerformanceAPI(t *testing.T) {
 				t.Errorf("%s: %d %s", q, r.Status, r.Body)
 			}
 		}
+		// The advisor answers "how did my stack do in 2026" from the same figures.
+		ar := e.api("POST", "/v1/advisor/chat", key, map[string]any{"message": "How did my stack do in 2026?"})
+		var out chatOut
+		decodeInto(t, ar, &out)
+		if ar.Status != 200 || len(out.ToolCalls) == 0 || out.ToolCalls[0].Name != "stack_performance" || !strings.Contains(out.Reply, "In 2026") ||
+			!strings.Contains(out.Reply, "Time-weighted return") || strings.Contains(strings.ToLower(out.Reply), "today") {
+			t.Errorf("advisor: %d %s", ar.Status, ar.Body)
+		}
 		_, free := e.user("free@example.com", db.TierFree)
 		if r := e.api("GET", "/v1/portfolio/performance", free, nil); r.Status != 403 {
 			t.Errorf("free member: %d", r.Status)

@@ -23,6 +23,7 @@ import (
 	"github.com/ouncehq/ounce/internal/dealers"
 	"github.com/ouncehq/ounce/internal/intel"
 	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/performance"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/internal/prices"
 )
@@ -78,38 +79,41 @@ type FiredAlerts interface {
 type Deps struct {
 	Store     *db.Store
 	Portfolio *portfolio.Service
-	Market    *prices.Service
-	Intel     *intel.Service
-	Vault     *comex.Service
-	Dealers   *dealers.Service
-	Alerts    FiredAlerts
-	Config    Config
-	Now       func() time.Time
-	Logger    *slog.Logger
+	// Performance answers how the stack did over a period (nil: the advisor says it cannot).
+	Performance *performance.Service
+	Market      *prices.Service
+	Intel       *intel.Service
+	Vault       *comex.Service
+	Dealers     *dealers.Service
+	Alerts      FiredAlerts
+	Config      Config
+	Now         func() time.Time
+	Logger      *slog.Logger
 	// LLM replaces the model client built from Config (tests).
 	LLM ChatModel
 }
 
 // Service holds the advisor use cases.
 type Service struct {
-	store     Store
-	portfolio *portfolio.Service
-	market    *prices.Service
-	intel     *intel.Service
-	vault     *comex.Service
-	dealers   *dealers.Service
-	alerts    FiredAlerts
-	cfg       Config
-	llm       ChatModel
-	now       func() time.Time
-	log       *slog.Logger
-	tools     []tool
-	pending   pendingSet
+	store       Store
+	portfolio   *portfolio.Service
+	performance *performance.Service
+	market      *prices.Service
+	intel       *intel.Service
+	vault       *comex.Service
+	dealers     *dealers.Service
+	alerts      FiredAlerts
+	cfg         Config
+	llm         ChatModel
+	now         func() time.Time
+	log         *slog.Logger
+	tools       []tool
+	pending     pendingSet
 }
 
 // New builds the service.
 func New(d Deps) *Service {
-	s := &Service{store: d.Store, portfolio: d.Portfolio, market: d.Market, intel: d.Intel, vault: d.Vault,
+	s := &Service{store: d.Store, portfolio: d.Portfolio, performance: d.Performance, market: d.Market, intel: d.Intel, vault: d.Vault,
 		dealers: d.Dealers, alerts: d.Alerts, cfg: d.Config, llm: d.LLM, now: d.Now, log: d.Logger}
 	if s.now == nil {
 		s.now = time.Now

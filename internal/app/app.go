@@ -178,7 +178,7 @@ func (a *App) buildServices(p web.Parts) {
 	a.Alerts = service(a, alerts.New(ad))
 	a.FX = service(a, fx.New(fx.Deps{Store: store, Config: cfg.FX, Now: now, Logger: log}))
 	a.Mail = service(a, mail.New(mail.Deps{Store: store, Config: cfg.Mail.WithBaseURL(cfg.Site.BaseURL), Now: now, Logger: log}))
-	a.Advisor = service(a, advisor.New(advisor.Deps{Store: store, Portfolio: a.Portfolio, Market: a.Market, Intel: a.Intel, Vault: a.Vault,
+	a.Advisor = service(a, advisor.New(advisor.Deps{Store: store, Portfolio: a.Portfolio, Performance: a.Performance, Market: a.Market, Intel: a.Intel, Vault: a.Vault,
 		Dealers: a.Dealers, Alerts: firedAlerts{a.Alerts}, Config: advisorConfig(cfg), Now: now, Logger: log}))
 }
 
