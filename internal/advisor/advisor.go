@@ -79,42 +79,45 @@ type FiredAlerts interface {
 type Deps struct {
 	Store     *db.Store
 	Portfolio *portfolio.Service
-	// Performance answers how the stack did over a period (nil: the advisor says it cannot).
-	Performance *performance.Service
-	Market      *prices.Service
-	Intel       *intel.Service
-	Vault       *comex.Service
-	Dealers     *dealers.Service
-	Alerts      FiredAlerts
-	Config      Config
-	Now         func() time.Time
-	Logger      *slog.Logger
+	Market    *prices.Service
+	Intel     *intel.Service
+	Vault     *comex.Service
+	Dealers   *dealers.Service
+	Alerts    FiredAlerts
+	Config    Config
+	Now       func() time.Time
+	Logger    *slog.Logger
 	// LLM replaces the model client built from Config (tests).
 	LLM ChatModel
+
+	// Performance answers how the stack did over a period (nil: the advisor says it cannot).
+	Performance *performance.Service
 }
 
 // Service holds the advisor use cases.
 type Service struct {
-	store       Store
-	portfolio   *portfolio.Service
+	store     Store
+	portfolio *portfolio.Service
+	market    *prices.Service
+	intel     *intel.Service
+	vault     *comex.Service
+	dealers   *dealers.Service
+	alerts    FiredAlerts
+	cfg       Config
+	llm       ChatModel
+	now       func() time.Time
+	log       *slog.Logger
+	tools     []tool
+	pending   pendingSet
+
 	performance *performance.Service
-	market      *prices.Service
-	intel       *intel.Service
-	vault       *comex.Service
-	dealers     *dealers.Service
-	alerts      FiredAlerts
-	cfg         Config
-	llm         ChatModel
-	now         func() time.Time
-	log         *slog.Logger
-	tools       []tool
-	pending     pendingSet
 }
 
 // New builds the service.
 func New(d Deps) *Service {
-	s := &Service{store: d.Store, portfolio: d.Portfolio, performance: d.Performance, market: d.Market, intel: d.Intel, vault: d.Vault,
+	s := &Service{store: d.Store, portfolio: d.Portfolio, market: d.Market, intel: d.Intel, vault: d.Vault,
 		dealers: d.Dealers, alerts: d.Alerts, cfg: d.Config, llm: d.LLM, now: d.Now, log: d.Logger}
+	s.performance = d.Performance
 	if s.now == nil {
 		s.now = time.Now
 	}
