@@ -531,8 +531,17 @@ func TestDashboardPage(t *testing.T) {
 		if r := b.send(pfHX("/dashboard/chart?range=9Y")); r.Status != 400 {
 			t.Fatalf("bad chart range: %d", r.Status)
 		}
-		if r := b.get("/?range=9Y"); r.Status != 200 {
-			t.Fatalf("bad range in the page address: %d", r.Status)
+		if r := b.get("/?range=9Y"); r.Status != 200 || !strings.Contains(doc(t, r).Find("#dashboard-chart [role=status]").Text(), "There is no range “9Y”: showing 1Y instead.") {
+			t.Fatalf("bad range in the page address: %d, no note saying so", r.Status)
+		}
+		// YTD is a range of its own, not a fallback to 1Y.
+		if r := b.send(pfHX("/dashboard/chart?range=YTD")); r.Status != 200 || !strings.Contains(string(r.Body), "Stack value and cost basis, YTD") {
+			t.Fatalf("YTD chart: %d", r.Status)
+		}
+		// The performance table: one row per preset period.
+		r = b.send(pfHX("/dashboard/performance"))
+		if r.Status != 200 || doc(t, r).Find("#dashboard-performance tbody tr").Length() != 10 {
+			t.Fatalf("performance table: %d %s", r.Status, r.Body)
 		}
 	})
 }

@@ -219,10 +219,12 @@ func (h *Handlers) DashboardPage(c *fiber.Ctx) error {
 		if apperr.KindOf(err) != apperr.Invalid {
 			return err
 		}
-		// A bad range in the address falls back to the default rather than failing the page.
+		// A bad range in the address shows the default rather than failing the page, and
+		// says so: the chart is never silently another range than the one asked for.
 		if v.Chart, err = h.dashboardChartView(c, u, ""); err != nil {
 			return err
 		}
+		v.Chart.Note = "There is no range “" + c.Query("range") + "”: showing " + v.Chart.Range + " instead."
 	}
 	return kit.Render(c, http.StatusOK, pages.Dashboard(h.Meta(c, "Dashboard", "home").Describe("Your stack at a glance: what your holdings are worth at the latest prices, and how they have done."), v))
 }

@@ -17,7 +17,7 @@ func (h *Handlers) portfolioRoutes() []kit.APIRoute {
 		{Method: "GET", Path: "/v1/portfolio/history", Auth: kit.AuthGold, Handler: h.APIPortfolioHistory, OperationID: "getPortfolioHistory", Tag: "Portfolio",
 			Summary:     "Your stack's value over time",
 			Description: "For each close in the range: the ounces held on that date (purchases and sales up to it; undated holdings from the day they were recorded) × that date's close (before daily data begins, the month's average, the series GET /v1/prices/history?range=ALL serves), and the cost basis held. At most 500 points, downsampled keeping the curve's shape.",
-			Params:      []kit.Param{{Name: "range", In: "query", Description: "Window ending today, or at through (the newest close of the metals you hold, stale=true) when that is before today, counted as GET /v1/prices/history counts it; ALL starts at your first purchase.", Schema: kit.Schema{"type": "string", "enum": pfRangeNames(), "default": string(prices.DefaultRange)}, Example: "1Y"}},
+			Params:      []kit.Param{{Name: "range", In: "query", Description: "Window ending today, or at through (the newest close of the metals you hold, stale=true) when that is before today, counted as GET /v1/prices/history counts it; YTD starts on January 1 of the year the window ends in; ALL starts at your first purchase.", Schema: kit.Schema{"type": "string", "enum": pfRangeNames(), "default": string(prices.DefaultRange)}, Example: "1Y"}},
 			Responses:   []kit.Response{{Status: 200, Description: "Value and cost per date, oldest first.", Schema: pfSchema(PortfolioHistoryJSON{})}},
 			Example:     "GET /v1/portfolio/history?range=1Y"},
 		{Method: "GET", Path: "/v1/analytics", Auth: kit.AuthGold, Handler: h.APIAnalytics, OperationID: "getAnalytics", Tag: "Portfolio",
@@ -114,8 +114,8 @@ const (
 )
 
 func pfRangeNames() []string {
-	out := make([]string, len(prices.Ranges))
-	for i, r := range prices.Ranges {
+	out := make([]string, len(portfolio.Ranges))
+	for i, r := range portfolio.Ranges {
 		out[i] = string(r)
 	}
 	return out

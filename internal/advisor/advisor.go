@@ -23,6 +23,7 @@ import (
 	"github.com/ouncehq/ounce/internal/dealers"
 	"github.com/ouncehq/ounce/internal/intel"
 	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/performance"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/internal/prices"
 )
@@ -93,6 +94,9 @@ type Deps struct {
 	Logger *slog.Logger
 	// LLM replaces the model client built from Config (tests).
 	LLM ChatModel
+
+	// Performance answers how the stack did over a period (nil: the advisor says it cannot).
+	Performance *performance.Service
 }
 
 // Service holds the advisor use cases.
@@ -111,12 +115,15 @@ type Service struct {
 	log       *slog.Logger
 	tools     []tool
 	pending   pendingSet
+
+	performance *performance.Service
 }
 
 // New builds the service.
 func New(d Deps) *Service {
 	s := &Service{store: d.Store, portfolio: d.Portfolio, market: d.Market, intel: d.Intel, vault: d.Vault,
 		dealers: d.Dealers, alerts: d.Alerts, fx: d.FX, cfg: d.Config, llm: d.LLM, now: d.Now, log: d.Logger}
+	s.performance = d.Performance
 	if s.now == nil {
 		s.now = time.Now
 	}

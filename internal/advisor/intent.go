@@ -402,6 +402,9 @@ func parse(msg string) intent {
 		"avg price", "my money back", "need to reach", "need to hit", "needs to hit", "needs to reach", "cost basis per", "paid per oz", "paid per ounce", "paid on average", "pay on average", "on average for"):
 		return intent{Name: ToolBreakEven, Args: args{Metal: string(metal)}}
 
+	case perfPeriodOf(t) != "":
+		return intent{Name: ToolPerformance, Args: args{Range: perfPeriodOf(t)}}
+
 	case has(t, "profit", "profits", "loss", "losses", "pnl", "gain", "gains", "up or down", "made", "lost", "return", "returns", "roi",
 		"unrealized", "realized", "underwater", "under water", "in the green", "in the red", "how am i doing", "how's my stack doing",
 		"how is my stack doing", "how's my portfolio doing", "how is my portfolio doing", "am i up", "am i down", "making money", "losing money"):

@@ -164,7 +164,7 @@ func TestLLMToolLoop(t *testing.T) {
 		if len(reqs) != 2 {
 			t.Fatalf("%d requests", len(reqs))
 		}
-		if tools, _ := reqs[0]["tools"].([]any); len(tools) != 12 || reqs[0]["model"] != "fake-model" {
+		if tools, _ := reqs[0]["tools"].([]any); len(tools) != 13 || reqs[0]["model"] != "fake-model" {
 			t.Fatalf("first request: %v", reqs[0])
 		}
 		msgs := reqs[1]["messages"].([]any)

@@ -96,6 +96,8 @@ func (s *Service) toolset() []tool {
 	return []tool{
 		{ToolStackValue, "The member's stack valued at the price board: total, cost basis and each metal.", obj(map[string]any{}), s.stackValue},
 		{ToolProfitLoss, "Unrealized and realized profit or loss of the member's stack, and today's change.", obj(map[string]any{}), s.profitLoss},
+		{ToolPerformance, "How the member's stack did over a period: start and end value, money put in, gain, time- and money-weighted return, against gold, after inflation.",
+			obj(map[string]any{"range": map[string]any{"type": "string", "description": "YTD, MTD, QTD, WTD, 1Y or MAX; since:M or since:M:YYYY for since a month; in:YYYY for a calendar year"}}, "range"), s.stackPerformance},
 		{ToolBreakEven, "Break-even spot price per metal held and how far spot is from it.", obj(map[string]any{"metal": metal}), s.breakEven},
 		{ToolAllocation, "How the member's stack splits between metals by value and by ounces.", obj(map[string]any{}), s.allocation},
 		{ToolSpotPrice, "A metal's price per troy ounce now and its change today (every metal when none is named).", obj(map[string]any{"metal": metal}), s.spotPrice},

@@ -25,6 +25,7 @@ import (
 	"github.com/ouncehq/ounce/handlers/fxhttp"
 	"github.com/ouncehq/ounce/handlers/intelhttp"
 	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/handlers/performancehttp"
 	"github.com/ouncehq/ounce/handlers/portfoliohttp"
 	"github.com/ouncehq/ounce/handlers/priceshttp"
 	"github.com/ouncehq/ounce/handlers/receiptshttp"
@@ -40,6 +41,7 @@ import (
 	"github.com/ouncehq/ounce/internal/job"
 	"github.com/ouncehq/ounce/internal/mail"
 	"github.com/ouncehq/ounce/internal/news"
+	"github.com/ouncehq/ounce/internal/performance"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/internal/prices"
 	"github.com/ouncehq/ounce/internal/receipts"
@@ -66,6 +68,8 @@ type App struct {
 
 	Account   *account.Service
 	Portfolio *portfolio.Service
+	// Performance is returns for any period, over the portfolio's position ledger.
+	Performance *performance.Service
 	// Market is the price service; nil only in tests that need no prices.
 	Market *prices.Service
 	News   *news.Service
@@ -158,6 +162,7 @@ func (a *App) buildServices(p web.Parts) {
 	}
 	a.Vault = service(a, comex.New(comex.Deps{Store: store, Logger: log, Now: now, Config: cfg.Vault}))
 	a.Portfolio = service(a, portfolio.New(portfolio.Deps{Store: store, Prices: a.Market, Now: now, Logger: log}))
+	a.Performance = service(a, performance.New(performance.Deps{Store: store, Prices: a.Market, Now: now, Logger: log}))
 	a.News = service(a, news.New(news.Deps{Store: store, Logger: log, Now: now, Config: cfg.News}))
 	a.Account = service(a, account.New(account.Deps{Store: store, Limiter: p.Limiter, Now: now, Logger: log,
 		OnKeyUsed: p.OnKeyUsed, Config: cfg.Account}))
@@ -176,7 +181,7 @@ func (a *App) buildServices(p web.Parts) {
 	a.Alerts = service(a, alerts.New(ad))
 	a.Mail = service(a, mail.New(mail.Deps{Store: store, Config: cfg.Mail.WithBaseURL(cfg.Site.BaseURL), Now: now, Logger: log,
 		Limiter: p.Limiter}))
-	a.Advisor = service(a, advisor.New(advisor.Deps{Store: store, Portfolio: a.Portfolio, Market: a.Market, Intel: a.Intel, Vault: a.Vault,
+	a.Advisor = service(a, advisor.New(advisor.Deps{Store: store, Portfolio: a.Portfolio, Performance: a.Performance, Market: a.Market, Intel: a.Intel, Vault: a.Vault,
 		Dealers: a.Dealers, Alerts: firedAlerts{a.Alerts}, FX: a.FX, Config: advisorConfig(cfg), Now: now, Logger: log}))
 }
 
@@ -190,6 +195,8 @@ func (a *App) areas(base *kit.Base, prices *priceshttp.Handlers, pf *portfolioht
 		// Portfolio before intel and the rest: its fixed paths (/v1/holdings/export, /import)
 		// must match before the /v1/holdings/:id pattern does.
 		pf,
+		// Before any /v1/portfolio pattern: its summary is a fixed path.
+		performancehttp.New(base, a.Performance),
 		intelhttp.New(base, a.Intel, a.Vault),
 		dealershttp.New(base, a.Dealers),
 		billinghttp.New(base, a.Billing),

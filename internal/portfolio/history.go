@@ -36,17 +36,33 @@ type History struct {
 	Stale          bool
 }
 
+// RangeYTD is the value chart's year to date: from January 1 of the year its window ends in.
+// The price history does not offer it; the member's chart does.
+const RangeYTD prices.Range = "YTD"
+
+// Ranges are the value chart's ranges in display order: the price history's, with YTD.
+var Ranges = []prices.Range{prices.Range1M, prices.Range3M, prices.Range6M, RangeYTD, prices.Range1Y, prices.Range5Y, prices.RangeAll}
+
 // ParseRange reads a chart range exactly as the API names them ("" is the default).
 func ParseRange(s string) (prices.Range, error) {
 	if s == "" {
 		return prices.DefaultRange, nil
 	}
-	for _, r := range prices.Ranges {
+	for _, r := range Ranges {
 		if string(r) == s {
 			return r, nil
 		}
 	}
-	return "", apperr.InvalidField("range", "must be one of 1M, 3M, 6M, 1Y, 5Y, ALL")
+	return "", apperr.InvalidField("range", "must be one of 1M, 3M, 6M, YTD, 1Y, 5Y, ALL")
+}
+
+// window is r.Window, with YTD counted like the others: from January 1 of the day it ends on.
+func window(r prices.Range, now, through time.Time) (start, end time.Time, anchored bool) {
+	start, end, anchored = r.Window(now, through)
+	if r == RangeYTD {
+		start = time.Date(end.Year(), 1, 1, 0, 0, 0, 0, time.UTC)
+	}
+	return start, end, anchored
 }
 
 // History values the member's stack at every close in the range: the ounces held that day
@@ -110,19 +126,19 @@ func chartWindow(mk market, changes []db.PositionChange, r prices.Range, now tim
 			}
 		}
 	}
-	start, end, anchored = r.Window(now, through)
+	start, end, anchored = window(r, now, through)
 	return start, end, through, anchored
 }
 
 // earliestStart is the earliest day any metal's window of r starts (today's window without a
 // price service).
 func earliestStart(mk market, r prices.Range, now time.Time) time.Time {
-	start, _, _ := r.Window(now, time.Time{})
+	start, _, _ := window(r, now, time.Time{})
 	if mk == nil {
 		return start
 	}
 	for _, m := range metals.All {
-		if st, _, _ := r.Window(now, mk.Through(m)); st.Before(start) {
+		if st, _, _ := window(r, now, mk.Through(m)); st.Before(start) {
 			start = st
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/db/dbtest"
@@ -33,7 +34,7 @@ func TestHistoryCollapsesBeforeRange(t *testing.T) {
 			t.Fatal(err)
 		}
 		points := 0
-		for _, r := range prices.Ranges {
+		for _, r := range Ranges {
 			var since db.Date
 			if r != prices.RangeAll {
 				since = db.NewDate(earliestStart(svc.market, r, now))
@@ -57,4 +58,24 @@ func TestHistoryCollapsesBeforeRange(t *testing.T) {
 			t.Fatalf("only %d points compared", points)
 		}
 	})
+}
+
+// TestYTDWindow: YTD starts on January 1 of the day the window ends on (today, or the newest
+// close when the data ends before today), never falling back to another range.
+func TestYTDWindow(t *testing.T) {
+	day := func(s string) time.Time { d, _ := time.Parse("2006-01-02", s); return d }
+	if r, err := ParseRange("YTD"); err != nil || r != RangeYTD {
+		t.Fatalf("YTD parses to %q, %v", r, err)
+	}
+	start, end, anchored := window(RangeYTD, day("2026-11-20"), day("2026-08-17"))
+	if !start.Equal(day("2026-01-01")) || !end.Equal(day("2026-08-17")) || !anchored {
+		t.Errorf("anchored YTD: %v %v %v", start, end, anchored)
+	}
+	start, _, anchored = window(RangeYTD, day("2026-11-20"), day("2026-11-20"))
+	if !start.Equal(day("2026-01-01")) || anchored {
+		t.Errorf("YTD: %v %v", start, anchored)
+	}
+	if _, err := ParseRange("2W"); err == nil {
+		t.Error("2W is not a range")
+	}
 }

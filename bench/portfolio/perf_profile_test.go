@@ -1,0 +1,44 @@
+package main
+
+import (
+	"context"
+	"testing"
+
+	"github.com/ouncehq/ounce/bench/benchkit"
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/performance"
+)
+
+// BenchmarkPerformance runs the performance summary's parts in process on SQLite, for
+// profiling:
+//
+//	go test -run X -bench Performance -cpuprofile cpu.out ./bench/portfolio/
+func BenchmarkPerformance(b *testing.B) {
+	ctx := context.Background()
+	eng := benchkit.Engines(ctx, "", "ounce-prof")[0]
+	s, _, done := eng.Open()
+	defer done()
+	_, err := s.Migrate(ctx)
+	benchkit.Must(err)
+	market := benchkit.LiveMarket(ctx, s)
+	u, err := s.InsertUser(ctx, "bench@example.com", "x", db.TierGold, false)
+	benchkit.Must(err)
+	benchkit.Seed(ctx, s, u.ID, 10000)
+	days, err := s.PerformanceDays(ctx, u.ID)
+	benchkit.Must(err)
+	b.Logf("%d ledger days", len(days))
+	b.Run("PerformanceDays", func(b *testing.B) {
+		for b.Loop() {
+			_, err := s.PerformanceDays(ctx, u.ID)
+			benchkit.Must(err)
+		}
+	})
+	b.Run("SummaryUncached", func(b *testing.B) {
+		for b.Loop() {
+			// A new service each time: nothing kept.
+			svc := performance.New(performance.Deps{Store: s, Prices: market})
+			_, err := svc.Summary(ctx, u, "", "")
+			benchkit.Must(err)
+		}
+	})
+}

@@ -1,0 +1,75 @@
+package performancehttp
+
+import (
+	"net/http"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/shopspring/decimal"
+
+	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/internal/format"
+	"github.com/ouncehq/ounce/internal/performance"
+	"github.com/ouncehq/ounce/views/pages"
+)
+
+// PageRoutes are the dashboard's performance fragment.
+func (h *Handlers) PageRoutes() []kit.PageRoute {
+	return []kit.PageRoute{{Method: "GET", Path: "/dashboard/performance", Handler: h.DashboardPerformance, Auth: kit.AuthGold}}
+}
+
+func tone(d *decimal.Decimal) string {
+	switch {
+	case d == nil || d.IsZero():
+		return "flat"
+	case d.IsPositive():
+		return "up"
+	}
+	return "down"
+}
+
+func pctText(d *decimal.Decimal) string {
+	if d == nil {
+		return "—"
+	}
+	return format.SignedPct(*d)
+}
+
+// View formats a summary for the dashboard table.
+func View(rs []performance.Result) pages.PerformanceView {
+	v := pages.PerformanceView{Benchmark: "gold", Currency: "USD"}
+	seen := map[string]bool{}
+	for _, r := range rs {
+		v.Benchmark, v.Currency = string(r.Benchmark.Metal), r.Currency
+		row := pages.PerformanceRow{Period: r.Period, Dates: format.Date(r.From) + " – " + format.Date(r.To), Change: "—", TWR: pctText(r.TWRPct),
+			MWR: pctText(r.MWRPct), VsBench: "—", Real: pctText(r.RealTWRPct), ChangeTone: tone(r.Gain), VsTone: "flat"}
+		if r.Gain != nil {
+			row.Change = format.SignedMoney(*r.Gain, r.Currency)
+		}
+		if r.Annualized && r.MWRPct != nil {
+			row.MWR += " a year"
+		}
+		if r.Gain != nil && r.Benchmark.Gain != nil {
+			d := r.Gain.Sub(*r.Benchmark.Gain)
+			row.VsBench, row.VsTone = format.SignedMoney(d, r.Currency), tone(&d)
+		}
+		v.Rows = append(v.Rows, row)
+		for _, n := range r.Notes {
+			if !seen[n] {
+				seen[n] = true
+				v.Notes = append(v.Notes, r.Period+": "+n+".")
+			}
+		}
+	}
+	return v
+}
+
+// DashboardPerformance is the performance table fragment.
+func (h *Handlers) DashboardPerformance(c *fiber.Ctx) error {
+	u, _ := kit.UserFrom(c)
+	rs, err := h.perf.Summary(h.Ctx(c), u, "", "")
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return kit.Render(c, http.StatusOK, pages.DashboardPerformance(View(rs)))
+}

@@ -1,0 +1,318 @@
+package performance
+
+import (
+	"slices"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/prices"
+)
+
+// ratioPlaces is the precision of the time-weighted chain and the benchmark's ounces: far
+// below what a percentage to four places or an amount to the cent can show.
+const ratioPlaces = 16
+
+var one = decimal.NewFromInt(1)
+var hundred = decimal.NewFromInt(100)
+
+// Pricer is what the math reads of prices: a metal's close on or before a day and the closes
+// of a span, in USD per troy ounce. *prices.Service provides it.
+type Pricer interface {
+	CloseOn(m metals.Metal, day time.Time) (decimal.Decimal, bool)
+	Closes(m metals.Metal, from, to time.Time) []prices.Close
+}
+
+// Converter turns USD amounts into the member's currency at a day's rate. USD is the
+// identity; the currency work supplies the others (rates of the day each figure belongs to:
+// a flow at its day's rate, a value at its valuation day's rate).
+type Converter interface {
+	Currency() string
+	Rate(day time.Time) (decimal.Decimal, bool)
+}
+
+// USD is the identity Converter.
+type USD struct{}
+
+// Currency is "USD".
+func (USD) Currency() string { return "USD" }
+
+// Rate is 1 every day.
+func (USD) Rate(time.Time) (decimal.Decimal, bool) { return one, true }
+
+// point is the stack at one day of the timeline: what it held after that day's flows, its
+// value at that day's prices, and the flows since the point before.
+type point struct {
+	day time.Time
+	// value is the stack's worth (to the cent); ok false when a held metal had no price.
+	value decimal.Decimal
+	ok    bool
+	// in is purchases at cost (fees included), out net sale proceeds, realized the sales'
+	// profit or loss, all since the point before (the first point carries none).
+	in, out, realized decimal.Decimal
+	oz                decimal.Decimal
+	// bench is the benchmark metal's price that day in the currency (benchOK when known).
+	bench   decimal.Decimal
+	benchOK bool
+}
+
+// timeline values the stack at every close of the metals it holds and of the benchmark in
+// [first, last], and on each extra day (the days before periods start and the days they
+// end), priced at the close on or before it (live prices, when given, for the day today).
+// days is the ledger, oldest first, already narrowed to the metals measured; what happened
+// on or before first is the starting position, not a flow.
+func timeline(days []db.PerformanceDay, mk Pricer, conv Converter, bench metals.Metal, first, last time.Time, extra []time.Time, live map[metals.Metal]decimal.Decimal, today time.Time) []point {
+	held := map[metals.Metal]bool{bench: true}
+	for _, d := range days {
+		held[d.Metal] = true
+	}
+	type series struct {
+		closes []prices.Close
+		next   int
+		last   decimal.Decimal
+		known  bool
+		oz     decimal.Decimal
+		dirty  bool // oz or price moved since worth was computed
+	}
+	ser := make([]*series, len(metals.All))
+	var dates []time.Time
+	for i, m := range metals.All {
+		s := &series{oz: decimal.Zero}
+		ser[i] = s
+		if !held[m] {
+			continue
+		}
+		s.closes = mk.Closes(m, first.AddDate(0, 0, 1), last)
+		s.last, s.known = mk.CloseOn(m, first)
+		for _, c := range s.closes {
+			dates = append(dates, c.Date)
+		}
+	}
+	dates = append(dates, first, last)
+	for _, e := range extra {
+		if !e.Before(first) && !e.After(last) {
+			dates = append(dates, e)
+		}
+	}
+	slices.SortFunc(dates, func(a, b time.Time) int { return a.Compare(b) })
+	dates = slices.CompactFunc(dates, func(a, b time.Time) bool { return a.Equal(b) })
+
+	idx := map[metals.Metal]int{}
+	for i, m := range metals.All {
+		idx[m] = i
+	}
+	benchIdx := idx[bench]
+	pts := make([]point, len(dates))
+	di := 0
+	worth := make([]decimal.Decimal, len(metals.All))
+	for i := range worth {
+		worth[i] = decimal.Zero
+	}
+	for pi, day := range dates {
+		p := &pts[pi]
+		p.day, p.in, p.out, p.realized = day, decimal.Zero, decimal.Zero, decimal.Zero
+		rate, rateOK := conv.Rate(day)
+		for di < len(days) && !days[di].Day.After(day) {
+			d := days[di]
+			s := ser[idx[d.Metal]]
+			s.oz = s.oz.Add(d.Oz)
+			s.dirty = true
+			if pi > 0 {
+				// Flows are converted at their own day's rate.
+				r, _ := conv.Rate(d.Day.Time)
+				p.in = p.in.Add(d.Bought.Mul(r))
+				p.out = p.out.Add(d.Proceeds.Mul(r))
+				p.realized = p.realized.Add(d.Realized.Mul(r))
+			}
+			di++
+		}
+		p.value, p.ok, p.oz = decimal.Zero, rateOK, decimal.Zero
+		for i, m := range metals.All {
+			s := ser[i]
+			for s.next < len(s.closes) && !s.closes[s.next].Date.After(day) {
+				s.last, s.known = s.closes[s.next].Price, true
+				s.next++
+				s.dirty = true
+			}
+			price, known := s.last, s.known
+			if lp, ok := live[m]; ok && day.Equal(today) {
+				price, known, s.dirty = lp, true, true
+			}
+			if i == benchIdx && known {
+				p.bench, p.benchOK = price.Mul(rate), rateOK
+			}
+			if !s.oz.IsPositive() {
+				continue
+			}
+			p.oz = p.oz.Add(s.oz)
+			if !known {
+				p.ok = false
+				continue
+			}
+			if s.dirty {
+				// Only a move of the ounces or the price recomputes the product.
+				worth[i], s.dirty = s.oz.Mul(price), false
+			}
+			p.value = p.value.Add(worth[i])
+		}
+		p.value = metals.Money(p.value.Mul(rate))
+		p.in, p.out, p.realized = metals.Money(p.in), metals.Money(p.out), metals.Money(p.realized)
+	}
+	return pts
+}
+
+// figures are one period's measures over points s..e of a timeline (see Result for their
+// meaning); nil where they cannot be computed, with notes saying why.
+type figures struct {
+	start, end, net, gain, unrealized, realized *decimal.Decimal
+	twr                                         *decimal.Decimal // ratio
+	mwrAnnual, mwrPeriod                        *decimal.Decimal // ratios
+	annualized                                  bool
+	ozStart, ozEnd                              decimal.Decimal
+	benchEnd, benchGain, benchTWR               *decimal.Decimal
+	notes                                       []string
+}
+
+// measure computes a period's figures from points s (the close before it starts) to e (its
+// end). The conventions:
+//   - net flows = purchases at cost (fees included) − net sale proceeds (after sale fees);
+//   - gain = end − start − net flows; realized = the profit or loss of the period's sales
+//     against their cost basis; unrealized = gain − realized (the change in the unrealized
+//     profit or loss of what is held);
+//   - time-weighted return: each point's return (V_i + out_i) / (V_{i−1} + in_i) − 1,
+//     purchases counted at the start of their day and proceeds at its end (Portfolio
+//     Performance's TTWROR), chain-linked; a day that starts with nothing held and nothing
+//     bought is skipped (no division by zero);
+//   - money-weighted return: XIRR (actual/365) of −start at the close before the period,
+//     −purchases and +proceeds on their days, +end at its end; annual when the period is
+//     longer than 365 days, else the growth over the period itself;
+//   - benchmark: the start value and every flow put into (or taken out of) the benchmark
+//     metal at its day's close, held to the end; its TWR is the metal's own price change.
+func measure(pts []point, s, e int) figures { return prepare(pts).measure(s, e) }
+
+// sums are running totals over a timeline, so each period is a difference of two of them
+// rather than a walk over its days: index i holds the sum over points 1..i.
+type sums struct {
+	pts                    []point
+	in, out, realized      []decimal.Decimal
+	chain                  []decimal.Decimal // the TWR chain, restarted at 1 after a factor of 0
+	linked, zeros, unknown []int             // factors chained, factors of 0, flows without a benchmark price
+	benchOz                []decimal.Decimal // the flows' benchmark ounces
+	fin, fout              []float64         // the flows for XIRR
+}
+
+func prepare(pts []point) *sums {
+	n := len(pts)
+	x := &sums{pts: pts, in: make([]decimal.Decimal, n), out: make([]decimal.Decimal, n), realized: make([]decimal.Decimal, n),
+		chain: make([]decimal.Decimal, n), linked: make([]int, n), zeros: make([]int, n), unknown: make([]int, n),
+		benchOz: make([]decimal.Decimal, n), fin: make([]float64, n), fout: make([]float64, n)}
+	x.in[0], x.out[0], x.realized[0], x.chain[0], x.benchOz[0] = decimal.Zero, decimal.Zero, decimal.Zero, one, decimal.Zero
+	for i := 1; i < n; i++ {
+		p, prev := pts[i], pts[i-1]
+		x.in[i], x.out[i], x.realized[i] = x.in[i-1].Add(p.in), x.out[i-1].Add(p.out), x.realized[i-1].Add(p.realized)
+		x.chain[i], x.linked[i], x.zeros[i], x.unknown[i], x.benchOz[i] = x.chain[i-1], x.linked[i-1], x.zeros[i-1], x.unknown[i-1], x.benchOz[i-1]
+		if !p.in.IsZero() || !p.out.IsZero() {
+			x.fin[i], _ = p.in.Float64()
+			x.fout[i], _ = p.out.Float64()
+			if p.benchOK && p.bench.IsPositive() {
+				x.benchOz[i] = x.benchOz[i].Add(p.in.Sub(p.out).DivRound(p.bench, ratioPlaces))
+			} else {
+				x.unknown[i]++
+			}
+		}
+		if !p.ok || !prev.ok {
+			continue
+		}
+		den := prev.value.Add(p.in)
+		if !den.IsPositive() {
+			continue
+		}
+		x.linked[i]++
+		f := p.value.Add(p.out)
+		if f.IsZero() {
+			x.zeros[i]++
+			x.chain[i] = one
+			continue
+		}
+		x.chain[i] = x.chain[i].Mul(f).DivRound(den, ratioPlaces)
+	}
+	return x
+}
+
+// measure computes the figures of points s..e.
+func (x *sums) measure(s, e int) figures {
+	var f figures
+	pts := x.pts
+	a, b := pts[s], pts[e]
+	f.ozStart, f.ozEnd = a.oz, b.oz
+	if !a.ok || !b.ok {
+		f.notes = append(f.notes, "a metal held has no price on "+isoDay(firstUnpriced(pts, s, e))+", so the stack cannot be valued")
+		return f
+	}
+	in, out, realized := x.in[e].Sub(x.in[s]), x.out[e].Sub(x.out[s]), x.realized[e].Sub(x.realized[s])
+	net := in.Sub(out)
+	gain := b.value.Sub(a.value).Sub(net)
+	unreal := gain.Sub(realized)
+	f.start, f.end, f.net, f.gain, f.realized, f.unrealized = &a.value, &b.value, &net, &gain, &realized, &unreal
+	switch {
+	case x.linked[e] == x.linked[s]:
+		f.notes = append(f.notes, "nothing was held during the period, so it has no time-weighted return")
+	case x.zeros[e] > x.zeros[s]:
+		t := one.Neg() // everything was lost on some day: the chain is zero
+		f.twr = &t
+	default:
+		t := x.chain[e].DivRound(x.chain[s], ratioPlaces).Sub(one)
+		f.twr = &t
+	}
+	start, _ := a.value.Float64()
+	end, _ := b.value.Float64()
+	flows := []cashFlow{{Day: a.day, Amount: -start}}
+	for i := s + 1; i <= e; i++ {
+		if x.fin[i] != 0 || x.fout[i] != 0 {
+			flows = append(flows, cashFlow{Day: pts[i].day, Amount: x.fout[i] - x.fin[i]})
+		}
+	}
+	flows = append(flows, cashFlow{Day: b.day, Amount: end})
+	if ann, per, ok := xirr(flows); ok {
+		ad, pd := decimal.NewFromFloat(ann).Round(ratioPlaces-4), decimal.NewFromFloat(per).Round(ratioPlaces-4)
+		f.mwrAnnual, f.mwrPeriod = &ad, &pd
+	} else {
+		f.notes = append(f.notes, "the period's flows and values have no money-weighted return (no money both in and out)")
+	}
+	f.annualized = b.day.Sub(a.day) > 365*24*time.Hour
+	if a.benchOK && a.bench.IsPositive() && b.benchOK && x.unknown[e] == x.unknown[s] {
+		oz := x.benchOz[e].Sub(x.benchOz[s])
+		if a.value.IsPositive() {
+			oz = oz.Add(a.value.DivRound(a.bench, ratioPlaces))
+		}
+		be := metals.Money(oz.Mul(b.bench))
+		bg := be.Sub(a.value).Sub(net)
+		bt := b.bench.DivRound(a.bench, ratioPlaces).Sub(one)
+		f.benchEnd, f.benchGain, f.benchTWR = &be, &bg, &bt
+	} else {
+		f.notes = append(f.notes, "the benchmark metal has no close for a day of the period")
+	}
+	return f
+}
+
+func firstUnpriced(pts []point, s, e int) time.Time {
+	for i := s; i <= e; i++ {
+		if !pts[i].ok {
+			return pts[i].day
+		}
+	}
+	return pts[s].day
+}
+
+func isoDay(t time.Time) string { return t.Format(db.DateLayout) }
+
+// pct turns a ratio into a percentage to four places.
+func pct(r *decimal.Decimal) *decimal.Decimal {
+	if r == nil {
+		return nil
+	}
+	v := r.Mul(hundred).Round(4)
+	return &v
+}

@@ -1,0 +1,497 @@
+// Package performance answers "how did my stack do?" for any period: start and end value,
+// net flows, gain (realized and unrealized), time- and money-weighted returns, the change in
+// fine ounces, a benchmark of the same flows put into one metal, and the return after
+// inflation. It reads the portfolio's position ledger (purchases and sales summed per metal
+// and day, kept by the store with every write), never the lots themselves, and the price
+// history; the math is pure functions over a timeline of daily values (calc.go).
+package performance
+
+import (
+	"context"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/account"
+	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/prices"
+)
+
+// Store is what the service reads of the storage. *db.Store satisfies it.
+type Store interface {
+	PerformanceDays(ctx context.Context, userID int64) ([]db.PerformanceDay, error)
+	LedgerRevision(ctx context.Context, userID int64) (int64, error)
+}
+
+var _ Store = (*db.Store)(nil)
+
+// market is what the service reads of the price service: closes and the live board.
+type market interface {
+	Pricer
+	Snapshot() prices.Snapshot
+	// Generation changes whenever a stored close is added or corrected.
+	Generation() uint64
+	// Through is the date of the metal's newest daily close.
+	Through(m metals.Metal) time.Time
+}
+
+// Deps are what the service is built from.
+type Deps struct {
+	Store Store
+	// Prices is the price service; nil means no prices: every figure is null with a note.
+	Prices *prices.Service
+	// Converter gives the member's currency and its daily rate from USD; nil is USD.
+	Converter func(u db.User) Converter
+	Now       func() time.Time
+	Logger    *slog.Logger
+}
+
+// Service holds the performance use cases.
+type Service struct {
+	store  Store
+	market market
+	conv   func(u db.User) Converter
+	now    func() time.Time
+	log    *slog.Logger
+	cache  answerCache
+}
+
+// New builds the service.
+func New(d Deps) *Service {
+	s := &Service{store: d.Store, conv: d.Converter, now: d.Now, log: d.Logger}
+	if d.Prices != nil {
+		s.market = d.Prices
+	}
+	if s.conv == nil {
+		s.conv = func(db.User) Converter { return USD{} }
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	return s
+}
+
+// Presets are the named periods, in display order.
+var Presets = []string{"1D", "WTD", "MTD", "QTD", "YTD", "1Y", "3Y", "5Y", "10Y", "MAX"}
+
+// DefaultPeriod applies when a request names neither a period nor dates.
+const DefaultPeriod = "YTD"
+
+// Query is one period asked for: Period a preset, or From (and To, default the last day
+// with data) as YYYY-MM-DD; Metal narrows to one metal ("" the stack); Benchmark is the
+// metal the flows are compared with (gold when "").
+type Query struct {
+	Period, From, To, Metal, Benchmark string
+}
+
+// Flow is the money put in (purchases at cost, fees included: positive) or taken out (net
+// sale proceeds: negative) on one day.
+type Flow struct {
+	Date   time.Time
+	Amount decimal.Decimal
+	Kind   string // "purchase" or "sale"
+}
+
+// Benchmark is what the same dated flows would be worth in one metal.
+type Benchmark struct {
+	Metal                  metals.Metal
+	EndValue, Gain, TWRPct *decimal.Decimal
+}
+
+// Result is one period's performance. Amounts are in Currency, to the cent; percentages are
+// percent to four places; a nil figure could not be computed and Notes say why.
+type Result struct {
+	Period string
+	// From is the first day of the period; the start value is the stack at the close
+	// before it (the end of From − 1). To is its last day.
+	From, To                                                           time.Time
+	Currency                                                           string
+	Metal                                                              metals.Metal // "" for the whole stack
+	StartValue, EndValue, NetFlows, Gain, UnrealizedGain, RealizedGain *decimal.Decimal
+	TWRPct, MWRPct                                                     *decimal.Decimal
+	// Annualized says MWRPct is a rate per year (periods over 365 days); otherwise it is the
+	// growth over the period.
+	Annualized     bool
+	OzStart, OzEnd *decimal.Decimal
+	Benchmark      Benchmark
+	RealTWRPct     *decimal.Decimal
+	// CPISeries names the consumer price index RealTWRPct is deflated by ("" without one).
+	CPISeries string
+	Flows     []Flow
+	// AsOf is when the end value's prices are of: the live board's time, or the newest close
+	// it used. Stale is true when that is before the period's end and prices are not live.
+	AsOf  time.Time
+	Stale bool
+	Notes []string
+}
+
+// span is one period to compute.
+type span struct {
+	name     string
+	from, to time.Time
+}
+
+func requireGold(u db.User) error {
+	if u.ID == 0 {
+		return apperr.New(apperr.Unauthorized, "sign in to use the portfolio")
+	}
+	if !account.IsGold(u) {
+		return apperr.Membership("the portfolio")
+	}
+	return nil
+}
+
+func utcDay(t time.Time) time.Time {
+	y, m, d := t.UTC().Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+// presetSpan is where a preset period starts, counted back from today (UTC); first is the
+// ledger's first day (for MAX).
+func presetSpan(p string, today, first time.Time) span {
+	sp := span{name: p, to: today}
+	back := func(years int) time.Time { return today.AddDate(-years, 0, 1) }
+	switch p {
+	case "1D":
+		sp.from = today
+	case "WTD":
+		sp.from = today.AddDate(0, 0, -((int(today.Weekday()) + 6) % 7))
+	case "MTD":
+		sp.from = today.AddDate(0, 0, 1-today.Day())
+	case "QTD":
+		sp.from = time.Date(today.Year(), (today.Month()-1)/3*3+1, 1, 0, 0, 0, 0, time.UTC)
+	case "YTD":
+		sp.from = time.Date(today.Year(), 1, 1, 0, 0, 0, 0, time.UTC)
+	case "1Y":
+		sp.from = back(1)
+	case "3Y":
+		sp.from = back(3)
+	case "5Y":
+		sp.from = back(5)
+	case "10Y":
+		sp.from = back(10)
+	case "MAX":
+		sp.from = today
+		if !first.IsZero() && first.Before(today) {
+			sp.from = first
+		}
+	}
+	return sp
+}
+
+func parseMetal(field, v string, def metals.Metal) (metals.Metal, error) {
+	if v == "" {
+		return def, nil
+	}
+	m, err := metals.Parse(v)
+	if err != nil {
+		return "", apperr.InvalidField(field, "must be one of gold, silver, platinum, palladium")
+	}
+	return m, nil
+}
+
+// parse checks a query against today; the ledger's first day is applied later (MAX).
+func parse(q Query, today time.Time) (span, metals.Metal, metals.Metal, error) {
+	metal, err := parseMetal("metal", q.Metal, "")
+	if err != nil {
+		return span{}, "", "", err
+	}
+	bench, err := parseMetal("benchmark", q.Benchmark, metals.Gold)
+	if err != nil {
+		return span{}, "", "", err
+	}
+	if q.From == "" && q.To == "" {
+		p := strings.ToUpper(strings.TrimSpace(q.Period))
+		if p == "" {
+			p = DefaultPeriod
+		}
+		if !slices.Contains(Presets, p) {
+			return span{}, "", "", apperr.InvalidField("period", "must be one of "+strings.Join(Presets, ", ")+" (or give from and to)")
+		}
+		return span{name: p}, metal, bench, nil
+	}
+	if q.Period != "" {
+		return span{}, "", "", apperr.InvalidField("period", "give either period or from/to, not both")
+	}
+	if q.From == "" {
+		return span{}, "", "", apperr.InvalidField("from", "required with to (YYYY-MM-DD)")
+	}
+	from, err := db.ParseDate(q.From)
+	if err != nil {
+		return span{}, "", "", apperr.InvalidField("from", "must be a date as YYYY-MM-DD")
+	}
+	to := db.NewDate(today)
+	if q.To != "" {
+		if to, err = db.ParseDate(q.To); err != nil {
+			return span{}, "", "", apperr.InvalidField("to", "must be a date as YYYY-MM-DD")
+		}
+	}
+	switch {
+	case to.After(today):
+		return span{}, "", "", apperr.InvalidField("to", "must not be after "+isoDay(today))
+	case from.After(to.Time):
+		return span{}, "", "", apperr.InvalidField("from", "must not be after to")
+	case from.Year() < 1900:
+		return span{}, "", "", apperr.InvalidField("from", "must be in 1900 or later")
+	}
+	return span{name: "custom", from: from.Time, to: to.Time}, metal, bench, nil
+}
+
+// Performance answers one period.
+func (s *Service) Performance(ctx context.Context, u db.User, q Query) (Result, error) {
+	if err := requireGold(u); err != nil {
+		return Result{}, err
+	}
+	today := utcDay(s.now())
+	sp, metal, bench, err := parse(q, today)
+	if err != nil {
+		return Result{}, err
+	}
+	out, err := s.compute(ctx, u, metal, bench, []span{sp}, true)
+	if err != nil {
+		return Result{}, err
+	}
+	return out[0], nil
+}
+
+// Summary answers every preset period at once (without the flows of each: one period's
+// answer lists them).
+func (s *Service) Summary(ctx context.Context, u db.User, metal, benchmark string) ([]Result, error) {
+	if err := requireGold(u); err != nil {
+		return nil, err
+	}
+	m, err := parseMetal("metal", metal, "")
+	if err != nil {
+		return nil, err
+	}
+	b, err := parseMetal("benchmark", benchmark, metals.Gold)
+	if err != nil {
+		return nil, err
+	}
+	spans := make([]span, len(Presets))
+	for i, p := range Presets {
+		spans[i] = span{name: p}
+	}
+	return s.compute(ctx, u, m, b, spans, false)
+}
+
+func (s *Service) compute(ctx context.Context, u db.User, metal, bench metals.Metal, spans []span, withFlows bool) ([]Result, error) {
+	// The revision is read before the ledger, so an answer is never kept under a revision
+	// newer than the ledger it was computed from.
+	rev, err := s.store.LedgerRevision(ctx, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	key := cacheKey{user: u.ID, metal: string(metal), bench: string(bench), flows: withFlows}
+	for _, sp := range spans {
+		key.spans += sp.name + isoDay(sp.from) + isoDay(sp.to) + ";"
+	}
+	state := cacheState{rev: rev, day: s.now().UTC().Unix() / 86400}
+	if s.market != nil {
+		state.gen = s.market.Generation()
+		if b := s.market.Snapshot(); len(b.Prices) > 0 {
+			state.seq = b.Seq
+		}
+	}
+	if out, ok := s.cache.get(key, state); ok {
+		return out, nil
+	}
+	out, err := s.answer(ctx, u, metal, bench, spans, withFlows)
+	if err == nil {
+		s.cache.put(key, state, out)
+	}
+	return out, err
+}
+
+func (s *Service) answer(ctx context.Context, u db.User, metal, bench metals.Metal, spans []span, withFlows bool) ([]Result, error) {
+	all, err := s.store.PerformanceDays(ctx, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	days := all
+	if metal != "" {
+		days = make([]db.PerformanceDay, 0, len(all))
+		for _, d := range all {
+			if d.Metal == metal {
+				days = append(days, d)
+			}
+		}
+	}
+	now := s.now().UTC()
+	today := utcDay(now)
+	var first time.Time
+	if len(days) > 0 {
+		first = days[0].Day.Time
+	}
+	conv := s.conv(u)
+	out := make([]Result, len(spans))
+	for i, sp := range spans {
+		if sp.name != "custom" {
+			sp = presetSpan(sp.name, today, first)
+			spans[i] = sp
+		}
+		out[i] = Result{Period: sp.name, From: sp.from, To: sp.to, Currency: conv.Currency(), Metal: metal, Benchmark: Benchmark{Metal: bench}}
+	}
+	if s.market == nil {
+		for i := range out {
+			out[i].Stale = true
+			out[i].Notes = append(out[i].Notes, "this server has no prices, so nothing can be valued")
+		}
+		return out, nil
+	}
+	// Which metals the answer values, and whether each has a live price.
+	used := map[metals.Metal]bool{bench: true}
+	for _, d := range days {
+		used[d.Metal] = true
+	}
+	board := s.market.Snapshot()
+	live := map[metals.Metal]decimal.Decimal{}
+	isLive := true
+	asOfLive := board.AsOf
+	for m := range used {
+		sp, ok := board.Prices[m]
+		if !ok || sp.Stale || sp.Price.IsZero() {
+			isLive = false
+			continue
+		}
+		live[m] = sp.Price
+	}
+	if !isLive {
+		live = nil
+	}
+	// The timeline spans every period at once, with a point at each start and end.
+	lo, hi := today, time.Time{}
+	var extra []time.Time
+	for _, sp := range spans {
+		st := sp.from.AddDate(0, 0, -1)
+		extra = append(extra, st, sp.to)
+		if st.Before(lo) {
+			lo = st
+		}
+		if sp.to.After(hi) {
+			hi = sp.to
+		}
+	}
+	pts := timeline(days, s.market, conv, bench, lo, hi, extra, live, today)
+	find := func(d time.Time) int {
+		i, _ := slices.BinarySearchFunc(pts, d, func(p point, t time.Time) int { return p.day.Compare(t) })
+		return i
+	}
+	x := prepare(pts)
+	cpi := CPIFor(conv.Currency())
+	for i, sp := range spans {
+		r := &out[i]
+		liveEnd := isLive && sp.to.Equal(today)
+		var closes string
+		r.AsOf, r.Stale, closes = s.asOf(used, sp.to, today, liveEnd, asOfLive)
+		if sp.name == "1D" && !liveEnd {
+			r.Notes = append(r.Notes, "1D needs live prices and they are not live: the newest close is of "+isoDay(r.AsOf)+"; ask for a period or dates instead")
+			continue
+		}
+		if r.Stale {
+			r.Notes = append(r.Notes, "prices are not live: the end value is at the newest closes on or before "+isoDay(sp.to)+" ("+closes+")")
+		}
+		f := x.measure(find(sp.from.AddDate(0, 0, -1)), find(sp.to))
+		fill(r, f)
+		r.Notes = append(r.Notes, f.notes...)
+		s.real(r, f, cpi)
+		if withFlows {
+			r.Flows = flowsOf(days, conv, sp.from, sp.to)
+		}
+	}
+	return out, nil
+}
+
+// asOf is when a period's end value is priced: the live board's time, or the oldest of the
+// newest closes on or before end of the metals used (each is valued at its own). It is
+// stale when the period ends today and prices are not live, or when that close is more than
+// a long weekend before the period's end (the data stops short of it).
+func (s *Service) asOf(used map[metals.Metal]bool, end, today time.Time, live bool, liveAt time.Time) (time.Time, bool, string) {
+	if live {
+		return liveAt, false, ""
+	}
+	var at time.Time
+	var each []string
+	for _, m := range metals.All {
+		if !used[m] {
+			continue
+		}
+		d := s.market.Through(m)
+		if !d.Before(end) {
+			d = time.Time{}
+			if cl := s.market.Closes(m, end.AddDate(0, 0, -14), end); len(cl) > 0 {
+				d = cl[len(cl)-1].Date
+			}
+		}
+		if at.IsZero() || d.Before(at) {
+			at = d
+		}
+		each = append(each, string(m)+" "+isoDay(d))
+	}
+	return at, end.Equal(today) || end.Sub(at) > 4*24*time.Hour, strings.Join(each, ", ")
+}
+
+func fill(r *Result, f figures) {
+	r.StartValue, r.EndValue, r.NetFlows, r.Gain, r.UnrealizedGain, r.RealizedGain = f.start, f.end, f.net, f.gain, f.unrealized, f.realized
+	if f.start != nil {
+		a, b := metals.Ounces(f.ozStart), metals.Ounces(f.ozEnd)
+		r.OzStart, r.OzEnd = &a, &b
+	}
+	r.TWRPct = pct(f.twr)
+	r.Annualized = f.annualized
+	if f.annualized {
+		r.MWRPct = pct(f.mwrAnnual)
+	} else {
+		r.MWRPct = pct(f.mwrPeriod)
+	}
+	r.Benchmark.EndValue, r.Benchmark.Gain, r.Benchmark.TWRPct = f.benchEnd, f.benchGain, pct(f.benchTWR)
+}
+
+// real deflates the period's TWR by the currency's consumer price index.
+func (s *Service) real(r *Result, f figures, cpi *CPISeries) {
+	if cpi == nil {
+		r.Notes = append(r.Notes, "no consumer price index is held for "+r.Currency+", so there is no return after inflation")
+		return
+	}
+	r.CPISeries = cpi.Name
+	if f.twr == nil {
+		return
+	}
+	v, note, ok := cpi.realReturn(*f.twr, r.From.AddDate(0, 0, -1), r.To)
+	if note != "" {
+		r.Notes = append(r.Notes, note)
+	}
+	if ok {
+		r.RealTWRPct = pct(&v)
+	}
+}
+
+// flowsOf lists the money in and out per day in [from, to], purchases before sales.
+func flowsOf(days []db.PerformanceDay, conv Converter, from, to time.Time) []Flow {
+	out := []Flow{}
+	i, _ := slices.BinarySearchFunc(days, from, func(d db.PerformanceDay, t time.Time) int { return d.Day.Compare(t) })
+	for i < len(days) && !days[i].Day.After(to) {
+		day := days[i].Day.Time
+		in, sold := decimal.Zero, decimal.Zero
+		for ; i < len(days) && days[i].Day.Equal(day); i++ {
+			r, _ := conv.Rate(day)
+			in = in.Add(days[i].Bought.Mul(r))
+			sold = sold.Add(days[i].Proceeds.Mul(r))
+		}
+		if !in.IsZero() {
+			out = append(out, Flow{Date: day, Amount: metals.Money(in), Kind: "purchase"})
+		}
+		if !sold.IsZero() {
+			out = append(out, Flow{Date: day, Amount: metals.Money(sold).Neg(), Kind: "sale"})
+		}
+	}
+	return out
+}
