@@ -155,7 +155,9 @@ func (a *App) buildServices(p web.Parts) {
 		service(a, a.Market)
 	}
 	a.Vault = service(a, comex.New(comex.Deps{Store: store, Logger: log, Now: now, Config: cfg.Vault}))
-	a.Portfolio = service(a, portfolio.New(portfolio.Deps{Store: store, Prices: a.Market, Now: now, Logger: log}))
+	// The portfolio values stacks in any currency with the exchange rates, so they come first.
+	a.FX = service(a, fx.New(fx.Deps{Store: store, Config: cfg.FX, Now: now, Logger: log}))
+	a.Portfolio = service(a, portfolio.New(portfolio.Deps{Store: store, Prices: a.Market, Rates: a.FX, Now: now, Logger: log}))
 	a.News = service(a, news.New(news.Deps{Store: store, Logger: log, Now: now, Config: cfg.News}))
 	a.Account = service(a, account.New(account.Deps{Store: store, Limiter: p.Limiter, Now: now, Logger: log,
 		OnKeyUsed: p.OnKeyUsed, Config: cfg.Account}))
@@ -171,7 +173,6 @@ func (a *App) buildServices(p web.Parts) {
 		ad.Market = a.Market
 	}
 	a.Alerts = service(a, alerts.New(ad))
-	a.FX = service(a, fx.New(fx.Deps{Store: store, Config: cfg.FX, Now: now, Logger: log}))
 	a.Mail = service(a, mail.New(mail.Deps{Store: store, Config: cfg.Mail.WithBaseURL(cfg.Site.BaseURL), Now: now, Logger: log}))
 	a.Advisor = service(a, advisor.New(advisor.Deps{Store: store, Portfolio: a.Portfolio, Market: a.Market, Intel: a.Intel, Vault: a.Vault,
 		Dealers: a.Dealers, Alerts: firedAlerts{a.Alerts}, Config: advisorConfig(cfg), Now: now, Logger: log}))

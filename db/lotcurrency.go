@@ -1,0 +1,95 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// CurrencyDaySums are one metal's lots bought (or sales made) in one currency on one day, in
+// the exact integer parts the store keeps (whole units and hundredths or 1e-8ths): what a
+// valuation in another currency converts at that day's rate. The portfolio service joins the
+// parts; the store only sums them.
+type CurrencyDaySums struct {
+	Metal    string
+	Currency string
+	Day      Date
+	// Sale is true for a row of sales (only PLInt, PLC are set then).
+	Sale bool
+	// Purchases counts the lots of the row.
+	Purchases              int64
+	HeldCostInt, HeldCostC int64
+	CostInt, CostC, FeesC  int64
+	PaidInt, PaidC         int64
+	RefInt, RefE8          int64
+	PLInt, PLC             int64
+}
+
+// CurrencySums returns the user's cost (remaining, bought, fees, paid and premium reference)
+// per metal, purchase currency and purchase day (undated lots on the UTC day they were
+// recorded), and the realized profit of sales per metal, currency and sale day. An index on
+// (user_id, purchase_currency, metal, purchase_date) serves the grouping.
+func (s *Store) CurrencySums(ctx context.Context, userID int64) ([]CurrencyDaySums, error) {
+	const cols = `COUNT(*), SUM(held_cost_int), SUM(held_cost_c), SUM(cost_int), SUM(cost_c), SUM(fees_c),
+		SUM(CASE WHEN ref_int > 0 OR ref_e8 > 0 THEN cost_int ELSE 0 END), SUM(CASE WHEN ref_int > 0 OR ref_e8 > 0 THEN cost_c - fees_c ELSE 0 END),
+		SUM(ref_int), SUM(ref_e8)`
+	var out []CurrencyDaySums
+	read := func(label, q string, undated bool) error {
+		rows, err := s.db.QueryContext(ctx, s.rebind(q), userID)
+		if err != nil {
+			return fmt.Errorf("%s: %w", label, err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var r CurrencyDaySums
+			var created sql.NullTime
+			dayDest := any(&r.Day)
+			if undated {
+				dayDest = &created
+			}
+			if err := rows.Scan(&r.Metal, &r.Currency, dayDest, &r.Purchases, &r.HeldCostInt, &r.HeldCostC, &r.CostInt, &r.CostC, &r.FeesC,
+				&r.PaidInt, &r.PaidC, &r.RefInt, &r.RefE8); err != nil {
+				return fmt.Errorf("%s: %w", label, err)
+			}
+			if created.Valid {
+				r.Day = NewDate(created.Time.UTC())
+			}
+			out = append(out, r)
+		}
+		return rows.Err()
+	}
+	if err := read("lot currencies", `SELECT metal, purchase_currency, purchase_date, `+cols+`
+		FROM holdings WHERE user_id = ? AND purchase_date IS NOT NULL GROUP BY purchase_currency, metal, purchase_date`, false); err != nil {
+		return nil, err
+	}
+	if err := read("undated lot currencies", `SELECT metal, purchase_currency, created_at, `+cols+`
+		FROM holdings WHERE user_id = ? AND purchase_date IS NULL GROUP BY purchase_currency, metal, created_at`, true); err != nil {
+		return nil, err
+	}
+	rows, err := s.db.QueryContext(ctx, s.rebind(`SELECT metal, currency, sold_on, COUNT(*), SUM(pl_int), SUM(pl_c)
+		FROM sales WHERE user_id = ? GROUP BY currency, metal, sold_on`), userID)
+	if err != nil {
+		return nil, fmt.Errorf("sale currencies: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		r := CurrencyDaySums{Sale: true}
+		if err := rows.Scan(&r.Metal, &r.Currency, &r.Day, &r.Purchases, &r.PLInt, &r.PLC); err != nil {
+			return nil, fmt.Errorf("sale currencies: %w", err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// HasLotsOutside reports whether any of the user's lots or sales is recorded in a currency
+// other than currency (the index on (user_id, purchase_currency, …) answers it without a scan).
+func (s *Store) HasLotsOutside(ctx context.Context, userID int64, currency string) (bool, error) {
+	var n int
+	err := s.db.GetContext(ctx, &n, s.rebind(`SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM holdings WHERE user_id = ? AND purchase_currency <> ? LIMIT 1) h)
+		+ (SELECT COUNT(*) FROM (SELECT 1 FROM sales WHERE user_id = ? AND currency <> ? LIMIT 1) x)`), userID, currency, userID, currency)
+	if err != nil {
+		return false, fmt.Errorf("lot currencies: %w", err)
+	}
+	return n > 0, nil
+}

@@ -1,0 +1,274 @@
+package portfolio
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/fx"
+	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/prices"
+)
+
+// Valuation in any currency (issue 25). Spot is in US dollars per troy ounce, so a value is
+// fine oz × spot × the currency's rate now; a lot's cost is in the currency it was paid in and
+// counts at the rate of its purchase day (the last rate on or before it), unless it was paid in
+// the currency asked for, when it keeps its exact cost. Realized profit counts at the rate of
+// its sale day.
+
+// Rates is what the portfolio reads of the exchange rates; *fx.Service provides it.
+type Rates interface {
+	Lookup(ctx context.Context, currency string, date time.Time) (fx.Rate, error)
+	Supported(ctx context.Context) []string
+}
+
+// FXUsed says which rate converted a valuation's dollars into its currency.
+type FXUsed struct {
+	// Currency is the ISO 4217 code of every amount of the valuation.
+	Currency string
+	// RateDate is the day of the rate used for today's values (zero for USD); Stale is true
+	// when that rate is old (offline, the ECB file unreachable).
+	RateDate time.Time
+	Stale    bool
+	// PerUSD is units of Currency per US dollar at RateDate (1 for USD).
+	PerUSD decimal.Decimal
+}
+
+// Currency resolves the currency a member asked for: code when given (400 naming field when
+// unknown, listing the supported codes), else the member's display currency.
+func (s *Service) Currency(ctx context.Context, u db.User, code, field string) (string, error) {
+	code = strings.ToUpper(strings.TrimSpace(code))
+	if code == "" {
+		return memberCurrency(u), nil
+	}
+	if code == "USD" {
+		return code, nil
+	}
+	if s.rates == nil {
+		return "", apperr.InvalidField(field, fmt.Sprintf("unknown currency %q; supported: USD", code))
+	}
+	supported := s.rates.Supported(ctx)
+	if !slices.Contains(supported, code) {
+		return "", apperr.InvalidField(field, fmt.Sprintf("unknown currency %q; supported: %s", code, strings.Join(supported, ", ")))
+	}
+	return code, nil
+}
+
+// converter turns amounts into one currency at a day's rate, remembering the factors it found.
+type converter struct {
+	ctx   context.Context
+	rates Rates
+	to    string
+	memo  map[convKey]decimal.Decimal
+}
+
+type convKey struct {
+	from string
+	day  int64
+}
+
+// convPlaces is the precision of a conversion factor: far below a cent of any amount.
+const convPlaces = 20
+
+// factor is what one unit of from is worth in c.to on day.
+func (c *converter) factor(from string, day time.Time) (decimal.Decimal, error) {
+	if from == "" {
+		from = "USD"
+	}
+	if from == c.to {
+		return decimal.NewFromInt(1), nil
+	}
+	k := convKey{from, day.Unix() / 86400}
+	if f, ok := c.memo[k]; ok {
+		return f, nil
+	}
+	rf, err := c.rates.Lookup(c.ctx, from, day)
+	if err != nil {
+		return decimal.Zero, err
+	}
+	rt, err := c.rates.Lookup(c.ctx, c.to, day)
+	if err != nil {
+		return decimal.Zero, err
+	}
+	f := CrossFactor(rf, rt)
+	if c.memo == nil {
+		c.memo = map[convKey]decimal.Decimal{}
+	}
+	c.memo[k] = f
+	return f, nil
+}
+
+// CrossFactor is what one unit of from's currency is worth in to's: through the euro when both
+// have a euro rate (the ECB's own figures, unmodified), else through the dollar.
+func CrossFactor(from, to fx.Rate) decimal.Decimal {
+	if from.Currency == to.Currency {
+		return decimal.NewFromInt(1)
+	}
+	if from.PerEUR != nil && to.PerEUR != nil && from.PerEUR.IsPositive() {
+		return to.PerEUR.DivRound(*from.PerEUR, convPlaces)
+	}
+	if !from.PerUSDExact.IsPositive() {
+		return decimal.Zero
+	}
+	return to.PerUSDExact.DivRound(from.PerUSDExact, convPlaces)
+}
+
+// convertedCosts are the money sums of one metal in the valuation's currency.
+type convertedCosts struct {
+	HeldCost, BoughtCost, BoughtFees, Paid, Ref, Realized decimal.Decimal
+}
+
+// costCacheTTL bounds how long converted cost sums are kept for a member, currency and ledger
+// revision: a correction of an old exchange rate (`ounce fx import`) is seen within it.
+const costCacheTTL = 5 * time.Minute
+
+type costKey struct {
+	user     int64
+	currency string
+	rev      int64
+}
+
+type costEntry struct {
+	at   time.Time
+	sums map[metals.Metal]convertedCosts
+}
+
+type costCache struct {
+	mu sync.Mutex
+	m  map[costKey]costEntry
+}
+
+func (c *costCache) get(k costKey, now time.Time) (map[metals.Metal]convertedCosts, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[k]
+	if !ok || now.Sub(e.at) > costCacheTTL || now.Before(e.at) {
+		return nil, false
+	}
+	return e.sums, true
+}
+
+func (c *costCache) put(k costKey, now time.Time, sums map[metals.Metal]convertedCosts) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxCharts {
+		c.m = make(map[costKey]costEntry)
+	}
+	c.m[k] = costEntry{at: now, sums: sums}
+}
+
+// ConvertCosts sums the lots' and sales' money per metal in conv's currency: each purchase at
+// its day's rate, each sale's profit at its day's rate; a row already in the currency is taken
+// exactly.
+func ConvertCosts(rows []db.CurrencyDaySums, factor func(from string, day time.Time) (decimal.Decimal, error)) (map[metals.Metal]convertedCosts, error) {
+	out := map[metals.Metal]convertedCosts{}
+	for _, m := range metals.All {
+		out[m] = convertedCosts{HeldCost: decimal.Zero, BoughtCost: decimal.Zero, BoughtFees: decimal.Zero, Paid: decimal.Zero, Ref: decimal.Zero, Realized: decimal.Zero}
+	}
+	for _, r := range rows {
+		m := metals.Metal(r.Metal)
+		c, ok := out[m]
+		if !ok {
+			continue
+		}
+		f, err := factor(r.Currency, r.Day.Time)
+		if err != nil {
+			return nil, err
+		}
+		// The USD reference (ounces at the purchase day's spot) converts from dollars.
+		fUSD, err := factor("USD", r.Day.Time)
+		if err != nil {
+			return nil, err
+		}
+		if r.Sale {
+			c.Realized = c.Realized.Add(joinParts(r.PLInt, r.PLC, 2).Mul(f))
+		} else {
+			c.HeldCost = c.HeldCost.Add(joinParts(r.HeldCostInt, r.HeldCostC, 2).Mul(f))
+			c.BoughtCost = c.BoughtCost.Add(joinParts(r.CostInt, r.CostC, 2).Mul(f))
+			c.BoughtFees = c.BoughtFees.Add(decimal.New(r.FeesC, -2).Mul(f))
+			c.Paid = c.Paid.Add(joinParts(r.PaidInt, r.PaidC, 2).Mul(f))
+			c.Ref = c.Ref.Add(joinParts(r.RefInt, r.RefE8, 8).Mul(fUSD))
+		}
+		out[m] = c
+	}
+	return out, nil
+}
+
+// joinParts is whole + frac/10^places, exact: the store's integer parts as one amount.
+func joinParts(whole, frac int64, places int32) decimal.Decimal {
+	return decimal.NewFromInt(whole).Add(decimal.New(frac, -places))
+}
+
+// ConvertBoard expresses the board's dollar prices in another currency at factor (units per
+// dollar): price, previous close and change.
+func ConvertBoard(b prices.Snapshot, factor decimal.Decimal) prices.Snapshot {
+	out := b
+	out.Prices = make(map[metals.Metal]prices.Spot, len(b.Prices))
+	for m, sp := range b.Prices {
+		sp.Price = sp.Price.Mul(factor)
+		if !sp.PrevClose.IsZero() {
+			sp.PrevClose = sp.PrevClose.Mul(factor)
+		}
+		sp.Change = sp.Change.Mul(factor)
+		out.Prices[m] = sp
+	}
+	return out
+}
+
+// inCurrency rewrites the totals' money in currency and says which rate values today's
+// dollars. Totals of a member whose every lot and sale is in currency are left exact.
+func (s *Service) inCurrency(ctx context.Context, u db.User, currency string, totals []db.MetalTotals) (FXUsed, decimal.Decimal, error) {
+	used := FXUsed{Currency: currency, PerUSD: decimal.NewFromInt(1)}
+	if currency == "USD" {
+		mixed, err := s.store.HasLotsOutside(ctx, u.ID, currency)
+		if err != nil || !mixed {
+			return used, decimal.NewFromInt(1), err
+		}
+	}
+	if s.rates == nil {
+		return used, decimal.Zero, apperr.New(apperr.Unavailable, "exchange rates are not available")
+	}
+	conv := &converter{ctx: ctx, rates: s.rates, to: currency}
+	now := s.now()
+	perUSD := decimal.NewFromInt(1)
+	if currency != "USD" {
+		r, err := s.rates.Lookup(ctx, currency, now)
+		if err != nil {
+			return used, decimal.Zero, err
+		}
+		used.RateDate, used.Stale, used.PerUSD = r.RateDate, r.Stale, r.PerUSD
+		if perUSD, err = conv.factor("USD", now); err != nil {
+			return used, decimal.Zero, err
+		}
+	}
+	rev, err := s.store.LedgerRevision(ctx, u.ID)
+	if err != nil {
+		return used, decimal.Zero, err
+	}
+	k := costKey{u.ID, currency, rev}
+	sums, ok := s.costs.get(k, now)
+	if !ok {
+		rows, err := s.store.CurrencySums(ctx, u.ID)
+		if err != nil {
+			return used, decimal.Zero, err
+		}
+		if sums, err = ConvertCosts(rows, conv.factor); err != nil {
+			return used, decimal.Zero, err
+		}
+		s.costs.put(k, now, sums)
+	}
+	for i := range totals {
+		c := sums[totals[i].Metal]
+		t := &totals[i]
+		t.HeldCost, t.Realized = c.HeldCost, c.Realized
+		t.BoughtCost, t.BoughtFees, t.Paid, t.Ref = c.BoughtCost, c.BoughtFees, c.Paid, c.Ref
+	}
+	return used, perUSD, nil
+}
