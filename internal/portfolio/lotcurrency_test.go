@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/db/dbtest"
 	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/fx"
 	"github.com/ouncehq/ounce/internal/metals"
 )
 
@@ -106,4 +108,119 @@ func TestTola(t *testing.T) {
 	if oz.Sub(decimal.RequireFromString("0.375")).Abs().GreaterThan(decimal.New(1, -9)) {
 		t.Errorf("1 tola = %s oz, want 0.375 ± 1e-9", oz)
 	}
+}
+
+// currencyStack is the hand-computed stack of the currency tests: a gold lot bought in euros,
+// a silver lot in pounds (four of its ten units sold) and a platinum lot in dollars.
+func currencyStack(t *testing.T, s *db.Store) (*Service, db.User) {
+	t.Helper()
+	ctx := t.Context()
+	svc := newService(t, s)
+	svc.rates = fx.New(fx.Deps{Store: s, Now: func() time.Time { return now }})
+	ann := member(t, s, "ann@example.com", db.TierGold)
+	for _, body := range []string{
+		`{"metal":"gold","quantity":1,"weight_oz":1,"purchase_price":2000.00,"fees":10.00,"purchase_currency":"EUR","purchase_date":"2025-01-10"}`,
+		`{"metal":"silver","quantity":10,"weight_oz":1,"purchase_price":20.00,"purchase_currency":"GBP","purchase_date":"2024-03-15"}`,
+		`{"metal":"platinum","quantity":1,"weight_oz":1,"purchase_price":1000.00,"purchase_currency":"USD","purchase_date":"2025-02-03"}`,
+	} {
+		h, err := svc.CreateHolding(ctx, ann, holdingIn(t, body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.Metal == metals.Silver {
+			if _, err := svc.RecordSale(ctx, ann, h.ID, saleIn(t, `{"quantity":4,"price_per_unit":25.00,"fees":1.00,"sold_on":"2025-12-31"}`)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return svc, ann
+}
+
+// TestStackInFourCurrencies values the stack in EUR, GBP, CHF and USD against the embedded ECB
+// rates (units per euro), worked out by hand:
+//
+//	rates      USD     GBP      CHF
+//	2024-03-15 1.0892  0.8541   0.9613   (silver bought: £120.00 still held)
+//	2025-01-10 1.0304  0.83693  0.9416   (gold bought: €2,010.00 with fees)
+//	2025-02-03 1.0274  0.83136  0.9393   (platinum bought: $1,000.00)
+//	2025-12-31 1.175   0.8726   0.9314   (4 silver sold at £25, £1 fees: £19.00 realized)
+//	2026-04-13 1.1684  0.87058  0.9242   (newest embedded rate: today's values, stale)
+//
+// value = (2650.40 + 6 × 31.25 + 1000.00) USD × rate now; each cost × rate of its day.
+// E.g. in EUR: cost = 2010.00 + 120 ÷ 0.8541 + 1000 ÷ 1.0274 = 3123.83; value = 3837.90 ÷
+// 1.1684 = 3284.75.
+func TestStackInFourCurrencies(t *testing.T) {
+	want := map[string][4]string{ // value, cost, unrealized, realized
+		"EUR": {"3284.75", "3123.83", "160.92", "21.77"},
+		"GBP": {"2859.64", "2611.42", "248.22", "19.00"},
+		"CHF": {"3035.76", "2941.93", "93.84", "20.28"},
+		"USD": {"3837.90", "3224.14", "613.76", "25.58"},
+	}
+	dbtest.Each(t, func(t *testing.T, s *db.Store) {
+		svc, ann := currencyStack(t, s)
+		for cur, w := range want {
+			p, err := svc.PortfolioIn(t.Context(), ann, cur)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := [4]string{p.TotalValue.StringFixed(2), p.TotalCost.StringFixed(2), p.UnrealizedPL.StringFixed(2), p.Realized.StringFixed(2)}
+			if got != w {
+				t.Errorf("%s: value, cost, unrealized, realized = %v, want %v", cur, got, w)
+			}
+			if p.FX.Currency != cur {
+				t.Errorf("%s: answer names %s", cur, p.FX.Currency)
+			}
+			// Offline (no refresh since the embedded history): the rate names its date and is stale.
+			if cur != "USD" && (p.FX.RateDate.Format(time.DateOnly) != "2026-04-13" || !p.FX.Stale) {
+				t.Errorf("%s: rate of %s, stale %v; want 2026-04-13, stale", cur, p.FX.RateDate.Format(time.DateOnly), p.FX.Stale)
+			}
+		}
+		// The gold lot bought in euros keeps its exact cost in euros.
+		a, err := svc.AnalyticsIn(t.Context(), ann, "EUR")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := a.Metals[0].Cost; c.String() != "2010" {
+			t.Errorf("EUR gold lot's cost in EUR = %s, want exactly 2010", c)
+		}
+		if _, err := svc.Currency(t.Context(), ann, "XYZ", "currency"); apperr.KindOf(err) != apperr.Invalid || !strings.Contains(err.Error(), "EUR") {
+			t.Errorf("unknown currency: %v, want Invalid naming currency and listing the codes", err)
+		}
+	})
+}
+
+// TestEURLotStillWhenOnlyTheDollarMoves: a lot bought in euros, viewed in euros, shows the same
+// profit when EUR/USD moves and gold's euro price does not (its dollar price moves with the
+// rate): its cost is not re-converted.
+func TestEURLotStillWhenOnlyTheDollarMoves(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, s *db.Store) {
+		ctx := t.Context()
+		svc := newService(t, s)
+		rates := fx.New(fx.Deps{Store: s, Now: func() time.Time { return now }})
+		svc.rates = rates
+		ann := member(t, s, "ann@example.com", db.TierGold)
+		if _, err := svc.CreateHolding(ctx, ann, holdingIn(t, `{"metal":"gold","quantity":1,"weight_oz":1,"purchase_price":2000.00,"fees":10.00,"purchase_currency":"EUR","purchase_date":"2025-01-10"}`)); err != nil {
+			t.Fatal(err)
+		}
+		pl := func(usdPerEUR, goldUSD string) string {
+			t.Helper()
+			if err := rates.Import(ctx, []db.FXRate{{Currency: "USD", Day: day("2026-11-19"), PerEUR: usdPerEUR, Source: "test"}}); err != nil {
+				t.Fatal(err)
+			}
+			svc.market = fakeMarket{board: board(map[metals.Metal][2]string{metals.Gold: {goldUSD, goldUSD}}, false), gen: 2}
+			p, err := svc.PortfolioIn(ctx, ann, "EUR")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.FX.Stale {
+				t.Errorf("a rate of the day before is not stale")
+			}
+			return p.UnrealizedPL.StringFixed(2)
+		}
+		// €2,500 an ounce both times: $2,921.00 at 1.1684, $3,000.00 at 1.2000.
+		before, after := pl("1.1684", "2921.00"), pl("1.2000", "3000.00")
+		if before != "490.00" || after != before {
+			t.Errorf("P/L in EUR %s then %s, want 490.00 both times", before, after)
+		}
+	})
 }
