@@ -45,6 +45,7 @@ type PortfolioJSON struct {
 	RealizedPL       kit.Num                       `json:"realized_pl" doc:"Profit or loss realized by every recorded sale, USD."`
 	HoldingsCount    int64                         `json:"holdings_count" doc:"Holdings with units still held."`
 	Metals           map[string]PortfolioMetalJSON `json:"metals" schema:"permetal"`
+	CurrencyJSON
 }
 
 // AnalyticsMetalJSON is one metal of GET /v1/analytics.
@@ -89,6 +90,34 @@ type AnalyticsJSON struct {
 	Stale  bool                          `json:"stale"`
 	Metals map[string]AnalyticsMetalJSON `json:"metals" schema:"permetal"`
 	Totals AnalyticsTotalsJSON           `json:"totals"`
+	CurrencyJSON
+}
+
+// CurrencyJSON names the currency of an answer's amounts and the exchange rate that converted
+// today's dollar prices into it (issue 25).
+type CurrencyJSON struct {
+	Currency   string  `json:"currency" schema:"optional" doc:"ISO 4217 code of every amount in this answer (the fields documented as USD are in it): the currency parameter, else your display currency."`
+	FXRateDate *string `json:"fx_rate_date" schema:"optional,format=date" doc:"Day of the exchange rate that converted today's USD spot (the last published on or before today); null for USD. Each lot's cost counts at the rate of its purchase day, each sale at its sale day's; a lot bought in this currency keeps its exact cost."`
+	FXStale    bool    `json:"fx_stale" schema:"optional" doc:"The exchange rate is old (offline, or the ECB file unreachable): quote fx_rate_date with the figures."`
+}
+
+// currencyJSON renders what converted a valuation.
+func currencyJSON(f portfolio.FXUsed) CurrencyJSON {
+	out := CurrencyJSON{Currency: f.Currency, FXStale: f.Stale}
+	if out.Currency == "" {
+		out.Currency = "USD"
+	}
+	if !f.RateDate.IsZero() {
+		d := f.RateDate.Format(time.DateOnly)
+		out.FXRateDate = &d
+	}
+	return out
+}
+
+// CurrencyParam is the currency query parameter of the valuation routes.
+func CurrencyParam() kit.Param {
+	return kit.Param{Name: "currency", In: "query", Description: "ISO 4217 code to answer in (default: your display currency, USD without one); an unknown code is 400 listing the supported ones.",
+		Schema: kit.Schema{"type": "string", "pattern": "^[A-Za-z]{3}$"}, Example: "EUR"}
 }
 
 // PortfolioPointJSON is one date of the value-over-time series.
@@ -174,12 +203,18 @@ func (h *Handlers) APIPortfolio(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	v, err := h.portfolio.Portfolio(h.Ctx(c), u)
+	cur, err := h.portfolio.Currency(h.Ctx(c), u, c.Query("currency"), "currency")
+	if err != nil {
+		return err
+	}
+	v, err := h.portfolio.PortfolioIn(h.Ctx(c), u, cur)
 	if err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return kit.WriteJSON(c, http.StatusOK, portfolioJSON(v))
+	out := portfolioJSON(v)
+	out.CurrencyJSON = currencyJSON(v.FX)
+	return kit.WriteJSON(c, http.StatusOK, out)
 }
 
 // APIAnalytics answers GET /v1/analytics.
@@ -188,12 +223,18 @@ func (h *Handlers) APIAnalytics(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	a, err := h.portfolio.Analytics(h.Ctx(c), u)
+	cur, err := h.portfolio.Currency(h.Ctx(c), u, c.Query("currency"), "currency")
+	if err != nil {
+		return err
+	}
+	a, err := h.portfolio.AnalyticsIn(h.Ctx(c), u, cur)
 	if err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return kit.WriteJSON(c, http.StatusOK, analyticsJSON(a))
+	out := analyticsJSON(a)
+	out.CurrencyJSON = currencyJSON(a.FX)
+	return kit.WriteJSON(c, http.StatusOK, out)
 }
 
 // APIPortfolioHistory answers GET /v1/portfolio/history.
