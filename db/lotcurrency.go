@@ -93,3 +93,70 @@ func (s *Store) HasLotsOutside(ctx context.Context, userID int64, currency strin
 	}
 	return n > 0, nil
 }
+
+// CostEvent is cost basis added (a purchase) or removed (a sale) on Day, in Currency, bought
+// on Bought: what a value-over-time chart in another currency converts at the purchase day's
+// rate. CostInt and CostC are the store's integer parts (negative for sales).
+type CostEvent struct {
+	Currency       string
+	Day, Bought    Date
+	CostInt, CostC int64
+}
+
+// CostEvents returns the user's purchases (per currency and day) and the cost basis of sales
+// (per lot currency, purchase day and sale day); undated lots count on the UTC day they were
+// recorded.
+func (s *Store) CostEvents(ctx context.Context, userID int64) ([]CostEvent, error) {
+	var out []CostEvent
+	read := func(label, q string, sale, undated bool) error {
+		rows, err := s.db.QueryContext(ctx, s.rebind(q), userID)
+		if err != nil {
+			return fmt.Errorf("%s: %w", label, err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var e CostEvent
+			var bought Date
+			var created sql.NullTime
+			dest := []any{&e.Currency, &bought, &e.Day, &e.CostInt, &e.CostC}
+			if undated {
+				dest[1] = &created
+			}
+			if !sale {
+				dest = []any{&e.Currency, dest[1], &e.CostInt, &e.CostC}
+			}
+			if err := rows.Scan(dest...); err != nil {
+				return fmt.Errorf("%s: %w", label, err)
+			}
+			if created.Valid {
+				bought = NewDate(created.Time.UTC())
+			}
+			e.Bought = bought
+			if !sale {
+				e.Day = bought
+			} else {
+				e.CostInt, e.CostC = -e.CostInt, -e.CostC
+			}
+			out = append(out, e)
+		}
+		return rows.Err()
+	}
+	if err := read("purchases by currency", `SELECT purchase_currency, purchase_date, SUM(cost_int), SUM(cost_c) FROM holdings
+		WHERE user_id = ? AND purchase_date IS NOT NULL GROUP BY purchase_currency, purchase_date`, false, false); err != nil {
+		return nil, err
+	}
+	if err := read("undated purchases by currency", `SELECT purchase_currency, created_at, cost_int, cost_c FROM holdings
+		WHERE user_id = ? AND purchase_date IS NULL`, false, true); err != nil {
+		return nil, err
+	}
+	if err := read("sales by lot currency", `SELECT h.purchase_currency, h.purchase_date, s.sold_on, SUM(s.cost_int), SUM(s.cost_c)
+		FROM sales s JOIN holdings h ON h.id = s.holding_id WHERE s.user_id = ? AND h.purchase_date IS NOT NULL
+		GROUP BY h.purchase_currency, h.purchase_date, s.sold_on`, true, false); err != nil {
+		return nil, err
+	}
+	if err := read("sales of undated lots by currency", `SELECT h.purchase_currency, h.created_at, s.sold_on, s.cost_int, s.cost_c
+		FROM sales s JOIN holdings h ON h.id = s.holding_id WHERE s.user_id = ? AND h.purchase_date IS NULL`, true, true); err != nil {
+		return nil, err
+	}
+	return out, nil
+}

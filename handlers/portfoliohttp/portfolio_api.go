@@ -138,6 +138,8 @@ type PortfolioHistoryJSON struct {
 	Start   *string `json:"start" schema:"format=date" doc:"First calendar day of the window (null for ALL, and without holdings or prices)."`
 	Through *string `json:"through" schema:"format=date" doc:"Newest close of the metals you hold (null without holdings or prices)."`
 	Stale   bool    `json:"stale" doc:"true when through is before today: the range then counts back from through, the window GET /v1/prices/history shows for those metals."`
+	// Each day's value is at that day's exchange rate; fx_rate_date is today's.
+	CurrencyJSON
 }
 
 // portfolioJSON renders a valuation.
@@ -145,7 +147,8 @@ func portfolioJSON(v portfolio.Portfolio) PortfolioJSON {
 	out := PortfolioJSON{AsOf: kit.AsOfOrNull(v.AsOf), Stale: v.Stale, TotalValue: kit.NumOrNull(v.TotalValue, kit.Money), TotalCost: kit.Money(v.TotalCost),
 		UnrealizedPL: kit.NumOrNull(v.UnrealizedPL, kit.Money), UnrealizedPLPct: kit.NumOrNull(v.UnrealizedPLPct, kit.Pct),
 		DayChange: kit.NumOrNull(v.DayChange, kit.Money), DayChangePct: kit.NumOrNull(v.DayChangePct, kit.Pct), RealizedPL: kit.Money(v.Realized),
-		HoldingsCount: v.Lots, Metals: map[string]PortfolioMetalJSON{}, DayChangeLeftOut: []string{}}
+		HoldingsCount: v.Lots, Metals: map[string]PortfolioMetalJSON{}, DayChangeLeftOut: []string{},
+		CurrencyJSON: currencyJSON(v.FX)}
 	for _, m := range v.DayChangeLeftOut {
 		out.DayChangeLeftOut = append(out.DayChangeLeftOut, string(m))
 	}
@@ -164,7 +167,7 @@ func portfolioJSON(v portfolio.Portfolio) PortfolioJSON {
 
 // analyticsJSON renders analytics.
 func analyticsJSON(a portfolio.Analytics) AnalyticsJSON {
-	out := AnalyticsJSON{AsOf: kit.AsOfOrNull(a.AsOf), Stale: a.Stale, Metals: map[string]AnalyticsMetalJSON{}}
+	out := AnalyticsJSON{AsOf: kit.AsOfOrNull(a.AsOf), Stale: a.Stale, Metals: map[string]AnalyticsMetalJSON{}, CurrencyJSON: currencyJSON(a.FX)}
 	for _, m := range a.Metals {
 		out.Metals[string(m.Metal)] = AnalyticsMetalJSON{
 			Oz: kit.Ounces(m.HeldOz), CostBasis: kit.Money(m.Cost), AvgCostPerOz: kit.NumOrNull(m.AvgCostPerOz(), kit.Money), BreakEvenPrice: kit.NumOrNull(m.BreakEven(), kit.Money),
@@ -186,7 +189,7 @@ func analyticsJSON(a portfolio.Analytics) AnalyticsJSON {
 // portfolioHistoryJSON renders the value-over-time series.
 func portfolioHistoryJSON(hist portfolio.History) PortfolioHistoryJSON {
 	out := PortfolioHistoryJSON{Range: string(hist.Range), Points: make([]PortfolioPointJSON, len(hist.Points)),
-		Start: kit.DayOrNull(hist.Start), Through: kit.DayOrNull(hist.Through), Stale: hist.Stale}
+		Start: kit.DayOrNull(hist.Start), Through: kit.DayOrNull(hist.Through), Stale: hist.Stale, CurrencyJSON: currencyJSON(hist.FX)}
 	for i, p := range hist.Points {
 		out.Points[i] = PortfolioPointJSON{Date: p.Date.Format(time.DateOnly), Value: kit.Money(p.Value), Cost: kit.Money(p.Cost)}
 	}
@@ -212,9 +215,7 @@ func (h *Handlers) APIPortfolio(c *fiber.Ctx) error {
 		return err
 	}
 	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	out := portfolioJSON(v)
-	out.CurrencyJSON = currencyJSON(v.FX)
-	return kit.WriteJSON(c, http.StatusOK, out)
+	return kit.WriteJSON(c, http.StatusOK, portfolioJSON(v))
 }
 
 // APIAnalytics answers GET /v1/analytics.
@@ -232,9 +233,7 @@ func (h *Handlers) APIAnalytics(c *fiber.Ctx) error {
 		return err
 	}
 	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	out := analyticsJSON(a)
-	out.CurrencyJSON = currencyJSON(a.FX)
-	return kit.WriteJSON(c, http.StatusOK, out)
+	return kit.WriteJSON(c, http.StatusOK, analyticsJSON(a))
 }
 
 // APIPortfolioHistory answers GET /v1/portfolio/history.
@@ -243,7 +242,11 @@ func (h *Handlers) APIPortfolioHistory(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	hist, err := h.portfolio.History(h.Ctx(c), u, c.Query("range"))
+	cur, err := h.portfolio.Currency(h.Ctx(c), u, c.Query("currency"), "currency")
+	if err != nil {
+		return err
+	}
+	hist, err := h.portfolio.HistoryIn(h.Ctx(c), u, c.Query("range"), cur)
 	if err != nil {
 		return err
 	}

@@ -89,11 +89,20 @@ func (c *converter) factor(from string, day time.Time) (decimal.Decimal, error) 
 	if f, ok := c.memo[k]; ok {
 		return f, nil
 	}
-	rf, err := c.rates.Lookup(c.ctx, from, day)
+	// Before the euro (1999) a currency without a Fed series has no rate: its first one counts.
+	at := day
+	if at.Before(fx.ECBStart) {
+		if _, err := c.rates.Lookup(c.ctx, from, at); err != nil {
+			at = fx.ECBStart
+		} else if _, err := c.rates.Lookup(c.ctx, c.to, at); err != nil {
+			at = fx.ECBStart
+		}
+	}
+	rf, err := c.rates.Lookup(c.ctx, from, at)
 	if err != nil {
 		return decimal.Zero, err
 	}
-	rt, err := c.rates.Lookup(c.ctx, c.to, day)
+	rt, err := c.rates.Lookup(c.ctx, c.to, at)
 	if err != nil {
 		return decimal.Zero, err
 	}
@@ -271,4 +280,54 @@ func (s *Service) inCurrency(ctx context.Context, u db.User, currency string, to
 		t.BoughtCost, t.BoughtFees, t.Paid, t.Ref = c.BoughtCost, c.BoughtFees, c.Paid, c.Ref
 	}
 	return used, perUSD, nil
+}
+
+// historyIn re-expresses a dollar chart in currency: each point's value at that day's rate, and
+// the cost basis held that day as each lot's cost at its purchase day's rate (exact for lots
+// bought in currency), less the cost basis of the sales made by then.
+func (s *Service) historyIn(ctx context.Context, u db.User, h History, currency string) (History, error) {
+	if s.rates == nil {
+		return h, apperr.New(apperr.Unavailable, "exchange rates are not available")
+	}
+	conv := &converter{ctx: ctx, rates: s.rates, to: currency}
+	events, err := s.store.CostEvents(ctx, u.ID)
+	if err != nil {
+		return h, err
+	}
+	type costAt struct {
+		day  time.Time
+		cost decimal.Decimal
+	}
+	evs := make([]costAt, 0, len(events))
+	for _, e := range events {
+		f, err := conv.factor(e.Currency, e.Bought.Time)
+		if err != nil {
+			return h, err
+		}
+		evs = append(evs, costAt{e.Day.Time, joinParts(e.CostInt, e.CostC, 2).Mul(f)})
+	}
+	slices.SortStableFunc(evs, func(a, b costAt) int { return a.day.Compare(b.day) })
+	out := h
+	out.Points = make([]HistoryPoint, len(h.Points))
+	cost, j := decimal.Zero, 0
+	for i, p := range h.Points {
+		for j < len(evs) && !evs[j].day.After(p.Date) {
+			cost = cost.Add(evs[j].cost)
+			j++
+		}
+		f, err := conv.factor("USD", p.Date)
+		if err != nil {
+			return h, err
+		}
+		out.Points[i] = HistoryPoint{Date: p.Date, Value: p.Value.Mul(f), Cost: cost}
+	}
+	out.FX = FXUsed{Currency: currency, PerUSD: decimal.NewFromInt(1)}
+	if currency != "USD" {
+		r, err := s.rates.Lookup(ctx, currency, s.now())
+		if err != nil {
+			return h, err
+		}
+		out.FX.RateDate, out.FX.Stale, out.FX.PerUSD = r.RateDate, r.Stale, r.PerUSD
+	}
+	return out, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/fx"
 	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/prices"
 )
 
 // TestWeightsEnteredExactly: 100 g and 1 kg are kept as entered, come back so from the store,
@@ -221,6 +222,68 @@ func TestEURLotStillWhenOnlyTheDollarMoves(t *testing.T) {
 		before, after := pl("1.1684", "2921.00"), pl("1.2000", "3000.00")
 		if before != "490.00" || after != before {
 			t.Errorf("P/L in EUR %s then %s, want 490.00 both times", before, after)
+		}
+	})
+}
+
+// TestHistoryInEURIsEachDaysRate: the value-over-time chart in euros is, on every day, the
+// dollar value (ounces × that day's close) divided by that day's ECB dollar rate; the cost of a
+// lot bought in euros stays its exact euro cost. Twenty days are sampled.
+func TestHistoryInEURIsEachDaysRate(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, s *db.Store) {
+		ctx := t.Context()
+		svc := newService(t, s)
+		rates := fx.New(fx.Deps{Store: s, Now: func() time.Time { return now }})
+		svc.rates = rates
+		var cl []prices.Close
+		for d, i := time.Date(2025, 1, 2, 0, 0, 0, 0, time.UTC), 0; d.Before(time.Date(2025, 4, 1, 0, 0, 0, 0, time.UTC)); d = d.AddDate(0, 0, 1) {
+			if d.Weekday() == time.Saturday || d.Weekday() == time.Sunday {
+				continue
+			}
+			cl = append(cl, prices.Close{Date: d, Price: decimal.NewFromInt(2600 + int64(i*7%90)).Add(decimal.New(int64(i%100), -2))})
+			i++
+		}
+		svc.market = fakeMarket{board: board(handQuotes, false), gen: 3, closes: map[metals.Metal][]prices.Close{metals.Gold: cl}}
+		ann := member(t, s, "ann@example.com", db.TierGold)
+		if _, err := svc.CreateHolding(ctx, ann, holdingIn(t, `{"metal":"gold","quantity":2,"weight_oz":1,"purchase_price":2500.00,"purchase_currency":"EUR","purchase_date":"2025-01-02"}`)); err != nil {
+			t.Fatal(err)
+		}
+		usd, err := svc.HistoryIn(ctx, ann, "ALL", "USD")
+		if err != nil {
+			t.Fatal(err)
+		}
+		eur, err := svc.HistoryIn(ctx, ann, "ALL", "EUR")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(eur.Points) < 40 || len(eur.Points) != len(usd.Points) || eur.FX.Currency != "EUR" {
+			t.Fatalf("%d EUR points, %d USD, currency %q", len(eur.Points), len(usd.Points), eur.FX.Currency)
+		}
+		byDay := map[time.Time]decimal.Decimal{}
+		for _, c := range cl {
+			byDay[c.Date] = c.Price
+		}
+		for k := 0; k < 20; k++ {
+			i := k * (len(eur.Points) - 1) / 19
+			p := eur.Points[i]
+			r, err := rates.Lookup(ctx, "USD", p.Date)
+			if err != nil {
+				t.Fatal(err)
+			}
+			close, ok := byDay[p.Date]
+			if !ok {
+				t.Fatalf("point %s is not a close", p.Date)
+			}
+			want := close.Mul(decimal.NewFromInt(2)).Div(*r.PerEUR) // USD per EUR that day
+			if p.Value.StringFixed(2) != want.StringFixed(2) {
+				t.Errorf("%s: EUR value %s, want 2 × %s ÷ %s = %s", p.Date.Format(time.DateOnly), p.Value.StringFixed(2), close, r.PerEUR, want.StringFixed(2))
+			}
+			if p.Cost.String() != "5000" {
+				t.Errorf("%s: EUR cost %s, want exactly 5000", p.Date.Format(time.DateOnly), p.Cost)
+			}
+			if usd.Points[i].Value.StringFixed(2) != close.Mul(decimal.NewFromInt(2)).StringFixed(2) {
+				t.Errorf("%s: USD value %s, want 2 × %s", p.Date.Format(time.DateOnly), usd.Points[i].Value, close)
+			}
 		}
 	})
 }
