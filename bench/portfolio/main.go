@@ -36,6 +36,7 @@ import (
 func main() {
 	holdings := flag.Int("holdings", 10_000, "holdings of the measured member")
 	requests := flag.Int("requests", 2000, "requests per endpoint and client setting")
+	currencyOnly := flag.Bool("currency-only", false, "measure only the valuation in another currency (issue 25)")
 	pg := flag.String("pg", os.Getenv("OUNCE_TEST_POSTGRES_URL"), "PostgreSQL URL (a throwaway schema is created and dropped)")
 	flag.Parse()
 	ctx := context.Background()
@@ -53,7 +54,7 @@ func main() {
 	for _, eng := range engines {
 		s, raw, done := eng.Open()
 		before := benchkit.LoadAvg()
-		n := run(ctx, eng.Name, s, raw, *holdings, *requests)
+		n := run(ctx, eng.Name, s, raw, *holdings, *requests, *currencyOnly)
 		notes = append(notes, n...)
 		notes = append(notes, fmt.Sprintf("- %s: load average (1 min) %s before, %s after: other work on the machine competes for its two cores.", eng.Name, before, benchkit.LoadAvg()))
 		done()
@@ -65,7 +66,7 @@ func main() {
 }
 
 // run seeds one store and measures it, printing table rows; it returns notes for below the table.
-func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, requests int) []string {
+func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, requests int, currencyOnly bool) []string {
 	_, err := s.Migrate(ctx)
 	benchkit.Must(err)
 	market := benchkit.LiveMarket(ctx, s)
@@ -87,6 +88,23 @@ func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, 
 	refreshed, err := a.Portfolio.RefreshSpots(ctx)
 	benchkit.Must(err)
 	refreshTook := time.Since(refreshStart)
+	// A second member whose lots were bought in three currencies: a third each in USD, EUR and
+	// GBP (sales in their lot's), valued in USD and in EUR in the same run.
+	mu, err := s.InsertUser(ctx, "bench-fx@example.com", "x", db.TierGold, false)
+	benchkit.Must(err)
+	fxKey, _, err := a.Account.CreateAPIKey(ctx, mu, "bench")
+	benchkit.Must(err)
+	benchkit.Seed(ctx, s, mu.ID, holdings)
+	lots, err := s.AllHoldings(ctx, mu.ID)
+	benchkit.Must(err)
+	for i, h := range lots {
+		if cur := []string{"USD", "EUR", "GBP"}[i%3]; cur != "USD" {
+			_, err := raw.ExecContext(ctx, raw.Rebind(`UPDATE holdings SET purchase_currency = ? WHERE id = ?`), cur, h.ID)
+			benchkit.Must(err)
+			_, err = raw.ExecContext(ctx, raw.Rebind(`UPDATE sales SET currency = ? WHERE holding_id = ?`), cur, h.ID)
+			benchkit.Must(err)
+		}
+	}
 	if s.Engine == db.Postgres {
 		// What autovacuum does soon after a bulk import: statistics and the visibility map.
 		_, err = raw.ExecContext(ctx, `VACUUM ANALYZE holdings, sales, position_days, position_totals`)
@@ -100,7 +118,7 @@ func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, 
 	base := "http://" + ln.Addr().String()
 
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
-	get := func(path string) func() {
+	getAs := func(key, path string) func() {
 		return func() {
 			req, _ := http.NewRequest("GET", base+path, nil)
 			req.Header.Set("Authorization", "Bearer "+key)
@@ -113,6 +131,7 @@ func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, 
 			}
 		}
 	}
+	get := func(path string) func() { return getAs(key, path) }
 	today := db.NewDate(prices.SessionDate(now))
 	sqlPortfolio := func() {
 		_, err := s.PositionTotals(ctx, u.ID, today, db.HeldOnly)
@@ -195,6 +214,23 @@ func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, 
 		{"`GET /v1/portfolio/history?range=5Y` (chart kept)", get("/v1/portfolio/history?range=5Y"), nil, []int{1}},
 		{"`GET /v1/portfolio/history?range=5Y` right after an edit (recomputed)", get("/v1/portfolio/history?range=5Y"), touch, []int{1}},
 	}
+	fxRows := []struct {
+		what    string
+		f, pre  func()
+		clients []int
+	}{
+		{"`GET /v1/portfolio` (lots in USD only)", get("/v1/portfolio"), nil, []int{1}},
+		{"`GET /v1/portfolio` (lots in USD, EUR, GBP)", getAs(fxKey, "/v1/portfolio"), nil, []int{1}},
+		{"`GET /v1/portfolio?currency=EUR` (lots in USD, EUR, GBP)", getAs(fxKey, "/v1/portfolio?currency=EUR"), nil, []int{1}},
+		{"`GET /v1/analytics` (lots in USD only)", get("/v1/analytics"), nil, []int{1}},
+		{"`GET /v1/analytics` (lots in USD, EUR, GBP)", getAs(fxKey, "/v1/analytics"), nil, []int{1}},
+		{"`GET /v1/analytics?currency=EUR` (lots in USD, EUR, GBP)", getAs(fxKey, "/v1/analytics?currency=EUR"), nil, []int{1}},
+	}
+	if currencyOnly {
+		rows = fxRows
+	} else {
+		rows = append(rows, fxRows...)
+	}
 	p99 := map[string]time.Duration{}
 	p50 := map[string]time.Duration{}
 	for _, r := range rows {
@@ -214,6 +250,11 @@ func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, 
 		return fmt.Sprintf("%.1f× at p50, %.1f× at p99", float64(p50[a])/float64(p50[b]), float64(p99[a])/float64(p99[b]))
 	}
 	return []string{
+		fmt.Sprintf("- %s: in EUR over USD, same run, same 3-currency member (one client): portfolio %s; analytics %s. 3-currency member in EUR over the USD-only member: portfolio %s; analytics %s.", name,
+			ratio("`GET /v1/portfolio?currency=EUR` (lots in USD, EUR, GBP)", "`GET /v1/portfolio` (lots in USD, EUR, GBP)"),
+			ratio("`GET /v1/analytics?currency=EUR` (lots in USD, EUR, GBP)", "`GET /v1/analytics` (lots in USD, EUR, GBP)"),
+			ratio("`GET /v1/portfolio?currency=EUR` (lots in USD, EUR, GBP)", "`GET /v1/portfolio` (lots in USD only)"),
+			ratio("`GET /v1/analytics?currency=EUR` (lots in USD, EUR, GBP)", "`GET /v1/analytics` (lots in USD only)")),
 		fmt.Sprintf("- %s: storing the spot at purchase of %d lots (the refresh after the history loads) took %s.", name, refreshed, refreshTook.Round(time.Millisecond)),
 		fmt.Sprintf("- %s: seeding %d holdings took %s. Endpoint over SQL alone (one client): portfolio %s; analytics %s.", name, holdings, seeded.Round(time.Millisecond),
 			ratio("`GET /v1/portfolio`", "SQL only: portfolio aggregate"), ratio("`GET /v1/analytics`", "SQL only: analytics aggregate")),
