@@ -83,11 +83,12 @@ func (s *Store) CurrencySums(ctx context.Context, userID int64) ([]CurrencyDaySu
 }
 
 // HasLotsOutside reports whether any of the user's lots or sales is recorded in a currency
-// other than currency (the index on (user_id, purchase_currency, …) answers it without a scan).
+// other than currency: two index ranges on (user_id, purchase_currency, …) either side of it,
+// so a member whose every lot is in currency costs no scan of their lots.
 func (s *Store) HasLotsOutside(ctx context.Context, userID int64, currency string) (bool, error) {
 	var n int
-	err := s.db.GetContext(ctx, &n, s.rebind(`SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM holdings WHERE user_id = ? AND purchase_currency <> ? LIMIT 1) h)
-		+ (SELECT COUNT(*) FROM (SELECT 1 FROM sales WHERE user_id = ? AND currency <> ? LIMIT 1) x)`), userID, currency, userID, currency)
+	err := s.db.GetContext(ctx, &n, s.rebind(`SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM holdings WHERE user_id = ? AND (purchase_currency < ? OR purchase_currency > ?) LIMIT 1) h)
+		+ (SELECT COUNT(*) FROM (SELECT 1 FROM sales WHERE user_id = ? AND (currency < ? OR currency > ?) LIMIT 1) x)`), userID, currency, currency, userID, currency, currency)
 	if err != nil {
 		return false, fmt.Errorf("lot currencies: %w", err)
 	}

@@ -54,7 +54,7 @@ func (s *Service) Currency(ctx context.Context, u db.User, code, field string) (
 	if s.rates == nil {
 		return "", apperr.InvalidField(field, fmt.Sprintf("unknown currency %q; supported: USD", code))
 	}
-	supported := s.rates.Supported(ctx)
+	supported := s.today.supported(ctx, s.rates, s.now())
 	if !slices.Contains(supported, code) {
 		return "", apperr.InvalidField(field, fmt.Sprintf("unknown currency %q; supported: %s", code, strings.Join(supported, ", ")))
 	}
@@ -248,14 +248,12 @@ func (s *Service) inCurrency(ctx context.Context, u db.User, currency string, to
 	now := s.now()
 	perUSD := decimal.NewFromInt(1)
 	if currency != "USD" {
-		r, err := s.rates.Lookup(ctx, currency, now)
+		r, f, err := s.today.rate(ctx, s.rates, currency, now)
 		if err != nil {
 			return used, decimal.Zero, err
 		}
 		used.RateDate, used.Stale, used.PerUSD = r.RateDate, r.Stale, r.PerUSD
-		if perUSD, err = conv.factor("USD", now); err != nil {
-			return used, decimal.Zero, err
-		}
+		perUSD = f
 	}
 	rev, err := s.store.LedgerRevision(ctx, u.ID)
 	if err != nil {
@@ -330,4 +328,68 @@ func (s *Service) historyIn(ctx context.Context, u db.User, h History, currency 
 		out.FX.RateDate, out.FX.Stale, out.FX.PerUSD = r.RateDate, r.Stale, r.PerUSD
 	}
 	return out, nil
+}
+
+// todayTTL bounds how long today's rate of a currency and the list of supported codes are
+// kept: a refresh or an import is seen within it, and a valuation does not ask the rate store
+// on every request.
+const todayTTL = time.Minute
+
+// todayCache keeps each currency's rate of today (and the dollar's factor into it) and the
+// supported codes, for todayTTL.
+type todayCache struct {
+	mu    sync.Mutex
+	rates map[string]todayRate
+	codes []string
+	at    time.Time
+}
+
+type todayRate struct {
+	at     time.Time
+	rate   fx.Rate
+	perUSD decimal.Decimal
+}
+
+func fresh(at, now time.Time) bool { return !at.IsZero() && !now.Before(at) && now.Sub(at) < todayTTL }
+
+// rate is currency's rate of now and what a dollar is worth in it (through the euro).
+func (c *todayCache) rate(ctx context.Context, rates Rates, currency string, now time.Time) (fx.Rate, decimal.Decimal, error) {
+	c.mu.Lock()
+	e, ok := c.rates[currency]
+	c.mu.Unlock()
+	if ok && fresh(e.at, now) && e.rate.Date.Equal(time.Date(now.UTC().Year(), now.UTC().Month(), now.UTC().Day(), 0, 0, 0, 0, time.UTC)) {
+		return e.rate, e.perUSD, nil
+	}
+	r, err := rates.Lookup(ctx, currency, now)
+	if err != nil {
+		return fx.Rate{}, decimal.Zero, err
+	}
+	usd, err := rates.Lookup(ctx, "USD", now)
+	if err != nil {
+		return fx.Rate{}, decimal.Zero, err
+	}
+	f := CrossFactor(usd, r)
+	c.mu.Lock()
+	if c.rates == nil {
+		c.rates = map[string]todayRate{}
+	}
+	c.rates[currency] = todayRate{at: now, rate: r, perUSD: f}
+	c.mu.Unlock()
+	return r, f, nil
+}
+
+// supported is the list of codes with rates.
+func (c *todayCache) supported(ctx context.Context, rates Rates, now time.Time) []string {
+	c.mu.Lock()
+	if fresh(c.at, now) {
+		codes := c.codes
+		c.mu.Unlock()
+		return codes
+	}
+	c.mu.Unlock()
+	codes := rates.Supported(ctx)
+	c.mu.Lock()
+	c.codes, c.at = codes, now
+	c.mu.Unlock()
+	return codes
 }

@@ -164,7 +164,10 @@ func (in HoldingInput) apply(h *Holding, create bool, now time.Time) []apperr.Fi
 		bad("weight", "is required with weight_unit")
 	}
 	if v, ok := get("weight_oz"); !enteredWeight && (ok || create) {
-		h.WeightAmount, h.WeightUnit = decimal.NullDecimal{}, ""
+		// The same fine weight sent back (an edit form) keeps the weight as it was entered.
+		if d, err := parseBoundedDecimal(strings.TrimSpace(v)); create || err != nil || !d.Equal(h.WeightOz) {
+			h.WeightAmount, h.WeightUnit = decimal.NullDecimal{}, ""
+		}
 		if d, msg := parseAmount(v, isNum("weight_oz"), true, false, maxWeight, MaxWeightDecimals); msg != "" {
 			bad("weight_oz", msg)
 		} else {

@@ -209,6 +209,7 @@ func TestEURLotStillWhenOnlyTheDollarMoves(t *testing.T) {
 				t.Fatal(err)
 			}
 			svc.market = fakeMarket{board: board(map[metals.Metal][2]string{metals.Gold: {goldUSD, goldUSD}}, false), gen: 2}
+			svc.today = todayCache{} // a minute later: today's rate is read again
 			p, err := svc.PortfolioIn(ctx, ann, "EUR")
 			if err != nil {
 				t.Fatal(err)

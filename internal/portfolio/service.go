@@ -55,6 +55,7 @@ type Service struct {
 	charts chartCache
 	rates  Rates
 	costs  costCache
+	today  todayCache
 }
 
 // New builds the service.
