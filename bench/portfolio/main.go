@@ -249,12 +249,15 @@ func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, 
 	ratio := func(a, b string) string {
 		return fmt.Sprintf("%.1f× at p50, %.1f× at p99", float64(p50[a])/float64(p50[b]), float64(p99[a])/float64(p99[b]))
 	}
-	return []string{
-		fmt.Sprintf("- %s: in EUR over USD, same run, same 3-currency member (one client): portfolio %s; analytics %s. 3-currency member in EUR over the USD-only member: portfolio %s; analytics %s.", name,
-			ratio("`GET /v1/portfolio?currency=EUR` (lots in USD, EUR, GBP)", "`GET /v1/portfolio` (lots in USD, EUR, GBP)"),
-			ratio("`GET /v1/analytics?currency=EUR` (lots in USD, EUR, GBP)", "`GET /v1/analytics` (lots in USD, EUR, GBP)"),
-			ratio("`GET /v1/portfolio?currency=EUR` (lots in USD, EUR, GBP)", "`GET /v1/portfolio` (lots in USD only)"),
-			ratio("`GET /v1/analytics?currency=EUR` (lots in USD, EUR, GBP)", "`GET /v1/analytics` (lots in USD only)")),
+	fxNote := fmt.Sprintf("- %s: in EUR over USD, same run, same 3-currency member (one client): portfolio %s; analytics %s. 3-currency member in EUR over the USD-only member: portfolio %s; analytics %s.", name,
+		ratio("`GET /v1/portfolio?currency=EUR` (lots in USD, EUR, GBP)", "`GET /v1/portfolio` (lots in USD, EUR, GBP)"),
+		ratio("`GET /v1/analytics?currency=EUR` (lots in USD, EUR, GBP)", "`GET /v1/analytics` (lots in USD, EUR, GBP)"),
+		ratio("`GET /v1/portfolio?currency=EUR` (lots in USD, EUR, GBP)", "`GET /v1/portfolio` (lots in USD only)"),
+		ratio("`GET /v1/analytics?currency=EUR` (lots in USD, EUR, GBP)", "`GET /v1/analytics` (lots in USD only)"))
+	if currencyOnly {
+		return []string{fxNote}
+	}
+	return []string{fxNote,
 		fmt.Sprintf("- %s: storing the spot at purchase of %d lots (the refresh after the history loads) took %s.", name, refreshed, refreshTook.Round(time.Millisecond)),
 		fmt.Sprintf("- %s: seeding %d holdings took %s. Endpoint over SQL alone (one client): portfolio %s; analytics %s.", name, holdings, seeded.Round(time.Millisecond),
 			ratio("`GET /v1/portfolio`", "SQL only: portfolio aggregate"), ratio("`GET /v1/analytics`", "SQL only: analytics aggregate")),
