@@ -250,6 +250,12 @@ func (s *Store) updateHoldingRow(ctx context.Context, tx *sqlx.Tx, cur, h Holdin
 		lotCurrency(h), h.ID, h.UserID); err != nil {
 		return err
 	}
+	if lotCurrency(cur) != lotCurrency(h) {
+		// The ledger's sums do not move, but what is derived from the lot's currency does.
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE users SET ledger_rev = ledger_rev + 1 WHERE id = ?`), h.UserID); err != nil {
+			return err
+		}
+	}
 	return s.updateLotWeight(ctx, tx, h)
 }
 

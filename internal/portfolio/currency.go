@@ -236,7 +236,7 @@ func ConvertBoard(b prices.Snapshot, factor decimal.Decimal) prices.Snapshot {
 func (s *Service) inCurrency(ctx context.Context, u db.User, currency string, totals []db.MetalTotals) (FXUsed, decimal.Decimal, error) {
 	used := FXUsed{Currency: currency, PerUSD: decimal.NewFromInt(1)}
 	if currency == "USD" {
-		mixed, err := s.store.HasLotsOutside(ctx, u.ID, currency)
+		mixed, err := s.outsideUSD(ctx, u.ID)
 		if err != nil || !mixed {
 			return used, decimal.NewFromInt(1), err
 		}
@@ -392,4 +392,29 @@ func (c *todayCache) supported(ctx context.Context, rates Rates, now time.Time) 
 	c.codes, c.at = codes, now
 	c.mu.Unlock()
 	return codes
+}
+
+// mixedAt is whether a member had lots outside USD at a ledger revision.
+type mixedAt struct {
+	rev   int64
+	mixed bool
+}
+
+// outsideUSD reports whether any of the member's lots or sales is in another currency than
+// USD, kept per ledger revision (every write of a lot or sale moves it), so a dollar member's
+// valuation reads one revision rather than their lots.
+func (s *Service) outsideUSD(ctx context.Context, userID int64) (bool, error) {
+	rev, err := s.store.LedgerRevision(ctx, userID)
+	if err != nil {
+		return false, err
+	}
+	if v, ok := s.mixed.Load(userID); ok && v.(mixedAt).rev == rev {
+		return v.(mixedAt).mixed, nil
+	}
+	mixed, err := s.store.HasLotsOutside(ctx, userID, "USD")
+	if err != nil {
+		return false, err
+	}
+	s.mixed.Store(userID, mixedAt{rev, mixed})
+	return mixed, nil
 }

@@ -288,3 +288,25 @@ func TestHistoryInEURIsEachDaysRate(t *testing.T) {
 		}
 	})
 }
+
+// TestCurrencyEditSeen: changing only a lot's currency is seen by the next valuation (the
+// kept sums are per ledger revision, which the change moves).
+func TestCurrencyEditSeen(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, s *db.Store) {
+		ctx := t.Context()
+		svc := newService(t, s)
+		svc.rates = fx.New(fx.Deps{Store: s, Now: func() time.Time { return now }})
+		ann := member(t, s, "ann@example.com", db.TierGold)
+		h := create(t, svc, ann, "gold", 1, "1", "2000", "0", "2025-01-10")
+		if p, err := svc.PortfolioIn(ctx, ann, "USD"); err != nil || p.TotalCost.String() != "2000" {
+			t.Fatalf("USD cost %v, %v", p.TotalCost, err)
+		}
+		if _, err := svc.UpdateHolding(ctx, ann, h.ID, holdingIn(t, `{"purchase_currency":"EUR"}`)); err != nil {
+			t.Fatal(err)
+		}
+		// €2,000 on 2025-01-10 at 1.0304 dollars per euro.
+		if p, err := svc.PortfolioIn(ctx, ann, "USD"); err != nil || p.TotalCost.StringFixed(2) != "2060.80" {
+			t.Errorf("after the lot became EUR: USD cost %v, %v; want 2060.80", p.TotalCost, err)
+		}
+	})
+}

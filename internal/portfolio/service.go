@@ -10,6 +10,7 @@ import (
 	"errors"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -56,6 +57,7 @@ type Service struct {
 	rates  Rates
 	costs  costCache
 	today  todayCache
+	mixed  sync.Map // user id → mixedAt
 }
 
 // New builds the service.
