@@ -12,8 +12,8 @@ import (
 
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
-	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/fx"
+	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/views/format"
 	"github.com/ouncehq/ounce/views/pages"
