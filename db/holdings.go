@@ -38,6 +38,13 @@ type Holding struct {
 	// computes it (portfolio.PremiumRef) beside SpotAtPurchase on every write; the store keeps
 	// it in the exact columns the premium sums read and does not read it back.
 	Ref decimal.Decimal `db:"-"`
+
+	// PurchaseCurrency is the ISO 4217 code PurchasePrice and Fees are in (issue 25).
+	PurchaseCurrency string `db:"purchase_currency"`
+	// WeightAmount and WeightUnit are the weight per unit as entered (100 g stays 100 g);
+	// WeightAmount is invalid for a weight entered in troy ounces, which WeightOz is exactly.
+	WeightAmount decimal.NullDecimal `db:"weight_amount"`
+	WeightUnit   string              `db:"weight_unit"`
 }
 
 // Remaining is how many units are still held after sales.
@@ -51,21 +58,42 @@ func (h Holding) TotalCost() decimal.Decimal {
 	return h.PurchasePrice.Mul(decimal.NewFromInt(h.Quantity)).Add(h.Fees)
 }
 
-const holdingCols = `id, user_id, metal, product_name, quantity, weight_oz, purchase_price, fees, dealer, purchase_date, notes, sold_quantity, created_at, updated_at, spot_at_purchase`
+const holdingCols = `id, user_id, metal, product_name, quantity, weight_oz, purchase_price, fees, dealer, purchase_date, notes, sold_quantity, created_at, updated_at, spot_at_purchase` +
+	lotCurrencyCols
+
+// lotCurrencyCols are the columns of a lot's currency and entered weight (issue 25).
+const lotCurrencyCols = `, purchase_currency, weight_amount, weight_unit`
 
 // holdingInsertCols are the columns a new holding is written with: its fields and the exact
 // integer totals the portfolio aggregates (see lotTotals).
 const holdingInsertCols = `id, user_id, metal, product_name, quantity, weight_oz, purchase_price, fees, dealer, purchase_date, notes, created_at, updated_at,
-	oz_int, oz_e8, cost_int, cost_c, fees_c, held_oz_int, held_oz_e8, held_cost_int, held_cost_c, spot_at_purchase, ref_int, ref_e8`
+	oz_int, oz_e8, cost_int, cost_c, fees_c, held_oz_int, held_oz_e8, held_cost_int, held_cost_c, spot_at_purchase, ref_int, ref_e8` + lotCurrencyCols
 
-const holdingInsertPlaceholders = `?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?`
+const holdingInsertPlaceholders = `?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?` + `, ?, ?, ?`
 
 // holdingInsertArgs are the values for holdingInsertCols.
 func holdingInsertArgs(h Holding) []any {
 	t := lotTotalsOf(h)
 	return []any{h.ID, h.UserID, h.Metal, h.ProductName, h.Quantity, h.WeightOz.String(), h.PurchasePrice.String(), h.Fees.String(),
 		h.Dealer, h.PurchaseDate, h.Notes, h.CreatedAt, h.UpdatedAt,
-		t.OzInt, t.OzE8, t.CostInt, t.CostC, t.FeesC, t.HeldOzInt, t.HeldOzE8, t.HeldCostInt, t.HeldCostC, spotArg(h.SpotAtPurchase), t.RefInt, t.RefE8}
+		t.OzInt, t.OzE8, t.CostInt, t.CostC, t.FeesC, t.HeldOzInt, t.HeldOzE8, t.HeldCostInt, t.HeldCostC, spotArg(h.SpotAtPurchase), t.RefInt, t.RefE8,
+		lotCurrency(h), spotArg(h.WeightAmount), lotWeightUnit(h)}
+}
+
+// lotCurrency is a lot's stored currency: USD when none was given.
+func lotCurrency(h Holding) string {
+	if h.PurchaseCurrency == "" {
+		return "USD"
+	}
+	return h.PurchaseCurrency
+}
+
+// lotWeightUnit is the unit of a lot's entered weight: oz when none was given.
+func lotWeightUnit(h Holding) string {
+	if h.WeightUnit == "" || !h.WeightAmount.Valid {
+		return "oz"
+	}
+	return h.WeightUnit
 }
 
 // spotArg is the stored form of a spot at purchase: decimal text, or NULL.
@@ -186,8 +214,9 @@ func (s *Store) relocateLot(ctx context.Context, tx *sqlx.Tx, userID int64, id s
 // updateHoldingRow writes UpdateHolding's change of cur to h.
 func (s *Store) updateHoldingRow(ctx context.Context, tx *sqlx.Tx, cur, h Holding) error {
 	if cur.SoldQuantity > 0 {
-		if cur.Metal != h.Metal || cur.Quantity != h.Quantity || !cur.WeightOz.Equal(h.WeightOz) || !cur.PurchasePrice.Equal(h.PurchasePrice) || !cur.Fees.Equal(h.Fees) {
-			return fmt.Errorf("units of this holding have been sold, so its metal, quantity, weight, price and fees can no longer change: %w", ErrConflict)
+		if cur.Metal != h.Metal || cur.Quantity != h.Quantity || !cur.WeightOz.Equal(h.WeightOz) || !cur.PurchasePrice.Equal(h.PurchasePrice) || !cur.Fees.Equal(h.Fees) ||
+			lotCurrency(cur) != lotCurrency(h) {
+			return fmt.Errorf("units of this holding have been sold, so its metal, quantity, weight, price, fees and currency can no longer change: %w", ErrConflict)
 		}
 		var first Date
 		if err := tx.GetContext(ctx, &first, tx.Rebind(`SELECT MIN(sold_on) FROM sales WHERE holding_id = ?`), h.ID); err != nil {
@@ -200,7 +229,10 @@ func (s *Store) updateHoldingRow(ctx context.Context, tx *sqlx.Tx, cur, h Holdin
 		_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE holdings SET product_name = ?, dealer = ?, purchase_date = ?, notes = ?, updated_at = ?,
 				spot_at_purchase = ?, ref_int = ?, ref_e8 = ? WHERE id = ? AND user_id = ?`),
 			h.ProductName, h.Dealer, h.PurchaseDate, h.Notes, h.UpdatedAt, spotArg(h.SpotAtPurchase), ri, re, h.ID, h.UserID)
-		return err
+		if err != nil {
+			return err
+		}
+		return s.updateLotWeight(ctx, tx, h)
 	}
 	t := lotTotalsOf(h)
 	_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE holdings SET metal = ?, product_name = ?, quantity = ?, weight_oz = ?, purchase_price = ?,
@@ -211,6 +243,26 @@ func (s *Store) updateHoldingRow(ctx context.Context, tx *sqlx.Tx, cur, h Holdin
 		h.Metal, h.ProductName, h.Quantity, h.WeightOz.String(), h.PurchasePrice.String(), h.Fees.String(), h.Dealer, h.PurchaseDate, h.Notes,
 		h.UpdatedAt, t.OzInt, t.OzE8, t.CostInt, t.CostC, t.FeesC, t.HeldOzInt, t.HeldOzE8, t.HeldCostInt, t.HeldCostC,
 		spotArg(h.SpotAtPurchase), t.RefInt, t.RefE8, h.ID, h.UserID)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE holdings SET purchase_currency = ? WHERE id = ? AND user_id = ? AND sold_quantity = 0`),
+		lotCurrency(h), h.ID, h.UserID); err != nil {
+		return err
+	}
+	if lotCurrency(cur) != lotCurrency(h) {
+		// The ledger's sums do not move, but what is derived from the lot's currency does.
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE users SET ledger_rev = ledger_rev + 1 WHERE id = ?`), h.UserID); err != nil {
+			return err
+		}
+	}
+	return s.updateLotWeight(ctx, tx, h)
+}
+
+// updateLotWeight writes the weight as entered (the same weight in troy ounces is checked above).
+func (s *Store) updateLotWeight(ctx context.Context, tx *sqlx.Tx, h Holding) error {
+	_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE holdings SET weight_amount = ?, weight_unit = ? WHERE id = ? AND user_id = ?`),
+		spotArg(h.WeightAmount), lotWeightUnit(h), h.ID, h.UserID)
 	return err
 }
 

@@ -23,7 +23,16 @@ type ImportResult struct {
 // quantity, weight, price, fees, dealer and date. Decimals are compared by value (1.50 = 1.5).
 func DuplicateKey(h Holding) string {
 	return strings.Join([]string{h.Metal, h.ProductName, strconv.FormatInt(h.Quantity, 10), h.WeightOz.String(),
-		h.PurchasePrice.String(), h.Fees.String(), h.Dealer, h.PurchaseDate.String()}, "\x1f")
+		h.PurchasePrice.String(), h.Fees.String(), h.Dealer, h.PurchaseDate.String()}, "\x1f") + currencyKey(h)
+}
+
+// currencyKey tells apart lots alike but for their currency (nothing for dollar lots, so keys
+// of lots recorded before currencies are unchanged).
+func currencyKey(h Holding) string {
+	if c := lotCurrency(h); c != "USD" {
+		return "\x1f" + c
+	}
+	return ""
 }
 
 // ImportHoldings stores validated holdings for the user in one transaction, all or nothing,

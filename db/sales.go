@@ -28,9 +28,12 @@ type Sale struct {
 	// RealizedPL is proceeds − fees − cost basis.
 	RealizedPL decimal.Decimal `db:"realized_pl"`
 	CreatedAt  time.Time       `db:"created_at"`
+	// Currency is the ISO 4217 code of the price, fees and every amount above: the lot's
+	// purchase currency (issue 25).
+	Currency string `db:"currency"`
 }
 
-const saleCols = `id, user_id, holding_id, metal, quantity, oz, price_per_unit, fees, sold_on, proceeds, cost_basis, realized_pl, created_at`
+const saleCols = `id, user_id, holding_id, metal, quantity, oz, price_per_unit, fees, sold_on, proceeds, cost_basis, realized_pl, created_at, currency`
 
 // ErrOversold (an ErrConflict) means a sale asked for more units than are still held; the
 // error returned is an *OversoldError saying how many.
@@ -264,13 +267,14 @@ func (s *Store) insertSale(ctx context.Context, tx *sqlx.Tx, userID int64, holdi
 		return Sale{}, decidedError{err}
 	}
 	out.ID, out.UserID, out.HoldingID, out.Metal, out.CreatedAt = newID("s_"), userID, lot.ID, lot.Metal, now
+	out.Currency = lotCurrency(lot.Holding)
 	ozInt, ozE8 := split(out.Oz, ozPlaces)
 	costInt, costC := split(out.CostBasis, moneyPlaces)
 	plInt, plC := split(out.RealizedPL, moneyPlaces)
 	_, err = tx.ExecContext(ctx, tx.Rebind(`INSERT INTO sales (`+saleCols+`, oz_int, oz_e8, cost_int, cost_c, pl_int, pl_c)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		out.ID, out.UserID, out.HoldingID, out.Metal, out.Quantity, out.Oz.String(), out.PricePerUnit.String(), out.Fees.String(),
-		out.SoldOn, out.Proceeds.String(), out.CostBasis.String(), out.RealizedPL.String(), out.CreatedAt,
+		out.SoldOn, out.Proceeds.String(), out.CostBasis.String(), out.RealizedPL.String(), out.CreatedAt, lotCurrency(lot.Holding),
 		ozInt, ozE8, costInt, costC, plInt, plC)
 	if err != nil {
 		return Sale{}, fmt.Errorf("insert sale: %w", err)

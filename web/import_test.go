@@ -55,7 +55,7 @@ func TestImportAndExportRoundTrip(t *testing.T) {
 			t.Fatalf("export: %d %v", r.Status, r.Header)
 		}
 		recs, err := csv.NewReader(bytes.NewReader(r.Body)).ReadAll()
-		if err != nil || len(recs) != 4 || strings.Join(recs[0], ",") != "metal,product_name,quantity,weight_oz,purchase_price,fees,dealer,purchase_date,notes" {
+		if err != nil || len(recs) != 4 || strings.Join(recs[0], ",") != "metal,product_name,quantity,weight_oz,purchase_price,fees,dealer,purchase_date,notes,currency,weight,weight_unit" {
 			t.Fatalf("export CSV: %v %v", recs, err)
 		}
 		// Oldest purchase first.

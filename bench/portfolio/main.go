@@ -52,6 +52,7 @@ func wanted(row string) bool {
 func main() {
 	holdings := flag.Int("holdings", 10_000, "holdings of the measured member")
 	requests := flag.Int("requests", 2000, "requests per endpoint and client setting")
+	currencyOnly := flag.Bool("currency-only", false, "measure only the valuation in another currency (issue 25)")
 	pg := flag.String("pg", os.Getenv("OUNCE_TEST_POSTGRES_URL"), "PostgreSQL URL (a throwaway schema is created and dropped)")
 	flag.StringVar(&only, "only", "", "measure only the rows whose name contains one of these comma-separated parts")
 	flag.Parse()
@@ -70,7 +71,7 @@ func main() {
 	for _, eng := range engines {
 		s, raw, done := eng.Open()
 		before := benchkit.LoadAvg()
-		n := run(ctx, eng.Name, s, raw, *holdings, *requests)
+		n := run(ctx, eng.Name, s, raw, *holdings, *requests, *currencyOnly)
 		notes = append(notes, n...)
 		notes = append(notes, fmt.Sprintf("- %s: load average (1 min) %s before, %s after: other work on the machine competes for its two cores.", eng.Name, before, benchkit.LoadAvg()))
 		done()
@@ -82,7 +83,7 @@ func main() {
 }
 
 // run seeds one store and measures it, printing table rows; it returns notes for below the table.
-func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, requests int) []string {
+func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, requests int, currencyOnly bool) []string {
 	_, err := s.Migrate(ctx)
 	benchkit.Must(err)
 	market := benchkit.LiveMarket(ctx, s)
@@ -104,6 +105,23 @@ func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, 
 	refreshed, err := a.Portfolio.RefreshSpots(ctx)
 	benchkit.Must(err)
 	refreshTook := time.Since(refreshStart)
+	// A second member whose lots were bought in three currencies: a third each in USD, EUR and
+	// GBP (sales in their lot's), valued in USD and in EUR in the same run.
+	mu, err := s.InsertUser(ctx, "bench-fx@example.com", "x", db.TierGold, false)
+	benchkit.Must(err)
+	fxKey, _, err := a.Account.CreateAPIKey(ctx, mu, "bench")
+	benchkit.Must(err)
+	benchkit.Seed(ctx, s, mu.ID, holdings)
+	lots, err := s.AllHoldings(ctx, mu.ID)
+	benchkit.Must(err)
+	for i, h := range lots {
+		if cur := []string{"USD", "EUR", "GBP"}[i%3]; cur != "USD" {
+			_, err := raw.ExecContext(ctx, raw.Rebind(`UPDATE holdings SET purchase_currency = ? WHERE id = ?`), cur, h.ID)
+			benchkit.Must(err)
+			_, err = raw.ExecContext(ctx, raw.Rebind(`UPDATE sales SET currency = ? WHERE holding_id = ?`), cur, h.ID)
+			benchkit.Must(err)
+		}
+	}
 	if s.Engine == db.Postgres {
 		// What autovacuum does soon after a bulk import: statistics and the visibility map.
 		_, err = raw.ExecContext(ctx, `VACUUM ANALYZE holdings, sales, position_days, position_totals`)
@@ -117,7 +135,7 @@ func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, 
 	base := "http://" + ln.Addr().String()
 
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
-	get := func(path string) func() {
+	getAs := func(key, path string) func() {
 		return func() {
 			req, _ := http.NewRequest("GET", base+path, nil)
 			req.Header.Set("Authorization", "Bearer "+key)
@@ -130,6 +148,7 @@ func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, 
 			}
 		}
 	}
+	get := func(path string) func() { return getAs(key, path) }
 	today := db.NewDate(prices.SessionDate(now))
 	sqlPortfolio := func() {
 		_, err := s.PositionTotals(ctx, u.ID, today, db.HeldOnly)
@@ -220,6 +239,23 @@ func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, 
 		{"`GET /v1/portfolio/performance/summary` right after an edit", get("/v1/portfolio/performance/summary"), touch, []int{1}},
 		{"`GET /v1/portfolio/performance?period=MAX` (with every flow)", get("/v1/portfolio/performance?period=MAX"), nil, []int{1}},
 	}
+	fxRows := []struct {
+		what    string
+		f, pre  func()
+		clients []int
+	}{
+		{"`GET /v1/portfolio` (lots in USD only)", get("/v1/portfolio"), nil, []int{1}},
+		{"`GET /v1/portfolio` (lots in USD, EUR, GBP)", getAs(fxKey, "/v1/portfolio"), nil, []int{1}},
+		{"`GET /v1/portfolio?currency=EUR` (lots in USD, EUR, GBP)", getAs(fxKey, "/v1/portfolio?currency=EUR"), nil, []int{1}},
+		{"`GET /v1/analytics` (lots in USD only)", get("/v1/analytics"), nil, []int{1}},
+		{"`GET /v1/analytics` (lots in USD, EUR, GBP)", getAs(fxKey, "/v1/analytics"), nil, []int{1}},
+		{"`GET /v1/analytics?currency=EUR` (lots in USD, EUR, GBP)", getAs(fxKey, "/v1/analytics?currency=EUR"), nil, []int{1}},
+	}
+	if currencyOnly {
+		rows = fxRows
+	} else {
+		rows = append(rows, fxRows...)
+	}
 	p99 := map[string]time.Duration{}
 	p50 := map[string]time.Duration{}
 	for _, r := range rows {
@@ -241,12 +277,20 @@ func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, 
 	ratio := func(a, b string) string {
 		return fmt.Sprintf("%.1f× at p50, %.1f× at p99", float64(p50[a])/float64(p50[b]), float64(p99[a])/float64(p99[b]))
 	}
-	notes := []string{
+	fxNote := fmt.Sprintf("- %s: in EUR over USD, same run, same 3-currency member (one client): portfolio %s; analytics %s. 3-currency member in EUR over the USD-only member: portfolio %s; analytics %s.", name,
+		ratio("`GET /v1/portfolio?currency=EUR` (lots in USD, EUR, GBP)", "`GET /v1/portfolio` (lots in USD, EUR, GBP)"),
+		ratio("`GET /v1/analytics?currency=EUR` (lots in USD, EUR, GBP)", "`GET /v1/analytics` (lots in USD, EUR, GBP)"),
+		ratio("`GET /v1/portfolio?currency=EUR` (lots in USD, EUR, GBP)", "`GET /v1/portfolio` (lots in USD only)"),
+		ratio("`GET /v1/analytics?currency=EUR` (lots in USD, EUR, GBP)", "`GET /v1/analytics` (lots in USD only)"))
+	if currencyOnly {
+		return []string{fxNote}
+	}
+	notes := []string{fxNote,
 		fmt.Sprintf("- %s: storing the spot at purchase of %d lots (the refresh after the history loads) took %s.", name, refreshed, refreshTook.Round(time.Millisecond)),
 		fmt.Sprintf("- %s: seeding %d holdings took %s.", name, holdings, seeded.Round(time.Millisecond)),
 	}
 	if p50["SQL only: portfolio aggregate"] > 0 && p50["SQL only: analytics aggregate"] > 0 { // not left out by -only
-		notes[1] += fmt.Sprintf(" Endpoint over SQL alone (one client): portfolio %s; analytics %s.",
+		notes[2] += fmt.Sprintf(" Endpoint over SQL alone (one client): portfolio %s; analytics %s.",
 			ratio("`GET /v1/portfolio`", "SQL only: portfolio aggregate"), ratio("`GET /v1/analytics`", "SQL only: analytics aggregate"))
 	}
 	return notes

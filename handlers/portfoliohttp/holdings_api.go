@@ -34,6 +34,24 @@ type HoldingJSON struct {
 	RemainingQuantity int64    `json:"remaining_quantity" doc:"quantity − sold_quantity: units still held."`
 	SpotAtPurchase    *kit.Num `json:"spot_at_purchase" doc:"The metal's close (USD per troy ounce, at its source's precision: 2 to 4 decimals, LBMA silver 63.935 stays 63.935) on purchase_date, or the last close before it; stored with the lot and recomputed when its date or metal changes or the price history is corrected. Null when undated or no close is known."`
 	PremiumPct        *kit.Num `json:"premium_pct" doc:"Premium paid per unit over its metal at spot_at_purchase, percent: (purchase_price ÷ (spot_at_purchase × weight_oz) − 1) × 100. Null without spot_at_purchase and for zero-price lots."`
+	LotCurrencyJSON
+}
+
+// LotCurrencyJSON is a lot's currency and its weight as entered (issue 25).
+type LotCurrencyJSON struct {
+	PurchaseCurrency string  `json:"purchase_currency" schema:"optional" doc:"ISO 4217 code purchase_price, fees and total_cost are in (USD for lots recorded before currencies)."`
+	Weight           kit.Num `json:"weight" schema:"optional" doc:"Weight per unit exactly as entered, in weight_unit (weight_oz for a lot entered in ounces)."`
+	WeightUnit       string  `json:"weight_unit" schema:"optional,enum=units" doc:"oz, g, kg or tola."`
+}
+
+// lotCurrencyJSON renders a lot's currency and entered weight.
+func lotCurrencyJSON(h portfolio.Holding) LotCurrencyJSON {
+	w := h.EnteredWeight()
+	n := kit.Num{D: w.Amount, Places: 0}
+	if p := -w.Amount.Exponent(); p > 0 {
+		n.Places = p
+	}
+	return LotCurrencyJSON{PurchaseCurrency: h.Currency(), Weight: n, WeightUnit: string(w.Unit)}
 }
 
 // HoldingsPageJSON is the body of GET /v1/holdings.
@@ -53,6 +71,7 @@ func HoldingToJSON(h portfolio.Holding) HoldingJSON {
 		PurchasePrice: kit.Money(h.PurchasePrice), Fees: kit.Money(h.Fees), TotalCost: kit.Money(h.TotalCost()),
 		Dealer: h.Dealer, PurchaseDate: kit.DateOrNull(h.PurchaseDate), Notes: h.Notes, CreatedAt: h.CreatedAt.UTC(), UpdatedAt: h.UpdatedAt.UTC(),
 		SoldQuantity: h.SoldQuantity, RemainingQuantity: h.Remaining(),
+		LotCurrencyJSON: lotCurrencyJSON(h),
 	}
 	if h.SpotAtPurchase.Valid {
 		out.SpotAtPurchase = kit.NumOrNull(&h.SpotAtPurchase.Decimal, kit.PriceNum)

@@ -15,8 +15,12 @@ func (h *Handlers) MCPTools() []kit.MCPTool {
 	return []kit.MCPTool{
 		{Name: "get_portfolio", Description: "Your stack valued at live spot (Gold members): total value, cost basis, unrealized and realized profit/loss, the day's change, and per metal ounces, value, cost and allocation.",
 			Method: "GET", Path: "/v1/portfolio", Gold: true,
-			Call: func(ctx context.Context, _ map[string]string, _ json.RawMessage, u *account.User) (any, error) {
-				p, err := h.portfolio.Portfolio(ctx, *u)
+			Call: func(ctx context.Context, args map[string]string, _ json.RawMessage, u *account.User) (any, error) {
+				cur, err := h.portfolio.Currency(ctx, *u, args["currency"], "currency")
+				if err != nil {
+					return nil, err
+				}
+				p, err := h.portfolio.PortfolioIn(ctx, *u, cur)
 				if err != nil {
 					return nil, err
 				}
@@ -24,8 +28,12 @@ func (h *Handlers) MCPTools() []kit.MCPTool {
 			}},
 		{Name: "get_analytics", Description: "Your per-metal analytics (Gold members): cost basis, average cost per ounce, break-even spot price and distance to it, allocation by value and by weight, purchase count and dates, average premium paid over spot.",
 			Method: "GET", Path: "/v1/analytics", Gold: true,
-			Call: func(ctx context.Context, _ map[string]string, _ json.RawMessage, u *account.User) (any, error) {
-				a, err := h.portfolio.Analytics(ctx, *u)
+			Call: func(ctx context.Context, args map[string]string, _ json.RawMessage, u *account.User) (any, error) {
+				cur, err := h.portfolio.Currency(ctx, *u, args["currency"], "currency")
+				if err != nil {
+					return nil, err
+				}
+				a, err := h.portfolio.AnalyticsIn(ctx, *u, cur)
 				if err != nil {
 					return nil, err
 				}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/fx"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/views/format"
@@ -125,7 +126,15 @@ func (h *Handlers) memberToday(c *fiber.Ctx) string {
 // formView is the add/edit form with the values to show and the errors per field. The date
 // input's limit is today where the member is, not in UTC.
 func (h *Handlers) formView(c *fiber.Ctx, id string, in map[string]string, errs []apperr.FieldError) pages.HoldingFormView {
-	v := pages.HoldingFormView{ID: id, Values: in, Errors: map[string]string{}, Today: h.memberToday(c), Products: productOptions()}
+	v := pages.HoldingFormView{ID: id, Values: in, Errors: map[string]string{}, Today: h.memberToday(c), Products: productOptions(),
+		Currencies: fx.DisplayCurrencies()}
+	if v.Values["purchase_currency"] == "" {
+		u, _ := kit.UserFrom(c)
+		v.Values["purchase_currency"] = u.DisplayCurrency
+		if v.Values["purchase_currency"] == "" {
+			v.Values["purchase_currency"] = "USD"
+		}
+	}
 	for _, e := range errs {
 		v.Errors[e.Field] = kit.FieldSentence(e.Field, e.Message)
 	}
@@ -156,6 +165,7 @@ func (h *Handlers) HoldingsEdit(c *fiber.Ctx) error {
 	vals := map[string]string{
 		"metal": string(x.Metal), "product_name": x.ProductName, "quantity": strconv.FormatInt(x.Quantity, 10), "weight_oz": x.WeightOz.String(),
 		"purchase_price": x.PurchasePrice.StringFixed(2), "fees": x.Fees.StringFixed(2), "dealer": x.Dealer, "purchase_date": x.PurchaseDate.String(), "notes": x.Notes,
+		"purchase_currency": x.Currency(),
 	}
 	v := h.formView(c, x.ID, vals, nil)
 	v.Locked = x.SoldQuantity > 0

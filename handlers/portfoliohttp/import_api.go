@@ -55,6 +55,7 @@ type ExportHoldingJSON struct {
 	CreatedAt     time.Time `json:"created_at"`
 	// Sales are the lot's sales in the order they were recorded.
 	Sales []ExportSaleJSON `json:"sales" doc:"The lot's sales in the order they were recorded."`
+	LotCurrencyJSON
 }
 
 // ExportSaleJSON is one sale of an exported holding.
@@ -165,7 +166,7 @@ func exportJSON(list []portfolio.Holding, sales []portfolio.Sale, now time.Time)
 		out.Holdings[i] = ExportHoldingJSON{ID: x.ID, Metal: string(x.Metal), ProductName: x.ProductName, Quantity: x.Quantity, SoldQuantity: x.SoldQuantity,
 			WeightOz: w, TotalOz: kit.Num{D: x.TotalOz(), Places: w.Places}, PurchasePrice: kit.Money(x.PurchasePrice), Fees: kit.Money(x.Fees),
 			TotalCost: kit.Money(x.TotalCost()), Dealer: x.Dealer, PurchaseDate: kit.DateOrNull(x.PurchaseDate), Notes: x.Notes, CreatedAt: x.CreatedAt.UTC(),
-			Sales: byLot[x.ID]}
+			Sales: byLot[x.ID], LotCurrencyJSON: lotCurrencyJSON(x)}
 		if out.Holdings[i].Sales == nil {
 			out.Holdings[i].Sales = []ExportSaleJSON{}
 		}

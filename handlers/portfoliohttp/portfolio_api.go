@@ -45,6 +45,7 @@ type PortfolioJSON struct {
 	RealizedPL       kit.Num                       `json:"realized_pl" doc:"Profit or loss realized by every recorded sale, USD."`
 	HoldingsCount    int64                         `json:"holdings_count" doc:"Holdings with units still held."`
 	Metals           map[string]PortfolioMetalJSON `json:"metals" schema:"permetal"`
+	CurrencyJSON
 }
 
 // AnalyticsMetalJSON is one metal of GET /v1/analytics.
@@ -89,6 +90,34 @@ type AnalyticsJSON struct {
 	Stale  bool                          `json:"stale"`
 	Metals map[string]AnalyticsMetalJSON `json:"metals" schema:"permetal"`
 	Totals AnalyticsTotalsJSON           `json:"totals"`
+	CurrencyJSON
+}
+
+// CurrencyJSON names the currency of an answer's amounts and the exchange rate that converted
+// today's dollar prices into it (issue 25).
+type CurrencyJSON struct {
+	Currency   string  `json:"currency" schema:"optional" doc:"ISO 4217 code of every amount in this answer (the fields documented as USD are in it): the currency parameter, else your display currency."`
+	FXRateDate *string `json:"fx_rate_date" schema:"optional,format=date" doc:"Day of the exchange rate that converted today's USD spot (the last published on or before today); null for USD. Each lot's cost counts at the rate of its purchase day, each sale at its sale day's; a lot bought in this currency keeps its exact cost."`
+	FXStale    bool    `json:"fx_stale" schema:"optional" doc:"The exchange rate is old (offline, or the ECB file unreachable): quote fx_rate_date with the figures."`
+}
+
+// currencyJSON renders what converted a valuation.
+func currencyJSON(f portfolio.FXUsed) CurrencyJSON {
+	out := CurrencyJSON{Currency: f.Currency, FXStale: f.Stale}
+	if out.Currency == "" {
+		out.Currency = "USD"
+	}
+	if !f.RateDate.IsZero() {
+		d := f.RateDate.Format(time.DateOnly)
+		out.FXRateDate = &d
+	}
+	return out
+}
+
+// CurrencyParam is the currency query parameter of the valuation routes.
+func CurrencyParam() kit.Param {
+	return kit.Param{Name: "currency", In: "query", Description: "ISO 4217 code to answer in (default: your display currency, USD without one); an unknown code is 400 listing the supported ones.",
+		Schema: kit.Schema{"type": "string", "pattern": "^[A-Za-z]{3}$"}, Example: "EUR"}
 }
 
 // PortfolioPointJSON is one date of the value-over-time series.
@@ -109,6 +138,8 @@ type PortfolioHistoryJSON struct {
 	Start   *string `json:"start" schema:"format=date" doc:"First calendar day of the window (null for ALL, and without holdings or prices)."`
 	Through *string `json:"through" schema:"format=date" doc:"Newest close of the metals you hold (null without holdings or prices)."`
 	Stale   bool    `json:"stale" doc:"true when through is before today: the range then counts back from through, the window GET /v1/prices/history shows for those metals."`
+	// Each day's value is at that day's exchange rate; fx_rate_date is today's.
+	CurrencyJSON
 }
 
 // portfolioJSON renders a valuation.
@@ -116,7 +147,8 @@ func portfolioJSON(v portfolio.Portfolio) PortfolioJSON {
 	out := PortfolioJSON{AsOf: kit.AsOfOrNull(v.AsOf), Stale: v.Stale, TotalValue: kit.NumOrNull(v.TotalValue, kit.Money), TotalCost: kit.Money(v.TotalCost),
 		UnrealizedPL: kit.NumOrNull(v.UnrealizedPL, kit.Money), UnrealizedPLPct: kit.NumOrNull(v.UnrealizedPLPct, kit.Pct),
 		DayChange: kit.NumOrNull(v.DayChange, kit.Money), DayChangePct: kit.NumOrNull(v.DayChangePct, kit.Pct), RealizedPL: kit.Money(v.Realized),
-		HoldingsCount: v.Lots, Metals: map[string]PortfolioMetalJSON{}, DayChangeLeftOut: []string{}}
+		HoldingsCount: v.Lots, Metals: map[string]PortfolioMetalJSON{}, DayChangeLeftOut: []string{},
+		CurrencyJSON: currencyJSON(v.FX)}
 	for _, m := range v.DayChangeLeftOut {
 		out.DayChangeLeftOut = append(out.DayChangeLeftOut, string(m))
 	}
@@ -135,7 +167,7 @@ func portfolioJSON(v portfolio.Portfolio) PortfolioJSON {
 
 // analyticsJSON renders analytics.
 func analyticsJSON(a portfolio.Analytics) AnalyticsJSON {
-	out := AnalyticsJSON{AsOf: kit.AsOfOrNull(a.AsOf), Stale: a.Stale, Metals: map[string]AnalyticsMetalJSON{}}
+	out := AnalyticsJSON{AsOf: kit.AsOfOrNull(a.AsOf), Stale: a.Stale, Metals: map[string]AnalyticsMetalJSON{}, CurrencyJSON: currencyJSON(a.FX)}
 	for _, m := range a.Metals {
 		out.Metals[string(m.Metal)] = AnalyticsMetalJSON{
 			Oz: kit.Ounces(m.HeldOz), CostBasis: kit.Money(m.Cost), AvgCostPerOz: kit.NumOrNull(m.AvgCostPerOz(), kit.Money), BreakEvenPrice: kit.NumOrNull(m.BreakEven(), kit.Money),
@@ -157,7 +189,7 @@ func analyticsJSON(a portfolio.Analytics) AnalyticsJSON {
 // portfolioHistoryJSON renders the value-over-time series.
 func portfolioHistoryJSON(hist portfolio.History) PortfolioHistoryJSON {
 	out := PortfolioHistoryJSON{Range: string(hist.Range), Points: make([]PortfolioPointJSON, len(hist.Points)),
-		Start: kit.DayOrNull(hist.Start), Through: kit.DayOrNull(hist.Through), Stale: hist.Stale}
+		Start: kit.DayOrNull(hist.Start), Through: kit.DayOrNull(hist.Through), Stale: hist.Stale, CurrencyJSON: currencyJSON(hist.FX)}
 	for i, p := range hist.Points {
 		out.Points[i] = PortfolioPointJSON{Date: p.Date.Format(time.DateOnly), Value: kit.Money(p.Value), Cost: kit.Money(p.Cost)}
 	}
@@ -174,7 +206,11 @@ func (h *Handlers) APIPortfolio(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	v, err := h.portfolio.Portfolio(h.Ctx(c), u)
+	cur, err := h.portfolio.Currency(h.Ctx(c), u, c.Query("currency"), "currency")
+	if err != nil {
+		return err
+	}
+	v, err := h.portfolio.PortfolioIn(h.Ctx(c), u, cur)
 	if err != nil {
 		return err
 	}
@@ -188,7 +224,11 @@ func (h *Handlers) APIAnalytics(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	a, err := h.portfolio.Analytics(h.Ctx(c), u)
+	cur, err := h.portfolio.Currency(h.Ctx(c), u, c.Query("currency"), "currency")
+	if err != nil {
+		return err
+	}
+	a, err := h.portfolio.AnalyticsIn(h.Ctx(c), u, cur)
 	if err != nil {
 		return err
 	}
@@ -202,7 +242,11 @@ func (h *Handlers) APIPortfolioHistory(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	hist, err := h.portfolio.History(h.Ctx(c), u, c.Query("range"))
+	cur, err := h.portfolio.Currency(h.Ctx(c), u, c.Query("currency"), "currency")
+	if err != nil {
+		return err
+	}
+	hist, err := h.portfolio.HistoryIn(h.Ctx(c), u, c.Query("range"), cur)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,8 @@ package portfoliohttp
 import (
 	"github.com/ouncehq/ounce/handlers/kit"
 
+	"github.com/ouncehq/ounce/internal/fx"
+	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
@@ -16,6 +18,7 @@ func pfConsts() kit.Consts {
 		"MaxQuantity": portfolio.MaxQuantity, "MaxProductName": portfolio.MaxProductName, "MaxDealer": portfolio.MaxDealer,
 		"MaxNotes": portfolio.MaxNotes, "MaxWeightOz": portfolio.MaxWeightOz, "MaxPrice": portfolio.MaxPrice,
 		"MaxWeightDecimals": portfolio.MaxWeightDecimals, "Ranges": pfRangeNames(),
+		"currencies": fx.DisplayCurrencies(), "units": metals.UnitNames(),
 	}
 }
 
@@ -28,12 +31,16 @@ type HoldingCreateJSON struct {
 	Metal         string  `json:"metal" schema:"enum=metals"`
 	ProductName   string  `json:"product_name" schema:"optional,maxLength=MaxProductName"`
 	Quantity      int64   `json:"quantity" schema:"min=1,max=MaxQuantity" doc:"Number of units."`
-	WeightOz      kit.Num `json:"weight_oz" schema:"exclusiveMin,min=0,max=MaxWeightOz" doc:"Fine troy ounces per unit (up to {MaxWeightDecimals} decimals)."`
+	WeightOz      kit.Num `json:"weight_oz" schema:"optional,exclusiveMin,min=0,max=MaxWeightOz" doc:"Fine troy ounces per unit (up to {MaxWeightDecimals} decimals); required unless weight is given."`
 	PurchasePrice kit.Num `json:"purchase_price" schema:"min=0,max=MaxPrice" doc:"Price per unit in USD (cents)."`
 	Fees          kit.Num `json:"fees" schema:"optional,min=0,max=MaxPrice" doc:"Tax and shipping for the whole line, USD."`
 	Dealer        string  `json:"dealer" schema:"optional,maxLength=MaxDealer"`
 	PurchaseDate  *string `json:"purchase_date" schema:"optional,format=date" doc:"YYYY-MM-DD, not in the future."`
 	Notes         string  `json:"notes" schema:"optional,maxLength=MaxNotes"`
+	// Issue 25: the lot's currency and the weight as entered.
+	PurchaseCurrency string   `json:"purchase_currency" schema:"optional,enum=currencies" doc:"ISO 4217 code purchase_price and fees are in; default the member's display currency."`
+	Weight           *kit.Num `json:"weight" schema:"optional,exclusiveMin,min=0" doc:"Weight per unit in weight_unit, kept exactly as entered (100 g stays 100 g); weight_oz becomes its troy-ounce equivalent to {MaxWeightDecimals} decimals."`
+	WeightUnit       string   `json:"weight_unit" schema:"optional,enum=units" doc:"Unit of weight: oz (default), g, kg or tola (11.6638038 g)."`
 }
 
 // SaleCreateJSON is the body of POST /v1/holdings/{id}/sales (fields as portfolio.SaleFields).
@@ -42,6 +49,7 @@ type SaleCreateJSON struct {
 	PricePerUnit kit.Num `json:"price_per_unit" schema:"min=0,max=MaxPrice" doc:"Sale price per unit, USD (cents)."`
 	Fees         kit.Num `json:"fees" schema:"optional,min=0,max=MaxPrice" doc:"Fees and shipping paid on the sale, USD."`
 	SoldOn       string  `json:"sold_on" schema:"optional,format=date" doc:"YYYY-MM-DD; default today; not before the purchase date or in the future."`
+	Currency     string  `json:"currency" schema:"optional,enum=currencies" doc:"ISO 4217 code of price_per_unit and fees: the holding's purchase_currency (the default; another code is refused)."`
 }
 
 // ImportProblemJSON documents the 422 of an import: a problem whose errors name rows.

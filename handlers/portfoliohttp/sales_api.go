@@ -25,6 +25,7 @@ type SaleJSON struct {
 	CostBasis    kit.Num   `json:"cost_basis" doc:"The sold units' share of the holding's cost basis, USD."`
 	RealizedPL   kit.Num   `json:"realized_pl" doc:"proceeds − fees − cost_basis, USD."`
 	CreatedAt    time.Time `json:"created_at"`
+	Currency     string    `json:"currency" schema:"optional" doc:"ISO 4217 code of the sale's amounts: its lot's purchase_currency."`
 }
 
 // SaleCreatedJSON is the body of POST /v1/holdings/{id}/sales.
@@ -45,7 +46,7 @@ type SalesPageJSON struct {
 func SaleToJSON(s portfolio.Sale) SaleJSON {
 	return SaleJSON{ID: s.ID, HoldingID: s.HoldingID, Metal: string(s.Metal), Quantity: s.Quantity, Oz: kit.Ounces(s.Oz),
 		PricePerUnit: kit.Money(s.PricePerUnit), Fees: kit.Money(s.Fees), SoldOn: s.SoldOn.String(), Proceeds: kit.Money(s.Proceeds),
-		CostBasis: kit.Money(s.CostBasis), RealizedPL: kit.Money(s.RealizedPL), CreatedAt: s.CreatedAt.UTC()}
+		CostBasis: kit.Money(s.CostBasis), RealizedPL: kit.Money(s.RealizedPL), CreatedAt: s.CreatedAt.UTC(), Currency: s.Currency}
 }
 
 // APISalesCreate answers POST /v1/holdings/{id}/sales.

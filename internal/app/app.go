@@ -161,7 +161,9 @@ func (a *App) buildServices(p web.Parts) {
 		service(a, a.Market)
 	}
 	a.Vault = service(a, comex.New(comex.Deps{Store: store, Logger: log, Now: now, Config: cfg.Vault}))
-	a.Portfolio = service(a, portfolio.New(portfolio.Deps{Store: store, Prices: a.Market, Now: now, Logger: log}))
+	// The portfolio values stacks in any currency with the exchange rates, so they come first.
+	a.FX = service(a, fx.New(fx.Deps{Store: store, Config: cfg.FX, Now: now, Logger: log}))
+	a.Portfolio = service(a, portfolio.New(portfolio.Deps{Store: store, Prices: a.Market, Rates: a.FX, Now: now, Logger: log}))
 	a.Performance = service(a, performance.New(performance.Deps{Store: store, Prices: a.Market, Now: now, Logger: log}))
 	a.News = service(a, news.New(news.Deps{Store: store, Logger: log, Now: now, Config: cfg.News}))
 	a.Account = service(a, account.New(account.Deps{Store: store, Limiter: p.Limiter, Now: now, Logger: log,
@@ -173,7 +175,6 @@ func (a *App) buildServices(p web.Parts) {
 		Config: cfg.Billing, Limiter: p.Limiter}))
 	a.Social = service(a, social.New(social.Deps{Store: store, Config: cfg.Social, Now: now, Logger: log}))
 	a.Receipts = service(a, receipts.New(receipts.Deps{Store: store, Portfolio: a.Portfolio, Config: cfg.Receipts, Now: now, Logger: log}))
-	a.FX = service(a, fx.New(fx.Deps{Store: store, Config: cfg.FX, Now: now, Logger: log}))
 	ad := alerts.Deps{Store: store, FX: a.FX, Config: alertsConfig(cfg), Now: now, Logger: log}
 	if a.Market != nil { // a nil *prices.Service must not become a non-nil interface
 		ad.Market = a.Market

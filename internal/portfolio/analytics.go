@@ -48,11 +48,18 @@ type Analytics struct {
 	Stale  bool
 	Metals []MetalAnalytics // metals.All order
 	Totals AnalyticsTotals
+	// FX names the currency of every amount and the rate that converted today's dollars.
+	FX FXUsed
 }
 
 // Analytics computes the member's analytics at the live board.
 func (s *Service) Analytics(ctx context.Context, u db.User) (Analytics, error) {
-	p, totals, err := s.value(ctx, u, db.WithPurchases)
+	return s.AnalyticsIn(ctx, u, "USD")
+}
+
+// AnalyticsIn computes the member's analytics in currency (resolved by Currency).
+func (s *Service) AnalyticsIn(ctx context.Context, u db.User, currency string) (Analytics, error) {
+	p, totals, err := s.value(ctx, u, db.WithPurchases, currency)
 	if err != nil {
 		return Analytics{}, err
 	}
@@ -68,7 +75,7 @@ func (s *Service) Analytics(ctx context.Context, u db.User) (Analytics, error) {
 // with, per metal, what was paid for dated, priced purchases and what those ounces were worth
 // at the historical spot of their days.
 func Analyze(p Portfolio, totals []db.MetalTotals, paid, ref map[metals.Metal]decimal.Decimal) Analytics {
-	out := Analytics{AsOf: p.AsOf, Stale: p.Stale}
+	out := Analytics{AsOf: p.AsOf, Stale: p.Stale, FX: p.FX}
 	tot := AnalyticsTotals{HeldOz: decimal.Zero, Cost: p.TotalCost, Value: p.TotalValue, UnrealizedPL: p.UnrealizedPL,
 		UnrealizedPLPct: p.UnrealizedPLPct, Realized: p.Realized}
 	totPaid, totRef := decimal.Zero, decimal.Zero

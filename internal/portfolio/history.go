@@ -34,6 +34,8 @@ type History struct {
 	// then counts back from Through, as the price history of those metals does.
 	Start, Through time.Time
 	Stale          bool
+	// FX names the currency of the values and costs (each day's value at that day's rate).
+	FX FXUsed
 }
 
 // RangeYTD is the value chart's year to date: from January 1 of the year its window ends in.
@@ -71,6 +73,11 @@ func window(r prices.Range, now, through time.Time) (start, end time.Time, ancho
 // cost basis held. The range is the price history's window (chartWindow). At most
 // MaxHistoryPoints, downsampled keeping the curve's shape.
 func (s *Service) History(ctx context.Context, u db.User, rng string) (History, error) {
+	return s.HistoryIn(ctx, u, rng, "USD")
+}
+
+// HistoryIn is History in currency (resolved by Currency).
+func (s *Service) HistoryIn(ctx context.Context, u db.User, rng, currency string) (History, error) {
 	if err := requireGold(u); err != nil {
 		return History{}, err
 	}
@@ -86,7 +93,7 @@ func (s *Service) History(ctx context.Context, u db.User, rng string) (History, 
 		return out, err
 	}
 	now := s.now().UTC()
-	key := chartKey{user: u.ID, rng: r}
+	key := chartKey{user: u.ID, rng: r, currency: currency}
 	state := chartState{rev: rev, day: now.Unix() / 86400}
 	if s.market != nil {
 		state.priced, state.gen = true, s.market.Generation()
@@ -108,6 +115,18 @@ func (s *Service) History(ctx context.Context, u db.User, rng string) (History, 
 	if s.market != nil && len(changes) > 0 {
 		out.Start, _, out.Through, out.Stale = chartWindow(s.market, changes, r, now)
 		out.Points = valueHistory(s.market, changes, r, now)
+	}
+	out.FX = FXUsed{Currency: "USD", PerUSD: decimal.NewFromInt(1)}
+	convert := currency != "USD"
+	if !convert {
+		if convert, err = s.store.HasLotsOutside(ctx, u.ID, currency); err != nil {
+			return out, err
+		}
+	}
+	if convert {
+		if out, err = s.historyIn(ctx, u, out, currency); err != nil {
+			return out, err
+		}
 	}
 	s.charts.put(key, state, out)
 	return out, nil
@@ -149,8 +168,9 @@ func earliestStart(mk market, r prices.Range, now time.Time) time.Time {
 // nothing else; so each member's latest chart per range is kept and served again until one
 // of the three moves. The first request after a write recomputes it.
 type chartKey struct {
-	user int64
-	rng  prices.Range
+	user     int64
+	rng      prices.Range
+	currency string
 }
 
 type chartState struct {

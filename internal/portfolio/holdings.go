@@ -33,6 +33,28 @@ type Holding struct {
 	// SpotAtPurchase is the metal's close on the purchase date (or the last before it);
 	// invalid when undated or no close is known.
 	SpotAtPurchase decimal.NullDecimal
+	// PurchaseCurrency is the ISO 4217 code PurchasePrice and Fees are in.
+	PurchaseCurrency string
+	// WeightAmount and WeightUnit are the weight per unit as entered when it was not entered
+	// in troy ounces (WeightAmount invalid then): 100 g stays 100 g.
+	WeightAmount decimal.NullDecimal
+	WeightUnit   metals.Unit
+}
+
+// Currency is the lot's purchase currency (USD for lots recorded before currencies).
+func (h Holding) Currency() string {
+	if h.PurchaseCurrency == "" {
+		return "USD"
+	}
+	return h.PurchaseCurrency
+}
+
+// EnteredWeight is the weight per unit as the member entered it.
+func (h Holding) EnteredWeight() metals.Weight {
+	if h.WeightAmount.Valid && h.WeightUnit.Valid() {
+		return metals.Weight{Amount: h.WeightAmount.Decimal, Unit: h.WeightUnit}
+	}
+	return metals.Weight{Amount: h.WeightOz, Unit: metals.Ounce}
 }
 
 // PremiumPct is what was paid per unit over the unit's fine ounces at spot on the purchase
@@ -71,14 +93,16 @@ func (h Holding) Name() string {
 func holdingFromRow(r db.Holding) Holding {
 	return Holding{ID: r.ID, Metal: metals.Metal(r.Metal), ProductName: r.ProductName, Quantity: r.Quantity, WeightOz: r.WeightOz,
 		PurchasePrice: r.PurchasePrice, Fees: r.Fees, Dealer: r.Dealer, PurchaseDate: r.PurchaseDate, Notes: r.Notes,
-		SoldQuantity: r.SoldQuantity, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, SpotAtPurchase: r.SpotAtPurchase}
+		SoldQuantity: r.SoldQuantity, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, SpotAtPurchase: r.SpotAtPurchase,
+		PurchaseCurrency: r.PurchaseCurrency, WeightAmount: r.WeightAmount, WeightUnit: metals.Unit(r.WeightUnit)}
 }
 
 func (h Holding) row(userID int64) db.Holding {
 	return db.Holding{ID: h.ID, UserID: userID, Metal: string(h.Metal), ProductName: h.ProductName, Quantity: h.Quantity, WeightOz: h.WeightOz,
 		PurchasePrice: h.PurchasePrice, Fees: h.Fees, Dealer: h.Dealer, PurchaseDate: h.PurchaseDate, Notes: h.Notes,
 		SoldQuantity: h.SoldQuantity, CreatedAt: h.CreatedAt, UpdatedAt: h.UpdatedAt, SpotAtPurchase: h.SpotAtPurchase,
-		Ref: PremiumRef(h.Quantity, h.WeightOz, h.PurchasePrice, h.SpotAtPurchase)}
+		Ref:              PremiumRef(h.Quantity, h.WeightOz, h.PurchasePrice, h.SpotAtPurchase),
+		PurchaseCurrency: h.Currency(), WeightAmount: h.WeightAmount, WeightUnit: string(h.WeightUnit)}
 }
 
 func holdingsFromRows(rows []db.Holding) []Holding {
@@ -145,6 +169,9 @@ func (s *Service) CreateHolding(ctx context.Context, u db.User, in HoldingInput)
 	var h Holding
 	if err := apperr.InvalidFields(in.apply(&h, true, s.now())); err != nil {
 		return Holding{}, err
+	}
+	if h.PurchaseCurrency == "" {
+		h.PurchaseCurrency = memberCurrency(u)
 	}
 	if err := s.checkHoldingsCap(ctx, u, 1); err != nil {
 		return Holding{}, err
@@ -214,4 +241,12 @@ func (s *Service) DeleteHolding(ctx context.Context, u db.User, id string) error
 		return err
 	}
 	return holdingErr(s.store.DeleteHolding(ctx, u.ID, id))
+}
+
+// memberCurrency is the member's display currency: what a new lot is bought in unless it says.
+func memberCurrency(u db.User) string {
+	if u.DisplayCurrency == "" {
+		return "USD"
+	}
+	return u.DisplayCurrency
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/metals"
 )
 
 // Import limits.
@@ -99,7 +100,22 @@ func formulaAfterQuotes(s string) bool {
 // column accepts "Product Name", "product-name" and "product_name" alike.
 func column(s string) string {
 	s = strings.ToLower(strings.TrimSpace(s))
-	return strings.NewReplacer(" ", "_", "-", "_").Replace(s)
+	s = strings.NewReplacer(" ", "_", "-", "_").Replace(s)
+	if s == CSVCurrencyColumn {
+		return "purchase_currency"
+	}
+	return s
+}
+
+// CSVCurrencyColumn is the CSV name of a lot's purchase_currency (either name is read).
+const CSVCurrencyColumn = "currency"
+
+// CSVColumns are the columns export writes, in order: HoldingFields with purchase_currency
+// named currency.
+func CSVColumns() []string {
+	out := slices.Clone(HoldingFields)
+	out[slices.Index(out, "purchase_currency")] = CSVCurrencyColumn
+	return out
 }
 
 // ParseHoldingsCSV reads a holdings CSV and validates every row exactly as a new holding is
@@ -162,7 +178,7 @@ func (out *ImportParse) holdingColumns(header []string) (map[string]int, error) 
 		case n == "" && len(header) > 1:
 			return nil, apperr.InvalidField("header", fmt.Sprintf("column %d has no name", i+1))
 		case !slices.Contains(HoldingFields, n):
-			return nil, apperr.InvalidField("header", fmt.Sprintf("unknown column %q: columns are %s", strings.TrimSpace(name), strings.Join(HoldingFields, ", ")))
+			return nil, apperr.InvalidField("header", fmt.Sprintf("unknown column %q: columns are %s", strings.TrimSpace(name), strings.Join(CSVColumns(), ", ")))
 		}
 		if _, dup := col[n]; dup {
 			return nil, apperr.InvalidField("header", fmt.Sprintf("column %q appears twice", n))
@@ -327,6 +343,9 @@ func (s *Service) ImportHoldings(ctx context.Context, u db.User, data []byte) (I
 	rows := make([]db.Holding, len(p.Rows))
 	find := s.spotFinder()
 	for i, h := range p.Rows {
+		if h.PurchaseCurrency == "" {
+			h.PurchaseCurrency = memberCurrency(u)
+		}
 		find.withSpot(&h)
 		rows[i] = h.row(u.ID)
 	}
@@ -440,12 +459,13 @@ func (s *Service) ExportHoldings(ctx context.Context, u db.User) ([]Holding, err
 // unchanged; text cells a spreadsheet would run as formulas are escaped (see CSVCell).
 func WriteHoldingsCSV(w io.Writer, list []Holding) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(HoldingFields); err != nil {
+	if err := cw.Write(CSVColumns()); err != nil {
 		return err
 	}
 	for _, x := range list {
 		rec := []string{string(x.Metal), CSVCell(x.ProductName), strconv.FormatInt(x.Quantity, 10), x.WeightOz.String(),
 			x.PurchasePrice.StringFixed(2), x.Fees.StringFixed(2), CSVCell(x.Dealer), x.PurchaseDate.String(), CSVCell(x.Notes)}
+		rec = append(rec, csvLotCurrency(x)...)
 		if err := cw.Write(rec); err != nil {
 			return err
 		}
@@ -511,4 +531,14 @@ func WriteLedgerCSV(w io.Writer, list []Holding, sales []Sale) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// csvLotCurrency are a lot's currency, weight and weight_unit cells; the weight cells are
+// empty for a lot entered in troy ounces (weight_oz is that weight exactly).
+func csvLotCurrency(x Holding) []string {
+	w := x.EnteredWeight()
+	if w.Unit == metals.Ounce {
+		return []string{x.Currency(), "", ""}
+	}
+	return []string{x.Currency(), w.Amount.String(), string(w.Unit)}
 }

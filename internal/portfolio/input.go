@@ -16,6 +16,7 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/fx"
 	"github.com/ouncehq/ounce/internal/metals"
 )
 
@@ -45,7 +46,8 @@ var (
 )
 
 // HoldingFields are the names a holding body, form or CSV may carry, in form order.
-var HoldingFields = []string{"metal", "product_name", "quantity", "weight_oz", "purchase_price", "fees", "dealer", "purchase_date", "notes"}
+var HoldingFields = []string{"metal", "product_name", "quantity", "weight_oz", "purchase_price", "fees", "dealer", "purchase_date", "notes",
+	"purchase_currency", "weight", "weight_unit"}
 
 // HoldingInput is a parsed create or update request: the raw text of each field present.
 // Numbers stay text until validation so a float never touches money.
@@ -155,7 +157,17 @@ func (in HoldingInput) apply(h *Holding, create bool, now time.Time) []apperr.Fi
 			h.Quantity = q
 		}
 	}
-	if v, ok := get("weight_oz"); ok || create {
+	enteredWeight := strings.TrimSpace(in.fields["weight"]) != ""
+	if enteredWeight {
+		in.applyWeight(h, isNum, bad)
+	} else if v, ok := get("weight_unit"); ok && strings.TrimSpace(v) != "" && in.json {
+		bad("weight", "is required with weight_unit")
+	}
+	if v, ok := get("weight_oz"); !enteredWeight && (ok || create) {
+		// The same fine weight sent back (an edit form) keeps the weight as it was entered.
+		if d, err := parseBoundedDecimal(strings.TrimSpace(v)); create || err != nil || !d.Equal(h.WeightOz) {
+			h.WeightAmount, h.WeightUnit = decimal.NullDecimal{}, ""
+		}
 		if d, msg := parseAmount(v, isNum("weight_oz"), true, false, maxWeight, MaxWeightDecimals); msg != "" {
 			bad("weight_oz", msg)
 		} else {
@@ -215,8 +227,79 @@ func (in HoldingInput) apply(h *Holding, create bool, now time.Time) []apperr.Fi
 			}
 		}
 	}
+	if v, ok := get("purchase_currency"); ok && strings.TrimSpace(v) != "" {
+		if code, msg := parseCurrency(v, isStr("purchase_currency")); msg != "" {
+			bad("purchase_currency", msg)
+		} else {
+			h.PurchaseCurrency = code
+		}
+	}
 	sortByFieldOrder(errs, HoldingFields)
 	return errs
+}
+
+// applyWeight reads weight and weight_unit (the weight per unit as entered, oz when no unit is
+// given): the lot keeps them exactly and its fine ounces are their equivalent to
+// MaxWeightDecimals places. A weight_oz sent beside them must agree with that equivalent.
+func (in HoldingInput) applyWeight(h *Holding, isNum func(string) bool, bad func(f, m string)) {
+	unit := metals.Ounce
+	if v := strings.TrimSpace(in.fields["weight_unit"]); v != "" {
+		u, err := metals.ParseUnit(v)
+		if err != nil {
+			bad("weight_unit", "must be one of "+strings.Join(metals.UnitNames(), ", "))
+			return
+		}
+		unit = u
+	}
+	amount, msg := parseAmount(in.fields["weight"], isNum("weight"), true, false, maxWeight.Mul(decimal.NewFromInt(1000)), MaxWeightDecimals)
+	if msg != "" {
+		bad("weight", msg)
+		return
+	}
+	oz := WeightOz(amount, unit)
+	switch {
+	case !oz.IsPositive():
+		bad("weight", fmt.Sprintf("is less than 1e-%d troy oz", MaxWeightDecimals))
+		return
+	case oz.GreaterThan(maxWeight):
+		bad("weight", fmt.Sprintf("must be at most %d troy oz", MaxWeightOz))
+		return
+	}
+	if v := strings.TrimSpace(in.fields["weight_oz"]); v != "" {
+		if d, err := parseBoundedDecimal(v); err != nil || !d.Equal(oz) {
+			bad("weight_oz", fmt.Sprintf("disagrees with weight %s %s (%s troy oz); send one of them", amount, unit, oz))
+			return
+		}
+	}
+	h.WeightOz = oz
+	if unit == metals.Ounce {
+		h.WeightAmount, h.WeightUnit = decimal.NullDecimal{}, ""
+		return
+	}
+	h.WeightAmount, h.WeightUnit = decimal.NewNullDecimal(amount), unit
+}
+
+// WeightOz is amount of unit in fine troy ounces, to MaxWeightDecimals places: what a lot
+// entered in grams, kilograms or tolas counts as.
+func WeightOz(amount decimal.Decimal, unit metals.Unit) decimal.Decimal {
+	oz, err := metals.Convert(amount, unit, metals.Ounce)
+	if err != nil {
+		return decimal.Zero
+	}
+	return oz.Round(MaxWeightDecimals)
+}
+
+// parseCurrency reads an ISO 4217 code among the supported display currencies.
+func parseCurrency(v string, isStr bool) (string, string) {
+	code := strings.ToUpper(strings.TrimSpace(v))
+	supported := fx.DisplayCurrencies()
+	switch {
+	case !isStr:
+		return "", "must be a string (an ISO 4217 code)"
+	case !slices.Contains(supported, code):
+		return "", fmt.Sprintf("unknown currency %q; supported: %s", strings.TrimSpace(v), strings.Join(supported, ", "))
+	}
+	return code, ""
 }
 
 // parseQuantity reads a whole number of units in [1, MaxQuantity].

@@ -15,7 +15,7 @@ import (
 )
 
 // SaleFields are the names a sale body or form may carry, in form order.
-var SaleFields = []string{"quantity", "price_per_unit", "fees", "sold_on"}
+var SaleFields = []string{"quantity", "price_per_unit", "fees", "sold_on", "currency"}
 
 // SaleInput is a parsed sale request: the raw text of each field present, numbers still text.
 type SaleInput struct {
@@ -60,11 +60,22 @@ type Sale struct {
 	// RealizedPL is proceeds − fees − cost basis.
 	RealizedPL decimal.Decimal
 	CreatedAt  time.Time
+	// Currency is the ISO 4217 code of the price, fees and amounts: the lot's purchase currency.
+	Currency string
 }
 
 func saleFromRow(r db.Sale) Sale {
 	return Sale{ID: r.ID, HoldingID: r.HoldingID, Metal: metals.Metal(r.Metal), Quantity: r.Quantity, Oz: r.Oz, PricePerUnit: r.PricePerUnit,
-		Fees: r.Fees, SoldOn: r.SoldOn, Proceeds: r.Proceeds, CostBasis: r.CostBasis, RealizedPL: r.RealizedPL, CreatedAt: r.CreatedAt}
+		Fees: r.Fees, SoldOn: r.SoldOn, Proceeds: r.Proceeds, CostBasis: r.CostBasis, RealizedPL: r.RealizedPL, CreatedAt: r.CreatedAt,
+		Currency: saleCurrency(r.Currency)}
+}
+
+// saleCurrency is a stored sale's currency (USD for sales recorded before currencies).
+func saleCurrency(c string) string {
+	if c == "" {
+		return "USD"
+	}
+	return c
 }
 
 // validate checks the sale against the holding it sells from; the store checks the quantity
@@ -110,6 +121,16 @@ func (in SaleInput) validate(hold Holding, now time.Time) (db.Sale, []apperr.Fie
 			bad("sold_on", "cannot be before the purchase date ("+hold.PurchaseDate.String()+")")
 		default:
 			out.SoldOn = sd
+		}
+	}
+	// A sale is recorded in its lot's currency, so its realized profit is one currency's
+	// difference; the valuation converts it at the sale day's rate.
+	if v := strings.TrimSpace(in.fields["currency"]); v != "" {
+		isStr := !in.json || !in.numeric["currency"]
+		if code, msg := parseCurrency(v, isStr); msg != "" {
+			bad("currency", msg)
+		} else if code != hold.Currency() {
+			bad("currency", fmt.Sprintf("must be the holding's purchase currency, %s: a sale is recorded in the currency its lot was bought in", hold.Currency()))
 		}
 	}
 	sortByFieldOrder(errs, SaleFields)

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -26,6 +27,8 @@ type Deps struct {
 	Store *db.Store
 	// Prices is the price service; nil means no prices at all: values are unknown and stale.
 	Prices *prices.Service
+	// Rates are the exchange rates valuations in other currencies use; nil values in dollars only.
+	Rates Rates
 	// Now is the clock (time.Now when nil).
 	Now    func() time.Time
 	Logger *slog.Logger
@@ -51,11 +54,18 @@ type Service struct {
 	now    func() time.Time
 	log    *slog.Logger
 	charts chartCache
+	rates  Rates
+	costs  costCache
+	today  todayCache
+	mixed  sync.Map // user id → mixedAt
 }
 
 // New builds the service.
 func New(d Deps) *Service {
 	s := &Service{store: d.Store, now: d.Now, log: d.Logger}
+	if d.Rates != nil {
+		s.rates = d.Rates
+	}
 	if d.Prices != nil {
 		// Only a real service: a nil *prices.Service in the interface would not compare nil.
 		s.market = d.Prices

@@ -16,6 +16,9 @@ import (
 type Store interface {
 	AllHoldings(ctx context.Context, userID int64) ([]db.Holding, error)
 	AllSales(ctx context.Context, userID int64) ([]db.Sale, error)
+	CostEvents(ctx context.Context, userID int64) ([]db.CostEvent, error)
+	CurrencySums(ctx context.Context, userID int64) ([]db.CurrencyDaySums, error)
+	HasLotsOutside(ctx context.Context, userID int64, currency string) (bool, error)
 	CountHoldings(ctx context.Context, userID int64) (int, error)
 	DeleteHolding(ctx context.Context, userID int64, id string) error
 	DeleteSale(ctx context.Context, userID int64, saleID string, undo db.UndoRule) (db.Sale, error)

@@ -86,6 +86,8 @@ type Portfolio struct {
 	Realized                decimal.Decimal
 	// Lots counts holdings with units still held.
 	Lots int64
+	// FX names the currency of every amount and the rate that converted today's dollars.
+	FX FXUsed
 }
 
 // Empty reports whether the member has never recorded a purchase.
@@ -101,12 +103,18 @@ func (p Portfolio) Empty() bool {
 // Portfolio values the member's stack at the live board. It reads the running totals per
 // metal the store keeps with every write, never the holdings.
 func (s *Service) Portfolio(ctx context.Context, u db.User) (Portfolio, error) {
-	p, _, err := s.value(ctx, u, db.HeldOnly)
+	return s.PortfolioIn(ctx, u, "USD")
+}
+
+// PortfolioIn values the member's stack in currency (an ISO 4217 code resolved by Currency).
+func (s *Service) PortfolioIn(ctx context.Context, u db.User, currency string) (Portfolio, error) {
+	p, _, err := s.value(ctx, u, db.HeldOnly, currency)
 	return p, err
 }
 
-// value reads the member's totals and values them; the totals come back for analytics.
-func (s *Service) value(ctx context.Context, u db.User, detail db.TotalsDetail) (Portfolio, []db.MetalTotals, error) {
+// value reads the member's totals and values them in currency; the totals come back for
+// analytics.
+func (s *Service) value(ctx context.Context, u db.User, detail db.TotalsDetail, currency string) (Portfolio, []db.MetalTotals, error) {
 	if err := requireGold(u); err != nil {
 		return Portfolio{}, nil, err
 	}
@@ -117,7 +125,17 @@ func (s *Service) value(ctx context.Context, u db.User, detail db.TotalsDetail) 
 	if err != nil {
 		return Portfolio{}, nil, err
 	}
-	return Value(totals, s.snapshot(), s.market != nil), totals, nil
+	used, perUSD, err := s.inCurrency(ctx, u, currency, totals)
+	if err != nil {
+		return Portfolio{}, nil, err
+	}
+	board := s.snapshot()
+	if currency != "USD" {
+		board = ConvertBoard(board, perUSD)
+	}
+	p := Value(totals, board, s.market != nil)
+	p.FX = used
+	return p, totals, nil
 }
 
 // Value is the valuation math: the totals of each metal (metals.All order) at the board's

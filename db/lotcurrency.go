@@ -1,0 +1,163 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// CurrencyDaySums are one metal's lots bought (or sales made) in one currency on one day, in
+// the exact integer parts the store keeps (whole units and hundredths or 1e-8ths): what a
+// valuation in another currency converts at that day's rate. The portfolio service joins the
+// parts; the store only sums them.
+type CurrencyDaySums struct {
+	Metal    string
+	Currency string
+	Day      Date
+	// Sale is true for a row of sales (only PLInt, PLC are set then).
+	Sale bool
+	// Purchases counts the lots of the row.
+	Purchases              int64
+	HeldCostInt, HeldCostC int64
+	CostInt, CostC, FeesC  int64
+	PaidInt, PaidC         int64
+	RefInt, RefE8          int64
+	PLInt, PLC             int64
+}
+
+// CurrencySums returns the user's cost (remaining, bought, fees, paid and premium reference)
+// per metal, purchase currency and purchase day (undated lots on the UTC day they were
+// recorded), and the realized profit of sales per metal, currency and sale day. An index on
+// (user_id, purchase_currency, metal, purchase_date) serves the grouping.
+func (s *Store) CurrencySums(ctx context.Context, userID int64) ([]CurrencyDaySums, error) {
+	const cols = `COUNT(*), SUM(held_cost_int), SUM(held_cost_c), SUM(cost_int), SUM(cost_c), SUM(fees_c),
+		SUM(CASE WHEN ref_int > 0 OR ref_e8 > 0 THEN cost_int ELSE 0 END), SUM(CASE WHEN ref_int > 0 OR ref_e8 > 0 THEN cost_c - fees_c ELSE 0 END),
+		SUM(ref_int), SUM(ref_e8)`
+	var out []CurrencyDaySums
+	read := func(label, q string, undated bool) error {
+		rows, err := s.db.QueryContext(ctx, s.rebind(q), userID)
+		if err != nil {
+			return fmt.Errorf("%s: %w", label, err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var r CurrencyDaySums
+			var created sql.NullTime
+			dayDest := any(&r.Day)
+			if undated {
+				dayDest = &created
+			}
+			if err := rows.Scan(&r.Metal, &r.Currency, dayDest, &r.Purchases, &r.HeldCostInt, &r.HeldCostC, &r.CostInt, &r.CostC, &r.FeesC,
+				&r.PaidInt, &r.PaidC, &r.RefInt, &r.RefE8); err != nil {
+				return fmt.Errorf("%s: %w", label, err)
+			}
+			if created.Valid {
+				r.Day = NewDate(created.Time.UTC())
+			}
+			out = append(out, r)
+		}
+		return rows.Err()
+	}
+	if err := read("lot currencies", `SELECT metal, purchase_currency, purchase_date, `+cols+`
+		FROM holdings WHERE user_id = ? AND purchase_date IS NOT NULL GROUP BY purchase_currency, metal, purchase_date`, false); err != nil {
+		return nil, err
+	}
+	if err := read("undated lot currencies", `SELECT metal, purchase_currency, created_at, `+cols+`
+		FROM holdings WHERE user_id = ? AND purchase_date IS NULL GROUP BY purchase_currency, metal, created_at`, true); err != nil {
+		return nil, err
+	}
+	rows, err := s.db.QueryContext(ctx, s.rebind(`SELECT metal, currency, sold_on, COUNT(*), SUM(pl_int), SUM(pl_c)
+		FROM sales WHERE user_id = ? GROUP BY currency, metal, sold_on`), userID)
+	if err != nil {
+		return nil, fmt.Errorf("sale currencies: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		r := CurrencyDaySums{Sale: true}
+		if err := rows.Scan(&r.Metal, &r.Currency, &r.Day, &r.Purchases, &r.PLInt, &r.PLC); err != nil {
+			return nil, fmt.Errorf("sale currencies: %w", err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// HasLotsOutside reports whether any of the user's lots or sales is recorded in a currency
+// other than currency: two index ranges on (user_id, purchase_currency, …) either side of it,
+// so a member whose every lot is in currency costs no scan of their lots.
+func (s *Store) HasLotsOutside(ctx context.Context, userID int64, currency string) (bool, error) {
+	var n int
+	err := s.db.GetContext(ctx, &n, s.rebind(`SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM holdings WHERE user_id = ? AND (purchase_currency < ? OR purchase_currency > ?) LIMIT 1) h)
+		+ (SELECT COUNT(*) FROM (SELECT 1 FROM sales WHERE user_id = ? AND (currency < ? OR currency > ?) LIMIT 1) x)`), userID, currency, currency, userID, currency, currency)
+	if err != nil {
+		return false, fmt.Errorf("lot currencies: %w", err)
+	}
+	return n > 0, nil
+}
+
+// CostEvent is cost basis added (a purchase) or removed (a sale) on Day, in Currency, bought
+// on Bought: what a value-over-time chart in another currency converts at the purchase day's
+// rate. CostInt and CostC are the store's integer parts (negative for sales).
+type CostEvent struct {
+	Currency       string
+	Day, Bought    Date
+	CostInt, CostC int64
+}
+
+// CostEvents returns the user's purchases (per currency and day) and the cost basis of sales
+// (per lot currency, purchase day and sale day); undated lots count on the UTC day they were
+// recorded.
+func (s *Store) CostEvents(ctx context.Context, userID int64) ([]CostEvent, error) {
+	var out []CostEvent
+	read := func(label, q string, sale, undated bool) error {
+		rows, err := s.db.QueryContext(ctx, s.rebind(q), userID)
+		if err != nil {
+			return fmt.Errorf("%s: %w", label, err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var e CostEvent
+			var bought Date
+			var created sql.NullTime
+			dest := []any{&e.Currency, &bought, &e.Day, &e.CostInt, &e.CostC}
+			if undated {
+				dest[1] = &created
+			}
+			if !sale {
+				dest = []any{&e.Currency, dest[1], &e.CostInt, &e.CostC}
+			}
+			if err := rows.Scan(dest...); err != nil {
+				return fmt.Errorf("%s: %w", label, err)
+			}
+			if created.Valid {
+				bought = NewDate(created.Time.UTC())
+			}
+			e.Bought = bought
+			if !sale {
+				e.Day = bought
+			} else {
+				e.CostInt, e.CostC = -e.CostInt, -e.CostC
+			}
+			out = append(out, e)
+		}
+		return rows.Err()
+	}
+	if err := read("purchases by currency", `SELECT purchase_currency, purchase_date, SUM(cost_int), SUM(cost_c) FROM holdings
+		WHERE user_id = ? AND purchase_date IS NOT NULL GROUP BY purchase_currency, purchase_date`, false, false); err != nil {
+		return nil, err
+	}
+	if err := read("undated purchases by currency", `SELECT purchase_currency, created_at, cost_int, cost_c FROM holdings
+		WHERE user_id = ? AND purchase_date IS NULL`, false, true); err != nil {
+		return nil, err
+	}
+	if err := read("sales by lot currency", `SELECT h.purchase_currency, h.purchase_date, s.sold_on, SUM(s.cost_int), SUM(s.cost_c)
+		FROM sales s JOIN holdings h ON h.id = s.holding_id WHERE s.user_id = ? AND h.purchase_date IS NOT NULL
+		GROUP BY h.purchase_currency, h.purchase_date, s.sold_on`, true, false); err != nil {
+		return nil, err
+	}
+	if err := read("sales of undated lots by currency", `SELECT h.purchase_currency, h.created_at, s.sold_on, s.cost_int, s.cost_c
+		FROM sales s JOIN holdings h ON h.id = s.holding_id WHERE s.user_id = ? AND h.purchase_date IS NULL`, true, true); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
