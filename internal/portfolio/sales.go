@@ -208,6 +208,13 @@ func (s *Service) DeleteSale(ctx context.Context, u db.User, saleID string) (Sal
 	if len(saleID) > 64 {
 		return Sale{}, apperr.NotFoundf("sale")
 	}
+	if strings.HasPrefix(saleID, "d_") {
+		// A disposal across lots, named by its own id: all its slices go.
+		if _, _, err := s.store.DeleteDisposal(ctx, u.ID, saleID, UndoSale); err != nil {
+			return Sale{}, saleErr(err)
+		}
+		return Sale{ID: saleID}, nil
+	}
 	r, err := s.store.DeleteSale(ctx, u.ID, saleID, UndoSale)
 	if err != nil {
 		return Sale{}, saleErr(err)
