@@ -2,6 +2,7 @@ package portfoliohttp
 
 import (
 	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/internal/account"
 
 	"github.com/ouncehq/ounce/internal/portfolio"
 )
@@ -16,6 +17,9 @@ func pfConsts() kit.Consts {
 		"MaxQuantity": portfolio.MaxQuantity, "MaxProductName": portfolio.MaxProductName, "MaxDealer": portfolio.MaxDealer,
 		"MaxNotes": portfolio.MaxNotes, "MaxWeightOz": portfolio.MaxWeightOz, "MaxPrice": portfolio.MaxPrice,
 		"MaxWeightDecimals": portfolio.MaxWeightDecimals, "Ranges": pfRangeNames(),
+		"LotMethods": account.LotMethods, "DisposalKinds": portfolio.DisposalKinds, "PreviewMethods": portfolio.PreviewMethods,
+		"Terms": []string{portfolio.TermShort, portfolio.TermLong}, "Jurisdictions": account.TaxJurisdictions,
+		"Categories": []string{portfolio.CategoryShort, portfolio.CategoryLong, portfolio.CategoryCollectible, portfolio.CategoryExempt, portfolio.CategoryTaxFree},
 	}
 }
 
