@@ -30,6 +30,17 @@ type Disposal struct {
 
 const disposalCols = `id, user_id, metal, product_name, kind, method, quantity, price_per_unit, fees, sold_on, received, created_at`
 
+// LotPick names units of one lot for a disposal (method specific, or a disposal replayed by
+// an import).
+type LotPick struct {
+	HoldingID string `json:"holding_id"`
+	Quantity  int64  `json:"quantity"`
+}
+
+// DisposalReplay is the rule that records again a disposal of the given method from the lots
+// and units named, as an import does (portfolio.DecideDisposal).
+type DisposalReplay func(method string, picks []LotPick) DisposalRule
+
 // DisposalSlice is one lot's part of a disposal: Lot indexes the lots the rule was given,
 // Sale carries the slice's figures (Quantity, Oz, PricePerUnit, Fees, SoldOn, Proceeds,
 // CostBasis, RealizedPL).
@@ -90,61 +101,9 @@ func (s *Store) InsertDisposal(ctx context.Context, userID int64, in Disposal, d
 	var out Disposal
 	var slices []Sale
 	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
-		lots, err := s.productLotsTx(ctx, tx, userID, in.Metal, in.ProductName, true)
-		if err != nil {
-			return fmt.Errorf("read lots: %w", err)
-		}
-		dec, err := decide(lots, in)
-		if err != nil {
-			return decidedError{err}
-		}
-		now := s.now()
-		out = in
-		out.ID, out.UserID, out.CreatedAt = newID("d_"), userID, now
-		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO disposals (`+disposalCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-			out.ID, out.UserID, out.Metal, out.ProductName, out.Kind, out.Method, out.Quantity, out.PricePerUnit.String(), out.Fees.String(),
-			out.SoldOn, out.Received, out.CreatedAt); err != nil {
-			return fmt.Errorf("insert disposal: %w", err)
-		}
-		d := ledgerDelta{}
-		before := map[int]lotState{}
-		for i := range dec.Held {
-			st, err := s.lotStateTx(ctx, tx, userID, lots[i].ID)
-			if err != nil {
-				return err
-			}
-			before[i] = st
-		}
-		for n, sl := range dec.Slices {
-			if sl.Lot < 0 || sl.Lot >= len(lots) {
-				return fmt.Errorf("slice %d names no lot", n)
-			}
-			if _, ok := dec.Held[sl.Lot]; !ok {
-				return fmt.Errorf("slice %d: lot %s changes without its holding", n, lots[sl.Lot].ID)
-			}
-			sale := sl.Sale
-			sale.ID, sale.UserID, sale.HoldingID, sale.Metal, sale.DisposalID = newID("s_"), userID, lots[sl.Lot].ID, lots[sl.Lot].Metal, out.ID
-			// Slices are ordered by created_at: a microsecond apart, as an import records them.
-			sale.CreatedAt = now.Add(time.Duration(n) * time.Microsecond)
-			st, err := s.insertSaleRow(ctx, tx, sale)
-			if err != nil {
-				return err
-			}
-			d.addSale(st, 1)
-			slices = append(slices, sale)
-		}
-		for i, held := range dec.Held {
-			if err := s.writeLotHeld(ctx, tx, userID, lots[i], held, now); err != nil {
-				return err
-			}
-			after, err := s.lotStateTx(ctx, tx, userID, lots[i].ID)
-			if err != nil {
-				return err
-			}
-			d.addLot(before[i], -1)
-			d.addLot(after, 1)
-		}
-		return s.applyLedger(ctx, tx, userID, d)
+		var err error
+		out, slices, err = s.insertDisposalTx(ctx, tx, userID, in, decide, s.now())
+		return err
 	})
 	if err != nil {
 		if errors.Is(err, ErrNotFound) || errors.Is(err, ErrConflict) || errors.Is(err, errDecided) {
@@ -272,4 +231,64 @@ func (s *Store) TaxSlices(ctx context.Context, userID int64, from, to Date) ([]T
 		WHERE s.user_id = ? AND s.sold_on >= ? AND s.sold_on < ?
 		ORDER BY s.sold_on, s.created_at, s.id`), userID, from, to)
 	return out, err
+}
+
+// insertDisposalTx is InsertDisposal inside the caller's transaction, recorded at now.
+func (s *Store) insertDisposalTx(ctx context.Context, tx *sqlx.Tx, userID int64, in Disposal, decide DisposalRule, now time.Time) (Disposal, []Sale, error) {
+	var out Disposal
+	var slices []Sale
+	lots, err := s.productLotsTx(ctx, tx, userID, in.Metal, in.ProductName, true)
+	if err != nil {
+		return Disposal{}, nil, fmt.Errorf("read lots: %w", err)
+	}
+	dec, err := decide(lots, in)
+	if err != nil {
+		return Disposal{}, nil, decidedError{err}
+	}
+	out = in
+	out.ID, out.UserID, out.CreatedAt = newID("d_"), userID, now
+	if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO disposals (`+disposalCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		out.ID, out.UserID, out.Metal, out.ProductName, out.Kind, out.Method, out.Quantity, out.PricePerUnit.String(), out.Fees.String(),
+		out.SoldOn, out.Received, out.CreatedAt); err != nil {
+		return Disposal{}, nil, fmt.Errorf("insert disposal: %w", err)
+	}
+	d := ledgerDelta{}
+	before := map[int]lotState{}
+	for i := range dec.Held {
+		st, err := s.lotStateTx(ctx, tx, userID, lots[i].ID)
+		if err != nil {
+			return Disposal{}, nil, err
+		}
+		before[i] = st
+	}
+	for n, sl := range dec.Slices {
+		if sl.Lot < 0 || sl.Lot >= len(lots) {
+			return Disposal{}, nil, fmt.Errorf("slice %d names no lot", n)
+		}
+		if _, ok := dec.Held[sl.Lot]; !ok {
+			return Disposal{}, nil, fmt.Errorf("slice %d: lot %s changes without its holding", n, lots[sl.Lot].ID)
+		}
+		sale := sl.Sale
+		sale.ID, sale.UserID, sale.HoldingID, sale.Metal, sale.DisposalID = newID("s_"), userID, lots[sl.Lot].ID, lots[sl.Lot].Metal, out.ID
+		// Slices are ordered by created_at: a microsecond apart, as an import records them.
+		sale.CreatedAt = now.Add(time.Duration(n) * time.Microsecond)
+		st, err := s.insertSaleRow(ctx, tx, sale)
+		if err != nil {
+			return Disposal{}, nil, err
+		}
+		d.addSale(st, 1)
+		slices = append(slices, sale)
+	}
+	for i, held := range dec.Held {
+		if err := s.writeLotHeld(ctx, tx, userID, lots[i], held, now); err != nil {
+			return Disposal{}, nil, err
+		}
+		after, err := s.lotStateTx(ctx, tx, userID, lots[i].ID)
+		if err != nil {
+			return Disposal{}, nil, err
+		}
+		d.addLot(before[i], -1)
+		d.addLot(after, 1)
+	}
+	return out, slices, s.applyLedger(ctx, tx, userID, d)
 }

@@ -62,10 +62,7 @@ const (
 var DisposalFields = []string{"product_name", "metal", "quantity", "price_per_unit", "fees", "sold_on", "method", "lots", "kind", "received"}
 
 // LotPick is one lot named by a specific-identification disposal.
-type LotPick struct {
-	HoldingID string `json:"holding_id"`
-	Quantity  int64  `json:"quantity"`
-}
+type LotPick = db.LotPick
 
 // DisposalInput is a parsed disposal request: the raw text of each field, numbers still text.
 type DisposalInput struct {
@@ -220,7 +217,7 @@ func JurisdictionNotes(jurisdiction string) []string {
 // any (fifo) at the pool's average cost — and splits the fees by units, the last slice taking
 // the cents left. For average, every lot of the pool is left holding the pool's average cost
 // for its units. More units than are held is a *db.OversoldError.
-func DecideDisposal(method string, picks []LotPick) db.DisposalRule {
+func DecideDisposal(method string, picks []db.LotPick) db.DisposalRule {
 	return func(lots []db.SaleLot, in db.Disposal) (db.DisposalDecision, error) {
 		var elig []int
 		var held int64
@@ -256,7 +253,13 @@ func DecideDisposal(method string, picks []LotPick) db.DisposalRule {
 			}
 		}
 		order := slices.Clone(elig)
-		switch method {
+		pickMethod := method
+		if len(picks) > 0 {
+			// Lots named (specific, or a disposal replayed by an import): those units, costed
+			// by the method (the pool's average for average).
+			pickMethod = MethodSpecific
+		}
+		switch pickMethod {
 		case MethodFIFO, MethodAverage:
 			slices.SortFunc(order, fifo)
 			greedy(order)

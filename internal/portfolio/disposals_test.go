@@ -3,6 +3,7 @@ package portfolio
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 	"testing"
 
@@ -296,4 +297,84 @@ func TestJurisdictionTerms(t *testing.T) {
 			t.Errorf("%s %s %s: %s, want %s", c.jur, c.term, c.product, got, c.want)
 		}
 	}
+}
+
+// TestDisposalLedgerRoundTrip: a ledger with disposals across lots of every kind and the
+// average method exports and imports into an empty account with the same slices, figures,
+// kinds, methods and lots.
+func TestDisposalLedgerRoundTrip(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, s *db.Store) {
+		ctx := context.Background()
+		svc := newService(t, s)
+		u, names := workedSetup(t, s, svc, "export@example.com")
+		idOf := map[string]string{}
+		for id, n := range names {
+			idOf[n] = id
+		}
+		for _, body := range []string{
+			`{"product_name":"Silver Eagle 1 oz","metal":"silver","quantity":15,"price_per_unit":32,"fees":3,"sold_on":"2025-10-01","method":"average"}`,
+			`{"product_name":"Silver Eagle 1 oz","metal":"silver","quantity":12,"price_per_unit":35,"sold_on":"2025-11-01","method":"hifo"}`,
+			`{"product_name":"Silver Eagle 1 oz","metal":"silver","quantity":2,"sold_on":"2025-11-02","method":"lifo","kind":"gifted"}`,
+			fmt.Sprintf(`{"product_name":"Silver Eagle 1 oz","metal":"silver","price_per_unit":30,"sold_on":"2025-11-03","kind":"traded","received":"%s","lots":[{"holding_id":"%s","quantity":1},{"holding_id":"%s","quantity":2}]}`, idOf["A"], idOf["E"], idOf["D"]),
+			`{"product_name":"Silver Eagle 1 oz","metal":"silver","quantity":8,"price_per_unit":30,"fees":1.6,"sold_on":"2026-01-15","method":"average"}`,
+		} {
+			if _, err := svc.RecordDisposal(ctx, u, disposalIn(t, body)); err != nil {
+				t.Fatalf("%s: %v", body, err)
+			}
+		}
+		// And a per-lot sale beside them.
+		if _, err := svc.RecordSale(ctx, u, idOf["E"], saleIn(t, `{"quantity":1,"price_per_unit":31,"sold_on":"2026-01-20"}`)); err != nil {
+			t.Fatal(err)
+		}
+		ledger := func(u db.User) (string, string) {
+			t.Helper()
+			hs, err := svc.ExportHoldings(ctx, u)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sales, err := svc.ExportSales(ctx, u)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b strings.Builder
+			if err := WriteLedgerCSV(&b, hs, sales); err != nil {
+				t.Fatal(err)
+			}
+			var figs []string
+			for _, x := range sales {
+				figs = append(figs, fmt.Sprintf("%d %s %s %s %s %s %s", x.Quantity, x.Proceeds.StringFixed(2), x.Fees.StringFixed(2), x.CostBasis.StringFixed(2), x.RealizedPL.StringFixed(2), x.DisposalKind, x.DisposalMethod))
+			}
+			lots, _ := s.ProductLots(ctx, u.ID, "silver", "Silver Eagle 1 oz")
+			sort.Slice(lots, func(i, j int) bool { return lots[i].PurchaseDate.Before(lots[j].PurchaseDate.Time) })
+			for _, l := range lots {
+				figs = append(figs, fmt.Sprintf("lot %s %d %s", l.PurchaseDate, l.Remaining(), l.HeldCost.StringFixed(2)))
+			}
+			return b.String(), strings.Join(figs, "\n")
+		}
+		csvText, before := ledger(u)
+		if !strings.Contains(csvText, "disposal,kind,method,received_row") {
+			t.Fatalf("the export lacks the disposal columns:\n%s", csvText)
+		}
+		v := member(t, s, "import@example.com", db.TierGold)
+		res, err := svc.ImportHoldings(ctx, v, []byte(csvText))
+		if err != nil || res.Sales != 10 {
+			t.Fatalf("import: %+v %v", res, err)
+		}
+		again, after := ledger(v)
+		if after != before {
+			t.Errorf("figures after the round trip:\n%s\nwant\n%s", after, before)
+		}
+		if again != csvText {
+			t.Errorf("the export of the import differs:\n%s\nwant\n%s", again, csvText)
+		}
+		pu, _ := svc.ListSales(ctx, u, SalesQuery{})
+		pv, _ := svc.ListSales(ctx, v, SalesQuery{})
+		if !pu.Realized.Equal(pv.Realized) || pu.Total != pv.Total {
+			t.Errorf("realized %s/%d, imported %s/%d", pu.Realized, pu.Total, pv.Realized, pv.Total)
+		}
+		ds, _ := s.AllDisposals(ctx, v.ID)
+		if len(ds) != 5 || ds[2].Kind != KindGifted || ds[3].Kind != KindTraded || ds[3].Received == "" || ds[0].Method != MethodAverage {
+			t.Errorf("imported disposals: %+v", ds)
+		}
+	})
 }

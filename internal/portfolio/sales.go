@@ -60,11 +60,15 @@ type Sale struct {
 	// RealizedPL is proceeds − fees − cost basis.
 	RealizedPL decimal.Decimal
 	CreatedAt  time.Time
+	// DisposalID names the disposal across lots the sale is a slice of ("" for a per-lot
+	// sale); the export fills in that disposal's kind, method and received lot beside it.
+	DisposalID                                     string
+	DisposalKind, DisposalMethod, DisposalReceived string
 }
 
 func saleFromRow(r db.Sale) Sale {
 	return Sale{ID: r.ID, HoldingID: r.HoldingID, Metal: metals.Metal(r.Metal), Quantity: r.Quantity, Oz: r.Oz, PricePerUnit: r.PricePerUnit,
-		Fees: r.Fees, SoldOn: r.SoldOn, Proceeds: r.Proceeds, CostBasis: r.CostBasis, RealizedPL: r.RealizedPL, CreatedAt: r.CreatedAt}
+		Fees: r.Fees, SoldOn: r.SoldOn, Proceeds: r.Proceeds, CostBasis: r.CostBasis, RealizedPL: r.RealizedPL, CreatedAt: r.CreatedAt, DisposalID: r.DisposalID}
 }
 
 // validate checks the sale against the holding it sells from; the store checks the quantity
