@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -241,6 +242,47 @@ func TestTaxReportJurisdictions(t *testing.T) {
 		}
 		if r := e.api("GET", "/v1/tax/report?year=abc", key, nil); r.Status != 400 || pfProblemField(t, r) != "year" {
 			t.Errorf("bad year: %d %s", r.Status, r.Body)
+		}
+	})
+}
+
+func TestTaxPage(t *testing.T) {
+	eachEngine(t, pfMarket(t, pfQuotes), func(t *testing.T, e *env) {
+		b := e.browser()
+		b.signUp("taxpage@example.com")
+		u, err := e.store.UserByEmail(t.Context(), "taxpage@example.com")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range []struct{ price, day string }{{"20", "2024-01-10"}, {"30", "2025-06-01"}} {
+			if _, err := e.store.InsertHolding(t.Context(), db.Holding{UserID: u.ID, Metal: "silver", ProductName: "Eagle", Quantity: 10, WeightOz: pfD("1"),
+				PurchasePrice: pfD(l.price), Fees: pfD("0"), PurchaseDate: pfDate(l.day)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r := b.get("/tax")
+		if r.Status != 200 || !strings.Contains(string(r.Body), "Not tax advice") || !strings.Contains(string(r.Body), "Eagle · Silver") {
+			t.Fatalf("tax page: %d", r.Status)
+		}
+		form := url.Values{"product": {"silver|Eagle"}, "quantity": {"15"}, "price_per_unit": {"32.00"}, "fees": {"3.00"}, "sold_on": {"2026-11-01"}, "method": {"fifo"}}
+		r = b.post("/tax/preview", form, true)
+		body := string(r.Body)
+		if r.Status != 200 || !strings.Contains(body, "Record with lifo (least gain)") || !strings.Contains(body, "not tax advice") {
+			t.Fatalf("preview: %d %s", r.Status, body)
+		}
+		// The least-gain button records with its method.
+		form.Set("use_method", "lifo")
+		r = b.post("/tax/sell", form, false)
+		if r.Status != 303 && r.Status != 302 {
+			t.Fatalf("sell: %d %s", r.Status, r.Body)
+		}
+		r = b.get("/tax?year=2026&sold=1")
+		if body := string(r.Body); !strings.Contains(body, "Sale recorded") || !strings.Contains(body, "10 × Eagle") || !strings.Contains(body, "5 × Eagle") {
+			t.Fatalf("report after the sale: %s", body)
+		}
+		form.Set("quantity", "99")
+		if r := b.post("/tax/sell", form, true); r.Status != 422 || !strings.Contains(string(r.Body), "units of Eagle are held") {
+			t.Fatalf("oversold form: %d %s", r.Status, r.Body)
 		}
 	})
 }
