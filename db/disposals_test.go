@@ -116,3 +116,22 @@ func TestDisposalFailureLeavesNothing(t *testing.T) {
 		}
 	})
 }
+
+// TestDisposalUserDeleted: deleting a member with disposals removes them with their slices.
+func TestDisposalUserDeleted(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, s *db.Store) {
+		ctx := context.Background()
+		u, _ := s.InsertUser(ctx, "gone@example.com", "h", db.TierGold, false)
+		disposalLots(t, s, u.ID)
+		if _, _, err := s.InsertDisposal(ctx, u.ID, db.Disposal{Metal: "silver", ProductName: "Eagle", Kind: "sold", Method: "fifo", Quantity: 15,
+			PricePerUnit: pfDec("31"), SoldOn: pfDay("2025-06-01")}, portfolio.DecideDisposal("fifo", nil)); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.DeleteUser(ctx, u.ID); err != nil {
+			t.Fatalf("delete user with disposals: %v", err)
+		}
+		if ds, _ := s.AllDisposals(ctx, u.ID); len(ds) != 0 {
+			t.Fatalf("disposals left: %d", len(ds))
+		}
+	})
+}

@@ -205,6 +205,9 @@ func TestTaxReportJurisdictions(t *testing.T) {
 		taxCheck(t, de, "totals.tax_free", "20.00")
 		// Truth: the total is the realized P/L of the same sales.
 		taxCheck(t, pfJSON(t, e.api("GET", "/v1/sales", key, nil)), "realized_pl", "30.00")
+		taxCheck(t, pfJSON(t, e.api("GET", "/v1/portfolio", key, nil)), "realized_pl", "30.00")
+		taxCheck(t, pfJSON(t, e.api("GET", "/v1/analytics", key, nil)), "metals.silver.realized_pl", "30.00")
+		taxCheck(t, pfJSON(t, e.api("GET", "/v1/analytics", key, nil)), "totals.realized_pl", "30.00")
 
 		// Form 8949 CSV.
 		r := e.api("GET", "/v1/tax/report?year=2026&format=csv", key, nil)
