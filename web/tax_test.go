@@ -283,6 +283,13 @@ func TestTaxPage(t *testing.T) {
 		if body := string(r.Body); !strings.Contains(body, "Sale recorded") || !strings.Contains(body, "10 × Eagle") || !strings.Contains(body, "5 × Eagle") {
 			t.Fatalf("report after the sale: %s", body)
 		}
+		// The tax settings form on the page.
+		if r := b.post("/settings/account/tax", url.Values{"lot_method": {"hifo"}, "tax_jurisdiction": {"de"}}, false); r.Status != 303 && r.Status != 302 {
+			t.Fatalf("tax settings: %d %s", r.Status, r.Body)
+		}
+		if body := string(b.get("/tax?settings=1").Body); !strings.Contains(body, "Settings saved") || !strings.Contains(body, "Jurisdiction: de") {
+			t.Fatalf("after tax settings: %s", body)
+		}
 		form.Set("quantity", "99")
 		if r := b.post("/tax/sell", form, true); r.Status != 422 || !strings.Contains(string(r.Body), "units of Eagle are held") {
 			t.Fatalf("oversold form: %d %s", r.Status, r.Body)

@@ -3,6 +3,7 @@ package accounthttp
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -47,6 +48,17 @@ func (h *Handlers) AccountUnits(c *fiber.Ctx) error {
 		return kit.Render(c, http.StatusUnprocessableEntity, pages.Account(h.Meta(c, "Account", "settings"), v))
 	}
 	return kit.Redirect(c, "/settings/account?done=units")
+}
+
+// AccountTax saves the lot method and tax jurisdiction from the form on /tax and goes back
+// there; a value not offered is a 422 naming the field.
+func (h *Handlers) AccountTax(c *fiber.Ctx) error {
+	u, _ := kit.UserFrom(c)
+	method, jur := strings.Clone(c.FormValue("lot_method")), strings.Clone(c.FormValue("tax_jurisdiction"))
+	if _, err := h.account.UpdateSettings(h.Ctx(c), u, account.SettingsChange{LotMethod: &method, TaxJurisdiction: &jur}); err != nil {
+		return err
+	}
+	return kit.Redirect(c, "/tax?settings=1")
 }
 
 // SettingsJSON is the body of GET|PATCH /v1/account/settings.

@@ -24,7 +24,9 @@ func (h *Handlers) taxView(c *fiber.Ctx, u account.User, year int, sale pages.Ta
 	}
 	y := strconv.Itoa(year)
 	v := pages.TaxView{Year: y, PrevYear: strconv.Itoa(year - 1), NextYear: strconv.Itoa(year + 1), Jurisdiction: r.Jurisdiction,
-		Notes: r.Notes, CSVURL: "/v1/tax/report?format=csv&year=" + y, PDFURL: "/v1/tax/report?format=pdf&year=" + y, Sale: sale}
+		Notes: r.Notes, CSVURL: "/v1/tax/report?format=csv&year=" + y, PDFURL: "/v1/tax/report?format=pdf&year=" + y, Sale: sale,
+		LotMethod: account.SettingsOf(u).LotMethod, LotMethods: account.LotMethods, Jurisdictions: account.TaxJurisdictions,
+		SettingsSaved: c.Query("settings") == "1"}
 	for _, x := range r.Rows {
 		v.Rows = append(v.Rows, pages.TaxRowView{Description: x.Description, Acquired: x.AcquiredOn.String(), Disposed: x.DisposedOn.String(),
 			Proceeds: format.Money(x.Proceeds, r.Currency), Cost: format.Money(x.CostBasis, r.Currency), Gain: format.SignedMoney(x.Gain, r.Currency),
