@@ -296,3 +296,48 @@ func TestTaxPage(t *testing.T) {
 		}
 	})
 }
+
+func TestDisposalsAPIBadFields(t *testing.T) {
+	eachEngine(t, pfMarket(t, pfQuotes), func(t *testing.T, e *env) {
+		_, key := e.user("bad-disposal@example.com", db.TierGold)
+		taxLot(t, e, key, "silver", "Eagle", 10, "20.00", "2024-01-10")
+		ok := map[string]any{"product_name": "Eagle", "metal": "silver", "quantity": 1, "price_per_unit": 30}
+		with := func(k string, v any) map[string]any {
+			m := map[string]any{}
+			for a, b := range ok {
+				m[a] = b
+			}
+			if v == nil {
+				delete(m, k)
+			} else {
+				m[k] = v
+			}
+			return m
+		}
+		for _, c := range []struct {
+			body  any
+			field string
+		}{
+			{with("metal", 5), "metal"},
+			{with("metal", "tin"), "metal"},
+			{with("price_per_unit", "30"), "price_per_unit"},
+			{with("price_per_unit", nil), "price_per_unit"},
+			{with("quantity", 0), "quantity"},
+			{with("method", "random"), "method"},
+			{with("kind", "burnt"), "kind"},
+			{with("kind", "traded"), "received"},
+			{with("lots", "h_1"), "lots"},
+			{with("sold_on", "2099-01-01"), "sold_on"},
+			{with("userId", 3), "userId"},
+			{`[1]`, "body"},
+		} {
+			r := e.api("POST", "/v1/sales", key, c.body)
+			if r.Status != 400 || pfProblemField(t, r) != c.field {
+				t.Errorf("%v: %d %s", c.body, r.Status, r.Body)
+			}
+		}
+		if r := e.api("POST", "/v1/sales", key, with("lots", []map[string]any{{"holding_id": "h_none", "quantity": 1}})); r.Status != 422 || pfProblemField(t, r) != "lots" {
+			t.Errorf("a lot not of the product: %d %s", r.Status, r.Body)
+		}
+	})
+}

@@ -70,6 +70,8 @@ type DisposalInput struct {
 	numeric map[string]bool
 	lots    []LotPick
 	hasLots bool
+	// form marks a browser form's input (all text).
+	form bool
 }
 
 // ParseDisposalJSON reads a disposal body strictly, as ParseSaleJSON does, with lots an
@@ -105,7 +107,7 @@ func ParseDisposalJSON(body []byte) (DisposalInput, error) {
 // DisposalInputFromForm takes the text fields of the browser's sale form; lots come as
 // lot_<holding id> = quantity.
 func DisposalInputFromForm(get func(string) string, lots []LotPick) DisposalInput {
-	in := DisposalInput{fields: map[string]string{}, numeric: map[string]bool{}, lots: lots, hasLots: len(lots) > 0}
+	in := DisposalInput{fields: map[string]string{}, numeric: map[string]bool{}, lots: lots, hasLots: len(lots) > 0, form: true}
 	for _, k := range DisposalFields {
 		if k != "lots" {
 			in.fields[k] = get(k)
@@ -501,7 +503,7 @@ func (s *Service) validateDisposal(ctx context.Context, u db.User, in DisposalIn
 }
 
 // isFormInput reports whether the input came from a browser form (all text).
-func isFormInput(in DisposalInput) bool { return in.fields != nil && in.numeric["metal"] }
+func isFormInput(in DisposalInput) bool { return in.form }
 
 // disposalErr turns a rule's refusal into a field error: more units than held is 422 naming
 // quantity (or lots), a lot not of the product names lots.
