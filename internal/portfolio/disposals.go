@@ -206,7 +206,7 @@ func JurisdictionNotes(jurisdiction string) []string {
 		out = append(out, "US: physical precious metals are collectibles; long-term gains (held more than one year) may be taxed at up to 28 %, reported on Form 8949.",
 			"A dealer buying from you may file Form 1099-B for some sales (for example large quantities of certain bullion coins or bars).")
 	case "uk":
-		out = append(out, "UK: legal-tender coins (Britannia, Sovereign) are exempt from capital gains tax; other units of one product are pooled at their average cost.")
+		out = append(out, "UK: legal-tender coins (Britannia, Sovereign) are exempt from capital gains tax; other units of one product are pooled at their average cost (lot method average).")
 	case "de":
 		out = append(out, "Germany: a private sale of physical metal more than one year after purchase is tax-free.")
 	}

@@ -3,6 +3,7 @@ package portfolio
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/shopspring/decimal"
 
@@ -59,13 +60,13 @@ func (s *Service) TaxReport(ctx context.Context, u db.User, year int) (TaxReport
 		return TaxReport{}, apperr.InvalidField("year", fmt.Sprintf("must be a year between %d and %d", MinTaxYear, MaxTaxYear))
 	}
 	from, to := yearBounds(year)
-	slices, err := s.store.TaxSlices(ctx, u.ID, from, to)
+	rows, err := s.store.TaxSlices(ctx, u.ID, from, to)
 	if err != nil {
 		return TaxReport{}, err
 	}
 	jur := account.SettingsOf(u).TaxJurisdiction
 	out := TaxReport{Year: year, Jurisdiction: jur, Currency: "USD", Rows: []TaxRow{}, Excluded: []TaxRow{}, Notes: JurisdictionNotes(jur)}
-	for _, sl := range slices {
+	for _, sl := range rows {
 		acq := sl.PurchaseDate
 		if acq.IsZero() {
 			acq = db.NewDate(sl.LotCreatedAt.UTC())
@@ -89,6 +90,9 @@ func (s *Service) TaxReport(ctx context.Context, u db.User, year int) (TaxReport
 			t.TaxFree = t.TaxFree.Add(row.Gain)
 		}
 		t.Total = t.Total.Add(row.Gain)
+	}
+	if slices.ContainsFunc(out.Rows, func(r TaxRow) bool { return r.Kind == KindGifted || r.Kind == KindLost }) {
+		out.Notes = append(out.Notes, "Gifts and losses are listed with no proceeds, their cost as a loss, so the total matches your realized P/L; whether such a loss counts for tax is for your adviser.")
 	}
 	return out, nil
 }
