@@ -257,10 +257,13 @@ func TestTaxPage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		var ids []string
 		for _, l := range []struct{ price, day string }{{"20", "2024-01-10"}, {"30", "2025-06-01"}} {
-			if _, err := e.store.InsertHolding(t.Context(), db.Holding{UserID: u.ID, Metal: "silver", ProductName: "Eagle", Quantity: 10, WeightOz: pfD("1"),
+			if h, err := e.store.InsertHolding(t.Context(), db.Holding{UserID: u.ID, Metal: "silver", ProductName: "Eagle", Quantity: 10, WeightOz: pfD("1"),
 				PurchasePrice: pfD(l.price), Fees: pfD("0"), PurchaseDate: pfDate(l.day)}); err != nil {
 				t.Fatal(err)
+			} else {
+				ids = append(ids, h.ID)
 			}
 		}
 		r := b.get("/tax")
@@ -282,6 +285,17 @@ func TestTaxPage(t *testing.T) {
 		r = b.get("/tax?year=2026&sold=1")
 		if body := string(r.Body); !strings.Contains(body, "Sale recorded") || !strings.Contains(body, "10 × Eagle") || !strings.Contains(body, "5 × Eagle") {
 			t.Fatalf("report after the sale: %s", body)
+		}
+		// Lots chosen by hand: 2 units of the earlier lot (lifo above sold all of the later one).
+		if !strings.Contains(body, "Or choose the lots yourself") || !strings.Contains(body, `name="lot_`+ids[1]+`"`) {
+			t.Fatalf("the preview offers no lots: %s", body)
+		}
+		pick := url.Values{"product": {"silver|Eagle"}, "price_per_unit": {"32.00"}, "sold_on": {"2026-11-02"}, "method": {"fifo"}, "use_method": {"specific"}, "lot_" + ids[0]: {"2"}, "lot_" + ids[1]: {""}}
+		if r := b.post("/tax/sell", pick, false); r.Status != 303 && r.Status != 302 {
+			t.Fatalf("specific sell: %d %s", r.Status, r.Body)
+		}
+		if body := string(b.get("/tax?year=2026").Body); !strings.Contains(body, "2 × Eagle") || !strings.Contains(body, "2024-01-10") {
+			t.Fatalf("the specific sale is not in the report: %s", body)
 		}
 		// The tax settings form on the page.
 		if r := b.post("/settings/account/tax", url.Values{"lot_method": {"hifo"}, "tax_jurisdiction": {"de"}}, false); r.Status != 303 && r.Status != 302 {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/shopspring/decimal"
 
 	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/internal/account"
@@ -95,6 +96,20 @@ func taxFormInput(c *fiber.Ctx) (portfolio.DisposalInput, map[string]string) {
 		vals["method"] = strings.Clone(m)
 	}
 	metal, product, _ := strings.Cut(vals["product"], "|")
+	var picks []portfolio.LotPick
+	if vals["method"] == portfolio.MethodSpecific {
+		// lot_<holding id> = units, for the lots given any.
+		c.Request().PostArgs().VisitAll(func(k, v []byte) {
+			id, ok := strings.CutPrefix(string(k), "lot_")
+			n, err := strconv.ParseInt(strings.TrimSpace(string(v)), 10, 64)
+			if ok && err == nil && n > 0 {
+				picks = append(picks, portfolio.LotPick{HoldingID: id, Quantity: n})
+			}
+		})
+		if len(picks) > 0 {
+			vals["quantity"] = ""
+		}
+	}
 	in := portfolio.DisposalInputFromForm(func(k string) string {
 		switch k {
 		case "metal":
@@ -105,7 +120,7 @@ func taxFormInput(c *fiber.Ctx) (portfolio.DisposalInput, map[string]string) {
 			return ""
 		}
 		return vals[k]
-	}, nil)
+	}, picks)
 	return in, vals
 }
 
@@ -143,6 +158,16 @@ func (h *Handlers) TaxPreview(c *fiber.Ctx) error {
 		return h.taxFormProblem(c, u, vals, err, nil)
 	}
 	pv := &pages.TaxPreviewView{LeastGain: p.LeastGain}
+	metal, product, _ := strings.Cut(vals["product"], "|")
+	lots, err := h.portfolio.ProductLots(h.Ctx(c), u, metal, product)
+	if err != nil {
+		return err
+	}
+	for _, l := range lots {
+		per := l.HeldCost.Div(decimal.NewFromInt(l.Remaining())).Round(2)
+		pv.Lots = append(pv.Lots, pages.TaxLotChoice{ID: l.ID, Max: strconv.FormatInt(l.Remaining(), 10),
+			Label: "Bought " + portfolio.AcquiredOn(l.Holding).String() + " · " + strconv.FormatInt(l.Remaining(), 10) + " held at " + format.Money(per, "USD") + " each"})
+	}
 	for _, m := range portfolio.PreviewMethods {
 		d := p.Methods[m]
 		var lots, terms []string

@@ -666,3 +666,23 @@ func (s *Service) DeleteDisposal(ctx context.Context, u db.User, id string) erro
 func yearBounds(year int) (db.Date, db.Date) {
 	return db.NewDate(time.Date(year, 1, 1, 0, 0, 0, 0, time.UTC)), db.NewDate(time.Date(year+1, 1, 1, 0, 0, 0, 0, time.UTC))
 }
+
+// ProductLots lists the member's lots of one metal and product name that still hold units,
+// earliest acquired first, for choosing lots by hand.
+func (s *Service) ProductLots(ctx context.Context, u db.User, metal, product string) ([]db.SaleLot, error) {
+	if err := requireGold(u); err != nil {
+		return nil, err
+	}
+	m, err := metals.Parse(metal)
+	if err != nil {
+		return nil, apperr.InvalidField("metal", "must be one of gold, silver, platinum, palladium")
+	}
+	lots, err := s.store.ProductLots(ctx, u.ID, string(m), product)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(lots, func(a, b db.SaleLot) int {
+		return cmp.Or(AcquiredOn(a.Holding).Compare(AcquiredOn(b.Holding).Time), a.CreatedAt.Compare(b.CreatedAt), strings.Compare(a.ID, b.ID))
+	})
+	return lots, nil
+}
