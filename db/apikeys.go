@@ -71,7 +71,7 @@ type KeyOwner struct {
 // hash, so its timing says nothing about how close a guess came to a real key.
 func (s *Store) ActiveAPIKeyByHash(ctx context.Context, hash string) (KeyOwner, error) {
 	var ko KeyOwner
-	err := s.db.GetContext(ctx, &ko, s.rebind(`SELECT k.id AS key_id, k.last_used_at, u.id, u.email, u.password_hash, u.tier, u.is_admin, u.display_name, u.time_zone, u.display_currency, u.weight_unit, u.created_at, u.updated_at
+	err := s.db.GetContext(ctx, &ko, s.rebind(`SELECT k.id AS key_id, k.last_used_at, u.id, u.email, u.password_hash, u.tier, u.is_admin, u.display_name, u.time_zone, u.display_currency, u.weight_unit, u.lot_method, u.tax_jurisdiction, u.created_at, u.updated_at
 		FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ? AND k.revoked_at IS NULL`), hash)
 	return ko, notFound(err)
 }

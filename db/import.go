@@ -40,7 +40,7 @@ func currencyKey(h Holding) string {
 // of the same import, and adds them to the position ledger. Concurrent imports of one user
 // are serialised, so they cannot both insert the same purchase.
 func (s *Store) ImportHoldings(ctx context.Context, userID int64, rows []Holding) (ImportResult, error) {
-	return s.ImportHoldingsWithSales(ctx, userID, rows, nil, nil)
+	return s.ImportHoldingsWithSales(ctx, userID, rows, nil, nil, nil)
 }
 
 // ImportedSale is a sale of an import: of the holding at index Row of the imported rows.
@@ -49,13 +49,19 @@ func (s *Store) ImportHoldings(ctx context.Context, userID int64, rows []Holding
 type ImportedSale struct {
 	Row  int
 	Sale Sale
+	// Disposal groups the slices of one disposal across lots (consecutive rows with the same
+	// number, 0 for a per-lot sale); Kind and Method are the disposal's, ReceivedRow the data
+	// row (from 1) of the lot a trade became, or 0.
+	Disposal     int
+	Kind, Method string
+	ReceivedRow  int
 }
 
 // ImportHoldingsWithSales is ImportHoldings followed, in the same transaction, by the sales of
 // the imported holdings in the order given. Sales of a row skipped as a duplicate are skipped
 // with it (that holding's own sales already stand); a sale of more than is held fails the
 // whole import. decide is the sale rule, as for InsertSale.
-func (s *Store) ImportHoldingsWithSales(ctx context.Context, userID int64, rows []Holding, sales []ImportedSale, decide SaleRule) (ImportResult, error) {
+func (s *Store) ImportHoldingsWithSales(ctx context.Context, userID int64, rows []Holding, sales []ImportedSale, decide SaleRule, replay DisposalReplay) (ImportResult, error) {
 	res := ImportResult{Duplicates: []int{}}
 	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
 		if s.Engine == Postgres {
@@ -113,15 +119,51 @@ func (s *Store) ImportHoldingsWithSales(ctx context.Context, userID int64, rows 
 		if err := s.applyLedger(ctx, tx, userID, d); err != nil {
 			return err
 		}
-		for i, x := range sales {
+		for i := 0; i < len(sales); i++ {
+			x := sales[i]
 			if x.Row < 0 || x.Row >= len(ids) {
 				return fmt.Errorf("imported sale %d refers to row %d of %d", i, x.Row, len(ids))
+			}
+			at := now.Add(time.Duration(i) * time.Microsecond)
+			if x.Disposal != 0 && replay != nil {
+				// The slices of one disposal, recorded again as one.
+				j := i
+				for j+1 < len(sales) && sales[j+1].Disposal == x.Disposal {
+					j++
+				}
+				group := sales[i : j+1]
+				i = j
+				d := Disposal{Metal: rows[x.Row].Metal, ProductName: rows[x.Row].ProductName, Kind: x.Kind, Method: x.Method,
+					PricePerUnit: x.Sale.PricePerUnit, SoldOn: x.Sale.SoldOn}
+				if x.ReceivedRow > 0 && x.ReceivedRow <= len(ids) {
+					d.Received = ids[x.ReceivedRow-1]
+				}
+				picks := make([]LotPick, 0, len(group))
+				skip := false
+				for _, g := range group {
+					if g.Row < 0 || g.Row >= len(ids) || ids[g.Row] == "" {
+						skip = true // a slice of a duplicate row: that holding's disposals already stand
+						break
+					}
+					picks = append(picks, LotPick{HoldingID: ids[g.Row], Quantity: g.Sale.Quantity})
+					d.Quantity += g.Sale.Quantity
+					d.Fees = d.Fees.Add(g.Sale.Fees)
+				}
+				if skip {
+					continue
+				}
+				_, slices, err := s.insertDisposalTx(ctx, tx, userID, d, replay(x.Method, picks), at)
+				if err != nil {
+					return err
+				}
+				res.Sales += len(slices)
+				continue
 			}
 			if ids[x.Row] == "" {
 				continue // its holding was a duplicate
 			}
 			// A microsecond apart, so the order they were given is the order they are listed in.
-			if _, err := s.insertSale(ctx, tx, userID, ids[x.Row], x.Sale, now.Add(time.Duration(i)*time.Microsecond), decide); err != nil {
+			if _, err := s.insertSale(ctx, tx, userID, ids[x.Row], x.Sale, at, decide); err != nil {
 				return err
 			}
 			res.Sales++

@@ -146,7 +146,7 @@ func TestLedgerEqualsRecomputation(t *testing.T) {
 					rows[i] = lot(uid)
 				}
 				sales := []db.ImportedSale{{Row: 0, Sale: db.Sale{Quantity: 1, PricePerUnit: decimal.RequireFromString("12.34"), SoldOn: db.NewDate(base.AddDate(0, 0, 75))}}}
-				_, err = s.ImportHoldingsWithSales(ctx, uid, rows, sales, portfolio.DecideSale)
+				_, err = s.ImportHoldingsWithSales(ctx, uid, rows, sales, portfolio.DecideSale, nil)
 			case "spot":
 				spots, e := s.LotSpots(ctx, "", 1000)
 				if e != nil {

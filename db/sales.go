@@ -31,9 +31,15 @@ type Sale struct {
 	// Currency is the ISO 4217 code of the price, fees and every amount above: the lot's
 	// purchase currency (issue 25).
 	Currency string `db:"currency"`
+	// DisposalID names the disposal across lots this sale is a slice of; empty for a
+	// per-lot sale (POST /v1/holdings/{id}/sales).
+	DisposalID string `db:"disposal_id"`
 }
 
-const saleCols = `id, user_id, holding_id, metal, quantity, oz, price_per_unit, fees, sold_on, proceeds, cost_basis, realized_pl, created_at, currency`
+const saleCols = `id, user_id, holding_id, metal, quantity, oz, price_per_unit, fees, sold_on, proceeds, cost_basis, realized_pl, created_at, currency, COALESCE(disposal_id, '') AS disposal_id`
+
+// saleInsertCols are the columns a sale row is written with.
+const saleInsertCols = `id, user_id, holding_id, metal, quantity, oz, price_per_unit, fees, sold_on, proceeds, cost_basis, realized_pl, created_at, currency, disposal_id, oz_int, oz_e8, cost_int, cost_c, pl_int, pl_c`
 
 // ErrOversold (an ErrConflict) means a sale asked for more units than are still held; the
 // error returned is an *OversoldError saying how many.
@@ -159,45 +165,21 @@ func (s *Store) SalesByUser(ctx context.Context, userID int64, f SaleFilter) (Sa
 
 // DeleteSale undoes one of the user's sales: in one transaction the sale is removed and the
 // holding, read for update, holds what undo decides (its units, fine ounces and cost basis
-// back), and the position ledger follows. Another user's sale, or none, is ErrNotFound. It
-// returns the sale removed.
+// back), and the position ledger follows. A slice of a disposal across lots undoes the whole
+// disposal (every slice). Another user's sale, or none, is ErrNotFound. It returns the sale
+// named.
 func (s *Store) DeleteSale(ctx context.Context, userID int64, saleID string, undo UndoRule) (Sale, error) {
 	var sale Sale
 	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
 		if err := tx.GetContext(ctx, &sale, tx.Rebind(`SELECT `+saleCols+` FROM sales WHERE id = ? AND user_id = ?`), saleID, userID); err != nil {
 			return notFound(err)
 		}
-		lot, err := s.saleLotTx(ctx, tx, userID, sale.HoldingID)
-		if err != nil {
+		if sale.DisposalID != "" {
+			// A slice of a disposal across lots: the whole disposal is undone.
+			_, _, err := s.deleteDisposalTx(ctx, tx, userID, sale.DisposalID, undo)
 			return err
 		}
-		before, err := s.lotStateTx(ctx, tx, userID, lot.ID)
-		if err != nil {
-			return err
-		}
-		var gone saleState
-		if err := tx.GetContext(ctx, &gone, tx.Rebind(`SELECT metal, sold_on, oz_int, oz_e8, cost_int, cost_c, pl_int, pl_c FROM sales WHERE id = ?`), saleID); err != nil {
-			return err
-		}
-		held, err := undo(lot, sale)
-		if err != nil {
-			return decidedError{err}
-		}
-		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM sales WHERE id = ? AND user_id = ?`), saleID, userID); err != nil {
-			return fmt.Errorf("delete sale: %w", err)
-		}
-		if err := s.writeLotHeld(ctx, tx, userID, lot, held, s.now()); err != nil {
-			return err
-		}
-		after, err := s.lotStateTx(ctx, tx, userID, lot.ID)
-		if err != nil {
-			return err
-		}
-		d := ledgerDelta{}
-		d.addSale(gone, -1)
-		d.addLot(before, -1)
-		d.addLot(after, 1)
-		return s.applyLedger(ctx, tx, userID, d)
+		return s.undoSaleTx(ctx, tx, userID, sale, undo)
 	})
 	if err != nil {
 		if errors.Is(err, ErrNotFound) || errors.Is(err, errDecided) {
@@ -268,16 +250,9 @@ func (s *Store) insertSale(ctx context.Context, tx *sqlx.Tx, userID int64, holdi
 	}
 	out.ID, out.UserID, out.HoldingID, out.Metal, out.CreatedAt = newID("s_"), userID, lot.ID, lot.Metal, now
 	out.Currency = lotCurrency(lot.Holding)
-	ozInt, ozE8 := split(out.Oz, ozPlaces)
-	costInt, costC := split(out.CostBasis, moneyPlaces)
-	plInt, plC := split(out.RealizedPL, moneyPlaces)
-	_, err = tx.ExecContext(ctx, tx.Rebind(`INSERT INTO sales (`+saleCols+`, oz_int, oz_e8, cost_int, cost_c, pl_int, pl_c)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-		out.ID, out.UserID, out.HoldingID, out.Metal, out.Quantity, out.Oz.String(), out.PricePerUnit.String(), out.Fees.String(),
-		out.SoldOn, out.Proceeds.String(), out.CostBasis.String(), out.RealizedPL.String(), out.CreatedAt, lotCurrency(lot.Holding),
-		ozInt, ozE8, costInt, costC, plInt, plC)
+	state, err := s.insertSaleRow(ctx, tx, out)
 	if err != nil {
-		return Sale{}, fmt.Errorf("insert sale: %w", err)
+		return Sale{}, err
 	}
 	if err := s.writeLotHeld(ctx, tx, userID, lot, held, now); err != nil {
 		return Sale{}, err
@@ -287,11 +262,40 @@ func (s *Store) insertSale(ctx context.Context, tx *sqlx.Tx, userID int64, holdi
 		return Sale{}, err
 	}
 	d := ledgerDelta{}
-	d.addSale(saleState{Metal: out.Metal, SoldOn: out.SoldOn, OzInt: ozInt, OzE8: ozE8, CostInt: costInt, CostC: costC, PLInt: plInt, PLC: plC}, 1)
+	d.addSale(state, 1)
 	d.addLot(before, -1)
 	d.addLot(after, 1)
 	if err := s.applyLedger(ctx, tx, userID, d); err != nil {
 		return Sale{}, err
 	}
 	return out, nil
+}
+
+// insertSaleRow writes one sale row as it is (ids and figures decided) inside tx and returns
+// what it adds to the position ledger.
+func (s *Store) insertSaleRow(ctx context.Context, tx *sqlx.Tx, out Sale) (saleState, error) {
+	ozInt, ozE8 := split(out.Oz, ozPlaces)
+	costInt, costC := split(out.CostBasis, moneyPlaces)
+	plInt, plC := split(out.RealizedPL, moneyPlaces)
+	var disposal any
+	if out.DisposalID != "" {
+		disposal = out.DisposalID
+	}
+	_, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO sales (`+saleInsertCols+`)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		out.ID, out.UserID, out.HoldingID, out.Metal, out.Quantity, out.Oz.String(), out.PricePerUnit.String(), out.Fees.String(),
+		out.SoldOn, out.Proceeds.String(), out.CostBasis.String(), out.RealizedPL.String(), out.CreatedAt, saleCurrencyOr(out.Currency), disposal,
+		ozInt, ozE8, costInt, costC, plInt, plC)
+	if err != nil {
+		return saleState{}, fmt.Errorf("insert sale: %w", err)
+	}
+	return saleState{Metal: out.Metal, SoldOn: out.SoldOn, OzInt: ozInt, OzE8: ozE8, CostInt: costInt, CostC: costC, PLInt: plInt, PLC: plC}, nil
+}
+
+// saleCurrencyOr is the currency a sale row is written with: USD when none was decided.
+func saleCurrencyOr(c string) string {
+	if c == "" {
+		return "USD"
+	}
+	return c
 }

@@ -30,6 +30,10 @@ type User struct {
 	DisplayCurrency string `db:"display_currency"`
 	// WeightUnit is what weights and prices per weight are shown in: oz, g, kg or tola.
 	WeightUnit string `db:"weight_unit"`
+	// LotMethod is how a disposal picks lots by default (fifo unless the member chose).
+	LotMethod string `db:"lot_method"`
+	// TaxJurisdiction is whose rules the gains report labels: us, uk, de or none.
+	TaxJurisdiction string `db:"tax_jurisdiction"`
 	// SessionGen moves on every password change: browser sessions made under an older value
 	// are signed out.
 	SessionGen int64     `db:"session_gen"`
@@ -44,18 +48,20 @@ const DefaultTimeZone = "America/New_York"
 const (
 	DefaultDisplayCurrency = "USD"
 	DefaultWeightUnit      = "oz"
+	DefaultLotMethod       = "fifo"
+	DefaultTaxJurisdiction = "none"
 )
 
 // NormalizeEmail is the one form of an address that is stored and compared.
 func NormalizeEmail(e string) string { return strings.ToLower(strings.TrimSpace(e)) }
 
-const userCols = `id, email, password_hash, tier, is_admin, display_name, time_zone, display_currency, weight_unit, session_gen, created_at, updated_at`
+const userCols = `id, email, password_hash, tier, is_admin, display_name, time_zone, display_currency, weight_unit, lot_method, tax_jurisdiction, session_gen, created_at, updated_at`
 
 // InsertUser creates an account; a taken email is ErrConflict.
 func (s *Store) InsertUser(ctx context.Context, email, passwordHash, tier string, admin bool) (User, error) {
 	now := s.now()
 	u := User{Email: NormalizeEmail(email), PasswordHash: passwordHash, Tier: tier, IsAdmin: admin, TimeZone: DefaultTimeZone,
-		DisplayCurrency: DefaultDisplayCurrency, WeightUnit: DefaultWeightUnit, CreatedAt: now, UpdatedAt: now}
+		DisplayCurrency: DefaultDisplayCurrency, WeightUnit: DefaultWeightUnit, LotMethod: DefaultLotMethod, TaxJurisdiction: DefaultTaxJurisdiction, CreatedAt: now, UpdatedAt: now}
 	err := s.db.GetContext(ctx, &u.ID, s.rebind(`INSERT INTO users (email, password_hash, tier, is_admin, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`), u.Email, u.PasswordHash, u.Tier, u.IsAdmin, now, now)
 	if isUniqueViolation(err) {
@@ -175,4 +181,17 @@ func (s *Store) DeleteUser(ctx context.Context, id int64) error {
 		}
 		return nil
 	})
+}
+
+// SetUserTaxSettings stores a member's default lot method and tax jurisdiction.
+func (s *Store) SetUserTaxSettings(ctx context.Context, id int64, lotMethod, jurisdiction string) error {
+	res, err := s.db.ExecContext(ctx, s.rebind(`UPDATE users SET lot_method = ?, tax_jurisdiction = ?, updated_at = ? WHERE id = ?`),
+		lotMethod, jurisdiction, s.now(), id)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
 }

@@ -69,11 +69,11 @@ func TestAccountSettingsAPIAndPage(t *testing.T) {
 			t.Fatalf("anonymous: %d", r.Status)
 		}
 		r := e.api("GET", "/v1/account/settings", key, nil)
-		if r.Status != 200 || string(r.Body) != `{"display_currency":"USD","weight_unit":"oz","time_zone":"America/New_York"}` {
+		if r.Status != 200 || string(r.Body) != `{"display_currency":"USD","weight_unit":"oz","time_zone":"America/New_York","lot_method":"fifo","tax_jurisdiction":"none"}` {
 			t.Fatalf("defaults: %d %s", r.Status, r.Body)
 		}
 		r = e.api("PATCH", "/v1/account/settings", key, map[string]any{"display_currency": "eur", "weight_unit": "g"})
-		if r.Status != 200 || string(r.Body) != `{"display_currency":"EUR","weight_unit":"g","time_zone":"America/New_York"}` {
+		if r.Status != 200 || string(r.Body) != `{"display_currency":"EUR","weight_unit":"g","time_zone":"America/New_York","lot_method":"fifo","tax_jurisdiction":"none"}` {
 			t.Fatalf("patch: %d %s", r.Status, r.Body)
 		}
 		for _, c := range []struct {
@@ -101,7 +101,7 @@ func TestAccountSettingsAPIAndPage(t *testing.T) {
 			t.Errorf("unknown field: %d %s", r.Status, r.Body)
 		}
 		// Nothing of a refused change was stored.
-		if r := e.api("GET", "/v1/account/settings", key, nil); string(r.Body) != `{"display_currency":"EUR","weight_unit":"g","time_zone":"America/New_York"}` {
+		if r := e.api("GET", "/v1/account/settings", key, nil); string(r.Body) != `{"display_currency":"EUR","weight_unit":"g","time_zone":"America/New_York","lot_method":"fifo","tax_jurisdiction":"none"}` {
 			t.Fatalf("after refusals: %s", r.Body)
 		}
 

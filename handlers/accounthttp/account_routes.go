@@ -21,6 +21,7 @@ func (h *Handlers) PageRoutes() []kit.PageRoute {
 		{Method: "POST", Path: "/settings/account/profile", Handler: h.AccountProfile, Auth: kit.AuthMember},
 		{Method: "POST", Path: "/settings/account/email", Handler: h.AccountEmail, Auth: kit.AuthMember},
 		{Method: "POST", Path: "/settings/account/units", Handler: h.AccountUnits, Auth: kit.AuthMember},
+		{Method: "POST", Path: "/settings/account/tax", Handler: h.AccountTax, Auth: kit.AuthMember},
 		{Method: "POST", Path: "/settings/account/password", Handler: h.AccountPassword, Auth: kit.AuthMember},
 		{Method: "POST", Path: "/settings/account/delete", Handler: h.AccountDelete, Auth: kit.AuthMember},
 		{Method: "GET", Path: "/settings/developer", Handler: h.DeveloperPage, Auth: kit.AuthMember},

@@ -3,6 +3,7 @@ package accounthttp
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -49,16 +50,29 @@ func (h *Handlers) AccountUnits(c *fiber.Ctx) error {
 	return kit.Redirect(c, "/settings/account?done=units")
 }
 
+// AccountTax saves the lot method and tax jurisdiction from the form on /tax and goes back
+// there; a value not offered is a 422 naming the field.
+func (h *Handlers) AccountTax(c *fiber.Ctx) error {
+	u, _ := kit.UserFrom(c)
+	method, jur := strings.Clone(c.FormValue("lot_method")), strings.Clone(c.FormValue("tax_jurisdiction"))
+	if _, err := h.account.UpdateSettings(h.Ctx(c), u, account.SettingsChange{LotMethod: &method, TaxJurisdiction: &jur}); err != nil {
+		return err
+	}
+	return kit.Redirect(c, "/tax?settings=1")
+}
+
 // SettingsJSON is the body of GET|PATCH /v1/account/settings.
 type SettingsJSON struct {
 	DisplayCurrency string `json:"display_currency"`
 	WeightUnit      string `json:"weight_unit"`
 	TimeZone        string `json:"time_zone"`
+	LotMethod       string `json:"lot_method"`
+	TaxJurisdiction string `json:"tax_jurisdiction"`
 }
 
 func settingsJSON(u account.User) SettingsJSON {
 	s := account.SettingsOf(u)
-	return SettingsJSON{DisplayCurrency: s.DisplayCurrency, WeightUnit: string(s.WeightUnit), TimeZone: s.TimeZone}
+	return SettingsJSON{DisplayCurrency: s.DisplayCurrency, WeightUnit: string(s.WeightUnit), TimeZone: s.TimeZone, LotMethod: s.LotMethod, TaxJurisdiction: s.TaxJurisdiction}
 }
 
 // APISettings answers GET /v1/account/settings.
@@ -70,16 +84,16 @@ func (h *Handlers) APISettings(c *fiber.Ctx) error {
 // APISettingsPatch answers PATCH /v1/account/settings: the fields sent change, each a string.
 func (h *Handlers) APISettingsPatch(c *fiber.Ctx) error {
 	u, _ := kit.UserFrom(c)
-	body, err := kit.JSONObjectBody(c.Body(), "display_currency", "weight_unit", "time_zone")
+	body, err := kit.JSONObjectBody(c.Body(), "display_currency", "weight_unit", "time_zone", "lot_method", "tax_jurisdiction")
 	if err != nil {
 		return err
 	}
 	if len(body) == 0 {
 		return &apperr.Error{Kind: apperr.Unprocessable, Msg: "body: name at least one setting to change",
-			Fields: []apperr.FieldError{{Field: "body", Message: "name at least one of display_currency, weight_unit, time_zone"}}}
+			Fields: []apperr.FieldError{{Field: "body", Message: "name at least one of display_currency, weight_unit, time_zone, lot_method, tax_jurisdiction"}}}
 	}
 	var ch account.SettingsChange
-	for name, dst := range map[string]**string{"display_currency": &ch.DisplayCurrency, "weight_unit": &ch.WeightUnit, "time_zone": &ch.TimeZone} {
+	for name, dst := range map[string]**string{"display_currency": &ch.DisplayCurrency, "weight_unit": &ch.WeightUnit, "time_zone": &ch.TimeZone, "lot_method": &ch.LotMethod, "tax_jurisdiction": &ch.TaxJurisdiction} {
 		raw, ok := body[name]
 		if !ok {
 			continue
@@ -103,9 +117,12 @@ func (h *Handlers) SettingsAPIRoutes() []kit.APIRoute {
 		"display_currency": kit.Schema{"type": "string", "enum": fx.DisplayCurrencies(), "description": "ISO 4217 code money is shown in (default USD), converted at the ECB reference rate of each day."},
 		"weight_unit":      kit.Schema{"type": "string", "enum": metals.UnitNames(), "description": "Unit weights and prices per weight are shown in (default oz): troy ounce, gram, kilogram, tola (11.6638038 g; 1 troy oz = 31.1034768 g)."},
 		"time_zone":        kit.Schema{"type": "string", "description": "IANA time zone name (default America/New_York); daily briefs follow the member's day in it."},
+		"lot_method":       kit.Schema{"type": "string", "enum": account.LotMethods, "description": "How POST /v1/sales picks lots when the sale names no method (default fifo): fifo, lifo, hifo (highest cost per unit first), specific (lots named), average (one pool per product)."},
+		"tax_jurisdiction": kit.Schema{"type": "string", "enum": account.TaxJurisdictions, "description": "Whose rules the gains report labels (default none): us, uk, de or none. Not tax advice."},
 	}}
 	patch := kit.Schema{"type": "object", "additionalProperties": false, "properties": kit.Schema{
 		"display_currency": kit.Schema{"type": "string"}, "weight_unit": kit.Schema{"type": "string"}, "time_zone": kit.Schema{"type": "string"},
+		"lot_method": kit.Schema{"type": "string"}, "tax_jurisdiction": kit.Schema{"type": "string"},
 	}}
 	refused := kit.Response{Status: 422, Description: "An unknown currency, unit or time zone (or an empty body): errors names each field and what is accepted; nothing is changed.", Schema: kit.ProblemSchema(), ContentType: "application/problem+json"}
 	return []kit.APIRoute{

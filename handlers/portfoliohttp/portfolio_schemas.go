@@ -2,6 +2,7 @@ package portfoliohttp
 
 import (
 	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/internal/account"
 
 	"github.com/ouncehq/ounce/internal/fx"
 	"github.com/ouncehq/ounce/internal/metals"
@@ -19,6 +20,9 @@ func pfConsts() kit.Consts {
 		"MaxNotes": portfolio.MaxNotes, "MaxWeightOz": portfolio.MaxWeightOz, "MaxPrice": portfolio.MaxPrice,
 		"MaxWeightDecimals": portfolio.MaxWeightDecimals, "Ranges": pfRangeNames(),
 		"currencies": fx.DisplayCurrencies(), "units": metals.UnitNames(),
+		"LotMethods": account.LotMethods, "DisposalKinds": portfolio.DisposalKinds, "PreviewMethods": portfolio.PreviewMethods,
+		"Terms": []string{portfolio.TermShort, portfolio.TermLong}, "Jurisdictions": account.TaxJurisdictions,
+		"Categories": []string{portfolio.CategoryShort, portfolio.CategoryLong, portfolio.CategoryCollectible, portfolio.CategoryExempt, portfolio.CategoryTaxFree},
 	}
 }
 

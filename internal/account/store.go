@@ -24,6 +24,7 @@ type Store interface {
 	SetUserPassword(ctx context.Context, id int64, passwordHash string, notices ...db.OutMail) (int64, error)
 	SetUserAdmin(ctx context.Context, email string, admin bool) (User, error)
 	SetUserUnits(ctx context.Context, id int64, displayCurrency, weightUnit, timeZone string) error
+	SetUserTaxSettings(ctx context.Context, id int64, lotMethod, jurisdiction string) error
 	SetUserProfile(ctx context.Context, id int64, displayName, timeZone string) error
 	SignInFailures(ctx context.Context, bucket string) (db.SignInFailure, error)
 	UserByEmail(ctx context.Context, email string) (db.User, error)

@@ -21,11 +21,27 @@ type Settings struct {
 	WeightUnit metals.Unit
 	// TimeZone is an IANA zone name (America/New_York by default).
 	TimeZone string
+	// LotMethod is how a disposal picks lots unless it names a method (fifo by default).
+	LotMethod string
+	// TaxJurisdiction is whose rules the gains report labels: us, uk, de or none (the default).
+	TaxJurisdiction string
 }
+
+// LotMethods are the lot methods a member may choose; TaxJurisdictions the jurisdictions.
+var (
+	LotMethods       = []string{"fifo", "lifo", "hifo", "specific", "average"}
+	TaxJurisdictions = []string{"us", "uk", "de", "none"}
+)
 
 // SettingsOf is the member's settings, defaults standing in for anything unset.
 func SettingsOf(u db.User) Settings {
-	s := Settings{DisplayCurrency: u.DisplayCurrency, WeightUnit: metals.Unit(u.WeightUnit), TimeZone: u.TimeZone}
+	s := Settings{DisplayCurrency: u.DisplayCurrency, WeightUnit: metals.Unit(u.WeightUnit), TimeZone: u.TimeZone, LotMethod: u.LotMethod, TaxJurisdiction: u.TaxJurisdiction}
+	if !slices.Contains(LotMethods, s.LotMethod) {
+		s.LotMethod = db.DefaultLotMethod
+	}
+	if !slices.Contains(TaxJurisdictions, s.TaxJurisdiction) {
+		s.TaxJurisdiction = db.DefaultTaxJurisdiction
+	}
 	if s.DisplayCurrency == "" {
 		s.DisplayCurrency = db.DefaultDisplayCurrency
 	}
@@ -41,6 +57,7 @@ func SettingsOf(u db.User) Settings {
 // SettingsChange names the settings to change; nil leaves one as it is.
 type SettingsChange struct {
 	DisplayCurrency, WeightUnit, TimeZone *string
+	LotMethod, TaxJurisdiction            *string
 }
 
 // UpdateSettings changes the named settings. An unknown currency, unit or zone is
@@ -69,6 +86,20 @@ func (s *Service) UpdateSettings(ctx context.Context, u db.User, ch SettingsChan
 		}
 		cur.TimeZone = zone
 	}
+	if ch.LotMethod != nil {
+		m := strings.ToLower(strings.TrimSpace(*ch.LotMethod))
+		if !slices.Contains(LotMethods, m) {
+			errs = append(errs, apperr.FieldError{Field: "lot_method", Message: "must be one of " + strings.Join(LotMethods, ", ")})
+		}
+		cur.LotMethod = m
+	}
+	if ch.TaxJurisdiction != nil {
+		j := strings.ToLower(strings.TrimSpace(*ch.TaxJurisdiction))
+		if !slices.Contains(TaxJurisdictions, j) {
+			errs = append(errs, apperr.FieldError{Field: "tax_jurisdiction", Message: "must be one of " + strings.Join(TaxJurisdictions, ", ")})
+		}
+		cur.TaxJurisdiction = j
+	}
 	if len(errs) > 0 {
 		msg := make([]string, len(errs))
 		for i, f := range errs {
@@ -80,5 +111,11 @@ func (s *Service) UpdateSettings(ctx context.Context, u db.User, ch SettingsChan
 		return u, err
 	}
 	u.DisplayCurrency, u.WeightUnit, u.TimeZone = cur.DisplayCurrency, string(cur.WeightUnit), cur.TimeZone
+	if ch.LotMethod != nil || ch.TaxJurisdiction != nil {
+		if err := s.store.SetUserTaxSettings(ctx, u.ID, cur.LotMethod, cur.TaxJurisdiction); err != nil {
+			return u, err
+		}
+		u.LotMethod, u.TaxJurisdiction = cur.LotMethod, cur.TaxJurisdiction
+	}
 	return u, nil
 }

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/metals"
 )
@@ -57,6 +58,13 @@ type ImportParse struct {
 // holding sold, then the sale's fields. An export writes it after the holdings, so a sold lot
 // imports back with its sales.
 var SaleColumns = []string{"sale_of_row", "quantity", "price_per_unit", "fees", "sold_on"}
+
+// DisposalColumns follow SaleColumns when a ledger has disposals across lots: disposal numbers
+// the disposal a row is a slice of (consecutive rows with one number are one disposal; empty
+// for a per-lot sale), kind and method are the disposal's, received_row the data row of the
+// lot a trade became. Import records each such disposal again as one, so its slices, kind
+// and method come back.
+var DisposalColumns = []string{"disposal", "kind", "method", "received_row"}
 
 // ImportResult says what an import stored.
 type ImportResult struct {
@@ -206,8 +214,8 @@ func saleColumns(rec []string) (map[string]int, error) {
 		if n == "" {
 			continue // padding, so the file stays rectangular
 		}
-		if !slices.Contains(SaleColumns, n) {
-			return nil, apperr.InvalidField("header", fmt.Sprintf("unknown column %q in the sales section: columns are %s", strings.TrimSpace(name), strings.Join(SaleColumns, ", ")))
+		if !slices.Contains(SaleColumns, n) && !slices.Contains(DisposalColumns, n) {
+			return nil, apperr.InvalidField("header", fmt.Sprintf("unknown column %q in the sales section: columns are %s", strings.TrimSpace(name), strings.Join(append(slices.Clone(SaleColumns), DisposalColumns...), ", ")))
 		}
 		saleCol[n] = i
 	}
@@ -264,8 +272,40 @@ func (out *ImportParse) addSaleRow(row int, rec []string, err error, saleCol map
 		}
 		return
 	}
+	imp := db.ImportedSale{Row: of - 1, Sale: sale}
+	if v := strings.TrimSpace(get("disposal")); v != "" {
+		n, err := strconv.Atoi(v)
+		kind, method := strings.ToLower(strings.TrimSpace(get("kind"))), strings.ToLower(strings.TrimSpace(get("method")))
+		if kind == "" {
+			kind = KindSold
+		}
+		recv := 0
+		if r := strings.TrimSpace(get("received_row")); r != "" {
+			if x, rerr := strconv.Atoi(r); rerr != nil || x < 1 || x > len(out.Rows) {
+				errs = append(errs, apperr.FieldError{Field: "received_row", Message: fmt.Sprintf("must be the row number of a holding above (1 to %d)", len(out.Rows))})
+			} else {
+				recv = x
+			}
+		}
+		switch {
+		case err != nil || n < 1:
+			errs = append(errs, apperr.FieldError{Field: "disposal", Message: "must be a positive whole number"})
+		case !slices.Contains(DisposalKinds, kind):
+			errs = append(errs, apperr.FieldError{Field: "kind", Message: "must be one of " + strings.Join(DisposalKinds, ", ")})
+		case !slices.Contains(account.LotMethods, method):
+			errs = append(errs, apperr.FieldError{Field: "method", Message: "must be one of " + strings.Join(account.LotMethods, ", ")})
+		}
+		imp.Disposal, imp.Kind, imp.Method, imp.ReceivedRow = n, kind, method, recv
+	}
+	if len(errs) > 0 {
+		out.BadRows++
+		for _, e := range errs {
+			out.addErr(row, e.Field, e.Message)
+		}
+		return
+	}
 	sold[of-1] += sale.Quantity
-	out.Sales = append(out.Sales, db.ImportedSale{Row: of - 1, Sale: sale})
+	out.Sales = append(out.Sales, imp)
 }
 
 // addHoldingRow validates one row of the holdings section as a new holding; a bad row keeps
@@ -352,7 +392,7 @@ func (s *Service) ImportHoldings(ctx context.Context, u db.User, data []byte) (I
 	if err := s.checkImportCap(ctx, u, rows); err != nil {
 		return ImportResult{}, err
 	}
-	res, err := s.store.ImportHoldingsWithSales(ctx, u.ID, rows, p.Sales, DecideSale)
+	res, err := s.store.ImportHoldingsWithSales(ctx, u.ID, rows, p.Sales, DecideSale, func(method string, picks []db.LotPick) db.DisposalRule { return DecideDisposal(method, picks) })
 	if err != nil {
 		return ImportResult{}, err
 	}
@@ -483,9 +523,20 @@ func (s *Service) ExportSales(ctx context.Context, u db.User) ([]Sale, error) {
 	if err != nil {
 		return nil, err
 	}
+	disposals, err := s.store.AllDisposals(ctx, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]db.Disposal, len(disposals))
+	for _, d := range disposals {
+		byID[d.ID] = d
+	}
 	out := make([]Sale, len(rows))
 	for i, r := range rows {
 		out[i] = saleFromRow(r)
+		if d, ok := byID[r.DisposalID]; ok {
+			out[i].DisposalKind, out[i].DisposalMethod, out[i].DisposalReceived = d.Kind, d.Method, d.Received
+		}
 	}
 	return out, nil
 }
@@ -516,16 +567,39 @@ func WriteLedgerCSV(w io.Writer, list []Holding, sales []Sale) error {
 		}
 		return cells
 	}
+	// The disposal columns only when there are disposals across lots, so a ledger of per-lot
+	// sales exports as it always has.
+	header := slices.Clone(SaleColumns)
+	withDisposals := slices.ContainsFunc(sales, func(x Sale) bool { return x.DisposalID != "" })
+	if withDisposals {
+		header = append(header, DisposalColumns...)
+	}
 	cw := csv.NewWriter(w)
-	if err := cw.Write(pad(slices.Clone(SaleColumns))); err != nil {
+	if err := cw.Write(pad(header)); err != nil {
 		return err
 	}
+	number := map[string]int{}
 	for _, x := range sales {
 		n, ok := row[x.HoldingID]
 		if !ok {
 			continue
 		}
-		if err := cw.Write(pad([]string{strconv.Itoa(n), strconv.FormatInt(x.Quantity, 10), x.PricePerUnit.StringFixed(2), x.Fees.StringFixed(2), x.SoldOn.String()})); err != nil {
+		cells := []string{strconv.Itoa(n), strconv.FormatInt(x.Quantity, 10), x.PricePerUnit.StringFixed(2), x.Fees.StringFixed(2), x.SoldOn.String()}
+		if withDisposals {
+			if x.DisposalID == "" {
+				cells = append(cells, "", "", "", "")
+			} else {
+				if number[x.DisposalID] == 0 {
+					number[x.DisposalID] = len(number) + 1
+				}
+				recv := ""
+				if r, ok := row[x.DisposalReceived]; ok && x.DisposalReceived != "" {
+					recv = strconv.Itoa(r)
+				}
+				cells = append(cells, strconv.Itoa(number[x.DisposalID]), x.DisposalKind, x.DisposalMethod, recv)
+			}
+		}
+		if err := cw.Write(pad(cells)); err != nil {
 			return err
 		}
 	}

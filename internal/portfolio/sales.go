@@ -62,12 +62,16 @@ type Sale struct {
 	CreatedAt  time.Time
 	// Currency is the ISO 4217 code of the price, fees and amounts: the lot's purchase currency.
 	Currency string
+	// DisposalID names the disposal across lots the sale is a slice of ("" for a per-lot
+	// sale); the export fills in that disposal's kind, method and received lot beside it.
+	DisposalID                                     string
+	DisposalKind, DisposalMethod, DisposalReceived string
 }
 
 func saleFromRow(r db.Sale) Sale {
 	return Sale{ID: r.ID, HoldingID: r.HoldingID, Metal: metals.Metal(r.Metal), Quantity: r.Quantity, Oz: r.Oz, PricePerUnit: r.PricePerUnit,
 		Fees: r.Fees, SoldOn: r.SoldOn, Proceeds: r.Proceeds, CostBasis: r.CostBasis, RealizedPL: r.RealizedPL, CreatedAt: r.CreatedAt,
-		Currency: saleCurrency(r.Currency)}
+		Currency: saleCurrency(r.Currency), DisposalID: r.DisposalID}
 }
 
 // saleCurrency is a stored sale's currency (USD for sales recorded before currencies).
@@ -228,6 +232,13 @@ func (s *Service) DeleteSale(ctx context.Context, u db.User, saleID string) (Sal
 	}
 	if len(saleID) > 64 {
 		return Sale{}, apperr.NotFoundf("sale")
+	}
+	if strings.HasPrefix(saleID, "d_") {
+		// A disposal across lots, named by its own id: all its slices go.
+		if _, _, err := s.store.DeleteDisposal(ctx, u.ID, saleID, UndoSale); err != nil {
+			return Sale{}, saleErr(err)
+		}
+		return Sale{ID: saleID}, nil
 	}
 	r, err := s.store.DeleteSale(ctx, u.ID, saleID, UndoSale)
 	if err != nil {

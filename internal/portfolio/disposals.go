@@ -1,0 +1,719 @@
+package portfolio
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/account"
+	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/metals"
+)
+
+// Lot methods: how a disposal picks the lots its units come from.
+const (
+	MethodFIFO     = "fifo"
+	MethodLIFO     = "lifo"
+	MethodHIFO     = "hifo"
+	MethodSpecific = "specific"
+	MethodAverage  = "average"
+)
+
+// Disposal kinds.
+const (
+	KindSold   = "sold"
+	KindTraded = "traded"
+	KindGifted = "gifted"
+	KindLost   = "lost"
+)
+
+// DisposalKinds are the kinds a disposal may be; PreviewMethods the methods a preview
+// compares (specific needs the lots named, so it is not among them).
+var (
+	DisposalKinds  = []string{KindSold, KindTraded, KindGifted, KindLost}
+	PreviewMethods = []string{MethodFIFO, MethodLIFO, MethodHIFO, MethodAverage}
+)
+
+// Holding periods.
+const (
+	TermShort = "short"
+	TermLong  = "long"
+)
+
+// Tax categories of a disposal slice (not tax advice).
+const (
+	CategoryShort       = "short_term"
+	CategoryLong        = "long_term"
+	CategoryCollectible = "collectible"
+	CategoryExempt      = "exempt"
+	CategoryTaxFree     = "tax_free"
+)
+
+// DisposalFields are the names a disposal body may carry.
+var DisposalFields = []string{"product_name", "metal", "quantity", "price_per_unit", "fees", "sold_on", "method", "lots", "kind", "received"}
+
+// LotPick is one lot named by a specific-identification disposal.
+type LotPick = db.LotPick
+
+// DisposalInput is a parsed disposal request: the raw text of each field, numbers still text.
+type DisposalInput struct {
+	fields  map[string]string
+	numeric map[string]bool
+	lots    []LotPick
+	hasLots bool
+	// form marks a browser form's input (all text).
+	form bool
+}
+
+// ParseDisposalJSON reads a disposal body strictly, as ParseSaleJSON does, with lots an
+// array of {holding_id, quantity}.
+func ParseDisposalJSON(body []byte) (DisposalInput, error) {
+	if len(body) > MaxHoldingBody {
+		return DisposalInput{}, apperr.New(apperr.TooLarge, "body larger than %d bytes", MaxHoldingBody)
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var raw map[string]json.RawMessage
+	if err := dec.Decode(&raw); err != nil || raw == nil {
+		return DisposalInput{}, apperr.InvalidField("body", "must be a JSON object")
+	}
+	in := DisposalInput{}
+	if v, ok := raw["lots"]; ok {
+		delete(raw, "lots")
+		if t := bytes.TrimSpace(v); !bytes.Equal(t, []byte("null")) {
+			d := json.NewDecoder(bytes.NewReader(t))
+			d.DisallowUnknownFields()
+			if err := d.Decode(&in.lots); err != nil {
+				return DisposalInput{}, apperr.InvalidField("lots", "must be an array of {holding_id, quantity} with a whole quantity")
+			}
+			in.hasLots = true
+		}
+	}
+	rest, _ := json.Marshal(raw)
+	fields, numeric, err := strictJSONFields(rest, DisposalFields)
+	in.fields, in.numeric = fields, numeric
+	return in, err
+}
+
+// DisposalInputFromForm takes the text fields of the browser's sale form; lots come as
+// lot_<holding id> = quantity.
+func DisposalInputFromForm(get func(string) string, lots []LotPick) DisposalInput {
+	in := DisposalInput{fields: map[string]string{}, numeric: map[string]bool{}, lots: lots, hasLots: len(lots) > 0, form: true}
+	for _, k := range DisposalFields {
+		if k != "lots" {
+			in.fields[k] = get(k)
+			in.numeric[k] = true
+		}
+	}
+	return in
+}
+
+// Value returns the raw text of a field, for re-filling a form.
+func (in DisposalInput) Value(field string) string { return in.fields[field] }
+
+// DisposalSlice is one lot's part of a disposal.
+type DisposalSlice struct {
+	SaleID     string
+	HoldingID  string
+	Quantity   int64
+	AcquiredOn db.Date
+	// Proceeds is quantity × price per unit; Fees the slice's share of the disposal's fees.
+	Proceeds, Fees decimal.Decimal
+	// CostBasis is the lot's cost of the units (the pool's average cost for method average).
+	CostBasis decimal.Decimal
+	// Gain is proceeds − fees − cost basis.
+	Gain decimal.Decimal
+	// Term is short (held a year or less) or long; Category the jurisdiction's label.
+	Term, Category string
+}
+
+// Disposal is a disposal of units of one product across lots.
+type Disposal struct {
+	ID, Kind, Method, Metal, ProductName, Received string
+	SoldOn                                         db.Date
+	Quantity                                       int64
+	PricePerUnit, Proceeds, Fees, CostBasis, Gain  decimal.Decimal
+	Slices                                         []DisposalSlice
+	// Jurisdiction is the member's tax jurisdiction the categories follow; Notes what it says
+	// about this disposal (not tax advice).
+	Jurisdiction string
+	Notes        []string
+}
+
+// AcquiredOn is the day a lot counts as acquired: its purchase date, or the day it was
+// recorded when it has none.
+func AcquiredOn(h db.Holding) db.Date {
+	if !h.PurchaseDate.IsZero() {
+		return h.PurchaseDate
+	}
+	return db.NewDate(h.CreatedAt.UTC())
+}
+
+// Term is the holding period from acquired to disposed: long when disposed more than one
+// year after acquisition (366 days in a common year), short otherwise.
+func Term(acquired, disposed db.Date) string {
+	if disposed.After(acquired.AddDate(1, 0, 0)) {
+		return TermLong
+	}
+	return TermShort
+}
+
+// UKLegalTender reports whether a product is a UK legal-tender coin (Britannia or
+// Sovereign), exempt from UK capital gains tax: the catalogue's Britannias by alias, and any
+// product named a Britannia or Sovereign.
+func UKLegalTender(productName string) bool {
+	if p, ok := metals.ProductByAlias(productName); ok && strings.Contains(p.ID, "britannia") {
+		return true
+	}
+	n := strings.ToLower(productName)
+	return strings.Contains(n, "britannia") || strings.Contains(n, "sovereign")
+}
+
+// Category is a slice's tax category under a jurisdiction (not tax advice): US long-term
+// bullion is a collectible; UK legal-tender coins are exempt; in Germany a disposal after one
+// year is tax-free; otherwise short_term or long_term by the holding period.
+func Category(jurisdiction, term, productName string) string {
+	switch {
+	case jurisdiction == "us" && term == TermLong:
+		return CategoryCollectible
+	case jurisdiction == "uk" && UKLegalTender(productName):
+		return CategoryExempt
+	case jurisdiction == "de" && term == TermLong:
+		return CategoryTaxFree
+	case term == TermLong:
+		return CategoryLong
+	}
+	return CategoryShort
+}
+
+// NotTaxAdvice labels every tax figure.
+const NotTaxAdvice = "Not tax advice: figures follow the rules as Ounce understands them; ask a tax adviser."
+
+// JurisdictionNotes are what a jurisdiction's figures carry, the not-tax-advice label first.
+func JurisdictionNotes(jurisdiction string) []string {
+	out := []string{NotTaxAdvice}
+	switch jurisdiction {
+	case "us":
+		out = append(out, "US: physical precious metals are collectibles; long-term gains (held more than one year) may be taxed at up to 28 %, reported on Form 8949.",
+			"A dealer buying from you may file Form 1099-B for some sales (for example large quantities of certain bullion coins or bars).")
+	case "uk":
+		out = append(out, "UK: legal-tender coins (Britannia, Sovereign) are exempt from capital gains tax; other units of one product are pooled at their average cost (lot method average).")
+	case "de":
+		out = append(out, "Germany: a private sale of physical metal more than one year after purchase is tax-free.")
+	}
+	return out
+}
+
+// DecideDisposal is the disposal rule (a db.DisposalRule) for a method: it picks from the
+// lots held on the disposal's day (purchased on or before it) — fifo the earliest acquired
+// first, lifo the latest, hifo the highest cost per unit, specific the lots in picks, average
+// any (fifo) at the pool's average cost — and splits the fees by units, the last slice taking
+// the cents left. For average, every lot of the pool is left holding the pool's average cost
+// for its units. More units than are held is a *db.OversoldError.
+func DecideDisposal(method string, picks []db.LotPick) db.DisposalRule {
+	return func(lots []db.SaleLot, in db.Disposal) (db.DisposalDecision, error) {
+		var elig []int
+		var held int64
+		for i, l := range lots {
+			if l.Remaining() > 0 && (l.PurchaseDate.IsZero() || !l.PurchaseDate.After(in.SoldOn.Time)) {
+				elig = append(elig, i)
+				held += l.Remaining()
+			}
+		}
+		if cs := lotCurrencies(lots, elig); len(cs) > 1 {
+			// One disposal has one price in one currency; lots paid for in several cannot share
+			// it without a rate the member did not give.
+			return db.DisposalDecision{}, &MixedCurrencyError{Currencies: cs}
+		}
+		if in.Quantity <= 0 {
+			return db.DisposalDecision{}, fmt.Errorf("disposal quantity must be positive")
+		}
+		if in.Quantity > held {
+			return db.DisposalDecision{}, &db.OversoldError{Asked: in.Quantity, Held: held}
+		}
+		fifo := func(a, b int) int {
+			return cmp.Or(AcquiredOn(lots[a].Holding).Compare(AcquiredOn(lots[b].Holding).Time), lots[a].CreatedAt.Compare(lots[b].CreatedAt), strings.Compare(lots[a].ID, lots[b].ID))
+		}
+		type take struct {
+			lot int
+			n   int64
+		}
+		var takes []take
+		greedy := func(order []int) {
+			left := in.Quantity
+			for _, i := range order {
+				if left == 0 {
+					break
+				}
+				n := min(left, lots[i].Remaining())
+				takes = append(takes, take{i, n})
+				left -= n
+			}
+		}
+		order := slices.Clone(elig)
+		pickMethod := method
+		if len(picks) > 0 {
+			// Lots named (specific, or a disposal replayed by an import): those units, costed
+			// by the method (the pool's average for average).
+			pickMethod = MethodSpecific
+		}
+		switch pickMethod {
+		case MethodFIFO, MethodAverage:
+			slices.SortFunc(order, fifo)
+			greedy(order)
+		case MethodLIFO:
+			slices.SortFunc(order, func(a, b int) int { return fifo(b, a) })
+			greedy(order)
+		case MethodHIFO:
+			slices.SortFunc(order, func(a, b int) int {
+				// cost per unit a vs b, cross-multiplied so no division rounds.
+				ca := lots[a].HeldCost.Mul(decimal.NewFromInt(lots[b].Remaining()))
+				cb := lots[b].HeldCost.Mul(decimal.NewFromInt(lots[a].Remaining()))
+				return cmp.Or(cb.Cmp(ca), fifo(a, b))
+			})
+			greedy(order)
+		case MethodSpecific:
+			var sum int64
+			for _, p := range picks {
+				i := slices.IndexFunc(elig, func(i int) bool { return lots[i].ID == p.HoldingID })
+				if i < 0 {
+					return db.DisposalDecision{}, &PickError{HoldingID: p.HoldingID}
+				}
+				if p.Quantity > lots[elig[i]].Remaining() || slices.ContainsFunc(takes, func(t take) bool { return t.lot == elig[i] }) {
+					return db.DisposalDecision{}, &db.OversoldError{Asked: p.Quantity, Held: lots[elig[i]].Remaining()}
+				}
+				takes = append(takes, take{elig[i], p.Quantity})
+				sum += p.Quantity
+			}
+			if sum != in.Quantity {
+				return db.DisposalDecision{}, fmt.Errorf("the lots named hold %d units, not %d", sum, in.Quantity)
+			}
+		default:
+			return db.DisposalDecision{}, fmt.Errorf("unknown lot method %q", method)
+		}
+
+		q := decimal.NewFromInt(in.Quantity)
+		out := db.DisposalDecision{Held: map[int]db.LotHeld{}}
+		feesLeft := in.Fees
+		var avgCost, costLeft, poolCost decimal.Decimal
+		var poolUnits int64
+		if method == MethodAverage {
+			for _, i := range elig {
+				poolCost = poolCost.Add(lots[i].HeldCost)
+				poolUnits += lots[i].Remaining()
+			}
+			avgCost = SaleShare(poolCost, poolUnits, in.Quantity)
+			costLeft = avgCost
+		}
+		for k, t := range takes {
+			n := decimal.NewFromInt(t.n)
+			fee := in.Fees.Mul(n).Div(q).Round(moneyPlaces)
+			last := k == len(takes)-1
+			if last {
+				fee = feesLeft
+			}
+			feesLeft = feesLeft.Sub(fee)
+			lot := lots[t.lot]
+			if method != MethodAverage {
+				sale, h, err := DecideSale(lot, db.Sale{Quantity: t.n, PricePerUnit: in.PricePerUnit, Fees: fee, SoldOn: in.SoldOn})
+				if err != nil {
+					return db.DisposalDecision{}, err
+				}
+				out.Slices = append(out.Slices, db.DisposalSlice{Lot: t.lot, Sale: sale})
+				out.Held[t.lot] = h
+				continue
+			}
+			cost := avgCost.Mul(n).Div(q).Round(moneyPlaces)
+			if last {
+				cost = costLeft
+			}
+			costLeft = costLeft.Sub(cost)
+			sale := db.Sale{Quantity: t.n, PricePerUnit: in.PricePerUnit, Fees: fee, SoldOn: in.SoldOn,
+				Oz: lot.WeightOz.Mul(n), Proceeds: in.PricePerUnit.Mul(n), CostBasis: cost}
+			sale.RealizedPL = sale.Proceeds.Sub(sale.Fees).Sub(sale.CostBasis)
+			out.Slices = append(out.Slices, db.DisposalSlice{Lot: t.lot, Sale: sale})
+		}
+		if method == MethodAverage {
+			// The pool keeps its cost less what was disposed of, spread over the units left.
+			taken := map[int]int64{}
+			for _, t := range takes {
+				taken[t.lot] += t.n
+			}
+			restCost, restUnits := poolCost.Sub(avgCost), poolUnits-in.Quantity
+			left := restCost
+			var withUnits []int
+			for _, i := range elig {
+				if lots[i].Remaining()-taken[i] > 0 {
+					withUnits = append(withUnits, i)
+				}
+			}
+			for k, i := range elig {
+				_ = k
+				r := lots[i].Remaining() - taken[i]
+				h := db.LotHeld{Sold: lots[i].SoldQuantity + taken[i], HeldOz: lots[i].WeightOz.Mul(decimal.NewFromInt(r)), HeldCost: decimal.Zero}
+				if r > 0 {
+					if i == withUnits[len(withUnits)-1] {
+						h.HeldCost = left
+					} else {
+						h.HeldCost = restCost.Mul(decimal.NewFromInt(r)).Div(decimal.NewFromInt(restUnits)).Round(moneyPlaces)
+					}
+					left = left.Sub(h.HeldCost)
+				}
+				out.Held[i] = h
+			}
+		}
+		return out, nil
+	}
+}
+
+// PickError names a lot a specific disposal asked for that is not one of the product's
+// lots holding units on the disposal's day.
+type PickError struct{ HoldingID string }
+
+func (e *PickError) Error() string {
+	return fmt.Sprintf("lot %q is not a lot of this product holding units on the sale date", e.HoldingID)
+}
+
+// disposalRequest is a validated disposal and the rule that decides it.
+type disposalRequest struct {
+	d      db.Disposal
+	method string
+	picks  []LotPick
+}
+
+func (s *Service) validateDisposal(ctx context.Context, u db.User, in DisposalInput, preview bool) (disposalRequest, error) {
+	var errs []apperr.FieldError
+	bad := func(f, m string) { errs = append(errs, apperr.FieldError{Field: f, Message: m}) }
+	isNum := func(f string) bool { return in.numeric[f] }
+	str := func(f string) string { return strings.TrimSpace(in.fields[f]) }
+	r := disposalRequest{d: db.Disposal{Fees: decimal.Zero, PricePerUnit: decimal.Zero}}
+	for _, f := range []string{"product_name", "metal", "sold_on", "method", "kind", "received"} {
+		if _, ok := in.fields[f]; ok && in.numeric[f] && in.fields[f] != "" && !isFormInput(in) {
+			bad(f, "must be a string")
+		}
+	}
+	if len(errs) > 0 {
+		return r, apperr.InvalidFields(errs)
+	}
+	if m, err := metals.Parse(str("metal")); err != nil {
+		bad("metal", "must be one of gold, silver, platinum, palladium")
+	} else {
+		r.d.Metal = string(m)
+	}
+	name, msg := CleanText(in.fields["product_name"], MaxProductName, false)
+	if msg != "" {
+		bad("product_name", msg)
+	}
+	r.d.ProductName = name
+	r.d.Kind = strings.ToLower(str("kind"))
+	if r.d.Kind == "" {
+		r.d.Kind = KindSold
+	}
+	if !slices.Contains(DisposalKinds, r.d.Kind) {
+		bad("kind", "must be one of "+strings.Join(DisposalKinds, ", "))
+	}
+	r.method = strings.ToLower(str("method"))
+	switch {
+	case r.method == "" && in.hasLots:
+		r.method = MethodSpecific
+	case r.method == "":
+		r.method = account.SettingsOf(u).LotMethod
+	}
+	if !slices.Contains(account.LotMethods, r.method) {
+		bad("method", "must be one of "+strings.Join(account.LotMethods, ", "))
+	}
+	var pickSum int64
+	if in.hasLots {
+		if r.method != MethodSpecific {
+			bad("lots", "name lots only with method specific")
+		}
+		seen := map[string]bool{}
+		for _, p := range in.lots {
+			switch {
+			case p.HoldingID == "" || len(p.HoldingID) > 64:
+				bad("lots", "each lot needs a holding_id")
+			case p.Quantity < 1 || p.Quantity > MaxQuantity:
+				bad("lots", fmt.Sprintf("each lot's quantity must be between 1 and %d", MaxQuantity))
+			case seen[p.HoldingID]:
+				bad("lots", "names holding "+p.HoldingID+" twice")
+			}
+			seen[p.HoldingID] = true
+			pickSum += p.Quantity
+		}
+		r.picks = in.lots
+	}
+	if r.method == MethodSpecific && !preview && len(in.lots) == 0 {
+		bad("lots", "name the lots and quantities for method specific")
+	}
+	if v := str("quantity"); v == "" && pickSum > 0 {
+		r.d.Quantity = pickSum
+	} else if q, msg := parseQuantity(v, isNum("quantity")); msg != "" {
+		bad("quantity", msg)
+	} else {
+		r.d.Quantity = q
+		if in.hasLots && pickSum != q {
+			bad("quantity", fmt.Sprintf("must equal the units of the lots named (%d)", pickSum))
+		}
+	}
+	noProceeds := r.d.Kind == KindGifted || r.d.Kind == KindLost
+	switch v := in.fields["price_per_unit"]; {
+	case noProceeds && strings.TrimSpace(v) != "":
+		if p, msg := parseAmount(moneyText(v, !isFormInput(in)), isNum("price_per_unit"), false, true, maxPrice, maxMoneyDecimals); msg != "" || !p.IsZero() {
+			bad("price_per_unit", "a "+r.d.Kind+" disposal has no proceeds: leave it out or send 0")
+		}
+	case noProceeds:
+	default:
+		if p, msg := parseAmount(moneyText(v, !isFormInput(in)), isNum("price_per_unit"), true, true, maxPrice, maxMoneyDecimals); msg != "" {
+			bad("price_per_unit", msg)
+		} else {
+			r.d.PricePerUnit = p
+		}
+	}
+	if v := in.fields["fees"]; strings.TrimSpace(v) != "" {
+		if f, msg := parseAmount(moneyText(v, !isFormInput(in)), isNum("fees"), false, true, maxPrice, maxMoneyDecimals); msg != "" {
+			bad("fees", msg)
+		} else {
+			r.d.Fees = f
+		}
+	}
+	if v := str("sold_on"); v == "" {
+		r.d.SoldOn = db.NewDate(s.now().UTC())
+	} else if d, msg := parseDay(v, s.now()); msg != "" {
+		bad("sold_on", msg)
+	} else {
+		r.d.SoldOn = d
+	}
+	r.d.Received = str("received")
+	switch {
+	case r.d.Kind == KindTraded && r.d.Received == "" && !preview:
+		bad("received", "name the lot the trade became (its holding id)")
+	case r.d.Kind != KindTraded && r.d.Received != "":
+		bad("received", "only a traded disposal names what it received")
+	case r.d.Received != "":
+		if _, err := s.GetHolding(ctx, u, r.d.Received); err != nil {
+			bad("received", "is not one of your holdings")
+		}
+	}
+	r.d.Method = r.method
+	return r, apperr.InvalidFields(errs)
+}
+
+// isFormInput reports whether the input came from a browser form (all text).
+func isFormInput(in DisposalInput) bool { return in.form }
+
+// disposalErr turns a rule's refusal into a field error: more units than held is 422 naming
+// quantity (or lots), a lot not of the product names lots.
+func disposalErr(err error, d db.Disposal) error {
+	var oe *db.OversoldError
+	var pe *PickError
+	var me *MixedCurrencyError
+	switch {
+	case errors.As(err, &oe):
+		return unprocessable("quantity", fmt.Sprintf("at most %d units of %s are held on %s", oe.Held, productLabel(d.ProductName, d.Metal), d.SoldOn))
+	case errors.As(err, &pe):
+		return unprocessable("lots", pe.Error())
+	case errors.As(err, &me):
+		return unprocessable("product_name", me.Error())
+	case err != nil && strings.HasPrefix(err.Error(), "the lots named"):
+		return unprocessable("lots", err.Error())
+	}
+	return err
+}
+
+func unprocessable(field, msg string) error {
+	return &apperr.Error{Kind: apperr.Unprocessable, Msg: field + ": " + msg, Fields: []apperr.FieldError{{Field: field, Message: msg}}}
+}
+
+func productLabel(name, metal string) string {
+	if name == "" {
+		return metals.Metal(metal).Title() + " (no product name)"
+	}
+	return name
+}
+
+// disposalOf renders the store's disposal and slices with terms and categories.
+func disposalOf(d db.Disposal, sales []db.Sale, lots map[string]db.Holding, jurisdiction string) Disposal {
+	out := Disposal{ID: d.ID, Kind: d.Kind, Method: d.Method, Metal: d.Metal, ProductName: d.ProductName, Received: d.Received, SoldOn: d.SoldOn,
+		Quantity: d.Quantity, PricePerUnit: d.PricePerUnit, Fees: d.Fees, Jurisdiction: jurisdiction, Notes: JurisdictionNotes(jurisdiction)}
+	for _, s := range sales {
+		acq := AcquiredOn(lots[s.HoldingID])
+		term := Term(acq, s.SoldOn)
+		out.Slices = append(out.Slices, DisposalSlice{SaleID: s.ID, HoldingID: s.HoldingID, Quantity: s.Quantity, AcquiredOn: acq,
+			Proceeds: s.Proceeds, Fees: s.Fees, CostBasis: s.CostBasis, Gain: s.RealizedPL, Term: term, Category: Category(jurisdiction, term, d.ProductName)})
+		out.Proceeds = out.Proceeds.Add(s.Proceeds)
+		out.CostBasis = out.CostBasis.Add(s.CostBasis)
+		out.Gain = out.Gain.Add(s.RealizedPL)
+	}
+	return out
+}
+
+// RecordDisposal validates and records a disposal of units of one product across the
+// member's lots, as one unit: all its slices or none. More units than are held is 422 naming
+// quantity.
+func (s *Service) RecordDisposal(ctx context.Context, u db.User, in DisposalInput) (Disposal, error) {
+	if err := requireGold(u); err != nil {
+		return Disposal{}, err
+	}
+	r, err := s.validateDisposal(ctx, u, in, false)
+	if err != nil {
+		return Disposal{}, err
+	}
+	d, sales, err := s.store.InsertDisposal(ctx, u.ID, r.d, DecideDisposal(r.method, r.picks))
+	if err != nil {
+		return Disposal{}, disposalErr(err, r.d)
+	}
+	lots, err := s.lotsByID(ctx, u)
+	if err != nil {
+		return Disposal{}, err
+	}
+	return disposalOf(d, sales, lots, account.SettingsOf(u).TaxJurisdiction), nil
+}
+
+func (s *Service) lotsByID(ctx context.Context, u db.User) (map[string]db.Holding, error) {
+	all, err := s.store.AllHoldings(ctx, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]db.Holding, len(all))
+	for _, h := range all {
+		out[h.ID] = h
+	}
+	return out, nil
+}
+
+// Preview is what each method would do with a disposal, nothing stored.
+type Preview struct {
+	Methods map[string]Disposal
+	// LeastGain is the method with the smallest gain (the first in PreviewMethods on a tie).
+	LeastGain string
+}
+
+// PreviewDisposal decides the disposal under fifo, lifo, hifo and average over the member's
+// lots as they are now, storing nothing.
+func (s *Service) PreviewDisposal(ctx context.Context, u db.User, in DisposalInput) (Preview, error) {
+	if err := requireGold(u); err != nil {
+		return Preview{}, err
+	}
+	r, err := s.validateDisposal(ctx, u, in, true)
+	if err != nil {
+		return Preview{}, err
+	}
+	lots, err := s.store.ProductLots(ctx, u.ID, r.d.Metal, r.d.ProductName)
+	if err != nil {
+		return Preview{}, err
+	}
+	byID := map[string]db.Holding{}
+	for _, l := range lots {
+		byID[l.ID] = l.Holding
+	}
+	jur := account.SettingsOf(u).TaxJurisdiction
+	out := Preview{Methods: map[string]Disposal{}}
+	for _, m := range PreviewMethods {
+		dec, err := DecideDisposal(m, nil)(lots, r.d)
+		if err != nil {
+			return Preview{}, disposalErr(err, r.d)
+		}
+		sales := make([]db.Sale, len(dec.Slices))
+		for i, sl := range dec.Slices {
+			sales[i] = sl.Sale
+			sales[i].HoldingID = lots[sl.Lot].ID
+		}
+		d := r.d
+		d.Method = m
+		out.Methods[m] = disposalOf(d, sales, byID, jur)
+		if out.LeastGain == "" || out.Methods[m].Gain.LessThan(out.Methods[out.LeastGain].Gain) {
+			out.LeastGain = m
+		}
+	}
+	return out, nil
+}
+
+// GetDisposal returns one of the member's disposals.
+func (s *Service) GetDisposal(ctx context.Context, u db.User, id string) (Disposal, error) {
+	if err := requireGold(u); err != nil {
+		return Disposal{}, err
+	}
+	d, sales, err := s.store.DisposalByID(ctx, u.ID, id)
+	if err != nil {
+		if errors.Is(err, db.ErrNotFound) {
+			return Disposal{}, apperr.NotFoundf("disposal")
+		}
+		return Disposal{}, err
+	}
+	lots, err := s.lotsByID(ctx, u)
+	if err != nil {
+		return Disposal{}, err
+	}
+	return disposalOf(d, sales, lots, account.SettingsOf(u).TaxJurisdiction), nil
+}
+
+// DeleteDisposal undoes a disposal: every slice is removed and the lots hold their units again.
+func (s *Service) DeleteDisposal(ctx context.Context, u db.User, id string) error {
+	if err := requireGold(u); err != nil {
+		return err
+	}
+	if _, _, err := s.store.DeleteDisposal(ctx, u.ID, id, UndoSale); err != nil {
+		if errors.Is(err, db.ErrNotFound) {
+			return apperr.NotFoundf("disposal")
+		}
+		return err
+	}
+	return nil
+}
+
+// yearBounds are the first days of year and the next.
+func yearBounds(year int) (db.Date, db.Date) {
+	return db.NewDate(time.Date(year, 1, 1, 0, 0, 0, 0, time.UTC)), db.NewDate(time.Date(year+1, 1, 1, 0, 0, 0, 0, time.UTC))
+}
+
+// ProductLots lists the member's lots of one metal and product name that still hold units,
+// earliest acquired first, for choosing lots by hand.
+func (s *Service) ProductLots(ctx context.Context, u db.User, metal, product string) ([]db.SaleLot, error) {
+	if err := requireGold(u); err != nil {
+		return nil, err
+	}
+	m, err := metals.Parse(metal)
+	if err != nil {
+		return nil, apperr.InvalidField("metal", "must be one of gold, silver, platinum, palladium")
+	}
+	lots, err := s.store.ProductLots(ctx, u.ID, string(m), product)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(lots, func(a, b db.SaleLot) int {
+		return cmp.Or(AcquiredOn(a.Holding).Compare(AcquiredOn(b.Holding).Time), a.CreatedAt.Compare(b.CreatedAt), strings.Compare(a.ID, b.ID))
+	})
+	return lots, nil
+}
+
+// MixedCurrencyError refuses a disposal across lots of one product bought in several currencies.
+type MixedCurrencyError struct{ Currencies []string }
+
+func (e *MixedCurrencyError) Error() string {
+	return "the lots of this product were paid for in " + strings.Join(e.Currencies, " and ") + "; record the sale against one lot (POST /v1/holdings/{id}/sales)"
+}
+
+// lotCurrencies are the distinct purchase currencies of the lots at idx, sorted.
+func lotCurrencies(lots []db.SaleLot, idx []int) []string {
+	var out []string
+	for _, i := range idx {
+		c := lots[i].PurchaseCurrency
+		if c == "" {
+			c = "USD"
+		}
+		if !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,112 @@
+package portfolio
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/account"
+	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/metals"
+)
+
+// TaxRow is one disposal slice in the gains report.
+type TaxRow struct {
+	Description            string
+	AcquiredOn, DisposedOn db.Date
+	Quantity               int64
+	// Proceeds is what the units fetched; CostBasis their cost with the sale's fees added
+	// (as Form 8949 takes them); Gain proceeds − cost basis.
+	Proceeds, CostBasis, Gain decimal.Decimal
+	Term, Category, Kind      string
+	SaleID, DisposalID        string
+}
+
+// TaxTotals are the report's sums of gain by category, and in all.
+type TaxTotals struct {
+	ShortTerm, LongTerm, Collectible, Exempt, TaxFree, Total decimal.Decimal
+}
+
+// TaxReport is a member's gains of one tax year (calendar year), not tax advice.
+type TaxReport struct {
+	Year         int
+	Jurisdiction string
+	Currency     string
+	Rows         []TaxRow
+	Totals       TaxTotals
+	// Excluded are slices of lots held in a tax-advantaged account, listed apart (none yet:
+	// lots carry no such flag).
+	Excluded []TaxRow
+	Notes    []string
+}
+
+// MinTaxYear and MaxTaxYear bound the report's year.
+const (
+	MinTaxYear = 1900
+	MaxTaxYear = 9999
+)
+
+// TaxReport builds the member's gains report for a calendar year: every disposal slice sold
+// that year with its holding period and the jurisdiction's category, and totals that equal
+// the realized profit or loss of the same sales.
+func (s *Service) TaxReport(ctx context.Context, u db.User, year int) (TaxReport, error) {
+	if err := requireGold(u); err != nil {
+		return TaxReport{}, err
+	}
+	if year < MinTaxYear || year > MaxTaxYear {
+		return TaxReport{}, apperr.InvalidField("year", fmt.Sprintf("must be a year between %d and %d", MinTaxYear, MaxTaxYear))
+	}
+	from, to := yearBounds(year)
+	rows, err := s.store.TaxSlices(ctx, u.ID, from, to)
+	if err != nil {
+		return TaxReport{}, err
+	}
+	jur := account.SettingsOf(u).TaxJurisdiction
+	out := TaxReport{Year: year, Jurisdiction: jur, Currency: "USD", Rows: []TaxRow{}, Excluded: []TaxRow{}, Notes: JurisdictionNotes(jur)}
+	for _, sl := range rows {
+		acq := sl.PurchaseDate
+		if acq.IsZero() {
+			acq = db.NewDate(sl.LotCreatedAt.UTC())
+		}
+		term := Term(acq, sl.SoldOn)
+		row := TaxRow{Description: describe(sl), AcquiredOn: acq, DisposedOn: sl.SoldOn, Quantity: sl.Quantity,
+			Proceeds: sl.Proceeds, CostBasis: sl.CostBasis.Add(sl.Fees), Gain: sl.RealizedPL, Term: term,
+			Category: Category(jur, term, sl.ProductName), Kind: sl.Kind, SaleID: sl.ID, DisposalID: sl.DisposalID}
+		out.Rows = append(out.Rows, row)
+		t := &out.Totals
+		switch row.Category {
+		case CategoryShort:
+			t.ShortTerm = t.ShortTerm.Add(row.Gain)
+		case CategoryLong:
+			t.LongTerm = t.LongTerm.Add(row.Gain)
+		case CategoryCollectible:
+			t.Collectible = t.Collectible.Add(row.Gain)
+		case CategoryExempt:
+			t.Exempt = t.Exempt.Add(row.Gain)
+		case CategoryTaxFree:
+			t.TaxFree = t.TaxFree.Add(row.Gain)
+		}
+		t.Total = t.Total.Add(row.Gain)
+	}
+	if slices.ContainsFunc(out.Rows, func(r TaxRow) bool { return r.Kind == KindGifted || r.Kind == KindLost }) {
+		out.Notes = append(out.Notes, "Gifts and losses are listed with no proceeds, their cost as a loss, so the total matches your realized P/L; whether such a loss counts for tax is for your adviser.")
+	}
+	return out, nil
+}
+
+// describe is a row's description: units, product (or metal) and, for a disposal that was
+// not a sale, its kind.
+func describe(sl db.TaxSlice) string {
+	name := sl.ProductName
+	if name == "" {
+		name = metals.Metal(sl.Metal).Title()
+	}
+	d := fmt.Sprintf("%d × %s", sl.Quantity, name)
+	if sl.Kind != "" && sl.Kind != KindSold {
+		d += " (" + sl.Kind + ")"
+	}
+	return d
+}
