@@ -34,6 +34,9 @@ type HoldingCreateJSON struct {
 	Dealer        string  `json:"dealer" schema:"optional,maxLength=MaxDealer"`
 	PurchaseDate  *string `json:"purchase_date" schema:"optional,format=date" doc:"YYYY-MM-DD, not in the future."`
 	Notes         string  `json:"notes" schema:"optional,maxLength=MaxNotes"`
+	// Custody (issue 28).
+	LocationID *string  `json:"location_id" schema:"optional" doc:"One of your locations (GET /v1/locations), or null for unassigned; a PATCH that changes it records a transfer dated today (POST /v1/holdings/{id}/move dates and notes one). Not yours: 400 naming location_id."`
+	Tags       []string `json:"tags" schema:"optional" doc:"Up to 20 tags of at most 40 letters, digits, spaces and - . /; stored lower case, duplicates dropped."`
 }
 
 // SaleCreateJSON is the body of POST /v1/holdings/{id}/sales (fields as portfolio.SaleFields).

@@ -2,6 +2,7 @@ package portfolio
 
 import (
 	"context"
+	"database/sql"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -33,6 +34,13 @@ type Store interface {
 	SalesByUser(ctx context.Context, userID int64, f db.SaleFilter) (db.SalesPage, error)
 	SetLotSpot(ctx context.Context, l db.LotSpot, spot decimal.NullDecimal, ref decimal.Decimal) error
 	UpdateHolding(ctx context.Context, h db.Holding) (db.Holding, error)
+	// Custody (custody.go, allocation.go).
+	LocationByID(ctx context.Context, userID int64, id string) (db.Location, error)
+	LocationsByUser(ctx context.Context, userID int64) ([]db.Location, error)
+	MoveHolding(ctx context.Context, userID int64, holdingID string, to sql.NullString, on db.Date, note string) (db.Transfer, error)
+	PlaceHolding(ctx context.Context, userID int64, holdingID string, loc sql.NullString, tags *string) error
+	SetHoldingTags(ctx context.Context, userID int64, holdingID, tags string) error
+	TransfersOf(ctx context.Context, userID int64, holdingID string) ([]db.Transfer, error)
 }
 
 var _ Store = (*db.Store)(nil)
