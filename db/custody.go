@@ -226,3 +226,22 @@ func (f HoldingFilter) custodyWhere(where string, args []any) (string, []any) {
 	}
 	return where, args
 }
+
+// PlaceHeld is the fine ounces still held of one metal and product name at one location
+// (LocationID null: unassigned), as the exact integer sums HeldOzInt + HeldOzE8/1e8.
+type PlaceHeld struct {
+	LocationID  sql.NullString `db:"location_id"`
+	Metal       string         `db:"metal"`
+	ProductName string         `db:"product_name"`
+	HeldOzInt   int64          `db:"held_oz_int"`
+	HeldOzE8    int64          `db:"held_oz_e8"`
+}
+
+// HeldByPlace sums the member's ounces still held by location, metal and product name: one
+// row per distinct product, not per lot, for the allocations.
+func (s *Store) HeldByPlace(ctx context.Context, userID int64) ([]PlaceHeld, error) {
+	out := []PlaceHeld{}
+	err := s.db.SelectContext(ctx, &out, s.rebind(`SELECT location_id, metal, product_name, SUM(held_oz_int) AS held_oz_int, SUM(held_oz_e8) AS held_oz_e8
+		FROM holdings WHERE user_id = ? AND quantity > sold_quantity GROUP BY location_id, metal, product_name`), userID)
+	return out, err
+}

@@ -3,6 +3,9 @@ package web_test
 import (
 	"bytes"
 	"encoding/json"
+	"net/url"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/shopspring/decimal"
@@ -152,6 +155,56 @@ func TestCustodyLocationsAndMoves(t *testing.T) {
 		}
 		if !sum.Equal(total) || !forms["bar"] || !forms["coin"] {
 			t.Errorf("allocation by form %v sums to %s, total %s", a.ByForm, sum, total)
+		}
+	})
+}
+
+// TestCustodyPages: a location added on the locations page is offered on the holding form,
+// the ledger names where a lot is kept with its tags and notes, and its search finds it.
+func TestCustodyPages(t *testing.T) {
+	eachEngine(t, pfMarket(t, pfQuotes), func(t *testing.T, e *env) {
+		b := e.browser()
+		b.signUp("pages@example.com")
+		if r := b.get("/locations"); r.Status != 200 || !strings.Contains(string(r.Body), "No locations yet") {
+			t.Fatalf("locations page: %d", r.Status)
+		}
+		if r := b.post("/locations", url.Values{"name": {""}, "kind": {"home"}}, false); r.Status != 422 || !strings.Contains(string(r.Body), `id="f-name-error"`) {
+			t.Errorf("blank name: %d", r.Status)
+		}
+		if r := b.post("/locations", url.Values{"name": {"Bank box"}, "kind": {"bank_box"}, "insured_value": {"25,000"}}, false); r.Status != 303 && r.Status != 302 {
+			t.Fatalf("add location: %d %s", r.Status, r.Body)
+		}
+		page := string(b.get("/locations").Body)
+		if !strings.Contains(page, "Bank box") || !strings.Contains(page, "$25,000.00") {
+			t.Errorf("locations page lacks the new location")
+		}
+		form := string(b.get("/holdings/new").Body)
+		m := regexp.MustCompile(`<option value="(loc_[a-z0-9]+)"[^>]*>Bank box</option>`).FindStringSubmatch(form)
+		if m == nil {
+			t.Fatalf("holding form offers no location select: %s", form)
+		}
+		r := b.post("/holdings", url.Values{"metal": {"silver"}, "product_name": {"Silver Maple"}, "quantity": {"10"}, "weight_oz": {"1"},
+			"purchase_price": {"30"}, "purchase_date": {"2026-11-01"}, "notes": {"second shelf"}, "location_id": {m[1]}, "tags": {"Tube, gift"}}, false)
+		if r.Status != 303 && r.Status != 302 {
+			t.Fatalf("save holding: %d %s", r.Status, r.Body)
+		}
+		ledger := string(b.get("/holdings").Body)
+		for _, want := range []string{"kept at Bank box", "second shelf", ">tube<", ">gift<"} {
+			if !strings.Contains(ledger, want) {
+				t.Errorf("ledger lacks %q", want)
+			}
+		}
+		if s := string(b.get("/holdings?q=shelf").Body); !strings.Contains(s, "Silver Maple") {
+			t.Errorf("search by notes finds nothing")
+		}
+		if s := string(b.get("/holdings?q=nothing-like-it").Body); strings.Contains(s, "Silver Maple") {
+			t.Errorf("search finds what it should not")
+		}
+		if r := b.post("/locations/"+m[1]+"/delete", nil, false); r.Status != 409 {
+			t.Errorf("delete a location holding lots: %d", r.Status)
+		}
+		if s := string(b.get("/").Body); !strings.Contains(s, "By location") || !strings.Contains(s, "By form") {
+			t.Errorf("dashboard lacks the allocation by location and form")
 		}
 	})
 }

@@ -61,7 +61,7 @@ func FormOf(name string) string {
 // formNames are the forms as the page names them.
 var formNames = map[string]string{"coin": "Coins", "bar": "Bars", "round": "Rounds", "junk": "Junk silver", FormOther: "Other"}
 
-// Allocations values every lot still held at its metal's spot and sums the values by
+// Allocations values the ounces still held at each metal's spot and sums the values by
 // location and by product form. Without a price for a held metal there is no allocation
 // (nil slices): a share of an unknown whole would mislead.
 func (s *Service) Allocations(ctx context.Context, u db.User, p Portfolio) (byLocation, byForm []Slice, err error) {
@@ -71,7 +71,7 @@ func (s *Service) Allocations(ctx context.Context, u db.User, p Portfolio) (byLo
 			spot[pos.Metal] = *pos.Spot
 		}
 	}
-	lots, err := s.store.AllHoldings(ctx, u.ID)
+	held, err := s.store.HeldByPlace(ctx, u.ID)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -84,22 +84,19 @@ func (s *Service) Allocations(ctx context.Context, u db.User, p Portfolio) (byLo
 		names[l.ID] = l.Name
 	}
 	byLoc, byF := map[string]decimal.Decimal{}, map[string]decimal.Decimal{}
-	for _, r := range lots {
-		h := holdingFromRow(r)
-		if h.Remaining() <= 0 {
-			continue
-		}
-		price, ok := spot[h.Metal]
+	for _, r := range held {
+		price, ok := spot[metals.Metal(r.Metal)]
 		if !ok {
 			return nil, nil, nil
 		}
-		v := h.RemainingOz().Mul(price)
-		key := h.LocationID
+		oz := decimal.NewFromInt(r.HeldOzInt).Add(decimal.New(r.HeldOzE8, -8))
+		v := oz.Mul(price)
+		key := r.LocationID.String
 		if key == "" {
 			key = Unassigned
 		}
 		byLoc[key] = byLoc[key].Add(v)
-		f := FormOf(h.ProductName)
+		f := FormOf(r.ProductName)
 		byF[f] = byF[f].Add(v)
 	}
 	return toSlices(byLoc, names), toSlices(byF, formNames), nil

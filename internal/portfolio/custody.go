@@ -194,6 +194,11 @@ func (s *Service) applyCustody(ctx context.Context, u db.User, id, curLoc string
 	return nil
 }
 
+// Locations lists the member's storage locations (for the holding form and the ledger).
+func (s *Service) Locations(ctx context.Context, u db.User) ([]db.Location, error) {
+	return s.store.LocationsByUser(ctx, u.ID)
+}
+
 // Transfers lists the member's lot's moves, oldest first.
 func (s *Service) Transfers(ctx context.Context, u db.User, id string) ([]Transfer, error) {
 	return s.store.TransfersOf(ctx, u.ID, id)

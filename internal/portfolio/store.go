@@ -35,6 +35,7 @@ type Store interface {
 	SetLotSpot(ctx context.Context, l db.LotSpot, spot decimal.NullDecimal, ref decimal.Decimal) error
 	UpdateHolding(ctx context.Context, h db.Holding) (db.Holding, error)
 	// Custody (custody.go, allocation.go).
+	HeldByPlace(ctx context.Context, userID int64) ([]db.PlaceHeld, error)
 	LocationByID(ctx context.Context, userID int64, id string) (db.Location, error)
 	LocationsByUser(ctx context.Context, userID int64) ([]db.Location, error)
 	MoveHolding(ctx context.Context, userID int64, holdingID string, to sql.NullString, on db.Date, note string) (db.Transfer, error)
