@@ -225,6 +225,7 @@ func (s *Store) updateHoldingRow(ctx context.Context, tx *sqlx.Tx, cur, h Holdin
 // the same transaction. A holding with recorded sales is kept, because the sales (and their
 // realized profit) refer to it: that is ErrConflict.
 func (s *Store) DeleteHolding(ctx context.Context, userID int64, id string) error {
+	defer s.dropHoldingBlobs(ctx, userID, id)() // its documents' files (documents.go)
 	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
 		before, err := s.lotStateTx(ctx, tx, userID, id)
 		if err != nil {

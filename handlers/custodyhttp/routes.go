@@ -9,7 +9,7 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 	locID := kit.Param{Name: "id", In: "path", Required: true, Description: "Location id.", Schema: kit.Schema{"type": "string", "maxLength": 64}}
 	holdID := kit.Param{Name: "id", In: "path", Required: true, Description: "Holding id.", Schema: kit.Schema{"type": "string", "maxLength": 64}}
 	loc := kit.Schema{"$ref": "#/components/schemas/Location"}
-	return []kit.APIRoute{
+	return append([]kit.APIRoute{
 		{Method: "GET", Path: "/v1/locations", Auth: kit.AuthGold, Handler: h.APIList, OperationID: "listLocations", Tag: "Portfolio",
 			Summary:   "Your storage locations, by name",
 			Responses: []kit.Response{{Status: 200, Description: "Every location with its count of lots.", Schema: schema(LocationsJSON{})}},
@@ -41,5 +41,5 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 				{Status: 413, Description: "Body over 16 KiB."}},
 			MaxBody: 16 << 10,
 			Example: `POST /v1/holdings/h_abc/move {"to_location_id":"loc_abc","date":"2026-11-20","note":"to the bank"}`},
-	}
+	}, h.documentRoutes()...)
 }

@@ -50,6 +50,7 @@ func TaxAdvantaged(kind string) bool { return kind == "ira" }
 
 // Store is what the custody service uses of the storage, declared where it is used.
 type Store interface {
+	DocumentStore
 	DeleteLocation(ctx context.Context, userID int64, id string) error
 	InsertLocation(ctx context.Context, l db.Location) (db.Location, error)
 	LocationByID(ctx context.Context, userID int64, id string) (db.Location, error)
@@ -76,6 +77,7 @@ type Deps struct {
 // Service is the custody area's use cases.
 type Service struct {
 	store     Store
+	docs      DocumentStore
 	portfolio Portfolio
 	now       func() time.Time
 	log       *slog.Logger
@@ -89,7 +91,7 @@ func New(d Deps) *Service {
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
-	return &Service{store: d.Store, portfolio: d.Portfolio, now: d.Now, log: d.Logger}
+	return &Service{store: d.Store, docs: d.Store, portfolio: d.Portfolio, now: d.Now, log: d.Logger}
 }
 
 func requireGold(u db.User) error {
