@@ -18,6 +18,7 @@ func (h *Handlers) pageRoutes() []kit.PageRoute {
 	return []kit.PageRoute{
 		{Method: "GET", Path: "/locations", Handler: h.LocationsPage, Auth: kit.AuthGold},
 		{Method: "POST", Path: "/locations", Handler: h.LocationSave, Auth: kit.AuthGold},
+		{Method: "GET", Path: "/locations/statement", Handler: h.InventoryDownload, Auth: kit.AuthGold},
 		{Method: "GET", Path: "/locations/:id/edit", Handler: h.LocationEdit, Auth: kit.AuthGold},
 		{Method: "POST", Path: "/locations/:id/delete", Handler: h.LocationDelete, Auth: kit.AuthGold},
 		{Method: "POST", Path: "/locations/:id", Handler: h.LocationSave, Auth: kit.AuthGold},

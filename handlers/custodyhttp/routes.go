@@ -41,5 +41,15 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 				{Status: 413, Description: "Body over 16 KiB."}},
 			MaxBody: 16 << 10,
 			Example: `POST /v1/holdings/h_abc/move {"to_location_id":"loc_abc","date":"2026-11-20","note":"to the bank"}`},
+		{Method: "GET", Path: "/v1/reports/inventory", Auth: kit.AuthGold, Handler: h.APIInventory, OperationID: "getInventoryStatement", Tag: "Portfolio",
+			Summary:     "A dated inventory statement of what you hold, per location, for an insurer",
+			Description: "Per location (or only location_id; none: the unassigned lots) each lot still held: description, units, fine ounces, purchase date and the cost of the units held, its value at spot and at replacement cost (the median ask of fresh dealer quotes of the same catalogue product when there are any, else spot × the product form's typical premium, our estimate; each line says which), the totals per location, and the spot prices used with their sources and dates. format=pdf (default) or csv (one row per lot, plain decimals in USD).",
+			Params: []kit.Param{
+				{Name: "location_id", In: "query", Description: "One of your locations; none: unassigned lots; omitted: every location.", Schema: kit.Schema{"type": "string", "maxLength": 64}},
+				{Name: "format", In: "query", Description: "pdf (default) or csv.", Schema: kit.Schema{"type": "string", "enum": []string{"pdf", "csv"}, "default": "pdf"}},
+			},
+			Responses: []kit.Response{{Status: 200, Description: "The statement, as an attachment.", Contents: map[string]kit.Schema{"application/pdf": {"type": "string", "format": "binary"}, "text/csv": {"type": "string"}}},
+				{Status: 404, Description: "No such location of yours."}},
+			Example: "GET /v1/reports/inventory?format=pdf"},
 	}, h.documentRoutes()...)
 }

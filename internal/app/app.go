@@ -175,7 +175,7 @@ func (a *App) buildServices(p web.Parts) {
 		ad.Market = a.Market
 	}
 	a.Alerts = service(a, alerts.New(ad))
-	a.Custody = service(a, custody.New(custody.Deps{Store: store, Portfolio: a.Portfolio, Now: now, Logger: log}))
+	a.Custody = service(a, custody.New(custody.Deps{Store: store, Portfolio: a.Portfolio, Dealers: a.Dealers, Now: now, Logger: log}))
 	a.FX = service(a, fx.New(fx.Deps{Store: store, Config: cfg.FX, Now: now, Logger: log}))
 	a.Mail = service(a, mail.New(mail.Deps{Store: store, Config: cfg.Mail.WithBaseURL(cfg.Site.BaseURL), Now: now, Logger: log}))
 	a.Advisor = service(a, advisor.New(advisor.Deps{Store: store, Portfolio: a.Portfolio, Market: a.Market, Intel: a.Intel, Vault: a.Vault,

@@ -64,14 +64,17 @@ var _ Store = (*db.Store)(nil)
 // Portfolio is what custody reads of the member's stack.
 type Portfolio interface {
 	GetHolding(ctx context.Context, u db.User, id string) (portfolio.Holding, error)
+	ExportHoldings(ctx context.Context, u db.User) ([]portfolio.Holding, error)
 }
 
 // Deps are what the service is built from.
 type Deps struct {
 	Store     Store
 	Portfolio Portfolio
-	Now       func() time.Time
-	Logger    *slog.Logger
+	// Dealers prices the inventory statement (spot and dealer asks); nil values lots at cost only.
+	Dealers Dealers
+	Now     func() time.Time
+	Logger  *slog.Logger
 }
 
 // Service is the custody area's use cases.
@@ -79,6 +82,8 @@ type Service struct {
 	store     Store
 	docs      DocumentStore
 	portfolio Portfolio
+	holdings  Portfolio
+	dealers   Dealers
 	now       func() time.Time
 	log       *slog.Logger
 }
@@ -91,7 +96,7 @@ func New(d Deps) *Service {
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
-	return &Service{store: d.Store, docs: d.Store, portfolio: d.Portfolio, now: d.Now, log: d.Logger}
+	return &Service{store: d.Store, docs: d.Store, portfolio: d.Portfolio, holdings: d.Portfolio, dealers: d.Dealers, now: d.Now, log: d.Logger}
 }
 
 func requireGold(u db.User) error {

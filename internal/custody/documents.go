@@ -37,6 +37,7 @@ type DocumentStore interface {
 	DeleteDocument(ctx context.Context, userID int64, id string) error
 	DocumentBody(ctx context.Context, userID int64, id string) ([]byte, error)
 	DocumentByID(ctx context.Context, userID int64, id string) (db.Document, error)
+	DocumentsByUser(ctx context.Context, userID int64) ([]db.Document, error)
 	DocumentsOf(ctx context.Context, userID int64, holdingID string) ([]db.Document, error)
 	InsertDocument(ctx context.Context, d db.Document, body []byte, quota int64) (db.Document, error)
 }
