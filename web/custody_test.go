@@ -208,3 +208,21 @@ func TestCustodyPages(t *testing.T) {
 		}
 	})
 }
+
+// TestPrivacyModeToggle: a signed-in page carries the privacy toggle and loads its script
+// before anything is painted (not deferred), and the stylesheet hides marked amounts.
+func TestPrivacyModeToggle(t *testing.T) {
+	e := newEnv(t, sqliteStore(t), nil)
+	b := e.browser()
+	b.signUp("private@example.com")
+	page := string(b.get("/holdings").Body)
+	if !strings.Contains(page, `id="privacy-toggle"`) || !strings.Contains(page, `aria-pressed="false"`) ||
+		!regexp.MustCompile(`<script src="/static/js/privacy.js" nonce="[^"]+"></script>`).MatchString(page) {
+		t.Errorf("the page lacks the privacy toggle or its blocking script")
+	}
+	js := b.get("/static/js/privacy.js")
+	css := b.get("/static/css/app.css")
+	if js.Status != 200 || !strings.Contains(string(js.Body), "localStorage") || !strings.Contains(string(css.Body), `[data-amount]:after{content:"\2022\2022\2022"`) {
+		t.Errorf("privacy script %d or its styles missing", js.Status)
+	}
+}
