@@ -42,3 +42,11 @@ CREATE TABLE documents (
 );
 CREATE INDEX documents_holding_idx ON documents (holding_id, created_at);
 CREATE INDEX documents_user_idx ON documents (user_id);
+
+-- PostgreSQL keeps documents' bytes here; SQLite keeps them as files and leaves this table
+-- empty (it exists so both engines have one schema).
+CREATE TABLE document_blobs (
+    document_id TEXT PRIMARY KEY REFERENCES documents (id) ON DELETE CASCADE,
+    user_id     INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    body        BLOB NOT NULL
+);
