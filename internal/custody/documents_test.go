@@ -10,7 +10,7 @@ func TestCleanName(t *testing.T) {
 	for in, want := range map[string]string{
 		"../../etc/passwd":        "passwd.pdf",
 		`C:\Users\me\receipt.PDF`: "receipt.pdf",
-		"  \x00bad\"name<>.jpg ":   "badname.pdf",
+		"  \x00bad\"name<>.jpg ":  "badname.pdf",
 		"":                        "document.pdf",
 	} {
 		if got := cleanName(in, ".pdf"); got != want {
