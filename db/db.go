@@ -60,6 +60,8 @@ type Store struct {
 	LeaderAttempt func(key int64, got bool)
 	// ckpt checkpoints SQLite's write-ahead log in the background (checkpoint.go).
 	ckpt *checkpointer
+	// dir is the SQLite file's directory (documents are files under it); "" otherwise.
+	dir string
 }
 
 // Open connects to PostgreSQL when url starts with postgres:// or postgresql://, and
@@ -104,7 +106,7 @@ func Open(ctx context.Context, url, sqlitePath string) (*Store, error) {
 	}
 	x.SetMaxOpenConns(4)
 	x.SetMaxIdleConns(4)
-	s := &Store{db: x, Engine: SQLite, local: newLocalBus(), Now: time.Now}
+	s := &Store{db: x, Engine: SQLite, local: newLocalBus(), Now: time.Now, dir: sqliteDir(sqlitePath)}
 	s.startCheckpointer()
 	return s, nil
 }

@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"crypto/rand"
+	"database/sql"
 	"encoding/base32"
 	"errors"
 	"fmt"
@@ -33,6 +34,9 @@ type Holding struct {
 	// SpotAtPurchase is the metal's close on the purchase date (or the last close before it),
 	// set by the portfolio service on every write; invalid when no close is known.
 	SpotAtPurchase decimal.NullDecimal `db:"spot_at_purchase"`
+	// LocationID and Tags are where the lot is kept and its tags joined by commas (custody.go).
+	LocationID sql.NullString `db:"location_id"`
+	Tags       string         `db:"tags"`
 	// Ref is what the lot's fine ounces were worth at SpotAtPurchase (zero without a spot and
 	// for gifts): the reference its premium is measured against. The portfolio service
 	// computes it (portfolio.PremiumRef) beside SpotAtPurchase on every write; the store keeps
@@ -58,7 +62,7 @@ func (h Holding) TotalCost() decimal.Decimal {
 	return h.PurchasePrice.Mul(decimal.NewFromInt(h.Quantity)).Add(h.Fees)
 }
 
-const holdingCols = `id, user_id, metal, product_name, quantity, weight_oz, purchase_price, fees, dealer, purchase_date, notes, sold_quantity, created_at, updated_at, spot_at_purchase` +
+const holdingCols = `id, user_id, metal, product_name, quantity, weight_oz, purchase_price, fees, dealer, purchase_date, notes, sold_quantity, created_at, updated_at, spot_at_purchase, location_id, tags` +
 	lotCurrencyCols
 
 // lotCurrencyCols are the columns of a lot's currency and entered weight (issue 25).
@@ -143,9 +147,11 @@ func (s *Store) HoldingByID(ctx context.Context, userID int64, id string) (Holdi
 
 // HoldingFilter narrows and pages a holdings list.
 type HoldingFilter struct {
-	Metal  string
-	Limit  int
-	Offset int
+	Metal string
+	// Q, Tag and LocationID ("none": unassigned) narrow by custody (custody.go).
+	Q, Tag, LocationID string
+	Limit              int
+	Offset             int
 }
 
 // HoldingsByUser lists the user's holdings, newest purchase first, with the unpaged total.
@@ -156,6 +162,7 @@ func (s *Store) HoldingsByUser(ctx context.Context, userID int64, f HoldingFilte
 		where += ` AND metal = ?`
 		args = append(args, f.Metal)
 	}
+	where, args = f.custodyWhere(where, args)
 	var total int
 	if err := s.db.GetContext(ctx, &total, s.rebind(`SELECT count(*) FROM holdings `+where), args...); err != nil {
 		return nil, 0, err
@@ -270,6 +277,7 @@ func (s *Store) updateLotWeight(ctx context.Context, tx *sqlx.Tx, h Holding) err
 // the same transaction. A holding with recorded sales is kept, because the sales (and their
 // realized profit) refer to it: that is ErrConflict.
 func (s *Store) DeleteHolding(ctx context.Context, userID int64, id string) error {
+	defer s.dropHoldingBlobs(ctx, userID, id)() // its documents' files (documents.go)
 	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
 		before, err := s.lotStateTx(ctx, tx, userID, id)
 		if err != nil {

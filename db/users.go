@@ -166,6 +166,7 @@ func (s *Store) SetUserEmail(ctx context.Context, id int64, email string, notice
 // The one kind of row that names a member without a foreign key, the day's article viewers
 // ("u:<id>", "k:<key id>"), is removed here in the same transaction.
 func (s *Store) DeleteUser(ctx context.Context, id int64) error {
+	defer s.dropOrphanBlobs(ctx, id) // document files under the data directory (documents.go)
 	return s.WithTx(ctx, func(tx *sqlx.Tx) error {
 		viewer := fmt.Sprintf("u:%d", id)
 		if _, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM article_views WHERE viewer = ?

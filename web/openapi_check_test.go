@@ -29,7 +29,7 @@ func registerDecoders() {
 			b, err := io.ReadAll(body)
 			return string(b), err
 		}
-		for _, ct := range []string{"text/csv", "text/plain", "text/event-stream"} {
+		for _, ct := range []string{"text/csv", "text/plain", "text/event-stream", "image/jpeg", "image/png", "application/pdf", "application/zip"} {
 			if openapi3filter.RegisteredBodyDecoder(ct) == nil {
 				openapi3filter.RegisterBodyDecoder(ct, plain)
 			}

@@ -2,6 +2,7 @@ package portfoliohttp
 
 import (
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/ouncehq/ounce/handlers/kit"
@@ -34,7 +35,31 @@ type HoldingJSON struct {
 	RemainingQuantity int64    `json:"remaining_quantity" doc:"quantity − sold_quantity: units still held."`
 	SpotAtPurchase    *kit.Num `json:"spot_at_purchase" doc:"The metal's close (USD per troy ounce, at its source's precision: 2 to 4 decimals, LBMA silver 63.935 stays 63.935) on purchase_date, or the last close before it; stored with the lot and recomputed when its date or metal changes or the price history is corrected. Null when undated or no close is known."`
 	PremiumPct        *kit.Num `json:"premium_pct" doc:"Premium paid per unit over its metal at spot_at_purchase, percent: (purchase_price ÷ (spot_at_purchase × weight_oz) − 1) × 100. Null without spot_at_purchase and for zero-price lots."`
+	// Custody (issue 28).
+	LocationID *string        `json:"location_id" doc:"Where the lot is kept: one of your locations (GET /v1/locations), or null when unassigned."`
+	Tags       []string       `json:"tags" doc:"The lot's tags, lower case."`
+	Transfers  []TransferJSON `json:"transfers,omitempty" doc:"GET /v1/holdings/{id} only: the lot's moves between locations (POST /v1/holdings/{id}/move, or a PATCH of location_id), oldest first."`
 	LotCurrencyJSON
+}
+
+// TransferJSON is one move of a lot between locations.
+type TransferJSON struct {
+	FromLocationID *string `json:"from_location_id" doc:"null: it was unassigned."`
+	ToLocationID   *string `json:"to_location_id" doc:"null: it became unassigned."`
+	Date           string  `json:"date" schema:"format=date"`
+	Note           string  `json:"note"`
+}
+
+// TransferToJSON renders a transfer.
+func TransferToJSON(t portfolio.Transfer) TransferJSON {
+	out := TransferJSON{Date: t.On.String(), Note: t.Note}
+	if t.FromLocationID.Valid {
+		out.FromLocationID = &t.FromLocationID.String
+	}
+	if t.ToLocationID.Valid {
+		out.ToLocationID = &t.ToLocationID.String
+	}
+	return out
 }
 
 // LotCurrencyJSON is a lot's currency and its weight as entered (issue 25).
@@ -70,8 +95,14 @@ func HoldingToJSON(h portfolio.Holding) HoldingJSON {
 		WeightOz: kit.Num{D: h.WeightOz.Round(portfolio.MaxWeightDecimals), Places: 5}, TotalOz: kit.Ounces(h.TotalOz()),
 		PurchasePrice: kit.Money(h.PurchasePrice), Fees: kit.Money(h.Fees), TotalCost: kit.Money(h.TotalCost()),
 		Dealer: h.Dealer, PurchaseDate: kit.DateOrNull(h.PurchaseDate), Notes: h.Notes, CreatedAt: h.CreatedAt.UTC(), UpdatedAt: h.UpdatedAt.UTC(),
-		SoldQuantity: h.SoldQuantity, RemainingQuantity: h.Remaining(),
+		SoldQuantity: h.SoldQuantity, RemainingQuantity: h.Remaining(), Tags: h.Tags,
 		LotCurrencyJSON: lotCurrencyJSON(h),
+	}
+	if h.LocationID != "" {
+		out.LocationID = &h.LocationID
+	}
+	if out.Tags == nil {
+		out.Tags = []string{}
 	}
 	if h.SpotAtPurchase.Valid {
 		out.SpotAtPurchase = kit.NumOrNull(&h.SpotAtPurchase.Decimal, kit.PriceNum)
@@ -97,7 +128,8 @@ func (h *Handlers) APIHoldingsList(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	p, err := h.portfolio.ListHoldings(h.Ctx(c), u, portfolio.HoldingsQuery{Metal: c.Query("metal"), Limit: limit, Offset: offset})
+	p, err := h.portfolio.ListHoldings(h.Ctx(c), u, portfolio.HoldingsQuery{Metal: c.Query("metal"), Limit: limit, Offset: offset,
+		Q: strings.Clone(c.Query("q")), Tag: strings.Clone(c.Query("tag")), LocationID: strings.Clone(c.Query("location_id"))})
 	if err != nil {
 		return err
 	}
@@ -136,7 +168,16 @@ func (h *Handlers) APIHoldingsGet(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return kit.WriteJSON(c, http.StatusOK, HoldingToJSON(hold))
+	out := HoldingToJSON(hold)
+	moves, err := h.portfolio.Transfers(h.Ctx(c), u, hold.ID)
+	if err != nil {
+		return err
+	}
+	out.Transfers = make([]TransferJSON, len(moves))
+	for i, t := range moves {
+		out.Transfers[i] = TransferToJSON(t)
+	}
+	return kit.WriteJSON(c, http.StatusOK, out)
 }
 
 // APIHoldingsUpdate answers PATCH /v1/holdings/{id}.

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/ouncehq/ounce/handlers/kit"
 
@@ -24,6 +25,7 @@ func holdingRow(x portfolio.Holding) pages.HoldingRow {
 		ID: x.ID, Metal: string(x.Metal), MetalTitle: x.Metal.Title(), Product: x.Name(),
 		Quantity: format.Int(x.Quantity), WeightOz: format.Oz(x.WeightOz), TotalOz: format.Oz(x.TotalOz()),
 		UnitPrice: format.USD(x.PurchasePrice), Fees: format.USD(x.Fees), TotalCost: format.USD(x.TotalCost()), Dealer: x.Dealer, Date: pageDate(x.PurchaseDate),
+		Notes: x.Notes, Tags: x.Tags,
 	}
 }
 
@@ -77,16 +79,21 @@ func (h *Handlers) holdingsView(c *fiber.Ctx, u account.User) (pages.HoldingsVie
 	if metal != "" && !metals.Metal(metal).Valid() {
 		metal = "" // an unknown filter shows everything rather than failing the page
 	}
-	l, err := h.portfolio.Ledger(h.Ctx(c), u, metal)
+	q := strings.Clone(strings.TrimSpace(c.Query("q")))
+	l, err := h.portfolio.LedgerSearch(h.Ctx(c), u, metal, portfolio.HoldingsQuery{Q: q,
+		Tag: strings.Clone(c.Query("tag")), LocationID: strings.Clone(c.Query("location_id"))})
 	if err != nil {
 		return pages.HoldingsView{}, err
 	}
-	v := pages.HoldingsView{Total: format.Count(int64(l.Total), "holding", "holdings"), Metal: l.Metal}
+	v := pages.HoldingsView{Total: format.Count(int64(l.Total), "holding", "holdings"), Metal: l.Metal, Q: q}
+	places := h.locationNames(c, u)
 	if len(l.Lots) < l.Total {
 		v.Shown = fmt.Sprintf(", newest %s shown", format.Int(int64(len(l.Lots))))
 	}
 	for _, x := range l.Lots {
-		v.Rows = append(v.Rows, ledgerRow(x))
+		r := ledgerRow(x)
+		r.Location = places[x.LocationID]
+		v.Rows = append(v.Rows, r)
 	}
 	for _, p := range l.Portfolio.Positions {
 		if p.Purchases == 0 {
@@ -135,6 +142,7 @@ func (h *Handlers) formView(c *fiber.Ctx, id string, in map[string]string, errs 
 			v.Values["purchase_currency"] = "USD"
 		}
 	}
+	v.Locations = h.locationOptions(c)
 	for _, e := range errs {
 		v.Errors[e.Field] = kit.FieldSentence(e.Field, e.Message)
 	}
@@ -166,6 +174,7 @@ func (h *Handlers) HoldingsEdit(c *fiber.Ctx) error {
 		"metal": string(x.Metal), "product_name": x.ProductName, "quantity": strconv.FormatInt(x.Quantity, 10), "weight_oz": x.WeightOz.String(),
 		"purchase_price": x.PurchasePrice.StringFixed(2), "fees": x.Fees.StringFixed(2), "dealer": x.Dealer, "purchase_date": x.PurchaseDate.String(), "notes": x.Notes,
 		"purchase_currency": x.Currency(),
+		"location_id": x.LocationID, "tags": strings.Join(x.Tags, ", "),
 	}
 	v := h.formView(c, x.ID, vals, nil)
 	v.Locked = x.SoldQuantity > 0
@@ -177,9 +186,12 @@ func (h *Handlers) HoldingsSave(c *fiber.Ctx) error {
 	u, _ := kit.UserFrom(c)
 	in := portfolio.HoldingInputFromForm(func(k string) string { return c.FormValue(k) })
 	id := c.Params("id")
-	var err error
+	custody, err := portfolio.CustodyFromForm(func(k string) string { return c.FormValue(k) })
+	in.Custody = custody
 	var created portfolio.Holding
-	if id == "" {
+	if err != nil {
+		// A bad tags field is shown with the rest of the form below.
+	} else if id == "" {
 		created, err = h.portfolio.CreateHolding(h.Ctx(c), u, in)
 	} else {
 		_, err = h.portfolio.UpdateHolding(h.Ctx(c), u, id, in)
@@ -192,6 +204,7 @@ func (h *Handlers) HoldingsSave(c *fiber.Ctx) error {
 		for _, f := range portfolio.HoldingFields {
 			vals[f] = in.Value(f)
 		}
+		vals["location_id"], vals["tags"] = strings.Clone(c.FormValue("location_id")), strings.Clone(c.FormValue("tags"))
 		v := h.formView(c, id, vals, apperr.FieldsOf(err))
 		if id != "" {
 			if x, gerr := h.portfolio.GetHolding(h.Ctx(c), u, id); gerr == nil {
@@ -284,6 +297,33 @@ func (h *Handlers) SaleUndo(c *fiber.Ctx) error {
 		return kit.Redirect(c, "/holdings/sales?undone=1")
 	}
 	return kit.Redirect(c, "/holdings?undone=1")
+}
+
+// locationNames maps the member's location ids to their names (empty when none are kept).
+func (h *Handlers) locationNames(c *fiber.Ctx, u account.User) map[string]string {
+	out := map[string]string{}
+	ls, err := h.portfolio.Locations(h.Ctx(c), u)
+	if err != nil {
+		return out
+	}
+	for _, l := range ls {
+		out[l.ID] = l.Name
+	}
+	return out
+}
+
+// locationOptions are the member's locations for the holding form's select.
+func (h *Handlers) locationOptions(c *fiber.Ctx) []pages.Option {
+	u, _ := kit.UserFrom(c)
+	ls, err := h.portfolio.Locations(h.Ctx(c), u)
+	if err != nil {
+		return nil
+	}
+	out := make([]pages.Option, len(ls))
+	for i, l := range ls {
+		out[i] = pages.Option{Value: l.ID, Label: l.Name}
+	}
+	return out
 }
 
 // productOptions is the catalogue as the add-holding picker offers it.

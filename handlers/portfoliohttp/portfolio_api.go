@@ -90,7 +90,26 @@ type AnalyticsJSON struct {
 	Stale  bool                          `json:"stale"`
 	Metals map[string]AnalyticsMetalJSON `json:"metals" schema:"permetal"`
 	Totals AnalyticsTotalsJSON           `json:"totals"`
+	// Custody (issue 28): the value held split by where it is kept and by product form.
+	AllocationByLocation []AllocationJSON `json:"allocation_by_location" doc:"Value still held by storage location (key: the location id, or unassigned), largest first; values sum to totals.value. Empty when a held metal has no price."`
+	AllocationByForm     []AllocationJSON `json:"allocation_by_form" doc:"Value still held by product form (key: coin, bar, round, junk or other: the catalogue's form when the product name is a catalogue product, else read from the name's words), largest first."`
 	CurrencyJSON
+}
+
+// AllocationJSON is one part of an allocation of GET /v1/analytics.
+type AllocationJSON struct {
+	Key           string  `json:"key"`
+	Name          string  `json:"name"`
+	Value         kit.Num `json:"value" doc:"Fine ounces still held × spot, USD."`
+	AllocationPct kit.Num `json:"allocation_pct" doc:"Share of the value, percent (the parts add up to 100)."`
+}
+
+func allocationJSON(sl []portfolio.Slice) []AllocationJSON {
+	out := make([]AllocationJSON, len(sl))
+	for i, s := range sl {
+		out[i] = AllocationJSON{Key: s.Key, Name: s.Name, Value: kit.Money(s.Value), AllocationPct: kit.Pct(s.Pct)}
+	}
+	return out
 }
 
 // CurrencyJSON names the currency of an answer's amounts and the exchange rate that converted
@@ -183,6 +202,7 @@ func analyticsJSON(a portfolio.Analytics) AnalyticsJSON {
 		UnrealizedPL: kit.NumOrNull(t.UnrealizedPL, kit.Money), UnrealizedPLPct: kit.NumOrNull(t.UnrealizedPLPct, kit.Pct), RealizedPL: kit.Money(t.Realized),
 		Purchases: t.Purchases, Sales: t.Sales, FirstPurchase: kit.DateOrNull(t.FirstPurchase), LastPurchase: kit.DateOrNull(t.LastPurchase),
 		AvgPremiumPct: kit.NumOrNull(t.AvgPremiumPct, kit.Pct)}
+	out.AllocationByLocation, out.AllocationByForm = allocationJSON(a.ByLocation), allocationJSON(a.ByForm)
 	return out
 }
 

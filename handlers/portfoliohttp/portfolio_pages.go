@@ -35,7 +35,7 @@ func plTone(d *decimal.Decimal) string {
 func (h *Handlers) portfolioLive() bool { return h.portfolio.Live() }
 
 // dashboardSummaryView is the live headline: totals, allocation and break-even per metal.
-func (h *Handlers) dashboardSummaryView(v portfolio.Portfolio) pages.DashboardSummaryView {
+func (h *Handlers) dashboardSummaryView(c *fiber.Ctx, u account.User, v portfolio.Portfolio) pages.DashboardSummaryView {
 	out := pages.DashboardSummaryView{
 		Live: h.portfolioLive(), TotalValue: format.USDPtr(v.TotalValue), TotalCost: format.USD(v.TotalCost),
 		UnrealizedPL: format.SignedUSDPtr(v.UnrealizedPL), UnrealizedPLPct: format.SignedPctPtr(v.UnrealizedPLPct), PLTone: plTone(v.UnrealizedPL),
@@ -98,7 +98,28 @@ func (h *Handlers) dashboardSummaryView(v portfolio.Portfolio) pages.DashboardSu
 		donut.Desc = "Share of the stack's value by metal: " + strings.Join(parts, ", ") + "."
 	}
 	out.Allocation = donut
+	out.ByLocation, out.ByForm = h.allocationRows(c, u, v)
 	return out
+}
+
+// allocationRows are the value by location (only once the member keeps a location) and by
+// form; none when the allocation cannot be made (a held metal without a price).
+func (h *Handlers) allocationRows(c *fiber.Ctx, u account.User, v portfolio.Portfolio) (byLoc, byForm []pages.AllocationRow) {
+	loc, form, err := h.portfolio.Allocations(h.Ctx(c), u, v)
+	if err != nil {
+		return nil, nil
+	}
+	rows := func(sl []portfolio.Slice) []pages.AllocationRow {
+		out := make([]pages.AllocationRow, len(sl))
+		for i, s := range sl {
+			out[i] = pages.AllocationRow{Name: s.Name, Value: format.USD(s.Value), Pct: format.Pct(s.Pct)}
+		}
+		return out
+	}
+	if len(loc) > 1 || (len(loc) == 1 && loc[0].Key != portfolio.Unassigned) {
+		byLoc = rows(loc)
+	}
+	return byLoc, rows(form)
 }
 
 func negated(d decimal.Decimal) *decimal.Decimal { n := d.Neg(); return &n }
@@ -200,7 +221,7 @@ func (h *Handlers) DashboardPage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	v := pages.DashboardView{Live: h.portfolioLive(), Ticker: h.ticker(), Summary: h.dashboardSummaryView(val), Empty: val.Empty()}
+	v := pages.DashboardView{Live: h.portfolioLive(), Ticker: h.ticker(), Summary: h.dashboardSummaryView(c, u, val), Empty: val.Empty()}
 	if c.Query("sale") == "1" {
 		v.Flash = "Sale recorded."
 	}
@@ -237,7 +258,7 @@ func (h *Handlers) DashboardSummary(c *fiber.Ctx) error {
 		return err
 	}
 	c.Set(fiber.HeaderCacheControl, "no-store")
-	return kit.Render(c, http.StatusOK, pages.DashboardSummary(h.dashboardSummaryView(val)))
+	return kit.Render(c, http.StatusOK, pages.DashboardSummary(h.dashboardSummaryView(c, u, val)))
 }
 
 // DashboardHoldings is the sortable holdings table fragment with live values.

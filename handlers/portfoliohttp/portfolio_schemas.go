@@ -45,6 +45,9 @@ type HoldingCreateJSON struct {
 	PurchaseCurrency string   `json:"purchase_currency" schema:"optional,enum=currencies" doc:"ISO 4217 code purchase_price and fees are in; default the member's display currency."`
 	Weight           *kit.Num `json:"weight" schema:"optional,exclusiveMin,min=0" doc:"Weight per unit in weight_unit, kept exactly as entered (100 g stays 100 g); weight_oz becomes its troy-ounce equivalent to {MaxWeightDecimals} decimals."`
 	WeightUnit       string   `json:"weight_unit" schema:"optional,enum=units" doc:"Unit of weight: oz (default), g, kg or tola (11.6638038 g)."`
+	// Custody (issue 28).
+	LocationID *string  `json:"location_id" schema:"optional" doc:"One of your locations (GET /v1/locations), or null for unassigned; a PATCH that changes it records a transfer dated today (POST /v1/holdings/{id}/move dates and notes one). Not yours: 400 naming location_id."`
+	Tags       []string `json:"tags" schema:"optional" doc:"Up to 20 tags of at most 40 letters, digits, spaces and - . /; stored lower case, duplicates dropped."`
 }
 
 // SaleCreateJSON is the body of POST /v1/holdings/{id}/sales (fields as portfolio.SaleFields).

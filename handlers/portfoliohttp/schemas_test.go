@@ -15,7 +15,7 @@ func TestBodyStructsNameTheParsersFields(t *testing.T) {
 	for _, c := range []struct {
 		body   any
 		fields []string
-	}{{HoldingCreateJSON{}, portfolio.HoldingFields}, {SaleCreateJSON{}, portfolio.SaleFields}} {
+	}{{HoldingCreateJSON{}, append(slices.Clone(portfolio.HoldingFields), portfolio.CustodyFields...)}, {SaleCreateJSON{}, portfolio.SaleFields}} {
 		var names []string
 		rt := reflect.TypeOf(c.body)
 		for i := 0; i < rt.NumField(); i++ {

@@ -21,6 +21,7 @@ import (
 	"github.com/ouncehq/ounce/handlers/advisorhttp"
 	"github.com/ouncehq/ounce/handlers/alertshttp"
 	"github.com/ouncehq/ounce/handlers/billinghttp"
+	"github.com/ouncehq/ounce/handlers/custodyhttp"
 	"github.com/ouncehq/ounce/handlers/dealershttp"
 	"github.com/ouncehq/ounce/handlers/fxhttp"
 	"github.com/ouncehq/ounce/handlers/intelhttp"
@@ -35,6 +36,7 @@ import (
 	"github.com/ouncehq/ounce/internal/alerts"
 	"github.com/ouncehq/ounce/internal/billing"
 	"github.com/ouncehq/ounce/internal/comex"
+	"github.com/ouncehq/ounce/internal/custody"
 	"github.com/ouncehq/ounce/internal/dealers"
 	"github.com/ouncehq/ounce/internal/fx"
 	"github.com/ouncehq/ounce/internal/intel"
@@ -89,6 +91,8 @@ type App struct {
 	Alerts *alerts.Service
 	// Mail is password reset, address confirmation and alerts and briefs by email.
 	Mail *mail.Service
+	// Custody is storage locations, documents and the inventory statement.
+	Custody *custody.Service
 	// FX is exchange rates: lookups, the daily ECB refresh and imports.
 	FX *fx.Service
 
@@ -180,6 +184,7 @@ func (a *App) buildServices(p web.Parts) {
 		ad.Market = a.Market
 	}
 	a.Alerts = service(a, alerts.New(ad))
+	a.Custody = service(a, custody.New(custody.Deps{Store: store, Portfolio: a.Portfolio, Dealers: a.Dealers, Now: now, Logger: log}))
 	a.Mail = service(a, mail.New(mail.Deps{Store: store, Config: cfg.Mail.WithBaseURL(cfg.Site.BaseURL), Now: now, Logger: log,
 		Limiter: p.Limiter}))
 	a.Advisor = service(a, advisor.New(advisor.Deps{Store: store, Portfolio: a.Portfolio, Performance: a.Performance, Market: a.Market, Intel: a.Intel, Vault: a.Vault,
@@ -206,6 +211,7 @@ func (a *App) areas(base *kit.Base, prices *priceshttp.Handlers, pf *portfolioht
 		adv,
 		alertshttp.New(base, a.Alerts, a.Market),
 		fxhttp.New(base, a.FX),
+		custodyhttp.New(base, a.Custody),
 	}
 }
 

@@ -50,6 +50,9 @@ type Analytics struct {
 	Totals AnalyticsTotals
 	// FX names the currency of every amount and the rate that converted today's dollars.
 	FX FXUsed
+	// ByLocation and ByForm split the value held by storage location and product form
+	// (allocation.go); nil when a held metal has no price.
+	ByLocation, ByForm []Slice
 }
 
 // Analytics computes the member's analytics at the live board.
@@ -68,7 +71,9 @@ func (s *Service) AnalyticsIn(ctx context.Context, u db.User, currency string) (
 	for _, t := range totals {
 		paid[t.Metal], ref[t.Metal] = t.Paid, t.Ref
 	}
-	return Analyze(p, totals, paid, ref), nil
+	a := Analyze(p, totals, paid, ref)
+	a.ByLocation, a.ByForm, err = s.Allocations(ctx, u, p)
+	return a, err
 }
 
 // Analyze is the analytics math over a valuation and the totals it came from (same order),

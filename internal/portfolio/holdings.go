@@ -39,6 +39,9 @@ type Holding struct {
 	// in troy ounces (WeightAmount invalid then): 100 g stays 100 g.
 	WeightAmount decimal.NullDecimal
 	WeightUnit   metals.Unit
+	// LocationID is where the lot is kept ("" unassigned), Tags its tags (custody.go).
+	LocationID string
+	Tags       []string
 }
 
 // Currency is the lot's purchase currency (USD for lots recorded before currencies).
@@ -94,7 +97,8 @@ func holdingFromRow(r db.Holding) Holding {
 	return Holding{ID: r.ID, Metal: metals.Metal(r.Metal), ProductName: r.ProductName, Quantity: r.Quantity, WeightOz: r.WeightOz,
 		PurchasePrice: r.PurchasePrice, Fees: r.Fees, Dealer: r.Dealer, PurchaseDate: r.PurchaseDate, Notes: r.Notes,
 		SoldQuantity: r.SoldQuantity, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, SpotAtPurchase: r.SpotAtPurchase,
-		PurchaseCurrency: r.PurchaseCurrency, WeightAmount: r.WeightAmount, WeightUnit: metals.Unit(r.WeightUnit)}
+		PurchaseCurrency: r.PurchaseCurrency, WeightAmount: r.WeightAmount, WeightUnit: metals.Unit(r.WeightUnit),
+		LocationID: r.LocationID.String, Tags: SplitTags(r.Tags)}
 }
 
 func (h Holding) row(userID int64) db.Holding {
@@ -119,6 +123,8 @@ type HoldingsQuery struct {
 	Metal  string
 	Limit  int
 	Offset int
+	// Q searches names, dealers, notes and tags; Tag and LocationID ("none": unassigned) filter.
+	Q, Tag, LocationID string
 }
 
 // HoldingsPage is one page of a member's holdings, newest purchase first.
@@ -142,7 +148,8 @@ func (s *Service) ListHoldings(ctx context.Context, u db.User, q HoldingsQuery) 
 		q.Limit = 50
 	}
 	q.Offset = max(q.Offset, 0)
-	rows, total, err := s.store.HoldingsByUser(ctx, u.ID, db.HoldingFilter{Metal: q.Metal, Limit: q.Limit, Offset: q.Offset})
+	rows, total, err := s.store.HoldingsByUser(ctx, u.ID, db.HoldingFilter{Metal: q.Metal, Limit: q.Limit, Offset: q.Offset,
+		Q: q.Q, Tag: q.Tag, LocationID: q.LocationID})
 	if err != nil {
 		return HoldingsPage{}, err
 	}
@@ -176,12 +183,16 @@ func (s *Service) CreateHolding(ctx context.Context, u db.User, in HoldingInput)
 	if err := s.checkHoldingsCap(ctx, u, 1); err != nil {
 		return Holding{}, err
 	}
+	if err := s.checkLocation(ctx, u, in.Custody); err != nil {
+		return Holding{}, err
+	}
 	s.spotFinder().withSpot(&h)
 	r, err := s.store.InsertHolding(ctx, h.row(u.ID))
 	if err != nil {
 		return Holding{}, err
 	}
-	return holdingFromRow(r), nil
+	h = holdingFromRow(r)
+	return h, s.placeNew(ctx, u, &h, in.Custody)
 }
 
 // MaxHoldings caps how many holdings one member keeps: far above any real stack, low enough
@@ -225,11 +236,20 @@ func (s *Service) UpdateHolding(ctx context.Context, u db.User, id string, in Ho
 	if err := apperr.InvalidFields(in.apply(&cur, false, s.now())); err != nil {
 		return Holding{}, err
 	}
+	if err := s.checkLocation(ctx, u, in.Custody); err != nil {
+		return Holding{}, err
+	}
 	// The date or metal may have changed: the spot at purchase follows.
 	s.spotFinder().withSpot(&cur)
 	r, err := s.store.UpdateHolding(ctx, cur.row(u.ID))
 	if err != nil {
 		return Holding{}, holdingErr(err)
+	}
+	if in.Custody.LocationSet || in.Custody.TagsSet {
+		if err := s.applyCustody(ctx, u, id, cur.LocationID, in.Custody); err != nil {
+			return Holding{}, err
+		}
+		return s.GetHolding(ctx, u, id)
 	}
 	return holdingFromRow(r), nil
 }

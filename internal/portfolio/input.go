@@ -56,13 +56,19 @@ type HoldingInput struct {
 	// numeric marks JSON fields that arrived as numbers (forms send everything as text).
 	numeric map[string]bool
 	json    bool
+	// Custody is the location_id and tags the input carries (custody.go).
+	Custody CustodyInput
 }
 
 // ParseHoldingJSON reads a JSON object strictly: unknown fields, wrong JSON types and
 // trailing data are field errors (apperr Invalid), an oversized body is TooLarge.
 func ParseHoldingJSON(body []byte) (HoldingInput, error) {
+	body, custody, err := splitCustodyJSON(body)
+	if err != nil {
+		return HoldingInput{}, err
+	}
 	fields, numeric, err := strictJSONFields(body, HoldingFields)
-	return HoldingInput{fields: fields, numeric: numeric, json: true}, err
+	return HoldingInput{fields: fields, numeric: numeric, json: true, Custody: custody}, err
 }
 
 // HoldingInputFromForm takes the text fields of a browser form (or a CSV row); blank

@@ -43,6 +43,11 @@ const MaxLedgerLots = 200
 // Ledger lists the member's lots with their sales and what remains of each. metal is "" for
 // every metal, else a metal in any case or its symbol.
 func (s *Service) Ledger(ctx context.Context, u db.User, metal string) (Ledger, error) {
+	return s.LedgerSearch(ctx, u, metal, HoldingsQuery{})
+}
+
+// LedgerSearch is the ledger of the lots q's search text, tag and location select.
+func (s *Service) LedgerSearch(ctx context.Context, u db.User, metal string, q HoldingsQuery) (Ledger, error) {
 	if err := requireGold(u); err != nil {
 		return Ledger{}, err
 	}
@@ -53,7 +58,7 @@ func (s *Service) Ledger(ctx context.Context, u db.User, metal string) (Ledger, 
 		}
 		metal = string(m)
 	}
-	rows, total, err := s.store.HoldingsByUser(ctx, u.ID, db.HoldingFilter{Metal: metal, Limit: MaxLedgerLots})
+	rows, total, err := s.store.HoldingsByUser(ctx, u.ID, db.HoldingFilter{Metal: metal, Q: q.Q, Tag: q.Tag, LocationID: q.LocationID, Limit: MaxLedgerLots})
 	if err != nil {
 		return Ledger{}, err
 	}

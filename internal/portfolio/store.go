@@ -2,6 +2,7 @@ package portfolio
 
 import (
 	"context"
+	"database/sql"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -42,6 +43,14 @@ type Store interface {
 	TaxSlices(ctx context.Context, userID int64, from, to db.Date) ([]db.TaxSlice, error)
 	SetLotSpot(ctx context.Context, l db.LotSpot, spot decimal.NullDecimal, ref decimal.Decimal) error
 	UpdateHolding(ctx context.Context, h db.Holding) (db.Holding, error)
+	// Custody (custody.go, allocation.go).
+	HeldByPlace(ctx context.Context, userID int64) ([]db.PlaceHeld, error)
+	LocationByID(ctx context.Context, userID int64, id string) (db.Location, error)
+	LocationsByUser(ctx context.Context, userID int64) ([]db.Location, error)
+	MoveHolding(ctx context.Context, userID int64, holdingID string, to sql.NullString, on db.Date, note string) (db.Transfer, error)
+	PlaceHolding(ctx context.Context, userID int64, holdingID string, loc sql.NullString, tags *string) error
+	SetHoldingTags(ctx context.Context, userID int64, holdingID, tags string) error
+	TransfersOf(ctx context.Context, userID int64, holdingID string) ([]db.Transfer, error)
 }
 
 var _ Store = (*db.Store)(nil)

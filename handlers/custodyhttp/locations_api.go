@@ -1,0 +1,162 @@
+package custodyhttp
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/handlers/portfoliohttp"
+	"github.com/ouncehq/ounce/internal/custody"
+)
+
+// LocationJSON is the wire form of a storage location.
+type LocationJSON struct {
+	ID            string    `json:"id"`
+	Name          string    `json:"name"`
+	Kind          string    `json:"kind" schema:"enum=Kinds" doc:"home (a safe at home), bank_box (a bank safe-deposit box), vault (a private vault), dealer (a dealer's storage), ira (an IRA custodian)."`
+	InsuredValue  *kit.Num  `json:"insured_value" doc:"What the location is insured for, USD; null when not given."`
+	Notes         string    `json:"notes"`
+	TaxAdvantaged bool      `json:"tax_advantaged" doc:"true for an IRA custodian: its lots are in a tax-advantaged account."`
+	Lots          int64     `json:"lots" doc:"Your holdings kept there."`
+	CreatedAt     time.Time `json:"created_at"`
+	UpdatedAt     time.Time `json:"updated_at"`
+}
+
+// LocationCreateJSON is the body of POST /v1/locations (and, every field optional, PATCH).
+type LocationCreateJSON struct {
+	Name         string   `json:"name" schema:"maxLength=MaxName"`
+	Kind         string   `json:"kind" schema:"enum=Kinds"`
+	InsuredValue *kit.Num `json:"insured_value" schema:"optional,min=0" doc:"USD, at most 2 decimals; null clears it."`
+	Notes        string   `json:"notes" schema:"optional,maxLength=MaxNotes"`
+}
+
+// LocationsJSON is the body of GET /v1/locations.
+type LocationsJSON struct {
+	Locations []LocationJSON `json:"locations" schema:"items.ref=Location"`
+}
+
+// MoveJSON is the body of POST /v1/holdings/{id}/move.
+type MoveJSON struct {
+	ToLocationID *string `json:"to_location_id" doc:"One of your locations, or null to make the lot unassigned."`
+	Date         string  `json:"date" schema:"optional,format=date" doc:"When it moved, YYYY-MM-DD; default today; not in the future or before the purchase date."`
+	Note         string  `json:"note" schema:"optional,maxLength=MaxMoveNote"`
+}
+
+// MoveResultJSON is the answer of a move.
+type MoveResultJSON struct {
+	Transfer portfoliohttp.TransferJSON `json:"transfer"`
+}
+
+func consts() kit.Consts {
+	return kit.Consts{"Kinds": custody.Kinds, "MaxName": custody.MaxName, "MaxNotes": custody.MaxNotes, "MaxMoveNote": custody.MaxMoveNote}
+}
+
+func schema(v any) kit.Schema { return kit.SchemaOf(v, consts()) }
+
+// LocationToJSON renders a location.
+func LocationToJSON(l custody.Location) LocationJSON {
+	out := LocationJSON{ID: l.ID, Name: l.Name, Kind: l.Kind, Notes: l.Notes, TaxAdvantaged: custody.TaxAdvantaged(l.Kind), Lots: l.Lots,
+		CreatedAt: l.CreatedAt.UTC(), UpdatedAt: l.UpdatedAt.UTC()}
+	if d, ok := custody.InsuredValue(l); ok {
+		n := kit.Money(d)
+		out.InsuredValue = &n
+	}
+	return out
+}
+
+// APIList answers GET /v1/locations.
+func (h *Handlers) APIList(c *fiber.Ctx) error {
+	u, err := kit.RequireUser(c)
+	if err != nil {
+		return err
+	}
+	ls, err := h.custody.Locations(h.Ctx(c), u)
+	if err != nil {
+		return err
+	}
+	out := LocationsJSON{Locations: make([]LocationJSON, len(ls))}
+	for i, l := range ls {
+		out.Locations[i] = LocationToJSON(l)
+	}
+	return kit.WriteJSON(c, http.StatusOK, out)
+}
+
+// APIGet answers GET /v1/locations/{id}.
+func (h *Handlers) APIGet(c *fiber.Ctx) error {
+	u, err := kit.RequireUser(c)
+	if err != nil {
+		return err
+	}
+	l, err := h.custody.Location(h.Ctx(c), u, c.Params("id"))
+	if err != nil {
+		return err
+	}
+	return kit.WriteJSON(c, http.StatusOK, LocationToJSON(l))
+}
+
+// APICreate answers POST /v1/locations.
+func (h *Handlers) APICreate(c *fiber.Ctx) error {
+	u, err := kit.RequireUser(c)
+	if err != nil {
+		return err
+	}
+	in, err := custody.ParseLocationJSON(c.Body())
+	if err != nil {
+		return err
+	}
+	l, err := h.custody.CreateLocation(h.Ctx(c), u, in)
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderLocation, "/v1/locations/"+l.ID)
+	return kit.WriteJSON(c, http.StatusCreated, LocationToJSON(l))
+}
+
+// APIUpdate answers PATCH /v1/locations/{id}.
+func (h *Handlers) APIUpdate(c *fiber.Ctx) error {
+	u, err := kit.RequireUser(c)
+	if err != nil {
+		return err
+	}
+	in, err := custody.ParseLocationJSON(c.Body())
+	if err != nil {
+		return err
+	}
+	l, err := h.custody.UpdateLocation(h.Ctx(c), u, strings.Clone(c.Params("id")), in)
+	if err != nil {
+		return err
+	}
+	return kit.WriteJSON(c, http.StatusOK, LocationToJSON(l))
+}
+
+// APIDelete answers DELETE /v1/locations/{id}.
+func (h *Handlers) APIDelete(c *fiber.Ctx) error {
+	u, err := kit.RequireUser(c)
+	if err != nil {
+		return err
+	}
+	if err := h.custody.DeleteLocation(h.Ctx(c), u, c.Params("id")); err != nil {
+		return err
+	}
+	return c.SendStatus(http.StatusNoContent)
+}
+
+// APIMove answers POST /v1/holdings/{id}/move.
+func (h *Handlers) APIMove(c *fiber.Ctx) error {
+	u, err := kit.RequireUser(c)
+	if err != nil {
+		return err
+	}
+	in, hasTo, err := custody.ParseMoveJSON(c.Body())
+	if err != nil {
+		return err
+	}
+	t, err := h.custody.Move(h.Ctx(c), u, strings.Clone(c.Params("id")), in, hasTo)
+	if err != nil {
+		return err
+	}
+	return kit.WriteJSON(c, http.StatusCreated, MoveResultJSON{Transfer: portfoliohttp.TransferToJSON(t)})
+}
