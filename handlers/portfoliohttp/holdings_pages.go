@@ -174,7 +174,7 @@ func (h *Handlers) HoldingsEdit(c *fiber.Ctx) error {
 		"metal": string(x.Metal), "product_name": x.ProductName, "quantity": strconv.FormatInt(x.Quantity, 10), "weight_oz": x.WeightOz.String(),
 		"purchase_price": x.PurchasePrice.StringFixed(2), "fees": x.Fees.StringFixed(2), "dealer": x.Dealer, "purchase_date": x.PurchaseDate.String(), "notes": x.Notes,
 		"purchase_currency": x.Currency(),
-		"location_id": x.LocationID, "tags": strings.Join(x.Tags, ", "),
+		"location_id":       x.LocationID, "tags": strings.Join(x.Tags, ", "),
 	}
 	v := h.formView(c, x.ID, vals, nil)
 	v.Locked = x.SoldQuantity > 0
