@@ -264,7 +264,7 @@ type MailAlertRow struct {
 func (s *Store) AlertsToMail(ctx context.Context, from int64, limit int) ([]MailAlertRow, error) {
 	var out []MailAlertRow
 	err := s.db.SelectContext(ctx, &out, s.rebind(`SELECT n.id, n.user_id, n.alert_id, n.metal, n.direction, n.target_units, n.price_units,
-			n.price_as_of, n.fired_at, n.read_at, u.email
+			n.price_as_of, n.fired_at, n.read_at, n.currency, n.unit, u.email
 		FROM mail_prefs p JOIN users u ON u.id = p.user_id AND lower(u.email) = p.verified_email
 		JOIN alert_notifications n ON n.user_id = p.user_id AND n.fired_at >= p.alerts_since AND n.fired_at >= ?
 		WHERE p.alerts_since > 0

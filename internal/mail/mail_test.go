@@ -230,7 +230,7 @@ func TestAlertAndBriefByMailOnceWithOneClickUnsubscribe(t *testing.T) {
 				t.Errorf("List-Unsubscribe %q", lu)
 			}
 			if strings.Contains(h.Header.Get("Subject"), "Price alert") {
-				if !strings.Contains(body, "$2500.00") || !strings.Contains(body, "$2501.00") {
+				if !strings.Contains(body, "$2,500.00") || !strings.Contains(body, "$2,501.00") {
 					t.Errorf("alert body: %s", body)
 				}
 				unsub = strings.TrimSuffix(strings.TrimPrefix(lu, "<https://ounce.example/v1/mail/unsubscribe?token="), ">")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ouncehq/ounce/internal/format"
 	"github.com/ouncehq/ounce/internal/job"
 	"net/mail"
 	"time"
@@ -95,17 +96,31 @@ func (s *Service) Sweep(ctx context.Context) (int, error) {
 
 // alertMail is the message of one alert firing.
 func alertMail(a db.MailAlertRow, base string) db.OutMail {
-	price := decimal.New(a.PriceUnits, -4).StringFixed(2)
-	target := decimal.New(a.TargetUnits, -4).StringFixed(2)
+	cur := a.Currency
+	if cur == "" {
+		cur = "USD"
+	}
+	price := format.PriceIn(decimal.New(a.PriceUnits, -4), cur)
+	target := format.PriceIn(decimal.New(a.TargetUnits, -4), cur)
 	word := map[string]string{"above": "rose to or above", "below": "fell to or below"}[a.Direction]
 	if word == "" {
 		word = a.Direction
 	}
+	// The alert's own unit: an alert set per gram is written per gram.
+	per := map[string]string{"g": "a gram", "kg": "a kilogram", "tola": "a tola"}[a.Unit]
+	suffix := "/" + a.Unit
+	if per == "" {
+		per, suffix = "an ounce", "/oz"
+	}
+	subjectTarget := target
+	if cur != "USD" || suffix != "/oz" {
+		subjectTarget += suffix
+	}
 	at := time.UnixMilli(a.PriceAsOf).UTC().Format("2 Jan 2006 15:04 MST")
 	return db.OutMail{UserID: a.UserID, Kind: "alert", DedupeKey: fmt.Sprintf("alert:%d", a.ID), To: a.Email, List: db.ListAlerts,
-		Subject: fmt.Sprintf("Price alert: %s %s $%s", a.Metal, word, target),
-		Body: fmt.Sprintf("The %s price %s your target of $%s an ounce: $%s (price of %s).\n\nYour alerts: %s/alerts\n",
-			a.Metal, word, target, price, at, base)}
+		Subject: fmt.Sprintf("Price alert: %s %s %s", a.Metal, word, subjectTarget),
+		Body: fmt.Sprintf("The %s price %s your target of %s %s: %s (price of %s).\n\nYour alerts: %s/alerts\n",
+			a.Metal, word, target, per, price, at, base)}
 }
 
 // DrainOnce claims the messages due now (up to one batch), sends each and records the
