@@ -128,6 +128,10 @@ func memberReads(t *testing.T, srv *web.Server, m member) []string {
 	var reads []string
 	for p, ops := range spec.Paths {
 		if _, ok := ops["get"]; ok && strings.HasPrefix(p, "/v1/") && !strings.Contains(p, "{") {
+			if p == "/v1/reports/inventory" {
+				// Its default PDF is stamped with the moment it was made; the CSV holds the same lines.
+				p += "?format=csv"
+			}
 			reads = append(reads, p)
 		}
 	}

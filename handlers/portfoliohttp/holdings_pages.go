@@ -2,6 +2,7 @@ package portfoliohttp
 
 import (
 	"fmt"
+	"github.com/shopspring/decimal"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -24,7 +25,7 @@ func holdingRow(x portfolio.Holding) pages.HoldingRow {
 	return pages.HoldingRow{
 		ID: x.ID, Metal: string(x.Metal), MetalTitle: x.Metal.Title(), Product: x.Name(),
 		Quantity: format.Int(x.Quantity), WeightOz: format.Oz(x.WeightOz), TotalOz: format.Oz(x.TotalOz()),
-		UnitPrice: format.USD(x.PurchasePrice), Fees: format.USD(x.Fees), TotalCost: format.USD(x.TotalCost()), Dealer: x.Dealer, Date: pageDate(x.PurchaseDate),
+		UnitPrice: format.Money(x.PurchasePrice, x.Currency()), Fees: format.Money(x.Fees, x.Currency()), TotalCost: format.Money(x.TotalCost(), x.Currency()), Dealer: x.Dealer, Date: pageDate(x.PurchaseDate),
 		Notes: x.Notes, Tags: x.Tags,
 	}
 }
@@ -40,8 +41,8 @@ func pageDate(d portfolio.Date) string {
 // saleRow formats a sale for the ledger and the all-sales page.
 func saleRow(s portfolio.Sale, product string) pages.SaleRow {
 	return pages.SaleRow{ID: s.ID, HoldingID: s.HoldingID, Product: product, Metal: string(s.Metal), Date: pageDate(s.SoldOn),
-		Units: format.Count(s.Quantity, "unit", "units"), Price: format.USD(s.PricePerUnit), Fees: format.USD(s.Fees), Proceeds: format.USD(s.Proceeds),
-		CostBasis: format.USD(s.CostBasis), Realized: format.SignedUSD(s.RealizedPL), RealizedTone: plTone(&s.RealizedPL)}
+		Units: format.Count(s.Quantity, "unit", "units"), Price: format.Money(s.PricePerUnit, s.Currency), Fees: format.Money(s.Fees, s.Currency), Proceeds: format.Money(s.Proceeds, s.Currency),
+		CostBasis: format.Money(s.CostBasis, s.Currency), Realized: format.SignedMoney(s.RealizedPL, s.Currency), RealizedTone: plTone(&s.RealizedPL)}
 }
 
 // ledgerRow formats one lot of the ledger.
@@ -51,8 +52,8 @@ func ledgerRow(l portfolio.LedgerLot) pages.HoldingRow {
 	r.Sold = format.Int(l.SoldQuantity)
 	r.Remaining = format.Count(l.Remaining(), "unit", "units")
 	r.RemainingOz = format.Oz(l.RemainingOz)
-	r.RemainingCost = format.USD(l.RemainingCost)
-	r.Value, r.PL, r.PLPct, r.PLTone = format.USDPtr(l.Value), format.SignedUSDPtr(l.PL), format.SignedPctPtr(l.PLPct), plTone(l.PL)
+	r.RemainingCost = format.Money(l.RemainingCost, l.Currency())
+	r.Value, r.PL, r.PLPct, r.PLTone = format.MoneyPtr(l.Value, l.Currency()), signedMoneyPtr(l.PL, l.Currency()), format.SignedPctPtr(l.PLPct), plTone(l.PL)
 	r.Spot, r.Premium = format.Dash, format.Dash
 	switch {
 	case l.SpotAtPurchase.Valid:
@@ -66,7 +67,7 @@ func ledgerRow(l portfolio.LedgerLot) pages.HoldingRow {
 	if p := l.PremiumPct(); p != nil {
 		r.Premium = format.SignedPct(*p)
 	}
-	r.Realized, r.RealizedTone = format.SignedUSD(l.Realized), plTone(&l.Realized)
+	r.Realized, r.RealizedTone = format.SignedMoney(l.Realized, l.Currency()), plTone(&l.Realized)
 	r.SoldOut, r.HasSales = l.Remaining() == 0, l.SoldQuantity > 0 || len(l.Sales) > 0
 	for _, s := range l.Sales {
 		r.Sales = append(r.Sales, saleRow(s, l.Name()))
@@ -333,4 +334,12 @@ func productOptions() []pages.ProductOption {
 		out[i] = pages.ProductOption{Name: p.Name, Metal: string(p.Metal), MetalTitle: p.Metal.Title(), FineOz: p.FineOz.String(), Aliases: p.Aliases, PerFace: p.PerFace}
 	}
 	return out
+}
+
+// signedMoneyPtr is format.SignedMoney, or a dash when the amount is unknown.
+func signedMoneyPtr(d *decimal.Decimal, currency string) string {
+	if d == nil {
+		return format.Dash
+	}
+	return format.SignedMoney(*d, currency)
 }

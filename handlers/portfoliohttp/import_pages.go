@@ -60,7 +60,7 @@ func importPreviewView(p portfolio.ImportPreview, data []byte) *pages.ImportPrev
 		r := pages.ImportPreviewRow{Row: format.Int(int64(i + 1)), Status: p.Status[i]}
 		if r.Status != portfolio.RowError {
 			r.Metal, r.Product, r.Quantity, r.WeightOz = x.Metal.Title(), x.ProductName, format.Int(x.Quantity), exactOz(x.WeightOz)
-			r.Price, r.Fees, r.Dealer, r.Date = format.USD(x.PurchasePrice), format.USD(x.Fees), x.Dealer, x.PurchaseDate.String()
+			r.Price, r.Fees, r.Dealer, r.Date = format.Money(x.PurchasePrice, x.Currency()), format.Money(x.Fees, x.Currency()), x.Dealer, x.PurchaseDate.String()
 		}
 		out.Rows = append(out.Rows, r)
 	}

@@ -100,7 +100,7 @@ type AnalyticsJSON struct {
 type AllocationJSON struct {
 	Key           string  `json:"key"`
 	Name          string  `json:"name"`
-	Value         kit.Num `json:"value" doc:"Fine ounces still held × spot, USD."`
+	Value         kit.Num `json:"value" doc:"Fine ounces still held × spot, in the answer's currency."`
 	AllocationPct kit.Num `json:"allocation_pct" doc:"Share of the value, percent (the parts add up to 100)."`
 }
 

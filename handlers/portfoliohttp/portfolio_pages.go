@@ -168,8 +168,8 @@ func (h *Handlers) dashboardHoldingsView(c *fiber.Ctx, u account.User) (pages.Da
 	}
 	for _, l := range lots.Lots {
 		row := pages.DashboardHoldingRow{ID: l.ID, Metal: string(l.Metal), MetalTitle: l.Metal.Title(), Product: l.Name(),
-			Units: format.Int(l.Remaining()), Oz: format.Oz(l.HeldOz), Cost: format.USD(l.HeldCost),
-			Value: format.USDPtr(l.Value), PL: format.SignedUSDPtr(l.PL), PLTone: plTone(l.PL), Date: pageDate(l.PurchaseDate)}
+			Units: format.Int(l.Remaining()), Oz: format.Oz(l.HeldOz), Cost: format.Money(l.HeldCost, l.Currency()),
+			Value: format.MoneyPtr(l.Value, l.Currency()), PL: signedMoneyPtr(l.PL, l.Currency()), PLTone: plTone(l.PL), Date: pageDate(l.PurchaseDate)}
 		if l.SoldQuantity > 0 {
 			row.Units += " of " + format.Int(l.Quantity)
 		}

@@ -42,6 +42,9 @@ type Holding struct {
 	// LocationID is where the lot is kept ("" unassigned), Tags its tags (custody.go).
 	LocationID string
 	Tags       []string
+	// spotLocal is SpotAtPurchase in the lot's currency at the purchase day's rate (lotlocal.go);
+	// invalid for a dollar lot or when no rate is known.
+	spotLocal decimal.NullDecimal
 }
 
 // Currency is the lot's purchase currency (USD for lots recorded before currencies).
@@ -63,10 +66,16 @@ func (h Holding) EnteredWeight() metals.Weight {
 // PremiumPct is what was paid per unit over the unit's fine ounces at spot on the purchase
 // day, in percent: (price ÷ (spot × fine oz) − 1) × 100. Nil without a spot or for a gift.
 func (h Holding) PremiumPct() *decimal.Decimal {
-	if !h.SpotAtPurchase.Valid || !h.PurchasePrice.IsPositive() || !h.WeightOz.IsPositive() {
+	spot := h.SpotAtPurchase
+	if h.Currency() != "USD" {
+		// The price is in the lot's currency: compared with the spot converted at the purchase
+		// day's rate, or unknown without one.
+		spot = h.spotLocal
+	}
+	if !spot.Valid || !h.PurchasePrice.IsPositive() || !h.WeightOz.IsPositive() {
 		return nil
 	}
-	return Premium(h.PurchasePrice, h.WeightOz.Mul(h.SpotAtPurchase.Decimal))
+	return Premium(h.PurchasePrice, h.WeightOz.Mul(spot.Decimal))
 }
 
 // RemainingOz is the fine ounces still held.
@@ -153,7 +162,9 @@ func (s *Service) ListHoldings(ctx context.Context, u db.User, q HoldingsQuery) 
 	if err != nil {
 		return HoldingsPage{}, err
 	}
-	return HoldingsPage{Holdings: holdingsFromRows(rows), Limit: q.Limit, Offset: q.Offset, Total: total}, nil
+	hs := holdingsFromRows(rows)
+	s.localizeAll(ctx, hs)
+	return HoldingsPage{Holdings: hs, Limit: q.Limit, Offset: q.Offset, Total: total}, nil
 }
 
 // GetHolding returns one of the member's holdings; anyone else's is not found.
@@ -165,7 +176,9 @@ func (s *Service) GetHolding(ctx context.Context, u db.User, id string) (Holding
 	if err != nil {
 		return Holding{}, holdingErr(err)
 	}
-	return holdingFromRow(r), nil
+	h := holdingFromRow(r)
+	s.localize(ctx, &h)
+	return h, nil
 }
 
 // CreateHolding validates and stores a new holding of the member.
@@ -192,6 +205,7 @@ func (s *Service) CreateHolding(ctx context.Context, u db.User, in HoldingInput)
 		return Holding{}, err
 	}
 	h = holdingFromRow(r)
+	s.localize(ctx, &h)
 	return h, s.placeNew(ctx, u, &h, in.Custody)
 }
 
@@ -251,7 +265,9 @@ func (s *Service) UpdateHolding(ctx context.Context, u db.User, id string, in Ho
 		}
 		return s.GetHolding(ctx, u, id)
 	}
-	return holdingFromRow(r), nil
+	h := holdingFromRow(r)
+	s.localize(ctx, &h)
+	return h, nil
 }
 
 // DeleteHolding removes the member's holding. One with recorded sales is kept (a conflict),

@@ -71,6 +71,7 @@ func (s *Service) LedgerSearch(ctx context.Context, u db.User, metal string, q H
 	board := s.snapshot()
 	for i, r := range rows {
 		h := holdingFromRow(r)
+		s.localize(ctx, &h)
 		out.Lots[i] = LedgerLot{Holding: h, RemainingOz: h.RemainingOz(), RemainingCost: h.TotalCost(), Realized: decimal.Zero}
 		idx[h.ID] = i
 	}
@@ -97,7 +98,8 @@ func (s *Service) LedgerSearch(ctx context.Context, u db.User, metal string, q H
 	for i := range out.Lots {
 		l := &out.Lots[i]
 		if sp, ok := board.Prices[l.Metal]; ok {
-			l.Value = ptr(metals.Money(l.RemainingOz.Mul(sp.Price)))
+			// In the lot's own currency, as its cost is (unknown without today's rate).
+			l.Value = s.valueInLot(ctx, l.Holding, l.RemainingOz.Mul(sp.Price), metals.Money)
 			l.PL = sub(l.Value, l.RemainingCost)
 			l.PLPct = PctOf(l.PL, l.RemainingCost)
 		}

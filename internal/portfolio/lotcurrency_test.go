@@ -310,3 +310,48 @@ func TestCurrencyEditSeen(t *testing.T) {
 		}
 	})
 }
+
+// TestLotInItsOwnCurrency: a lot paid for in euros has its premium against the purchase day's
+// spot in euros (not against the dollar spot) and its ledger value and profit in euros at
+// today's rate; a dollar lot is untouched. Rates as in TestStackInFourCurrencies.
+func TestLotInItsOwnCurrency(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, s *db.Store) {
+		svc, ann := currencyStack(t, s)
+		ctx := t.Context()
+		page, err := svc.ListHoldings(ctx, ann, HoldingsQuery{Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gold Holding
+		for _, h := range page.Holdings {
+			if h.Metal == metals.Gold {
+				gold = h
+			}
+		}
+		if !gold.SpotAtPurchase.Valid {
+			t.Fatal("the fixture's gold lot has no spot at purchase")
+		}
+		// 2025-01-10: 1.0304 USD per EUR, so a dollar of spot is 1 ÷ 1.0304 euros.
+		spotEUR := gold.SpotAtPurchase.Decimal.Div(decimal.RequireFromString("1.0304"))
+		want := decimal.RequireFromString("2000").Div(spotEUR).Sub(decimal.NewFromInt(1)).Mul(decimal.NewFromInt(100))
+		got := gold.PremiumPct()
+		if got == nil || !got.Round(6).Equal(want.Round(6)) {
+			t.Errorf("EUR lot premium = %v, want %s (price €2,000.00 over spot $%s at 1.0304)", got, want.Round(6), gold.SpotAtPurchase.Decimal)
+		}
+		usdAgainstUSD := Premium(decimal.RequireFromString("2000"), gold.SpotAtPurchase.Decimal)
+		if got != nil && got.Round(4).Equal(usdAgainstUSD.Round(4)) {
+			t.Errorf("EUR lot premium %s compares euros with the dollar spot", got)
+		}
+		led, err := svc.Ledger(ctx, ann, "gold")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(led.Lots) != 1 || led.Lots[0].Value == nil {
+			t.Fatalf("gold ledger: %+v", led.Lots)
+		}
+		// Gold is $2,650.40 now; 1.1684 USD per EUR (2026-04-13): €2,268.40; cost €2,010.00.
+		if v, pl := led.Lots[0].Value.StringFixed(2), led.Lots[0].PL.StringFixed(2); v != "2268.40" || pl != "258.40" {
+			t.Errorf("EUR lot on the ledger: value %s, P/L %s; want 2268.40 and 258.40 (euros)", v, pl)
+		}
+	})
+}

@@ -65,8 +65,15 @@ func (s *Service) HeldLots(ctx context.Context, u db.User, order, dir string, li
 	out := LotsPage{Total: total, Order: order, Desc: desc, Lots: make([]Lot, len(rows))}
 	for i, r := range rows {
 		l := Lot{Holding: holdingFromRow(r.Holding), HeldOz: r.HeldOz, HeldCost: r.HeldCost}
+		s.localize(ctx, &l.Holding)
 		if sp, ok := board.Prices[l.Metal]; ok {
-			l.Value = ptr(r.HeldOz.Mul(sp.Price))
+			// In the lot's own currency, as its cost is (unknown without today's rate).
+			l.Value = s.valueInLot(ctx, l.Holding, r.HeldOz.Mul(sp.Price), func(d decimal.Decimal) decimal.Decimal {
+				if l.Currency() != "USD" {
+					return metals.Money(d)
+				}
+				return d
+			})
 			l.PL = sub(l.Value, r.HeldCost)
 			l.PLPct = PctOf(l.PL, r.HeldCost)
 		}

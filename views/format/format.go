@@ -19,6 +19,11 @@ type Dated = f.Dated
 var (
 	Group          = f.Group
 	USD            = f.USD
+	Money          = f.Money
+	SignedMoney    = f.SignedMoney
+	MoneyPtr       = f.MoneyPtr
+	PriceIn        = f.PriceIn
+	PricePerUnit   = f.PricePerUnit
 	PriceUSD       = f.PriceUSD
 	SignedPriceUSD = f.SignedPriceUSD
 	SignedUSD      = f.SignedUSD
