@@ -218,6 +218,8 @@ type TaxSlice struct {
 	LotCreatedAt time.Time `db:"lot_created_at"`
 	Kind         string    `db:"kind"`
 	Method       string    `db:"method"`
+	// TaxAdvantaged is true when the lot is kept at an IRA custodian (a location of kind ira).
+	TaxAdvantaged bool `db:"tax_advantaged"`
 }
 
 // TaxSlices returns the user's sale rows sold on from ≤ day < to, in date order.
@@ -226,8 +228,10 @@ func (s *Store) TaxSlices(ctx context.Context, userID int64, from, to Date) ([]T
 	err := s.db.SelectContext(ctx, &out, s.rebind(`SELECT s.id, s.user_id, s.holding_id, s.metal, s.quantity, s.oz, s.price_per_unit, s.fees, s.sold_on,
 		s.proceeds, s.cost_basis, s.realized_pl, s.created_at, COALESCE(s.disposal_id, '') AS disposal_id,
 		h.product_name, h.purchase_date, h.created_at AS lot_created_at,
-		COALESCE(d.kind, 'sold') AS kind, COALESCE(d.method, 'specific') AS method
+		COALESCE(d.kind, 'sold') AS kind, COALESCE(d.method, 'specific') AS method,
+		COALESCE(l.kind = 'ira', false) AS tax_advantaged
 		FROM sales s JOIN holdings h ON h.id = s.holding_id LEFT JOIN disposals d ON d.id = s.disposal_id
+		LEFT JOIN locations l ON l.id = h.location_id AND l.user_id = h.user_id
 		WHERE s.user_id = ? AND s.sold_on >= ? AND s.sold_on < ?
 		ORDER BY s.sold_on, s.created_at, s.id`), userID, from, to)
 	return out, err

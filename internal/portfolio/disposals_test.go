@@ -378,3 +378,40 @@ func TestDisposalLedgerRoundTrip(t *testing.T) {
 		}
 	})
 }
+
+// TestTaxReportLeavesIRALotsApart: a sale from a lot kept at an IRA custodian is listed under
+// excluded and left out of the totals; a sale from a lot at home is counted.
+func TestTaxReportLeavesIRALotsApart(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, s *db.Store) {
+		ctx := t.Context()
+		svc := newService(t, s)
+		ann := member(t, s, "ira@example.com", db.TierGold)
+		ira, err := s.InsertLocation(ctx, db.Location{UserID: ann.ID, Name: "Custodian", Kind: "ira"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		home, err := s.InsertLocation(ctx, db.Location{UserID: ann.ID, Name: "Safe", Kind: "home"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, loc := range []string{ira.ID, home.ID} {
+			h, err := svc.CreateHolding(ctx, ann, holdingIn(t, `{"metal":"silver","product_name":"Silver bar","quantity":10,"weight_oz":1,"purchase_price":20.00,"purchase_date":"2024-03-15","location_id":"`+loc+`"}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := svc.RecordSale(ctx, ann, h.ID, saleIn(t, `{"quantity":2,"price_per_unit":30.00,"fees":0,"sold_on":"2025-06-02"}`)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r, err := svc.TaxReport(ctx, ann, 2025)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Rows) != 1 || len(r.Excluded) != 1 {
+			t.Fatalf("rows %d, excluded %d; want 1 and 1", len(r.Rows), len(r.Excluded))
+		}
+		if r.Totals.Total.StringFixed(2) != "20.00" || r.Excluded[0].Gain.StringFixed(2) != "20.00" {
+			t.Errorf("total %s (want 20.00, the home lot's only), excluded gain %s", r.Totals.Total.StringFixed(2), r.Excluded[0].Gain.StringFixed(2))
+		}
+	})
+}

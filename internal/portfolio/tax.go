@@ -37,8 +37,8 @@ type TaxReport struct {
 	Currency     string
 	Rows         []TaxRow
 	Totals       TaxTotals
-	// Excluded are slices of lots held in a tax-advantaged account, listed apart (none yet:
-	// lots carry no such flag).
+	// Excluded are slices of lots kept in a tax-advantaged account (at a location of kind
+	// ira), listed apart and left out of the totals.
 	Excluded []TaxRow
 	Notes    []string
 }
@@ -75,6 +75,10 @@ func (s *Service) TaxReport(ctx context.Context, u db.User, year int) (TaxReport
 		row := TaxRow{Description: describe(sl), AcquiredOn: acq, DisposedOn: sl.SoldOn, Quantity: sl.Quantity,
 			Proceeds: sl.Proceeds, CostBasis: sl.CostBasis.Add(sl.Fees), Gain: sl.RealizedPL, Term: term,
 			Category: Category(jur, term, sl.ProductName), Kind: sl.Kind, SaleID: sl.ID, DisposalID: sl.DisposalID}
+		if sl.TaxAdvantaged {
+			out.Excluded = append(out.Excluded, row)
+			continue
+		}
 		out.Rows = append(out.Rows, row)
 		t := &out.Totals
 		switch row.Category {
@@ -90,6 +94,9 @@ func (s *Service) TaxReport(ctx context.Context, u db.User, year int) (TaxReport
 			t.TaxFree = t.TaxFree.Add(row.Gain)
 		}
 		t.Total = t.Total.Add(row.Gain)
+	}
+	if n := len(out.Excluded); n > 0 {
+		out.Notes = append(out.Notes, fmt.Sprintf("%d disposal line(s) of lots kept at an IRA custodian (a tax-advantaged account) are listed apart and left out of the totals; your realized P/L elsewhere in Ounce still counts them. The lot's present location decides.", n))
 	}
 	if slices.ContainsFunc(out.Rows, func(r TaxRow) bool { return r.Kind == KindGifted || r.Kind == KindLost }) {
 		out.Notes = append(out.Notes, "Gifts and losses are listed with no proceeds, their cost as a loss, so the total matches your realized P/L; whether such a loss counts for tax is for your adviser.")
