@@ -80,8 +80,8 @@ try {
     await page.getByLabel("Product", { exact: true }).fill("1 oz Silver Eagle");
     await page.getByLabel("Quantity (units)").fill("20");
     await page.getByLabel("Fine weight per unit (troy oz)").fill("1");
-    await page.getByLabel("Price per unit (USD)").fill("32.50");
-    await page.getByLabel("Tax and shipping (USD, whole order)").fill("12.40");
+    await page.getByLabel("Price per unit", { exact: true }).fill("32.50");
+    await page.getByLabel("Tax and shipping (whole order)", { exact: true }).fill("12.40");
     await page.getByLabel("Purchase date").fill("2026-11-02");
     await page.getByRole("button", { name: "Save holding" }).click();
     await page.waitForURL(/\/holdings\?saved=1$/);

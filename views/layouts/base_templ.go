@@ -160,7 +160,7 @@ func Base(m components.Meta) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "\"><a href=\"#main\" class=\"sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-slate-900\">Skip to content</a><header class=\"border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900\"><nav class=\"mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-6 gap-y-2 px-4 py-3 lg:flex-nowrap lg:gap-x-4 xl:gap-x-6\" aria-label=\"Main\"><a href=\"/\" class=\"flex items-center gap-2 text-lg font-bold tracking-tight text-slate-900 dark:text-white\"><span aria-hidden=\"true\" class=\"inline-block h-6 w-6 rounded-full bg-gradient-to-br from-amber-300 to-amber-600\"></span> Ounce</a><ul class=\"order-last -mx-1 hidden w-full flex-wrap items-center gap-x-4 whitespace-nowrap px-1 text-sm sm:flex lg:order-none lg:mx-0 lg:w-auto lg:flex-1 lg:flex-nowrap lg:gap-x-2.5 lg:px-0 xl:gap-x-4\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "\"><a href=\"#main\" class=\"sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-slate-900\">Skip to content</a><header class=\"border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900\"><nav class=\"mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-6 gap-y-2 px-4 py-3 lg:flex-nowrap lg:gap-x-4 xl:gap-x-4\" aria-label=\"Main\"><a href=\"/\" class=\"flex items-center gap-2 text-lg font-bold tracking-tight text-slate-900 dark:text-white\"><span aria-hidden=\"true\" class=\"inline-block h-6 w-6 rounded-full bg-gradient-to-br from-amber-300 to-amber-600\"></span> Ounce</a><ul class=\"order-last -mx-1 hidden w-full flex-wrap items-center gap-x-4 whitespace-nowrap px-1 text-sm sm:flex lg:order-none lg:mx-0 lg:w-auto lg:flex-1 lg:flex-nowrap lg:gap-x-1.5 lg:px-0 xl:gap-x-3\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -230,7 +230,7 @@ func Base(m components.Meta) templ.Component {
 				}
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "</ul><div class=\"flex shrink-0 items-center gap-2 text-sm sm:gap-3 lg:gap-2 xl:gap-3\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "</ul><div class=\"flex shrink-0 items-center gap-2 text-sm sm:gap-3 lg:gap-1 xl:gap-2\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
