@@ -24,7 +24,7 @@ func TestLosslessExport(t *testing.T) {
 		pfSell(t, e, key, bar, map[string]any{"quantity": 1, "price_per_unit": 29, "sold_on": "2025-10-01"})
 
 		csv := e.api("GET", "/v1/holdings/export?format=csv", key, nil)
-		if csv.Status != 200 || !strings.Contains(string(csv.Body), "\nsale_of_row,quantity,price_per_unit,fees,sold_on,,,,\n") {
+		if csv.Status != 200 || !strings.Contains(string(csv.Body), "\nsale_of_row,quantity,price_per_unit,fees,sold_on,,,,,,,\n") {
 			t.Fatalf("csv export: %d %s", csv.Status, csv.Body)
 		}
 		js := pfJSON(t, e.api("GET", "/v1/holdings/export?format=json", key, nil))

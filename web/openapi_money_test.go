@@ -94,7 +94,9 @@ func main() {
 		panic(err)
 	}
 	name := "Kilo bars"
-	body := CreateHoldingJSONRequestBody{Metal: "gold", ProductName: &name, Quantity: 1, WeightOz: 32.15074657, PurchasePrice: 1234567.89}
+	body := CreateHoldingJSONRequestBody{Metal: "gold", ProductName: &name, Quantity: 1, PurchasePrice: 1234567.89}
+	weight := 32.15074657 // optional since weight + weight_unit may stand in for it
+	body.WeightOz = &weight
 	fees := body.PurchasePrice // of whatever type the document gave money
 	fees = 150000.01
 	body.Fees = &fees
