@@ -96,13 +96,22 @@ func (h *Handlers) holdingsView(c *fiber.Ctx, u account.User) (pages.HoldingsVie
 		r.Location = places[x.LocationID]
 		v.Rows = append(v.Rows, r)
 	}
-	for _, p := range l.Portfolio.Positions {
+	// The subtotals speak the member's display currency; each lot's row keeps its own.
+	pf := l.Portfolio
+	if cur := memberCurrency(u); cur != valuationCurrency(pf.FX) {
+		if pf, err = h.portfolio.PortfolioIn(h.Ctx(c), u, cur); err != nil {
+			return pages.HoldingsView{}, err
+		}
+	}
+	cur := valuationCurrency(pf.FX)
+	v.FXNote = fxNote(pf.FX)
+	for _, p := range pf.Positions {
 		if p.Purchases == 0 {
 			continue
 		}
 		v.Subtotals = append(v.Subtotals, pages.MetalSubtotal{Metal: string(p.Metal), Title: p.Metal.Title(), Lots: format.Count(p.Lots, "lot held", "lots held"),
-			Oz: format.Oz(p.HeldOz), Cost: format.USD(p.Cost), Value: format.USDPtr(p.Value), PL: format.SignedUSDPtr(p.UnrealizedPL), PLTone: plTone(p.UnrealizedPL),
-			Realized: format.SignedUSD(p.Realized)})
+			Oz: format.Oz(p.HeldOz), Cost: format.Money(p.Cost, cur), Value: format.MoneyPtr(p.Value, cur), PL: signedMoneyPtr(p.UnrealizedPL, cur), PLTone: plTone(p.UnrealizedPL),
+			Realized: format.SignedMoney(p.Realized, cur)})
 	}
 	return v, nil
 }
