@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"net/url"
 	"strings"
 	"testing"
 
@@ -113,6 +114,35 @@ func TestPagesSpeakTheDisplayCurrency(t *testing.T) {
 		}
 		if !strings.Contains(ledger, format.Date(want.FX.RateDate)) {
 			t.Error("ledger does not name the rate's date")
+		}
+
+		// The holding form takes the weight in the member's unit: 100 g is kept as 100 g.
+		r = b.get("/holdings/new")
+		if v, _ := doc(t, r).Find("#f-weight_unit option[selected]").Attr("value"); v != "g" {
+			t.Errorf("new holding form's unit defaults to %q, want g", v)
+		}
+		form := url.Values{"metal": {"gold"}, "product_name": {"Gram bar"}, "quantity": {"1"}, "weight": {"100"}, "weight_unit": {"g"},
+			"purchase_price": {"9500"}, "purchase_currency": {"EUR"}, "purchase_date": {"2026-01-05"}}
+		if r := b.post("/holdings", form, false); r.Status != 303 {
+			t.Fatalf("save 100 g: %d %s", r.Status, r.Body)
+		}
+		all, _, err := e.store.HoldingsByUser(ctx, u.ID, db.HoldingFilter{Q: "Gram bar", Limit: 10})
+		if err != nil || len(all) != 1 {
+			t.Fatalf("the 100 g lot: %v %v", all, err)
+		}
+		if got := all[0].WeightOz.String(); got != "3.21507466" {
+			t.Errorf("100 g stored as %s oz", got)
+		}
+		d = doc(t, b.get("/holdings/"+all[0].ID+"/edit"))
+		if v, _ := d.Find("#f-weight").Attr("value"); v != "100" {
+			t.Errorf("edit form weight %q, want 100", v)
+		}
+		if v, _ := d.Find("#f-weight_unit option[selected]").Attr("value"); v != "g" {
+			t.Errorf("edit form unit %q, want g", v)
+		}
+		bad := url.Values{"metal": {"gold"}, "product_name": {"Gram bar"}, "quantity": {"1"}, "weight": {""}, "weight_unit": {"g"}, "purchase_price": {"9500"}, "purchase_date": {"2026-01-05"}}
+		if r := b.post("/holdings", bad, true); r.Status != 422 || doc(t, r).Find("#f-weight-error").Text() == "" {
+			t.Errorf("a missing weight is not named at the weight input: %d", r.Status)
 		}
 
 		// A dollar member with dollar lots: no euro anywhere.
