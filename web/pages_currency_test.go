@@ -93,6 +93,14 @@ func TestPagesSpeakTheDisplayCurrency(t *testing.T) {
 		if strings.Contains(body, format.USD(*want.TotalValue)) {
 			t.Error("dashboard shows the euro total with a dollar sign")
 		}
+		// An old rate says so: the note carries "(stale)" exactly when the service flags it.
+		if note := d.Find("[data-fx-note]").Text(); strings.Contains(note, "(stale)") != want.FX.Stale {
+			t.Errorf("rate note %q, service stale=%v", note, want.FX.Stale)
+		}
+		// The live refresh of the summary keeps the currency.
+		if frag := string(b.get("/dashboard/summary").Body); !strings.Contains(frag, format.Money(*want.TotalValue, "EUR")) || !strings.Contains(frag, spot) {
+			t.Error("the refreshed summary is not in euros per gram")
+		}
 		chart := string(b.get("/dashboard/chart?range=1Y").Body)
 		if !strings.Contains(chart, "€") || strings.Contains(chart, "cost basis $") {
 			t.Errorf("chart not in euros: %.300s", chart)
