@@ -41,7 +41,7 @@ try {
     await page.goto(base + "/holdings/new");
     await page.locator("#f-metal").selectOption("gold");
     await page.getByLabel("Quantity (units)").fill("10");
-    await page.getByLabel("Fine weight per unit (troy oz)").fill("1");
+    await page.getByLabel("Fine weight per unit", { exact: true }).fill("1");
     await page.getByLabel("Price per unit", { exact: true }).fill("2000");
     await page.getByRole("button", { name: "Save holding" }).click();
     await page.waitForURL((u) => !u.pathname.endsWith("/new"));

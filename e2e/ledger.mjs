@@ -45,7 +45,7 @@ try {
     await page.goto(base + "/holdings/new");
     await page.fill("#f-product-pick", "Silver Bar 1 kg");
     await page.dispatchEvent("#f-product-pick", "input");
-    assert.equal(await page.inputValue("#f-weight_oz"), "32.15075");
+    assert.equal(await page.inputValue("#f-weight"), "32.15075");
     assert.equal(await page.inputValue("#f-metal"), "silver");
     assert.equal(await page.inputValue("#f-product_name"), "Silver Bar 1 kg");
     // Junk silver by face value: $10 face of 90 % is 7.15 oz.
@@ -53,12 +53,12 @@ try {
     await page.dispatchEvent("#f-product-pick", "input");
     assert.ok(await page.locator("#f-face").isVisible(), "face value field shown");
     await page.fill("#f-face", "10");
-    assert.equal(await page.inputValue("#f-weight_oz"), "7.15");
+    assert.equal(await page.inputValue("#f-weight"), "7.15");
     assert.equal(await page.inputValue("#f-quantity"), "1");
     // Back to a bar for the lot we sell from.
     await page.fill("#f-product-pick", "Silver Bar 10 oz");
     await page.dispatchEvent("#f-product-pick", "input");
-    assert.equal(await page.inputValue("#f-weight_oz"), "10");
+    assert.equal(await page.inputValue("#f-weight"), "10");
     await page.fill("#f-quantity", "5");
     await page.fill("#f-purchase_price", "310.00");
     await page.fill("#f-purchase_date", "2025-05-05");

@@ -102,7 +102,7 @@ try {
     await page.selectOption("#f-metal", "silver");
     await page.fill("#f-product_name", "Silver Bar 10 oz");
     await page.fill("#f-quantity", "5");
-    await page.fill("#f-weight_oz", "10");
+    await page.fill("#f-weight", "10");
     await page.fill("#f-purchase_price", "310.00");
     await page.fill("#f-purchase_date", "2025-05-05");
     await page.click("#holding-form button[type=submit]");

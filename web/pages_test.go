@@ -183,16 +183,16 @@ func TestHoldingsPagesFlow(t *testing.T) {
 		b.signUp("ann@example.com")
 		b.get("/holdings/new")
 		// Inline errors come back as a 422 fragment for HTMX.
-		bad := url.Values{"metal": {"gold"}, "quantity": {"0"}, "weight_oz": {"abc"}, "purchase_price": {"10"}}
+		bad := url.Values{"metal": {"gold"}, "quantity": {"0"}, "weight": {"abc"}, "weight_unit": {"oz"}, "purchase_price": {"10"}}
 		r := b.post("/holdings", bad, true)
 		d := doc(t, r)
 		if r.Status != 422 || d.Find("form#holding-form").Length() != 1 || d.Find("header").Length() != 0 {
 			t.Fatalf("422 fragment: %d %s", r.Status, r.Body)
 		}
-		if d.Find("#f-quantity-error").Text() == "" || d.Find("#f-weight_oz-error").Text() == "" {
+		if d.Find("#f-quantity-error").Text() == "" || d.Find("#f-weight-error").Text() == "" {
 			t.Fatalf("inline errors missing: %s", r.Body)
 		}
-		if v, _ := d.Find("#f-weight_oz").Attr("value"); v != "abc" {
+		if v, _ := d.Find("#f-weight").Attr("value"); v != "abc" {
 			t.Fatalf("bad input not kept: %q", v)
 		}
 		good := url.Values{"metal": {"silver"}, "product_name": {"10 oz bar"}, "quantity": {"2"}, "weight_oz": {"10"}, "purchase_price": {"320.00"}, "fees": {"15"}, "purchase_date": {"2026-10-01"}}

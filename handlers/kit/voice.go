@@ -28,7 +28,7 @@ var fieldLabels = map[string]fieldLabel{
 	"metal":            {"a metal", true, ""},
 	"quantity":         {"a quantity", false, ""},
 	"weight_oz":        {"a weight in troy ounces", false, ""},
-	"weight":           {"a weight in troy ounces", false, ""},
+	"weight":           {"a weight", false, ""},
 	"purchase_price":   {"a price per unit", false, ""},
 	"price_per_unit":   {"a price per unit", false, ""},
 	"price":            {"a price", false, ""},

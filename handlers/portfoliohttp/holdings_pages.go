@@ -96,13 +96,22 @@ func (h *Handlers) holdingsView(c *fiber.Ctx, u account.User) (pages.HoldingsVie
 		r.Location = places[x.LocationID]
 		v.Rows = append(v.Rows, r)
 	}
-	for _, p := range l.Portfolio.Positions {
+	// The subtotals speak the member's display currency; each lot's row keeps its own.
+	pf := l.Portfolio
+	if cur := memberCurrency(u); cur != valuationCurrency(pf.FX) {
+		if pf, err = h.portfolio.PortfolioIn(h.Ctx(c), u, cur); err != nil {
+			return pages.HoldingsView{}, err
+		}
+	}
+	cur := valuationCurrency(pf.FX)
+	v.FXNote = fxNote(pf.FX)
+	for _, p := range pf.Positions {
 		if p.Purchases == 0 {
 			continue
 		}
 		v.Subtotals = append(v.Subtotals, pages.MetalSubtotal{Metal: string(p.Metal), Title: p.Metal.Title(), Lots: format.Count(p.Lots, "lot held", "lots held"),
-			Oz: format.Oz(p.HeldOz), Cost: format.USD(p.Cost), Value: format.USDPtr(p.Value), PL: format.SignedUSDPtr(p.UnrealizedPL), PLTone: plTone(p.UnrealizedPL),
-			Realized: format.SignedUSD(p.Realized)})
+			Oz: format.Oz(p.HeldOz), Cost: format.Money(p.Cost, cur), Value: format.MoneyPtr(p.Value, cur), PL: signedMoneyPtr(p.UnrealizedPL, cur), PLTone: plTone(p.UnrealizedPL),
+			Realized: format.SignedMoney(p.Realized, cur)})
 	}
 	return v, nil
 }
@@ -143,9 +152,24 @@ func (h *Handlers) formView(c *fiber.Ctx, id string, in map[string]string, errs 
 			v.Values["purchase_currency"] = "USD"
 		}
 	}
+	// The weight is typed in a unit, the member's own unless the lot was entered in
+	// another; a fine weight in ounces posted by an older form or a test is shown as such.
+	if v.Values["weight"] == "" && v.Values["weight_oz"] != "" {
+		v.Values["weight"], v.Values["weight_unit"] = v.Values["weight_oz"], string(metals.Ounce)
+	}
+	if v.Values["weight_unit"] == "" {
+		u, _ := kit.UserFrom(c)
+		v.Values["weight_unit"] = string(displayUnit(u))
+	}
 	v.Locations = h.locationOptions(c)
 	for _, e := range errs {
-		v.Errors[e.Field] = kit.FieldSentence(e.Field, e.Message)
+		field := e.Field
+		if field == "weight_oz" {
+			field = "weight" // the form's one weight input; the sentence still says ounces
+		}
+		if _, seen := v.Errors[field]; !seen {
+			v.Errors[field] = kit.FieldSentence(e.Field, e.Message)
+		}
 	}
 	return v
 }
@@ -172,10 +196,14 @@ func (h *Handlers) HoldingsEdit(c *fiber.Ctx) error {
 	}
 	// Form inputs take plain numbers (no separators) so they submit back unchanged.
 	vals := map[string]string{
-		"metal": string(x.Metal), "product_name": x.ProductName, "quantity": strconv.FormatInt(x.Quantity, 10), "weight_oz": x.WeightOz.String(),
+		"metal": string(x.Metal), "product_name": x.ProductName, "quantity": strconv.FormatInt(x.Quantity, 10), "weight": x.WeightOz.String(), "weight_unit": string(metals.Ounce),
 		"purchase_price": x.PurchasePrice.StringFixed(2), "fees": x.Fees.StringFixed(2), "dealer": x.Dealer, "purchase_date": x.PurchaseDate.String(), "notes": x.Notes,
 		"purchase_currency": x.Currency(),
 		"location_id":       x.LocationID, "tags": strings.Join(x.Tags, ", "),
+	}
+	if x.WeightAmount.Valid && x.WeightUnit.Valid() {
+		// A lot entered as 100 g is edited as 100 g.
+		vals["weight"], vals["weight_unit"] = x.WeightAmount.Decimal.String(), string(x.WeightUnit)
 	}
 	v := h.formView(c, x.ID, vals, nil)
 	v.Locked = x.SoldQuantity > 0

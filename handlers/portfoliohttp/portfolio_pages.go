@@ -11,6 +11,7 @@ import (
 
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/views/components"
 	"github.com/ouncehq/ounce/views/format"
@@ -36,11 +37,12 @@ func (h *Handlers) portfolioLive() bool { return h.portfolio.Live() }
 
 // dashboardSummaryView is the live headline: totals, allocation and break-even per metal.
 func (h *Handlers) dashboardSummaryView(c *fiber.Ctx, u account.User, v portfolio.Portfolio) pages.DashboardSummaryView {
+	cur, unit := valuationCurrency(v.FX), displayUnit(u)
 	out := pages.DashboardSummaryView{
-		Live: h.portfolioLive(), TotalValue: format.USDPtr(v.TotalValue), TotalCost: format.USD(v.TotalCost),
-		UnrealizedPL: format.SignedUSDPtr(v.UnrealizedPL), UnrealizedPLPct: format.SignedPctPtr(v.UnrealizedPLPct), PLTone: plTone(v.UnrealizedPL),
-		DayChange: format.SignedUSDPtr(v.DayChange), DayTone: plTone(v.DayChange), RealizedPL: format.SignedUSD(v.Realized), RealizedTone: plTone(&v.Realized),
-		Stale: v.Stale, Count: format.Int(v.Lots),
+		Live: h.portfolioLive(), TotalValue: format.MoneyPtr(v.TotalValue, cur), TotalCost: format.Money(v.TotalCost, cur),
+		UnrealizedPL: signedMoneyPtr(v.UnrealizedPL, cur), UnrealizedPLPct: format.SignedPctPtr(v.UnrealizedPLPct), PLTone: plTone(v.UnrealizedPL),
+		DayChange: signedMoneyPtr(v.DayChange, cur), DayTone: plTone(v.DayChange), RealizedPL: format.SignedMoney(v.Realized, cur), RealizedTone: plTone(&v.Realized),
+		Stale: v.Stale, Count: format.Int(v.Lots), FXNote: fxNote(v.FX),
 	}
 	// "Today" only for moves of live prices from the preceding session's close.
 	out.DayLabel = "Today"
@@ -75,7 +77,7 @@ func (h *Handlers) dashboardSummaryView(c *fiber.Ctx, u account.User, v portfoli
 	var parts []string
 	for _, p := range v.Positions {
 		row := pages.BreakEvenRow{Metal: string(p.Metal), Title: p.Metal.Title(), Held: p.HeldOz.IsPositive(),
-			Oz: format.Oz(p.HeldOz), Cost: format.USD(p.Cost), BreakEven: format.USDPtr(p.BreakEven()), Spot: format.PriceUSDPtr(p.Spot),
+			Oz: format.Oz(p.HeldOz), Cost: format.Money(p.Cost, cur), BreakEven: breakEvenText(p.BreakEven(), cur, unit), Spot: spotText(p.Spot, cur, unit),
 			Distance: format.SignedPctPtr(p.DistanceToBreakEvenPct()), DistanceTone: "flat"}
 		if d := p.DistanceToBreakEvenPct(); d != nil {
 			// Spot above break-even (a negative distance) is good news.
@@ -84,7 +86,7 @@ func (h *Handlers) dashboardSummaryView(c *fiber.Ctx, u account.User, v portfoli
 		out.BreakEven = append(out.BreakEven, row)
 		if a := p.AllocationPct; a != nil && a.IsPositive() {
 			f, _ := a.Float64() // drawing only; the label keeps the exact share
-			s := components.DonutSlice{Metal: string(p.Metal), Label: p.Metal.Title(), Pct: format.Pct(*a), Value: format.USDPtr(p.Value), Frac: f}
+			s := components.DonutSlice{Metal: string(p.Metal), Label: p.Metal.Title(), Pct: format.Pct(*a), Value: format.MoneyPtr(p.Value, cur), Frac: f}
 			donut.Slices = append(donut.Slices, s)
 			parts = append(parts, s.Label+" "+s.Pct)
 		}
@@ -109,10 +111,11 @@ func (h *Handlers) allocationRows(c *fiber.Ctx, u account.User, v portfolio.Port
 	if err != nil {
 		return nil, nil
 	}
+	cur := valuationCurrency(v.FX)
 	rows := func(sl []portfolio.Slice) []pages.AllocationRow {
 		out := make([]pages.AllocationRow, len(sl))
 		for i, s := range sl {
-			out[i] = pages.AllocationRow{Name: s.Name, Value: format.USD(s.Value), Pct: format.Pct(s.Pct)}
+			out[i] = pages.AllocationRow{Name: s.Name, Value: format.Money(s.Value, cur), Pct: format.Pct(s.Pct)}
 		}
 		return out
 	}
@@ -184,12 +187,13 @@ func (h *Handlers) dashboardHoldingsView(c *fiber.Ctx, u account.User) (pages.Da
 // dashboardChartView is the value-over-time chart for a range.
 func (h *Handlers) dashboardChartView(c *fiber.Ctx, u account.User, rng string) (pages.DashboardChartView, error) {
 	v := pages.DashboardChartView{Ranges: pfRangeNames()}
-	hist, err := h.portfolio.History(h.Ctx(c), u, rng)
+	hist, err := h.portfolio.HistoryIn(h.Ctx(c), u, rng, memberCurrency(u))
 	if err != nil {
 		return v, err
 	}
+	cur := valuationCurrency(hist.FX)
 	v.Range = string(hist.Range)
-	v.Chart = components.Chart{ID: "portfolio-chart", Title: "Stack value and cost basis, " + v.Range, YPrefix: "$"}
+	v.Chart = components.Chart{ID: "portfolio-chart", Title: "Stack value and cost basis, " + v.Range, YPrefix: format.Symbol(cur)}
 	if hist.Stale {
 		// The prices end before today: say the range counts back from their last close.
 		v.Chart.Title += " to " + format.Date(hist.Through)
@@ -200,14 +204,14 @@ func (h *Handlers) dashboardChartView(c *fiber.Ctx, u account.User, rng string) 
 		day := format.ISODate(p.Date)
 		fv, _ := p.Value.Round(2).Float64() // drawing only: labels keep the exact amounts
 		fc, _ := p.Cost.Round(2).Float64()
-		value.Points = append(value.Points, components.ChartPoint{X: day, Y: fv, Label: format.USD(p.Value)})
-		cost.Points = append(cost.Points, components.ChartPoint{X: day, Y: fc, Label: format.USD(p.Cost)})
+		value.Points = append(value.Points, components.ChartPoint{X: day, Y: fv, Label: format.Money(p.Value, cur)})
+		cost.Points = append(cost.Points, components.ChartPoint{X: day, Y: fc, Label: format.Money(p.Cost, cur)})
 	}
 	v.Chart.Series = []components.ChartSeries{value, cost}
 	if n := len(hist.Points); n > 0 {
 		first, last := hist.Points[0], hist.Points[n-1]
 		v.Chart.Description = "Value of the stack at each close from " + format.Date(first.Date) + " to " + format.Date(last.Date) + ": " +
-			format.USD(first.Value) + " to " + format.USD(last.Value) + "; cost basis " + format.USD(first.Cost) + " to " + format.USD(last.Cost) + "."
+			format.Money(first.Value, cur) + " to " + format.Money(last.Value, cur) + "; cost basis " + format.Money(first.Cost, cur) + " to " + format.Money(last.Cost, cur) + "."
 	} else {
 		v.Chart.Description = "No closes cover your holdings in this range."
 	}
@@ -217,7 +221,7 @@ func (h *Handlers) dashboardChartView(c *fiber.Ctx, u account.User, rng string) 
 // DashboardPage is "/" for a Gold member: the live portfolio.
 func (h *Handlers) DashboardPage(c *fiber.Ctx) error {
 	u, _ := kit.UserFrom(c)
-	val, err := h.portfolio.Portfolio(h.Ctx(c), u)
+	val, err := h.portfolio.PortfolioIn(h.Ctx(c), u, memberCurrency(u))
 	if err != nil {
 		return err
 	}
@@ -253,7 +257,7 @@ func (h *Handlers) DashboardPage(c *fiber.Ctx) error {
 // DashboardSummary is the live summary fragment, refreshed on every price event.
 func (h *Handlers) DashboardSummary(c *fiber.Ctx) error {
 	u, _ := kit.UserFrom(c)
-	val, err := h.portfolio.Portfolio(h.Ctx(c), u)
+	val, err := h.portfolio.PortfolioIn(h.Ctx(c), u, memberCurrency(u))
 	if err != nil {
 		return err
 	}
@@ -280,4 +284,64 @@ func (h *Handlers) DashboardChart(c *fiber.Ctx) error {
 		return err
 	}
 	return kit.Render(c, http.StatusOK, pages.DashboardChart(v))
+}
+
+// memberCurrency is the member's display currency (USD when unset).
+func memberCurrency(u account.User) string { return account.SettingsOf(u).DisplayCurrency }
+
+// displayUnit is the member's weight unit (troy ounces when unset or unknown).
+func displayUnit(u account.User) metals.Unit { return account.SettingsOf(u).WeightUnit }
+
+// valuationCurrency is the currency a valuation's amounts are in (USD when unnamed).
+func valuationCurrency(fx portfolio.FXUsed) string {
+	if fx.Currency == "" {
+		return "USD"
+	}
+	return fx.Currency
+}
+
+// fxNote names the rate that converted today's dollars, and says when it is old; empty for
+// dollars, which need no rate.
+func fxNote(fx portfolio.FXUsed) string {
+	if fx.Currency == "" || fx.Currency == "USD" || fx.RateDate.IsZero() {
+		return ""
+	}
+	s := "Values in " + fx.Currency + " at the ECB rate of " + format.Date(fx.RateDate)
+	if fx.Stale {
+		s += " (stale)"
+	}
+	return s + "."
+}
+
+// perUnit converts a price per troy ounce into one per the member's unit.
+func perUnit(perOz decimal.Decimal, unit metals.Unit) decimal.Decimal {
+	d, err := metals.PricePer(perOz, unit)
+	if err != nil {
+		return perOz
+	}
+	return d
+}
+
+// breakEvenText is the break-even price in the display currency and unit. Per ounce it is
+// shown to the cent as it always was; per gram, kilogram or tola at price precision with the
+// unit named ("€122.57/g").
+func breakEvenText(perOz *decimal.Decimal, cur string, unit metals.Unit) string {
+	switch {
+	case perOz == nil:
+		return format.Dash
+	case unit == metals.Ounce:
+		return format.Money(*perOz, cur)
+	}
+	return format.PricePerUnit(perUnit(*perOz, unit), cur, string(unit))
+}
+
+// spotText is spot in the display currency and unit, the unit named when it is not ounces.
+func spotText(perOz *decimal.Decimal, cur string, unit metals.Unit) string {
+	switch {
+	case perOz == nil:
+		return format.Dash
+	case unit == metals.Ounce:
+		return format.PriceIn(*perOz, cur)
+	}
+	return format.PricePerUnit(perUnit(*perOz, unit), cur, string(unit))
 }

@@ -11,12 +11,18 @@
     var chosen = null;
     function field(name) { return form.querySelector("[name=" + name + "]"); }
     function trim(n) { return String(Number(n.toFixed(5))); }
+    // The catalogue knows fine troy ounces: the weight is filled in ounces, the unit set to oz.
+    function setOz(oz) {
+      field("weight").value = oz;
+      var unit = field("weight_unit");
+      if (unit) unit.value = "oz";
+    }
     function applyFace() {
       if (!chosen) return;
       var v = parseFloat((face.value || "").replace(/[$,\s]/g, ""));
       if (!(v > 0)) return;
       field("quantity").value = "1";
-      field("weight_oz").value = trim(v * parseFloat(chosen.dataset.oz));
+      setOz(trim(v * parseFloat(chosen.dataset.oz)));
       field("product_name").value = chosen.value.replace("($1 face)", "($" + trim(v) + " face)");
     }
     // norm compares as the catalogue search does: lower case, single spaces, "90 %" as "90%".
@@ -37,7 +43,7 @@
       if (!chosen) return;
       field("metal").value = chosen.dataset.metal;
       field("product_name").value = chosen.value;
-      field("weight_oz").value = chosen.dataset.oz;
+      setOz(chosen.dataset.oz);
       var perFace = chosen.dataset.face === "1";
       faceRow.hidden = !perFace;
       if (perFace) { face.focus(); applyFace(); }

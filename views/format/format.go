@@ -24,6 +24,7 @@ var (
 	MoneyPtr       = f.MoneyPtr
 	PriceIn        = f.PriceIn
 	PricePerUnit   = f.PricePerUnit
+	Symbol         = f.Symbol
 	PriceUSD       = f.PriceUSD
 	SignedPriceUSD = f.SignedPriceUSD
 	SignedUSD      = f.SignedUSD
