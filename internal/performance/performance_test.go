@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -73,6 +74,36 @@ func (f fakeStore) PerformanceDays(context.Context, int64) ([]db.PerformanceDay,
 }
 
 func (f fakeStore) LedgerRevision(context.Context, int64) (int64, error) { return 1, nil }
+
+// HasLotsOutside: the fake's lots are all in US dollars.
+func (f fakeStore) HasLotsOutside(context.Context, int64, string) (bool, error) { return false, nil }
+
+// mixedStore is a stack with a lot bought in another currency.
+type mixedStore struct{ fakeStore }
+
+func (mixedStore) HasLotsOutside(context.Context, int64, string) (bool, error) { return true, nil }
+
+// TestMixedCurrencyStackWithholdsMoney: the ledger's daily sums add each lot's cost in its own
+// currency, so a stack with a lot bought in euros gets no money figures or percentages (a note
+// says why) while its ounces stay.
+func TestMixedCurrencyStackWithholdsMoney(t *testing.T) {
+	days := fakeStore{buy("2025-01-02", "1", "112")}
+	mk := handMarket()
+	s := New(Deps{Store: mixedStore{days}, Now: func() time.Time { return day("2025-01-08").Add(15 * time.Hour) }})
+	s.market = mk
+	r := get(t, s, Query{From: "2025-01-03", To: "2025-01-08"})
+	if r.TWRPct != nil || r.MWRPct != nil || r.EndValue != nil || r.Gain != nil || r.Benchmark.TWRPct != nil {
+		t.Errorf("mixed-currency stack: twr %v mwr %v end %v gain %v benchmark %v; want none", r.TWRPct, r.MWRPct, r.EndValue, r.Gain, r.Benchmark.TWRPct)
+	}
+	eq(t, "oz at the end", r.OzEnd, "1")
+	if !slices.Contains(r.Notes, MixedCurrencyNote) {
+		t.Errorf("notes %q lack the mixed-currency note", r.Notes)
+	}
+	// The same days in a dollar-only stack do answer.
+	if r := get(t, service(days, mk, "2025-01-08"), Query{From: "2025-01-03", To: "2025-01-08"}); r.TWRPct == nil {
+		t.Error("a dollar stack's TWR is missing")
+	}
+}
 
 // The gold closes of the hand-computed case, one every calendar day.
 var goldCloses = map[string]string{

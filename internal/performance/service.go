@@ -26,6 +26,7 @@ import (
 type Store interface {
 	PerformanceDays(ctx context.Context, userID int64) ([]db.PerformanceDay, error)
 	LedgerRevision(ctx context.Context, userID int64) (int64, error)
+	HasLotsOutside(ctx context.Context, userID int64, currency string) (bool, error)
 }
 
 var _ Store = (*db.Store)(nil)
@@ -407,7 +408,29 @@ func (s *Service) answer(ctx context.Context, u db.User, metal, bench metals.Met
 			r.Flows = flowsOf(days, conv, sp.from, sp.to)
 		}
 	}
+	// The ledger's daily sums add each lot's cost in the currency it was paid in, so a stack
+	// with lots bought in other currencies has no single-currency flows here yet: its money
+	// figures are withheld (ounces stay), said in a note, rather than summed across currencies.
+	if mixed, err := s.store.HasLotsOutside(ctx, u.ID, "USD"); err != nil {
+		return nil, err
+	} else if mixed {
+		for i := range out {
+			withholdMoney(&out[i])
+		}
+	}
 	return out, nil
+}
+
+// MixedCurrencyNote says why a stack with lots bought in several currencies has no returns.
+const MixedCurrencyNote = "some lots were bought in a currency other than US dollars; returns are computed for stacks bought in US dollars only, so the money figures and percentages are left out rather than add amounts of different currencies"
+
+// withholdMoney empties a result's money figures and percentages, keeping the ounces.
+func withholdMoney(r *Result) {
+	r.StartValue, r.EndValue, r.NetFlows, r.Gain, r.UnrealizedGain, r.RealizedGain = nil, nil, nil, nil, nil, nil
+	r.TWRPct, r.MWRPct, r.RealTWRPct, r.Annualized = nil, nil, nil, false
+	r.Benchmark = Benchmark{Metal: r.Benchmark.Metal}
+	r.Flows = nil
+	r.Notes = append(r.Notes, MixedCurrencyNote)
 }
 
 // asOf is when a period's end value is priced: the live board's time, or the oldest of the
