@@ -46,6 +46,7 @@ import (
 	"github.com/ouncehq/ounce/internal/performance"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/internal/prices"
+	"github.com/ouncehq/ounce/internal/quote"
 	"github.com/ouncehq/ounce/internal/receipts"
 	"github.com/ouncehq/ounce/internal/social"
 	"github.com/ouncehq/ounce/web"
@@ -149,7 +150,7 @@ func New(opts Options) (*App, error) {
 // adapters, and lists the jobs.
 func (a *App) wire(p web.Parts) (*handlers.Handlers, []kit.Job) {
 	a.buildServices(p)
-	prices := priceshttp.New(p.Base, a.Market, a.Portfolio)
+	prices := priceshttp.New(p.Base, a.Market, a.Portfolio).WithQuotes(quote.New(a.FX, a.now))
 	adv := advisorhttp.New(p.Base, a.Advisor)
 	// The dashboard draws the daily-brief card in its own response, not after it.
 	pf := portfoliohttp.New(p.Base, a.Portfolio, prices.TickerView).WithBriefCard(adv.BriefCardIn)
