@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -31,10 +32,32 @@ func pcPerUSD(t *testing.T, e *env, day time.Time) (decimal.Decimal, string) {
 	return decimal.NewFromInt(1).DivRound(*usd.PerEUR, 30), usd.RateDate.Format(time.DateOnly)
 }
 
+// pcAt walks a dotted path whose parts may index arrays ("products.0.price").
+func pcAt(v any, path string) (any, bool) {
+	for _, k := range strings.Split(path, ".") {
+		switch x := v.(type) {
+		case map[string]any:
+			var ok bool
+			if v, ok = x[k]; !ok {
+				return nil, false
+			}
+		case []any:
+			i, err := strconv.Atoi(k)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil, false
+			}
+			v = x[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}
+
 // pcNum reads a number at path exactly.
 func pcNum(t *testing.T, body map[string]any, path string) decimal.Decimal {
 	t.Helper()
-	v, ok := pfAt(body, path)
+	v, ok := pcAt(body, path)
 	n, isNum := v.(json.Number)
 	if !ok || !isNum {
 		t.Fatalf("%s: %v is not a number", path, v)
@@ -160,6 +183,81 @@ func TestPriceHistoryInACurrencyAPI(t *testing.T) {
 			// Each day at its own rate, not one rate for all.
 			if len(rates) < 5 {
 				t.Errorf("sampled days used %d distinct rates; want each day's own", len(rates))
+			}
+		}
+	})
+}
+
+// TestCalculatorsAndDealersInACurrencyAPI: junk silver, the what-if and dealer prices answer
+// in the currency and unit asked for; their USD answers without parameters name none.
+func TestCalculatorsAndDealersInACurrencyAPI(t *testing.T) {
+	eachEngine(t, pcOffline(t), func(t *testing.T, e *env) {
+		perUSD, rateDay := pcPerUSD(t, e, pfNow)
+		silverEUR := decimal.RequireFromString("31.25").Mul(perUSD)
+		goldEUR := decimal.RequireFromString("2650.40").Mul(perUSD)
+
+		// 10 dimes: 0.7234 oz of silver, at spot in euros, to the cent.
+		usd := pfJSON(t, e.api("GET", "/v1/junk-silver?dimes=10", "", nil))
+		if _, ok := usd["currency"]; ok {
+			t.Errorf("USD junk silver names a currency")
+		}
+		j := pfJSON(t, e.api("GET", "/v1/junk-silver?dimes=10&currency=EUR&unit=g", "", nil))
+		pfCheck(t, j, "currency", "EUR")
+		pfCheck(t, j, "unit", "g")
+		pfCheck(t, j, "fx_rate_date", rateDay)
+		pfCheck(t, j, "fx_stale", "true")
+		pfCheck(t, j, "total_silver_oz", "0.7234")
+		pfCheck(t, j, "total_face_value", "1")
+		pfCheck(t, j, "spot.price", silverEUR.Div(troyOunceGrams).Round(4).String())
+		pfCheck(t, j, "total_melt_value", decimal.RequireFromString("0.7234").Mul(silverEUR).Round(2).String())
+		if got := pcNum(t, j, "coins.0.melt_value"); !got.Equal(decimal.RequireFromString("0.7234").Mul(silverEUR).Round(2)) {
+			t.Errorf("dimes melt in EUR: %s", got)
+		}
+
+		// What-if with a gold target of €100 a gram: the multiplier is target ÷ today in one unit.
+		s := pfJSON(t, e.api("GET", "/v1/speculation?gold=100&currency=EUR&unit=g", "", nil))
+		pfCheck(t, s, "currency", "EUR")
+		pfCheck(t, s, "targets.gold", "100")
+		pfCheck(t, s, "current.gold", goldEUR.Div(troyOunceGrams).Round(4).String())
+		pfCheck(t, s, "current.silver", silverEUR.Div(troyOunceGrams).Round(4).String())
+		pfCheck(t, s, "targets.silver", silverEUR.Div(troyOunceGrams).Round(4).String())
+		pfCheck(t, s, "scenarios.moon.gold", goldEUR.Mul(decimal.NewFromInt(2)).Div(troyOunceGrams).Round(4).String())
+		pfCheck(t, s, "multipliers.gold", decimal.NewFromInt(100).Mul(troyOunceGrams).Div(goldEUR).Round(4).String())
+		r := e.api("GET", "/v1/speculation?gold=abc&currency=EUR", "", nil)
+		if r.Status != 400 || !strings.Contains(string(r.Body), `"gold"`) {
+			t.Errorf("unreadable target in EUR: %d %s", r.Status, r.Body)
+		}
+
+		// Dealer prices: spot per gram, each price at today's rate.
+		du := pfJSON(t, e.api("GET", "/v1/dealer-prices?metal=silver&weight=1", "", nil))
+		if _, ok := du["currency"]; ok {
+			t.Errorf("USD dealer prices name a currency")
+		}
+		de := pfJSON(t, e.api("GET", "/v1/dealer-prices?metal=silver&weight=1&currency=EUR&unit=g", "", nil))
+		pfCheck(t, de, "currency", "EUR")
+		pfCheck(t, de, "unit", "g")
+		pfCheck(t, de, "fx_rate_date", rateDay)
+		pfCheck(t, de, "spot", silverEUR.Div(troyOunceGrams).Round(4).String())
+		cent := decimal.RequireFromString("0.01")
+		for _, f := range []string{"products.0.quotes.0.price", "products.0.best.price"} {
+			want := pcNum(t, du, f).Mul(perUSD)
+			if got := pcNum(t, de, f); got.Sub(want).Abs().GreaterThan(cent) {
+				t.Errorf("%s in EUR: %s, want %s within a cent (USD %s)", f, got, want, pcNum(t, du, f))
+			}
+		}
+		wantPerG := pcNum(t, du, "products.0.quotes.0.price_per_oz").Mul(perUSD).Div(troyOunceGrams)
+		if got := pcNum(t, de, "products.0.quotes.0.price_per_oz"); got.Sub(wantPerG).Abs().GreaterThan(cent) {
+			t.Errorf("price per g: %s, want %s", got, wantPerG)
+		}
+		for _, c := range []struct{ path, field string }{
+			{"/v1/junk-silver?dimes=1&currency=XYZ", "currency"}, {"/v1/junk-silver?dimes=1&unit=lb", "unit"},
+			{"/v1/speculation?currency=XYZ", "currency"}, {"/v1/speculation?unit=lb", "unit"},
+			{"/v1/dealer-prices?metal=silver&currency=XYZ", "currency"}, {"/v1/dealer-prices?metal=silver&unit=lb", "unit"},
+		} {
+			r := e.api("GET", c.path, "", nil)
+			errs, _ := r.JSON(t)["errors"].([]any)
+			if r.Status != 400 || len(errs) != 1 || errs[0].(map[string]any)["field"] != c.field {
+				t.Errorf("%s: %d %s, want 400 naming %s", c.path, r.Status, r.Body, c.field)
 			}
 		}
 	})

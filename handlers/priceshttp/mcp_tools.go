@@ -31,13 +31,21 @@ func (h *Handlers) MCPTools() []kit.MCPTool {
 			}},
 		{Name: "get_junk_silver", Description: "Melt value of pre-1965 US silver coins (dimes, quarters, half dollars, 40% Kennedy halves, Morgan/Peace dollars, war nickels), counted or by face value (face_90, face_40), at the current silver price.",
 			Method: "GET", Path: "/v1/junk-silver",
-			Call: func(ctx context.Context, a map[string]string, _ json.RawMessage, _ *account.User) (any, error) {
-				return h.JunkSilver(ctx, a, a["basis"])
+			Call: func(ctx context.Context, a map[string]string, _ json.RawMessage, u *account.User) (any, error) {
+				t, err := kit.QuoteArgs(ctx, h.quotes, u, a["currency"], a["unit"], true)
+				if err != nil {
+					return nil, err
+				}
+				return h.JunkSilver(ctx, a, a["basis"], t)
 			}},
 		{Name: "get_speculation", Description: "What-if projection at target prices per metal (missing targets default to the current price, live or the last known close), with preset bull, moon and hyper scenarios; with a key, your own holdings are projected too.",
 			Method: "GET", Path: "/v1/speculation",
 			Call: func(ctx context.Context, a map[string]string, _ json.RawMessage, u *account.User) (any, error) {
-				return h.speculationTool(ctx, a, u)
+				t, err := kit.QuoteArgs(ctx, h.quotes, u, a["currency"], a["unit"], true)
+				if err != nil {
+					return nil, err
+				}
+				return h.speculationTool(ctx, a, u, t)
 			}},
 	}
 }

@@ -205,7 +205,7 @@ func (a *App) areas(base *kit.Base, prices *priceshttp.Handlers, pf *portfolioht
 		// Before any /v1/portfolio pattern: its summary is a fixed path.
 		performancehttp.New(base, a.Performance),
 		intelhttp.New(base, a.Intel, a.Vault),
-		dealershttp.New(base, a.Dealers),
+		dealershttp.New(base, a.Dealers).WithQuotes(quote.New(a.FX, a.now)),
 		billinghttp.New(base, a.Billing),
 		socialhttp.New(base, a.Social, a.Intel),
 		receiptshttp.New(base, a.Receipts),

@@ -190,3 +190,84 @@ func (d *Daily) PerUSD(day time.Time) (decimal.Decimal, error) {
 	d.memo[k] = f
 	return f, nil
 }
+
+// perOz is a dollar price per ounce in the target's currency, still per ounce.
+func (t Target) perOz(usdPerOz decimal.Decimal) decimal.Decimal { return t.Money(usdPerOz) }
+
+// perUnit re-expresses a price per ounce (already in the target's currency) per its unit.
+func (t Target) perUnit(perOz decimal.Decimal) decimal.Decimal {
+	if t.Unit == metals.Ounce || t.Unit == "" {
+		return perOz
+	}
+	p, err := metals.PricePer(perOz, t.Unit)
+	if err != nil {
+		return perOz
+	}
+	return p
+}
+
+// Junk re-expresses a junk-silver result: its melt values are the same ounces at spot in the
+// target's currency (each line to the cent, totals their sums, as in dollars), and the spot
+// shown per the target's unit. Face values stay US dollars: they are what is stamped on the coins.
+func (t Target) Junk(r portfolio.JunkSilver) portfolio.JunkSilver {
+	if t.IsUSDOunce() {
+		return r
+	}
+	qty := map[string]int64{}
+	for _, c := range r.Coins {
+		qty[c.Type] = c.Quantity
+	}
+	faces := map[string]decimal.Decimal{}
+	for _, f := range r.Face {
+		faces[f.Type] = f.FaceValue
+	}
+	spot := r.Spot
+	spot.Price = t.perOz(r.Spot.Price)
+	out := portfolio.MeltWithFace(qty, faces, r.Basis, spot)
+	out.Spot.Price = t.perUnit(spot.Price)
+	return out
+}
+
+// Speculation re-expresses a what-if in the target: targets (metal → raw text, in the target's
+// currency per its unit; 400 naming the metal when unreadable) against today's prices in it,
+// the member's stack at both in the currency. Prices are shown per the target's unit.
+func (t Target) Speculation(s portfolio.Speculation, targets map[string]string) (portfolio.Speculation, error) {
+	if t.IsUSDOunce() {
+		return s, nil
+	}
+	given, err := portfolio.ParseTargets(targets)
+	if err != nil {
+		return s, err
+	}
+	cur, tgt := map[metals.Metal]decimal.Decimal{}, map[metals.Metal]decimal.Decimal{}
+	for m, p := range s.Current {
+		cur[m] = t.perOz(p)
+	}
+	for m, p := range given {
+		// A price per unit is per ounce × the ounces in one unit: back to per ounce.
+		if t.Unit != metals.Ounce {
+			if q, err := metals.Convert(p, metals.Ounce, t.Unit); err == nil {
+				p = q
+			}
+		}
+		tgt[m] = p
+	}
+	var held map[metals.Metal]decimal.Decimal
+	if s.Portfolio != nil {
+		held = map[metals.Metal]decimal.Decimal{}
+		for m, l := range s.Portfolio.Metals {
+			held[m] = l.Oz
+		}
+	}
+	out := portfolio.Project(cur, tgt, held)
+	out.Stale, out.Note = s.Stale, s.Note
+	for m := range out.Current {
+		out.Current[m], out.Targets[m] = t.perUnit(out.Current[m]), t.perUnit(out.Targets[m])
+	}
+	for _, row := range out.Scenarios {
+		for m := range row {
+			row[m] = t.perUnit(row[m])
+		}
+	}
+	return out, nil
+}
