@@ -121,7 +121,21 @@ func TestPricesInACurrencyAPI(t *testing.T) {
 		if err := e.store.SetUserUnits(context.Background(), u.ID, "EUR", "g", "Europe/Berlin"); err != nil {
 			t.Fatal(err)
 		}
-		check(pfJSON(t, e.api("GET", "/v1/prices", key, nil)), "g", troyOunceGrams)
+		mine := e.api("GET", "/v1/prices", key, nil)
+		check(pfJSON(t, mine), "g", troyOunceGrams)
+		// Chosen by the member's settings, the answer must not be shared by a cache.
+		if cc := mine.Header.Get("Cache-Control"); !strings.HasPrefix(cc, "private") {
+			t.Errorf("member's own board Cache-Control %q, want private", cc)
+		}
+		if cc := e.api("GET", "/v1/prices?currency=EUR&unit=g", "", nil).Header.Get("Cache-Control"); !strings.HasPrefix(cc, "public") {
+			t.Errorf("EUR/g by parameters Cache-Control %q, want public", cc)
+		}
+		hist := pfJSON(t, e.api("GET", "/v1/prices/history?metal=gold&range=1M", key, nil))
+		pfCheck(t, hist, "unit", "EUR/g")
+		pfCheck(t, hist, "currency", "EUR")
+		for _, path := range []string{"/v1/junk-silver?dimes=1", "/v1/speculation", "/v1/dealer-prices?metal=silver"} {
+			pfCheck(t, pfJSON(t, e.api("GET", path, key, nil)), "currency", "EUR")
+		}
 		// Parameters win over the settings.
 		pfCheck(t, pfJSON(t, e.api("GET", "/v1/prices?currency=USD&unit=oz", key, nil)), "prices.gold.price", "2650.40")
 
@@ -261,4 +275,26 @@ func TestCalculatorsAndDealersInACurrencyAPI(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestPriceToolsInACurrency: the MCP price tools take currency and unit like their REST twins
+// and give the same answers; an unknown unit is refused naming it.
+func TestPriceToolsInACurrency(t *testing.T) {
+	e := marketEnv(t, sqliteStore(t), true)
+	public := mcpSession(t, e.live(), "")
+	for _, c := range []struct {
+		tool, rest string
+		args       map[string]any
+	}{
+		{"get_spot_prices", "/v1/prices?currency=EUR&unit=g", map[string]any{"currency": "EUR", "unit": "g"}},
+		{"get_price_history", "/v1/prices/history?metal=gold&range=1Y&currency=GBP&unit=kg", map[string]any{"metal": "gold", "range": "1Y", "currency": "GBP", "unit": "kg"}},
+		{"get_junk_silver", "/v1/junk-silver?dimes=10&currency=EUR", map[string]any{"dimes": 10, "currency": "EUR"}},
+		{"get_speculation", "/v1/speculation?gold=90&currency=EUR&unit=g", map[string]any{"gold": 90, "currency": "EUR", "unit": "g"}},
+	} {
+		_, got := callTool(t, public, c.tool, c.args)
+		rest := e.api("GET", c.rest, "", nil).JSON(t)
+		if !jsonEqual(got, rest) || rest["currency"] != c.args["currency"] {
+			t.Errorf("%s differs from %s:\n%v\n%v", c.tool, c.rest, got, rest)
+		}
+	}
 }

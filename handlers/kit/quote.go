@@ -2,6 +2,7 @@ package kit
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"time"
 
@@ -62,4 +63,15 @@ func userPtr(c *fiber.Ctx) *db.User {
 		return &u
 	}
 	return nil
+}
+
+// SendQuoted is SendCached for an answer in t: one chosen by the member's settings is private,
+// so no shared cache hands one member's currency to another caller of the same URL.
+func SendQuoted(c *fiber.Ctx, t quote.Target, body []byte, etag string, maxAge time.Duration) error {
+	err := SendCached(c, body, etag, maxAge)
+	if t.Personal {
+		c.Response().Header.Set(fiber.HeaderCacheControl, "private, max-age="+strconv.Itoa(int(maxAge.Seconds())))
+		c.Response().Header.Add(fiber.HeaderVary, "Authorization, Cookie")
+	}
+	return err
 }

@@ -120,7 +120,7 @@ func (h *Handlers) APIPrices(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return kit.SendCached(c, body, etag, h.maxAge())
+	return kit.SendQuoted(c, t, body, etag, h.maxAge())
 }
 
 // HistoryJSON is the body of GET /v1/prices/history.
@@ -235,5 +235,5 @@ func (h *Handlers) APIPriceHistory(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return kit.SendCached(c, body, etag, h.maxAge())
+	return kit.SendQuoted(c, t, body, etag, h.maxAge())
 }

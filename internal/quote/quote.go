@@ -52,6 +52,9 @@ type Target struct {
 	// or the member reads another currency or unit than USD per ounce. Without it a dollar
 	// member's answer stays exactly as it was before currencies.
 	Named bool
+	// Personal is true when the member's settings, not the parameters, chose a currency or
+	// unit other than USD per ounce: the answer differs between callers of one URL.
+	Personal bool
 }
 
 // USD is dollars per troy ounce, unnamed: the answer without currencies.
@@ -107,6 +110,7 @@ func (q *Quoter) Resolve(ctx context.Context, u *db.User, currency, unit string,
 		t.Currency, t.RateDate, t.Stale, t.PerUSD = code, r.RateDate, r.Stale, f
 	}
 	if !t.IsUSDOunce() {
+		t.Personal = !t.Named
 		t.Named = true
 	}
 	return t, nil
