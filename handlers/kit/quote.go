@@ -8,7 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/quote"
 )
@@ -54,11 +54,11 @@ func QuoteFor(c *fiber.Ctx, q *quote.Quoter, perWeight bool) (quote.Target, erro
 }
 
 // QuoteArgs resolves currency and unit given as arguments (the MCP tools).
-func QuoteArgs(ctx context.Context, q *quote.Quoter, u *db.User, currency, unit string, perWeight bool) (quote.Target, error) {
+func QuoteArgs(ctx context.Context, q *quote.Quoter, u *account.User, currency, unit string, perWeight bool) (quote.Target, error) {
 	return q.Resolve(ctx, u, currency, unit, perWeight)
 }
 
-func userPtr(c *fiber.Ctx) *db.User {
+func userPtr(c *fiber.Ctx) *account.User {
 	if u, ok := UserFrom(c); ok {
 		return &u
 	}

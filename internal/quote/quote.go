@@ -11,7 +11,6 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/fx"
@@ -69,7 +68,7 @@ func (t Target) IsUSDOunce() bool { return t.Currency == "USD" && t.Unit == meta
 // currency, listing the supported codes; 400 naming unit); absent, the member's display
 // currency and weight unit count, USD per ounce for anonymous callers. perWeight false
 // ignores the unit (answers with no price per weight).
-func (q *Quoter) Resolve(ctx context.Context, u *db.User, currency, unit string, perWeight bool) (Target, error) {
+func (q *Quoter) Resolve(ctx context.Context, u *account.User, currency, unit string, perWeight bool) (Target, error) {
 	t := USD()
 	code := strings.ToUpper(strings.TrimSpace(currency))
 	un := strings.ToLower(strings.TrimSpace(unit))
