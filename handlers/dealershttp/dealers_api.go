@@ -16,6 +16,7 @@ import (
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/dealers"
 	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/quote"
 )
 
 // DealerTierJSON is a quantity price break.
@@ -70,6 +71,8 @@ type DealerPricesJSON struct {
 	Demo      bool                `json:"demo" doc:"True when any product shows demo quotes."`
 	Offline   bool                `json:"offline" doc:"True when this installation never fetches dealer prices."`
 	Products  []DealerProductJSON `json:"products"`
+	// Every price is in currency (price_per_oz and spot per unit) when named.
+	kit.QuoteJSON
 }
 
 func optPct(d *decimal.Decimal) *kit.Num {
@@ -80,13 +83,13 @@ func optPct(d *decimal.Decimal) *kit.Num {
 	return &n
 }
 
-func dealerQuoteJSON(q dealers.Quote) DealerQuoteJSON {
-	out := DealerQuoteJSON{Dealer: q.Dealer.Slug, DealerName: q.Dealer.Name, Price: kit.Money(q.Price), PricePerOz: kit.Money(q.PricePerOz),
+func dealerQuoteJSON(q dealers.Quote, t quote.Target) DealerQuoteJSON {
+	out := DealerQuoteJSON{Dealer: q.Dealer.Slug, DealerName: q.Dealer.Name, Price: kit.Money(t.Money(q.Price)), PricePerOz: kit.Money(t.Price(q.PricePerOz)),
 		PremiumPct: optPct(q.PremiumPct), InStock: q.InStock, URL: q.URL, UpdatedAt: q.UpdatedAt.UTC(), Source: q.Source, Tiers: []DealerTierJSON{}}
-	for _, t := range q.Tiers {
-		tj := DealerTierJSON{MinQty: t.MinQty, Price: kit.Money(t.Price)}
-		if t.MaxQty > 0 {
-			m := t.MaxQty
+	for _, tr := range q.Tiers {
+		tj := DealerTierJSON{MinQty: tr.MinQty, Price: kit.Money(t.Money(tr.Price))}
+		if tr.MaxQty > 0 {
+			m := tr.MaxQty
 			tj.MaxQty = &m
 		}
 		out.Tiers = append(out.Tiers, tj)
@@ -94,10 +97,10 @@ func dealerQuoteJSON(q dealers.Quote) DealerQuoteJSON {
 	return out
 }
 
-func dealerPricesJSON(c dealers.Comparison) DealerPricesJSON {
-	out := DealerPricesJSON{Metal: string(c.Metal), SpotStale: c.Spot.Stale, Demo: c.Demo, Offline: c.Offline, Products: []DealerProductJSON{}}
+func dealerPricesJSON(c dealers.Comparison, t quote.Target) DealerPricesJSON {
+	out := DealerPricesJSON{Metal: string(c.Metal), SpotStale: c.Spot.Stale, Demo: c.Demo, Offline: c.Offline, Products: []DealerProductJSON{}, QuoteJSON: kit.QuoteOf(t)}
 	if c.Spot.Known {
-		s, at := kit.PriceNum(c.Spot.Price), c.Spot.AsOf.UTC()
+		s, at := kit.PriceNum(t.Price(c.Spot.Price)), c.Spot.AsOf.UTC()
 		out.Spot, out.SpotAsOf = &s, &at
 	}
 	for _, pq := range c.Products {
@@ -105,10 +108,10 @@ func dealerPricesJSON(c dealers.Comparison) DealerPricesJSON {
 		pj := DealerProductJSON{ProductID: p.ID, Name: p.Name, WeightOz: kit.Ounces(p.FineOz), Form: string(p.Form), Purity: kit.Purity(p.Purity), PerFace: p.PerFace,
 			Demo: pq.Demo, MedianPremium: optPct(pq.MedianPremium), Quotes: []DealerQuoteJSON{}}
 		if b := pq.Best; b != nil {
-			pj.Best = &DealerBestJSON{Dealer: b.Dealer.Slug, DealerName: b.Dealer.Name, Price: kit.Money(b.Price), PremiumPct: optPct(b.PremiumPct)}
+			pj.Best = &DealerBestJSON{Dealer: b.Dealer.Slug, DealerName: b.Dealer.Name, Price: kit.Money(t.Money(b.Price)), PremiumPct: optPct(b.PremiumPct)}
 		}
 		for _, q := range pq.Quotes {
-			pj.Quotes = append(pj.Quotes, dealerQuoteJSON(q))
+			pj.Quotes = append(pj.Quotes, dealerQuoteJSON(q, t))
 		}
 		out.Products = append(out.Products, pj)
 	}
@@ -134,11 +137,15 @@ func (h *Handlers) APIDealerPrices(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	t, err := kit.QuoteFor(c, h.quotes, true)
+	if err != nil {
+		return err
+	}
 	cmp, err := h.dealers.Compare(h.Ctx(c), q)
 	if err != nil {
 		return err
 	}
-	return kit.WriteJSON(c, http.StatusOK, dealerPricesJSON(cmp))
+	return kit.WriteJSON(c, http.StatusOK, dealerPricesJSON(cmp, t))
 }
 
 // DealerRefJSON names a dealer.

@@ -26,6 +26,7 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 				{Name: "metal", In: "query", Required: true, Description: "The metal.", Schema: kit.MetalSchema(), Example: "silver"},
 				{Name: "weight", In: "query", Description: "Fine weight per unit in troy ounces: 1, 0.1 or 1/10; grams with a unit (30g, 1kg). Matches within 0.5 %.", Schema: kit.Schema{"type": "string", "maxLength": 24}, Example: "1"},
 				{Name: "form", In: "query", Description: "Only this form.", Schema: kit.Schema{"type": "string", "enum": []string{"coin", "bar", "round", "junk"}}, Example: "coin"},
+				kit.QuoteParams(true)[0], kit.QuoteParams(true)[1],
 			},
 			Responses: []kit.Response{
 				{Status: 200, Description: "The comparison.", Schema: dealerSchema(DealerPricesJSON{})},

@@ -12,6 +12,7 @@ import (
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/portfolio"
+	"github.com/ouncehq/ounce/internal/quote"
 )
 
 // SpotRef is the price a calculation used, with its age.
@@ -50,6 +51,7 @@ type JunkSilverJSON struct {
 	TotalSilverOz     kit.Num        `json:"total_silver_oz"`
 	TotalMeltValue    kit.Num        `json:"total_melt_value"`
 	MeltPerFaceDollar kit.Num        `json:"melt_per_face_dollar"`
+	kit.QuoteJSON
 }
 
 // SpeculationJSON is the body of GET /v1/speculation.
@@ -60,6 +62,7 @@ type SpeculationJSON struct {
 	Scenarios   map[string]map[string]kit.Num `json:"scenarios" schema:"keys=bull|moon|hyper,items.permetal"`
 	Stale       bool                          `json:"stale"`
 	Portfolio   *SpeculationPortfolio         `json:"portfolio"`
+	kit.QuoteJSON
 }
 
 // SpeculationPortfolio projects a member's stack at the target prices.
@@ -118,12 +121,14 @@ func speculationJSON(s portfolio.Speculation) SpeculationJSON {
 
 // JunkSilver is GET /v1/junk-silver's use case in its wire form, shared by the MCP tool and
 // the calculator page. counts maps a coin parameter to its raw value ("" when absent).
-func (h *Handlers) JunkSilver(ctx context.Context, counts map[string]string, basis string) (JunkSilverJSON, error) {
+func (h *Handlers) JunkSilver(ctx context.Context, counts map[string]string, basis string, t quote.Target) (JunkSilverJSON, error) {
 	r, err := h.portfolio.JunkSilver(ctx, counts, basis)
 	if err != nil {
 		return JunkSilverJSON{}, err
 	}
-	return junkSilverJSON(r), nil
+	out := junkSilverJSON(t.Junk(r))
+	out.QuoteJSON = kit.QuoteOf(t)
+	return out, nil
 }
 
 // speculationToolJSON is the answer of GET /v1/speculation and of the MCP tool: the
@@ -136,12 +141,22 @@ type speculationToolJSON struct {
 
 // speculationTool is the what-if in its wire form. targets maps a metal to its raw value (""
 // when absent); u is the caller when a valid key or session came with it.
-func (h *Handlers) speculationTool(ctx context.Context, targets map[string]string, u *account.User) (speculationToolJSON, error) {
-	s, err := h.portfolio.Speculation(ctx, targets, u)
+func (h *Handlers) speculationTool(ctx context.Context, targets map[string]string, u *account.User, t quote.Target) (speculationToolJSON, error) {
+	// Targets are in the answer's currency and unit: the dollar service sees none of them
+	// unless that is USD per ounce.
+	usdTargets := targets
+	if !t.IsUSDOunce() {
+		usdTargets = nil
+	}
+	s, err := h.portfolio.Speculation(ctx, usdTargets, u)
 	if err != nil {
 		return speculationToolJSON{}, err
 	}
+	if s, err = t.Speculation(s, targets); err != nil {
+		return speculationToolJSON{}, err
+	}
 	out := speculationToolJSON{SpeculationJSON: speculationJSON(s)}
+	out.QuoteJSON = kit.QuoteOf(t)
 	if s.Note != "" {
 		out.Note = kit.Capitalize(s.Note) + "."
 	}
@@ -150,7 +165,11 @@ func (h *Handlers) speculationTool(ctx context.Context, targets map[string]strin
 
 // APIJunkSilver answers GET /v1/junk-silver.
 func (h *Handlers) APIJunkSilver(c *fiber.Ctx) error {
-	res, err := h.JunkSilver(h.Ctx(c), queryMap(c, coinParams()), c.Query("basis"))
+	t, err := kit.QuoteFor(c, h.quotes, true)
+	if err != nil {
+		return err
+	}
+	res, err := h.JunkSilver(h.Ctx(c), queryMap(c, coinParams()), c.Query("basis"), t)
 	if err != nil {
 		return err
 	}
@@ -167,7 +186,11 @@ func (h *Handlers) APISpeculation(c *fiber.Ctx) error {
 	if u, ok := kit.UserFrom(c); ok {
 		up = &u
 	}
-	res, err := h.speculationTool(h.Ctx(c), targets, up)
+	t, err := kit.QuoteFor(c, h.quotes, true)
+	if err != nil {
+		return err
+	}
+	res, err := h.speculationTool(h.Ctx(c), targets, up, t)
 	if err != nil {
 		return err
 	}

@@ -17,10 +17,12 @@ func (h *Handlers) calculatorRoutes() []kit.APIRoute {
 		coinParams = append(coinParams, kit.Param{Name: f.Param, In: "query", Description: f.Label + ": US dollars of face value (" + f.OzPerFaceDollar.String() + " oz silver per $1 face uncirculated), whole cents.", Schema: kit.Schema{"type": "number", "format": "double", "minimum": 0, "maximum": 1000000, "default": 0}})
 	}
 	coinParams = append(coinParams, kit.Param{Name: "basis", In: "query", Description: "uncirculated: the mint's silver content per coin; circulated: worn 90% dimes, quarters and halves at 0.715 oz per $1 face.", Schema: kit.Schema{"type": "string", "enum": []string{"uncirculated", "circulated"}, "default": "uncirculated"}})
+	coinParams = append(coinParams, kit.QuoteParams(true)...)
 	var targetParams []kit.Param
 	for _, m := range metals.All {
-		targetParams = append(targetParams, kit.Param{Name: string(m), In: "query", Description: "Target " + string(m) + " price, USD per troy ounce; the current price (live, or the last known close, dated in the answer) when omitted.", Schema: kit.Schema{"type": "number", "format": "double", "exclusiveMinimum": true, "minimum": 0, "maximum": 10000000}})
+		targetParams = append(targetParams, kit.Param{Name: string(m), In: "query", Description: "Target " + string(m) + " price, USD per troy ounce (in the currency and unit parameters when given, else your settings); the current price (live, or the last known close, dated in the answer) when omitted.", Schema: kit.Schema{"type": "number", "format": "double", "exclusiveMinimum": true, "minimum": 0, "maximum": 10000000}})
 	}
+	targetParams = append(targetParams, kit.QuoteParams(true)...)
 	return []kit.APIRoute{
 		{Method: "GET", Path: "/v1/junk-silver", Handler: h.APIJunkSilver, OperationID: "getJunkSilver", Tag: "Calculators",
 			Summary: "Melt value of pre-1965 US silver coins at the current silver price", Params: coinParams,

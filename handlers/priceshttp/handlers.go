@@ -7,6 +7,7 @@ import (
 	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/internal/prices"
+	"github.com/ouncehq/ounce/internal/quote"
 )
 
 // Handlers are the area's adapters over its service, sharing the server's kit.Base.
@@ -14,6 +15,8 @@ type Handlers struct {
 	*kit.Base
 	market    *prices.Service
 	portfolio *portfolio.Service
+	// quotes converts prices into the currency and unit asked for (USD only without rates).
+	quotes *quote.Quoter
 
 	// ticker is the live price stream, rendered once per tick for every client; started by
 	// the first stream.
@@ -23,7 +26,13 @@ type Handlers struct {
 
 // New builds the area's adapters.
 func New(b *kit.Base, market *prices.Service, portfolio *portfolio.Service) *Handlers {
-	return &Handlers{Base: b, market: market, portfolio: portfolio}
+	return &Handlers{Base: b, market: market, portfolio: portfolio, quotes: quote.New(nil, nil)}
+}
+
+// WithQuotes answers prices in any currency and weight unit through q.
+func (h *Handlers) WithQuotes(q *quote.Quoter) *Handlers {
+	h.quotes = q
+	return h
 }
 
 // APIRoutes are the area's /v1 routes: prices, then the calculators.

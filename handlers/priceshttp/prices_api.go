@@ -12,6 +12,8 @@ import (
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/prices"
+	"github.com/ouncehq/ounce/internal/quote"
+	"github.com/shopspring/decimal"
 )
 
 // SpotJSON is one metal on the price board.
@@ -39,6 +41,7 @@ type PricesJSON struct {
 	AsOf        *time.Time           `json:"as_of"`
 	MarketsOpen bool                 `json:"markets_open"`
 	Prices      map[string]*SpotJSON `json:"prices" schema:"permetal"`
+	kit.QuoteJSON
 }
 
 // board is the live price board; without a price service, an empty one that still says
@@ -51,8 +54,8 @@ func (h *Handlers) board(ctx context.Context) prices.Snapshot {
 }
 
 // pricesJSON renders the board: every metal present, null when never priced.
-func pricesJSON(snap prices.Snapshot) PricesJSON {
-	out := PricesJSON{MarketsOpen: snap.MarketsOpen, Prices: map[string]*SpotJSON{}}
+func pricesJSON(snap prices.Snapshot, t quote.Target) PricesJSON {
+	out := PricesJSON{MarketsOpen: snap.MarketsOpen, Prices: map[string]*SpotJSON{}, QuoteJSON: kit.QuoteOf(t)}
 	if !snap.AsOf.IsZero() {
 		t := snap.AsOf.UTC()
 		out.AsOf = &t
@@ -63,9 +66,10 @@ func pricesJSON(snap prices.Snapshot) PricesJSON {
 			out.Prices[string(m)] = nil
 			continue
 		}
-		j := &SpotJSON{Metal: string(m), Symbol: m.Symbol(), Price: kit.PriceNum(sp.Price), AsOf: sp.AsOf.UTC(), Source: sp.Source, Stale: sp.Stale}
+		j := &SpotJSON{Metal: string(m), Symbol: m.Symbol(), Price: kit.PriceNum(t.Price(sp.Price)), AsOf: sp.AsOf.UTC(), Source: sp.Source, Stale: sp.Stale}
 		if !sp.PrevClose.IsZero() {
-			pc, ch, cp := kit.PriceNum(sp.PrevClose), kit.PriceNum(sp.Change), kit.Pct(sp.ChangePct)
+			// Today's rate converts both ends, so change_pct is the metal's move, not the currency's.
+			pc, ch, cp := kit.PriceNum(t.Price(sp.PrevClose)), kit.PriceNum(t.Price(sp.Change)), kit.Pct(sp.ChangePct)
 			j.PrevClose, j.Change, j.ChangePct = &pc, &ch, &cp
 			j.ChangeFrom, j.ChangeAsOf = kit.DayOrNull(sp.PrevDate), kit.DayOrNull(sp.Session)
 		}
@@ -102,18 +106,28 @@ func (h *Handlers) maxAge() time.Duration {
 
 // APIPrices answers GET /v1/prices from memory, with an ETag.
 func (h *Handlers) APIPrices(c *fiber.Ctx) error {
-	body, etag, err := h.Cache.Get("prices", h.snapshotKey(), func() (any, error) { return pricesJSON(h.board(h.Ctx(c))), nil })
+	t, err := kit.QuoteFor(c, h.quotes, true)
 	if err != nil {
 		return err
 	}
-	return kit.SendCached(c, body, etag, h.maxAge())
+	slot, key := "prices", h.snapshotKey()
+	if t.Named {
+		// One slot per currency and unit; the rate's day is part of the key.
+		slot = "prices/" + t.Currency + "/" + string(t.Unit)
+		key += "/" + t.RateDate.Format(time.DateOnly) + "/" + t.PerUSD.String()
+	}
+	body, etag, err := h.Cache.Get(slot, key, func() (any, error) { return pricesJSON(h.board(h.Ctx(c)), t), nil })
+	if err != nil {
+		return err
+	}
+	return kit.SendQuoted(c, t, body, etag, h.maxAge())
 }
 
 // HistoryJSON is the body of GET /v1/prices/history.
 type HistoryJSON struct {
 	Metal       string      `json:"metal" schema:"enum=metals"`
 	Range       string      `json:"range"`
-	Unit        string      `json:"unit" schema:"enum=USD/oz"`
+	Unit        string      `json:"unit" schema:"pattern=^[A-Z]{3}/(oz|g|kg|tola)$" doc:"Currency and weight unit of every price: USD/oz unless the currency or unit parameter (or your settings) say otherwise, e.g. EUR/g."`
 	From        *string     `json:"from" schema:"format=date"`
 	To          *string     `json:"to" schema:"format=date"`
 	Granularity string      `json:"granularity" schema:"enum=daily|monthly+daily"`
@@ -125,6 +139,10 @@ type HistoryJSON struct {
 	Start   *string `json:"start" schema:"format=date" doc:"First calendar day of the window; from is the first close on or after it (2026-02-28, a Saturday, gives from 2026-03-02). Null for ALL."`
 	Through *string `json:"through" schema:"format=date" doc:"Date of the metal's newest daily close: the data ends here. Null when there is none."`
 	Stale   bool    `json:"stale" doc:"true when the newest close (through) is before today: every range then counts back from through instead of today (1M is the month up to through), so the ranges stay nested and the series is never silently empty."`
+	// Currency is present when named; each close converts at its own day's rate.
+	Currency   string  `json:"currency,omitempty" doc:"ISO 4217 code of every price: each close converted at its own day's exchange rate (the last published on or before it). Present when a parameter was given or the answer is not in USD per troy ounce."`
+	FXRateDate *string `json:"fx_rate_date,omitempty" schema:"format=date" doc:"Day of today's exchange rate into currency; absent for USD."`
+	FXStale    *bool   `json:"fx_stale,omitempty" doc:"Today's exchange rate is old (offline, or the ECB file unreachable): the newest closes convert at the rate of fx_rate_date. Absent for USD."`
 }
 
 // PointJSON is one dated price.
@@ -136,17 +154,29 @@ type PointJSON struct {
 }
 
 // historyJSON renders a series.
-func historyJSON(res prices.HistoryResult) HistoryJSON {
+func historyJSON(res prices.HistoryResult, t quote.Target, perUSD func(time.Time) (decimal.Decimal, error)) (HistoryJSON, error) {
 	out := HistoryJSON{Metal: string(res.Metal), Range: string(res.Range), Unit: "USD/oz", Granularity: res.Granularity, Count: len(res.Points), Points: make([]PointJSON, len(res.Points)),
 		Start: kit.DayOrNull(res.Start), Through: kit.DayOrNull(res.Through), Stale: res.Stale}
 	if len(res.Points) > 0 {
 		f, t := res.From.Format(time.DateOnly), res.To.Format(time.DateOnly)
 		out.From, out.To = &f, &t
 	}
-	for i, p := range res.Points {
-		out.Points[i] = PointJSON{Date: p.Date.Format(time.DateOnly), Price: kit.PriceNum(p.Price), Source: p.Source}
+	if t.Named {
+		q := kit.QuoteOf(t)
+		out.Unit, out.Currency, out.FXRateDate, out.FXStale = t.Currency+"/"+string(t.Unit), q.Currency, q.FXRateDate, q.FXStale
 	}
-	return out
+	for i, p := range res.Points {
+		price := p.Price
+		if !t.IsUSDOunce() {
+			f, err := perUSD(p.Date)
+			if err != nil {
+				return HistoryJSON{}, err
+			}
+			price = t.PriceAt(p.Price, f)
+		}
+		out.Points[i] = PointJSON{Date: p.Date.Format(time.DateOnly), Price: kit.PriceNum(price), Source: p.Source}
+	}
+	return out, nil
 }
 
 // historyQuery reads the history parameters as typed: metal and range exactly as documented,
@@ -162,7 +192,7 @@ func historyQuery(metal, rng, maxPoints string) (prices.HistoryQuery, error) {
 
 // priceHistory parses, asks the price service and renders: GET /v1/prices/history and the
 // get_price_history tool.
-func (h *Handlers) priceHistory(ctx context.Context, metal, rng, maxPoints string) (HistoryJSON, error) {
+func (h *Handlers) priceHistory(ctx context.Context, metal, rng, maxPoints string, t quote.Target) (HistoryJSON, error) {
 	q, err := historyQuery(metal, rng, maxPoints)
 	if err != nil {
 		return HistoryJSON{}, err
@@ -174,12 +204,16 @@ func (h *Handlers) priceHistory(ctx context.Context, metal, rng, maxPoints strin
 	if err != nil {
 		return HistoryJSON{}, err
 	}
-	return historyJSON(res), nil
+	return historyJSON(res, t, h.quotes.Daily(ctx, t).PerUSD)
 }
 
 // APIPriceHistory answers GET /v1/prices/history; the default size is cached per metal and range.
 func (h *Handlers) APIPriceHistory(c *fiber.Ctx) error {
 	q, err := historyQuery(c.Query("metal"), c.Query("range"), c.Query("max_points"))
+	if err != nil {
+		return err
+	}
+	t, err := kit.QuoteFor(c, h.quotes, true)
 	if err != nil {
 		return err
 	}
@@ -193,9 +227,13 @@ func (h *Handlers) APIPriceHistory(c *fiber.Ctx) error {
 		slot = "history/custom"
 		key += "/" + m + r + n
 	}
-	body, etag, err := h.Cache.Get(slot, key, func() (any, error) { return h.priceHistory(h.Ctx(c), m, r, n) })
+	if t.Named {
+		slot = "history/quoted"
+		key += "/" + m + r + n + "/" + t.Currency + "/" + string(t.Unit) + "/" + t.RateDate.Format(time.DateOnly) + "/" + t.PerUSD.String()
+	}
+	body, etag, err := h.Cache.Get(slot, key, func() (any, error) { return h.priceHistory(h.Ctx(c), m, r, n, t) })
 	if err != nil {
 		return err
 	}
-	return kit.SendCached(c, body, etag, h.maxAge())
+	return kit.SendQuoted(c, t, body, etag, h.maxAge())
 }

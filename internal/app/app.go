@@ -46,6 +46,7 @@ import (
 	"github.com/ouncehq/ounce/internal/performance"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/internal/prices"
+	"github.com/ouncehq/ounce/internal/quote"
 	"github.com/ouncehq/ounce/internal/receipts"
 	"github.com/ouncehq/ounce/internal/social"
 	"github.com/ouncehq/ounce/web"
@@ -149,7 +150,7 @@ func New(opts Options) (*App, error) {
 // adapters, and lists the jobs.
 func (a *App) wire(p web.Parts) (*handlers.Handlers, []kit.Job) {
 	a.buildServices(p)
-	prices := priceshttp.New(p.Base, a.Market, a.Portfolio)
+	prices := priceshttp.New(p.Base, a.Market, a.Portfolio).WithQuotes(quote.New(a.FX, a.now))
 	adv := advisorhttp.New(p.Base, a.Advisor)
 	// The dashboard draws the daily-brief card in its own response, not after it.
 	pf := portfoliohttp.New(p.Base, a.Portfolio, prices.TickerView).WithBriefCard(adv.BriefCardIn)
@@ -204,7 +205,7 @@ func (a *App) areas(base *kit.Base, prices *priceshttp.Handlers, pf *portfolioht
 		// Before any /v1/portfolio pattern: its summary is a fixed path.
 		performancehttp.New(base, a.Performance),
 		intelhttp.New(base, a.Intel, a.Vault),
-		dealershttp.New(base, a.Dealers),
+		dealershttp.New(base, a.Dealers).WithQuotes(quote.New(a.FX, a.now)),
 		billinghttp.New(base, a.Billing),
 		socialhttp.New(base, a.Social, a.Intel),
 		receiptshttp.New(base, a.Receipts),
