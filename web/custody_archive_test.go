@@ -8,6 +8,7 @@ import (
 	"image/color"
 	"image/png"
 	"io"
+	"mime/multipart"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -188,6 +189,27 @@ func TestHoldingsZipExportImport(t *testing.T) {
 			case !bytes.Equal(got, body):
 				t.Errorf("%s differs:\n%.300q\n%.300q", name, got, body)
 			}
+		}
+
+		// The import page takes the ZIP too, and restores it at once.
+		br := e.browser()
+		br.signUp("zipc@example.com")
+		br.get("/portfolio/import")
+		var mp bytes.Buffer
+		mw := multipart.NewWriter(&mp)
+		_ = mw.WriteField("_csrf", br.csrf)
+		fw, _ := mw.CreateFormFile("file", "ounce-holdings.zip")
+		_, _ = fw.Write(raw)
+		_ = mw.Close()
+		req := httptest.NewRequest("POST", "/portfolio/import/preview", &mp)
+		req.Header.Set("Content-Type", mw.FormDataContentType())
+		req.Header.Set("HX-Request", "true")
+		if r := br.send(req); r.Status != 200 || !strings.Contains(string(r.Body), "Imported 3 holdings; skipped 0 duplicates") {
+			t.Fatalf("page zip import: %d %.500s", r.Status, r.Body)
+		}
+		uc, _ := e.store.UserByEmail(t.Context(), "zipc@example.com")
+		if ds, _ := e.store.DocumentsByUser(t.Context(), uc.ID); len(ds) != 3 {
+			t.Fatalf("page zip import stored %d documents", len(ds))
 		}
 
 		// Refused archives: path traversal, too many entries, an entry too large.

@@ -143,7 +143,7 @@ func (h *Handlers) PageRoutes() []kit.PageRoute {
 		{Method: "GET", Path: "/holdings/:id/sell", Handler: h.SaleForm, Auth: kit.AuthGold},
 		{Method: "POST", Path: "/holdings/:id/sell", Handler: h.SaleSubmit, Auth: kit.AuthGold},
 		{Method: "GET", Path: "/portfolio/import", Handler: h.ImportPage, Auth: kit.AuthGold},
-		{Method: "POST", Path: "/portfolio/import/preview", Handler: h.ImportPreviewSubmit, Auth: kit.AuthGold, MaxBody: importMaxBody},
+		{Method: "POST", Path: "/portfolio/import/preview", Handler: h.ImportPreviewSubmit, Auth: kit.AuthGold, MaxBody: archiveMaxBody},
 		{Method: "POST", Path: "/portfolio/import", Handler: h.ImportCommit, Auth: kit.AuthGold, MaxBody: importCommitMaxBody},
 		{Method: "GET", Path: "/portfolio/export", Handler: h.ExportDownload, Auth: kit.AuthGold},
 	}
