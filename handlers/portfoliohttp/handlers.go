@@ -30,7 +30,8 @@ type Handlers struct {
 
 // Archive is the ZIP export with every document, and its import (issue 28).
 type Archive interface {
-	WriteArchive(ctx context.Context, u account.User, w io.Writer) error
+	// Archive reads what the ZIP lists and answers what writes it.
+	Archive(ctx context.Context, u account.User) (func(io.Writer) error, error)
 	ImportArchive(ctx context.Context, u account.User, data []byte) (portfolio.ImportResult, error)
 }
 

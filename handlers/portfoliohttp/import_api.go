@@ -261,6 +261,10 @@ func (h *Handlers) APIHoldingsExport(c *fiber.Ctx) error {
 func (h *Handlers) sendArchive(c *fiber.Ctx, u account.User) error {
 	// The stream is written after the handler returns: the request's context goes with it.
 	ctx := context.WithoutCancel(h.Ctx(c))
+	write, err := h.archive.Archive(ctx, u)
+	if err != nil {
+		return err
+	}
 	name := "ounce-holdings-" + h.Now().UTC().Format(time.DateOnly) + ".zip"
 	c.Status(http.StatusOK)
 	c.Set(fiber.HeaderContentType, "application/zip")
@@ -268,7 +272,7 @@ func (h *Handlers) sendArchive(c *fiber.Ctx, u account.User) error {
 	c.Set(fiber.HeaderCacheControl, "private, no-store")
 	log := h.Log
 	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
-		if err := h.archive.WriteArchive(ctx, u, w); err != nil {
+		if err := write(w); err != nil {
 			// Too late for a status: the ZIP stops short, and its missing directory tells.
 			log.Error("zip export", "err", err)
 		}

@@ -71,28 +71,42 @@ type ArchiveDocumentJSON struct {
 // IsArchive is whether an import's bytes are a ZIP (its local-file signature).
 func IsArchive(b []byte) bool { return bytes.HasPrefix(b, []byte("PK\x03\x04")) }
 
-// WriteArchive writes u's ZIP export to w: csv is the ledger CSV (as format=csv answers it).
-// Documents are read one at a time, so the ZIP streams.
-func (s *Service) WriteArchive(ctx context.Context, u db.User, w io.Writer) error {
+// Archive reads what u's ZIP export lists and answers what writes it: the ledger CSV (as
+// format=csv answers it), the locations, the manifest, then the documents one at a time, so
+// the ZIP streams. A problem before the first byte is the error; one while writing, write's.
+func (s *Service) Archive(ctx context.Context, u db.User) (func(io.Writer) error, error) {
 	if err := requireGold(u); err != nil {
-		return err
+		return nil, err
 	}
 	list, err := s.holdings.ExportHoldings(ctx, u)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	sales, err := s.holdings.ExportSales(ctx, u)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	locs, err := s.store.LocationsByUser(ctx, u.ID)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	docs, err := s.docs.DocumentsByUser(ctx, u.ID)
 	if err != nil {
+		return nil, err
+	}
+	return func(w io.Writer) error { return s.writeArchive(ctx, u, w, list, sales, locs, docs) }, nil
+}
+
+// WriteArchive writes u's ZIP export to w.
+func (s *Service) WriteArchive(ctx context.Context, u db.User, w io.Writer) error {
+	write, err := s.Archive(ctx, u)
+	if err != nil {
 		return err
 	}
+	return write(w)
+}
+
+func (s *Service) writeArchive(ctx context.Context, u db.User, w io.Writer, list []portfolio.Holding, sales []portfolio.Sale, locs []db.Location, docs []Document) error {
 	zw := zip.NewWriter(w)
 	f, err := zw.Create(ArchiveHoldings)
 	if err != nil {
