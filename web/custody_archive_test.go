@@ -122,7 +122,7 @@ func TestHoldingsZipExportImport(t *testing.T) {
 		for _, up := range []struct {
 			lot, name string
 			body      []byte
-		}{{lot1, "receipt.pdf", pdf}, {lot1, "coin.png", pb.Bytes()}, {lot2, "card.pdf", append(append([]byte{}, pdf...), "% card\n"...)}} {
+		}{{lot1, "receipt.pdf", pdf}, {lot1, "coin.png", pb.Bytes()}, {lot2, "card.pdf", append(append([]byte{}, pdf...), "% card\n"...)}, {lot2, "bar.jpg", photoWithGPS(t)}} {
 			if r := e.upload(a, up.lot, up.name, up.body); r.Status != 201 {
 				t.Fatalf("upload %s: %d %s", up.name, r.Status, r.Body)
 			}
@@ -139,7 +139,7 @@ func TestHoldingsZipExportImport(t *testing.T) {
 				docs++
 			}
 		}
-		if docs != 3 || !strings.Contains(string(fa["manifest.json"]), `"content_type": "image/png"`) || !strings.Contains(string(fa["locations.csv"]), "'=behind the boiler") {
+		if docs != 4 || !strings.Contains(string(fa["manifest.json"]), `"content_type": "image/png"`) || !strings.Contains(string(fa["locations.csv"]), "'=behind the boiler") {
 			t.Fatalf("archive: %d documents\n%s\n%s", docs, fa["manifest.json"], fa["locations.csv"])
 		}
 
@@ -209,7 +209,7 @@ func TestHoldingsZipExportImport(t *testing.T) {
 			t.Fatalf("page zip import: %d %.500s", r.Status, r.Body)
 		}
 		uc, _ := e.store.UserByEmail(t.Context(), "zipc@example.com")
-		if ds, _ := e.store.DocumentsByUser(t.Context(), uc.ID); len(ds) != 3 {
+		if ds, _ := e.store.DocumentsByUser(t.Context(), uc.ID); len(ds) != 4 {
 			t.Fatalf("page zip import stored %d documents", len(ds))
 		}
 
