@@ -45,7 +45,7 @@ const (
 // LocationColumns is the header of locations.csv.
 var LocationColumns = []string{"id", "name", "kind", "insured_value", "notes"}
 
-// ArchiveManifest is manifest.json.
+// ArchiveManifestJSON is manifest.json.
 type ArchiveManifestJSON struct {
 	Format    string                `json:"format"`
 	Version   int                   `json:"version"`
