@@ -62,8 +62,24 @@ type ImportedSale struct {
 // with it (that holding's own sales already stand); a sale of more than is held fails the
 // whole import. decide is the sale rule, as for InsertSale.
 func (s *Store) ImportHoldingsWithSales(ctx context.Context, userID int64, rows []Holding, sales []ImportedSale, decide SaleRule, replay DisposalReplay) (ImportResult, error) {
-	res := ImportResult{Duplicates: []int{}}
+	var res ImportResult
 	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
+		var err error
+		res, _, err = s.importTx(ctx, tx, userID, rows, sales, decide, replay)
+		return err
+	})
+	if err != nil {
+		return ImportResult{}, err
+	}
+	return res, nil
+}
+
+// importTx is ImportHoldingsWithSales inside tx; ids are the stored holdings' ids by row ("" for
+// a skipped duplicate).
+func (s *Store) importTx(ctx context.Context, tx *sqlx.Tx, userID int64, rows []Holding, sales []ImportedSale, decide SaleRule, replay DisposalReplay) (ImportResult, []string, error) {
+	res := ImportResult{Duplicates: []int{}}
+	ids := make([]string, len(rows))
+	err := func() error {
 		if s.Engine == Postgres {
 			// Lock the account row: a second import of this user waits for the first.
 			if _, err := tx.ExecContext(ctx, `SELECT id FROM users WHERE id = $1 FOR UPDATE`, userID); err != nil {
@@ -80,7 +96,6 @@ func (s *Store) ImportHoldingsWithSales(ctx context.Context, userID int64, rows 
 		}
 		now := s.now()
 		fresh := make([]Holding, 0, len(rows))
-		ids := make([]string, len(rows))
 		for i, h := range rows {
 			k := DuplicateKey(h)
 			if seen[k] {
@@ -169,11 +184,11 @@ func (s *Store) ImportHoldingsWithSales(ctx context.Context, userID int64, rows 
 			res.Sales++
 		}
 		return nil
-	})
+	}()
 	if err != nil {
-		return ImportResult{}, err
+		return ImportResult{}, nil, err
 	}
-	return res, nil
+	return res, ids, nil
 }
 
 // AllHoldings returns every holding of the user in purchase order (oldest first, undated

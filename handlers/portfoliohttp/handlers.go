@@ -2,10 +2,14 @@
 package portfoliohttp
 
 import (
+	"context"
+	"io"
+
 	"github.com/a-h/templ"
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/views/pages"
 )
@@ -19,6 +23,22 @@ type Handlers struct {
 	// briefCard draws the daily-brief card into the dashboard (the advisor area's); nil leaves
 	// the card to load after the page.
 	briefCard func(*fiber.Ctx) (templ.Component, error)
+	// archive writes and restores the ZIP export (the custody area's); nil answers format=zip
+	// and ZIP imports with 422.
+	archive Archive
+}
+
+// Archive is the ZIP export with every document, and its import (issue 28).
+type Archive interface {
+	// Archive reads what the ZIP lists and answers what writes it.
+	Archive(ctx context.Context, u account.User) (func(io.Writer) error, error)
+	ImportArchive(ctx context.Context, u account.User, data []byte) (portfolio.ImportResult, error)
+}
+
+// WithArchive has export and import handle the ZIP with documents.
+func (h *Handlers) WithArchive(a Archive) *Handlers {
+	h.archive = a
+	return h
 }
 
 // WithBriefCard has the dashboard draw the daily-brief card in its first response.

@@ -1,7 +1,9 @@
 package portfoliohttp
 
 import (
+	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/custody"
 	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
@@ -98,6 +101,20 @@ func ImportWireError(err error) error {
 	return p
 }
 
+// archiveWireError gives a ZIP import's problem with the archive itself (an Unprocessable
+// naming file) the import's 422 shape: no row errors, field naming file; row problems of its
+// CSV keep theirs.
+func archiveWireError(err error) error {
+	e, ok := apperr.As(err)
+	if !ok || e.Kind != apperr.Unprocessable || len(e.Fields) != 1 || e.Fields[0].Field != "file" {
+		return ImportWireError(err)
+	}
+	p := kit.AsProblem(err)
+	p.Errors = nil
+	p.Extra = map[string]any{"errors": []ImportRowErrorJSON{}, "field": "file"}
+	return p
+}
+
 // importTooLarge is the 413 of an upload over the size limit.
 func importTooLarge() error {
 	return apperr.New(apperr.TooLarge, "the file is larger than %d MiB", portfolio.MaxImportBytes>>20)
@@ -106,6 +123,12 @@ func importTooLarge() error {
 // importBody reads the CSV of an import request: the body itself (text/csv) or the
 // multipart field "file".
 func importBody(c *fiber.Ctx) ([]byte, error) {
+	return importBodyUpTo(c, portfolio.MaxImportBytes)
+}
+
+// importBodyUpTo is importBody reading a file of up to limit bytes; a ZIP may also come as
+// the body itself (application/zip).
+func importBodyUpTo(c *fiber.Ctx, limit int64) ([]byte, error) {
 	ct := strings.ToLower(c.Get(fiber.HeaderContentType))
 	switch {
 	case strings.HasPrefix(ct, "multipart/form-data"):
@@ -113,7 +136,7 @@ func importBody(c *fiber.Ctx) ([]byte, error) {
 		if err != nil {
 			return nil, kit.Invalid("file", "is required: send the CSV in the multipart field file")
 		}
-		if fh.Size > portfolio.MaxImportBytes {
+		if fh.Size > limit {
 			return nil, importTooLarge()
 		}
 		f, err := fh.Open()
@@ -121,11 +144,12 @@ func importBody(c *fiber.Ctx) ([]byte, error) {
 			return nil, kit.Invalid("file", "could not be read")
 		}
 		defer f.Close()
-		return io.ReadAll(io.LimitReader(f, portfolio.MaxImportBytes+1))
-	case strings.HasPrefix(ct, "text/csv"), strings.HasPrefix(ct, "application/csv"), strings.HasPrefix(ct, "text/plain"):
+		return io.ReadAll(io.LimitReader(f, limit+1))
+	case strings.HasPrefix(ct, "text/csv"), strings.HasPrefix(ct, "application/csv"), strings.HasPrefix(ct, "text/plain"),
+		limit > portfolio.MaxImportBytes && (strings.HasPrefix(ct, "application/zip") || strings.HasPrefix(ct, "application/octet-stream")):
 		return c.Body(), nil
 	}
-	return nil, kit.Invalid("Content-Type", "must be text/csv, or multipart/form-data with the CSV in the field file")
+	return nil, kit.Invalid("Content-Type", "must be text/csv, application/zip, or multipart/form-data with the file in the field file")
 }
 
 // APIHoldingsImport answers POST /v1/holdings/import.
@@ -134,11 +158,25 @@ func (h *Handlers) APIHoldingsImport(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	data, err := importBody(c)
+	data, err := importBodyUpTo(c, custody.MaxArchiveBytes)
 	if err != nil {
 		return err
 	}
-	res, err := h.portfolio.ImportHoldings(h.Ctx(c), u, data)
+	var res portfolio.ImportResult
+	switch {
+	case custody.IsArchive(data):
+		// A ZIP export (sniffed from its bytes): the ledger with places, tags and documents.
+		if h.archive == nil {
+			return kit.Invalid("file", "is a ZIP; this server imports CSV files only")
+		}
+		if res, err = h.archive.ImportArchive(h.Ctx(c), u, data); err != nil {
+			return archiveWireError(err)
+		}
+	case len(data) > portfolio.MaxImportBytes:
+		return importTooLarge()
+	default:
+		res, err = h.portfolio.ImportHoldings(h.Ctx(c), u, data)
+	}
 	if err != nil {
 		return ImportWireError(err)
 	}
@@ -180,8 +218,11 @@ func (h *Handlers) sendExport(c *fiber.Ctx, u account.User, format string) error
 		format = "csv"
 	}
 	format = strings.ToLower(format)
+	if format == "zip" && h.archive != nil {
+		return h.sendArchive(c, u)
+	}
 	if format != "csv" && format != "json" {
-		return kit.Invalid("format", "must be csv or json")
+		return kit.Invalid("format", "must be csv, json or zip")
 	}
 	list, err := h.portfolio.ExportHoldings(h.Ctx(c), u)
 	if err != nil {
@@ -214,4 +255,28 @@ func (h *Handlers) APIHoldingsExport(c *fiber.Ctx) error {
 		return err
 	}
 	return h.sendExport(c, u, c.Query("format"))
+}
+
+// sendArchive streams u's ZIP export: the ledger CSV, locations, manifest and every document.
+func (h *Handlers) sendArchive(c *fiber.Ctx, u account.User) error {
+	// The stream is written after the handler returns: the request's context goes with it.
+	ctx := context.WithoutCancel(h.Ctx(c))
+	write, err := h.archive.Archive(ctx, u)
+	if err != nil {
+		return err
+	}
+	name := "ounce-holdings-" + h.Now().UTC().Format(time.DateOnly) + ".zip"
+	c.Status(http.StatusOK)
+	c.Set(fiber.HeaderContentType, "application/zip")
+	c.Set(fiber.HeaderContentDisposition, `attachment; filename="`+name+`"`)
+	c.Set(fiber.HeaderCacheControl, "private, no-store")
+	log := h.Log
+	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
+		if err := write(w); err != nil {
+			// Too late for a status: the ZIP stops short, and its missing directory tells.
+			log.Error("zip export", "err", err)
+		}
+		_ = w.Flush()
+	})
+	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/ouncehq/ounce/internal/account"
+	"github.com/ouncehq/ounce/internal/custody"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/views/format"
 	"github.com/ouncehq/ounce/views/pages"
@@ -88,6 +89,25 @@ func (h *Handlers) preview(c *fiber.Ctx, u account.User, data []byte) (*pages.Im
 func (h *Handlers) ImportPreviewSubmit(c *fiber.Ctx) error {
 	u, _ := kit.UserFrom(c)
 	v := importView()
+	m := h.Meta(c, "Import holdings", "holdings")
+	if fh, ferr := c.FormFile("file"); ferr == nil && fh.Size > 0 && h.archive != nil {
+		// A ZIP export is restored at once (its documents are too large to carry back through a
+		// preview); anything else over the CSV limit is refused as before.
+		data, err := importBodyUpTo(c, custody.MaxArchiveBytes)
+		if err == nil && h.archive != nil && custody.IsArchive(data) {
+			res, err := h.archive.ImportArchive(h.Ctx(c), u, data)
+			if err != nil {
+				p := kit.AsProblem(err)
+				if p.Status >= 500 {
+					return err
+				}
+				v.Preview = &pages.ImportPreview{Problem: kit.ErrorSentence(p)}
+			} else {
+				v.Done = &pages.ImportDone{Imported: format.Int(int64(res.Imported)), Skipped: format.Int(int64(res.SkippedDuplicates))}
+			}
+			return kit.Page(c, http.StatusOK, pages.ImportPage(m, v), pages.ImportResult(m, v))
+		}
+	}
 	data, err := importUpload(c)
 	if err == nil {
 		v.Preview, err = h.preview(c, u, data)
@@ -99,7 +119,6 @@ func (h *Handlers) ImportPreviewSubmit(c *fiber.Ctx) error {
 		}
 		v.Preview = &pages.ImportPreview{Problem: kit.ErrorSentence(p)}
 	}
-	m := h.Meta(c, "Import holdings", "holdings")
 	return kit.Page(c, http.StatusOK, pages.ImportPage(m, v), pages.ImportResult(m, v))
 }
 

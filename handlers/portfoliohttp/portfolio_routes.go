@@ -2,6 +2,7 @@ package portfoliohttp
 
 import (
 	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/internal/custody"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/internal/prices"
 )
@@ -96,24 +97,26 @@ func (h *Handlers) portfolioRoutes() []kit.APIRoute {
 			Example: "DELETE /v1/sales/s_abc123"},
 		{Method: "GET", Path: "/v1/holdings/export", Auth: kit.AuthGold, Handler: h.APIHoldingsExport, OperationID: "exportHoldings", Tag: "Portfolio",
 			Summary:     "Download every holding as CSV or JSON",
-			Description: "format=csv (default) answers text/csv with a header row of the importable fields (metal, product_name, quantity, weight_oz, purchase_price, fees, dealer, purchase_date, notes), so an export imports back unchanged; text cells that a spreadsheet would run as a formula are prefixed with an apostrophe, which import removes. When you have sales, a second section follows the holdings: a header row sale_of_row,quantity,price_per_unit,fees,sold_on and one row per sale in the order recorded (both padded with empty cells to the holdings' width, so every row has as many cells), sale_of_row naming the holding by its data row (1 = first row after the header). Importing that file into an empty account reproduces holdings, sales, realized P/L and analytics exactly. format=json answers the JSON below, which also carries ids, sold quantities and each lot's sales nested.",
-			Params:      []kit.Param{{Name: "format", In: "query", Description: "csv or json.", Schema: kit.Schema{"type": "string", "enum": []string{"csv", "json"}, "default": "csv"}}},
-			Responses: []kit.Response{{Status: 200, Description: "The holdings, oldest purchase first: text/csv for format=csv, application/json for format=json.",
-				Contents: map[string]kit.Schema{"text/csv": {"type": "string", "description": "A header row, then one row per holding."}, "application/json": pfSchema(ExportJSON{})}}},
+			Description: "format=csv (default) answers text/csv with a header row of the importable fields (metal, product_name, quantity, weight_oz, purchase_price, fees, dealer, purchase_date, notes), so an export imports back unchanged; text cells that a spreadsheet would run as a formula are prefixed with an apostrophe, which import removes. When you have sales, a second section follows the holdings: a header row sale_of_row,quantity,price_per_unit,fees,sold_on and one row per sale in the order recorded (both padded with empty cells to the holdings' width, so every row has as many cells), sale_of_row naming the holding by its data row (1 = first row after the header). Importing that file into an empty account reproduces holdings, sales, realized P/L and analytics exactly. format=json answers the JSON below, which also carries ids, sold quantities and each lot's sales nested. format=zip answers a ZIP (streamed) holding holdings.csv (the same bytes as format=csv), locations.csv (id,name,kind,insured_value,notes), every document as documents/<row>/<n>-<name>, and manifest.json ({format: \"ounce-archive\", version: 1, lots: [{row, location, tags}], documents: [{row, path, name, content_type}]}) naming each lot by its CSV data row, since ids change on import; POST /v1/holdings/import restores it.",
+			Params:      []kit.Param{{Name: "format", In: "query", Description: "csv, json or zip.", Schema: kit.Schema{"type": "string", "enum": []string{"csv", "json", "zip"}, "default": "csv"}}},
+			Responses: []kit.Response{{Status: 200, Description: "The holdings, oldest purchase first: text/csv for format=csv, application/json for format=json, application/zip for format=zip.",
+				Contents: map[string]kit.Schema{"text/csv": {"type": "string", "description": "A header row, then one row per holding."}, "application/json": pfSchema(ExportJSON{}),
+					"application/zip": {"type": "string", "format": "binary", "description": "holdings.csv, locations.csv, manifest.json and documents/."}}}},
 			Example: "GET /v1/holdings/export?format=csv"},
 		{Method: "POST", Path: "/v1/holdings/import", Auth: kit.AuthGold, Handler: h.APIHoldingsImport, OperationID: "importHoldings", Tag: "Portfolio",
 			Summary:     "Import holdings from CSV, all or nothing",
-			Description: "Send the CSV as the body (Content-Type: text/csv) or as the multipart field file. The first row names the columns, in any order, from: metal, product_name, quantity, weight_oz, purchase_price, fees, dealer, purchase_date, notes (metal, quantity, weight_oz and purchase_price are required). Each row is validated like POST /v1/holdings; if any row is bad nothing is stored and the 422 lists every problem as {row, field, message}, rows counted from 1 after the header. Rows that exactly repeat one of your holdings (or an earlier row) on metal, product, quantity, weight, price, fees, dealer and date are skipped and counted. An optional sales section (as export writes it) follows the holdings: a header row starting with sale_of_row (columns sale_of_row, quantity, price_per_unit required; fees, sold_on optional), then one sale per row, recorded in file order with cost basis and realized P/L computed as for POST /v1/holdings/{id}/sales; sales of a skipped duplicate are skipped with it. At most 10,000 rows and 5 MiB.",
+			Description: "Send the CSV as the body (Content-Type: text/csv) or as the multipart field file. The first row names the columns, in any order, from: metal, product_name, quantity, weight_oz, purchase_price, fees, dealer, purchase_date, notes (metal, quantity, weight_oz and purchase_price are required). Each row is validated like POST /v1/holdings; if any row is bad nothing is stored and the 422 lists every problem as {row, field, message}, rows counted from 1 after the header. Rows that exactly repeat one of your holdings (or an earlier row) on metal, product, quantity, weight, price, fees, dealer and date are skipped and counted. An optional sales section (as export writes it) follows the holdings: a header row starting with sale_of_row (columns sale_of_row, quantity, price_per_unit required; fees, sold_on optional), then one sale per row, recorded in file order with cost basis and realized P/L computed as for POST /v1/holdings/{id}/sales; sales of a skipped duplicate are skipped with it. At most 10,000 rows and 5 MiB. A ZIP made by GET /v1/holdings/export?format=zip (told from its bytes, as the body with Content-Type application/zip or in the field file) restores its holdings and sales as above, its locations (one of yours with the same name is reused), each lot's location and tags, and its documents, each checked like an upload (type from its bytes, 10 MB each, 500 MB in all with yours); a ZIP with more than 5,000 entries, an entry outside it (../), or unpacking past its limits is refused with 422 naming file, and on any error nothing is stored.",
 			BodyByType: map[string]kit.Schema{
 				"text/csv":            {"type": "string", "description": "The CSV text."},
+				"application/zip":     {"type": "string", "format": "binary", "description": "A ZIP export."},
 				"multipart/form-data": {"type": "object", "required": []string{"file"}, "properties": kit.Schema{"file": kit.Schema{"type": "string", "format": "binary", "description": "The CSV file."}}},
 			},
 			Responses: []kit.Response{
 				{Status: 200, Description: "Imported.", Schema: pfSchema(ImportedJSON{})},
-				{Status: 413, Description: "More than 10,000 rows or 5 MiB."},
+				{Status: 413, Description: "More than 10,000 rows or 5 MiB of CSV, a ZIP over 64 MiB (upload larger documents per lot), or documents past your 500 MB."},
 				{Status: 422, Description: "Some rows are invalid; nothing was imported. errors lists {row, field, message}.", Schema: ImportProblemSchema(), ContentType: "application/problem+json"},
 			},
-			Example: "POST /v1/holdings/import @holdings.csv", MaxBody: importMaxBody},
+			Example: "POST /v1/holdings/import @holdings.csv", MaxBody: archiveMaxBody},
 	}
 }
 
@@ -140,7 +143,7 @@ func (h *Handlers) PageRoutes() []kit.PageRoute {
 		{Method: "GET", Path: "/holdings/:id/sell", Handler: h.SaleForm, Auth: kit.AuthGold},
 		{Method: "POST", Path: "/holdings/:id/sell", Handler: h.SaleSubmit, Auth: kit.AuthGold},
 		{Method: "GET", Path: "/portfolio/import", Handler: h.ImportPage, Auth: kit.AuthGold},
-		{Method: "POST", Path: "/portfolio/import/preview", Handler: h.ImportPreviewSubmit, Auth: kit.AuthGold, MaxBody: importMaxBody},
+		{Method: "POST", Path: "/portfolio/import/preview", Handler: h.ImportPreviewSubmit, Auth: kit.AuthGold, MaxBody: archiveMaxBody},
 		{Method: "POST", Path: "/portfolio/import", Handler: h.ImportCommit, Auth: kit.AuthGold, MaxBody: importCommitMaxBody},
 		{Method: "GET", Path: "/portfolio/export", Handler: h.ExportDownload, Auth: kit.AuthGold},
 	}
@@ -151,6 +154,7 @@ func (h *Handlers) PageRoutes() []kit.PageRoute {
 // same file carried back in base64 (four bytes for every three).
 const (
 	importMaxBody       = portfolio.MaxImportBytes + kit.DefaultMaxBody
+	archiveMaxBody      = custody.MaxArchiveBytes + kit.DefaultMaxBody
 	importCommitMaxBody = portfolio.MaxImportBytes/3*4 + kit.DefaultMaxBody
 )
 

@@ -68,6 +68,7 @@ type ImportProblemJSON struct {
 	Detail     string               `json:"detail,omitempty"`
 	Errors     []ImportRowErrorJSON `json:"errors"`
 	ErrorCount int                  `json:"error_count,omitempty" doc:"Problems found in total (errors lists at most 1,000)."`
+	Field      string               `json:"field,omitempty" doc:"file when the problem is a ZIP import's archive itself (an entry outside it, too many or too large entries, a refused document); errors is then empty and detail says what."`
 }
 
 // ImportProblemSchema is the schema of an import's 422 (the receipts import answers it too).

@@ -153,7 +153,7 @@ func (a *App) wire(p web.Parts) (*handlers.Handlers, []kit.Job) {
 	prices := priceshttp.New(p.Base, a.Market, a.Portfolio).WithQuotes(quote.New(a.FX, a.now))
 	adv := advisorhttp.New(p.Base, a.Advisor)
 	// The dashboard draws the daily-brief card in its own response, not after it.
-	pf := portfoliohttp.New(p.Base, a.Portfolio, prices.TickerView).WithBriefCard(adv.BriefCardIn)
+	pf := portfoliohttp.New(p.Base, a.Portfolio, prices.TickerView).WithBriefCard(adv.BriefCardIn).WithArchive(a.Custody)
 	home := handlers.Home{Dashboard: pf.DashboardPage, Markets: prices.MarketsView}
 	return handlers.New(p.Base, home, a.areas(p.Base, prices, pf, adv)), a.Jobs()
 }

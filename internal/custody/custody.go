@@ -52,6 +52,8 @@ func TaxAdvantaged(kind string) bool { return kind == "ira" }
 type Store interface {
 	DocumentStore
 	DeleteLocation(ctx context.Context, userID int64, id string) error
+	ImportArchive(ctx context.Context, userID int64, rows []db.Holding, sales []db.ImportedSale, decide db.SaleRule, replay db.DisposalReplay,
+		locs []db.ArchiveLocation, places []db.ArchivePlace, docs []db.ArchiveDocument, quota int64) (db.ImportResult, error)
 	InsertLocation(ctx context.Context, l db.Location) (db.Location, error)
 	LocationByID(ctx context.Context, userID int64, id string) (db.Location, error)
 	LocationsByUser(ctx context.Context, userID int64) ([]db.Location, error)
@@ -65,6 +67,8 @@ var _ Store = (*db.Store)(nil)
 type Portfolio interface {
 	GetHolding(ctx context.Context, u db.User, id string) (portfolio.Holding, error)
 	ExportHoldings(ctx context.Context, u db.User) ([]portfolio.Holding, error)
+	ExportSales(ctx context.Context, u db.User) ([]portfolio.Sale, error)
+	ImportRows(ctx context.Context, u db.User, data []byte) ([]db.Holding, []db.ImportedSale, error)
 }
 
 // Deps are what the service is built from.

@@ -149,6 +149,25 @@ func cleanName(name, ext string) string {
 	return name + ext
 }
 
+// checkDocument tells a document's type from its bytes, refuses polyglots and strips images
+// of their metadata, answering the name to keep, the type and the bytes to store. Every
+// document goes through it: uploads and the ZIP import.
+func checkDocument(name string, body []byte) (string, string, []byte, error) {
+	ct, ext, err := sniffDocument(body)
+	if err != nil {
+		return "", "", nil, err
+	}
+	if what := polyglot(body, ct); what != "" {
+		return "", "", nil, unprocessable("also holds " + what + ": a file that is two formats at once is not kept")
+	}
+	if ct != "application/pdf" {
+		if body, err = cleanImage(body, ct); err != nil {
+			return "", "", nil, err
+		}
+	}
+	return cleanName(name, ext), ct, body, nil
+}
+
 // Upload checks a file and attaches it to the member's lot.
 func (s *Service) Upload(ctx context.Context, u db.User, holdingID, name string, body []byte) (Document, error) {
 	h, err := s.portfolio.GetHolding(ctx, u, holdingID)
@@ -158,19 +177,11 @@ func (s *Service) Upload(ctx context.Context, u db.User, holdingID, name string,
 	if len(body) > MaxDocumentBytes {
 		return Document{}, apperr.New(apperr.TooLarge, "the file is over 10 MB")
 	}
-	ct, ext, err := sniffDocument(body)
+	name, ct, body, err := checkDocument(name, body)
 	if err != nil {
 		return Document{}, err
 	}
-	if what := polyglot(body, ct); what != "" {
-		return Document{}, unprocessable("also holds " + what + ": a file that is two formats at once is not kept")
-	}
-	if ct != "application/pdf" {
-		if body, err = cleanImage(body, ct); err != nil {
-			return Document{}, err
-		}
-	}
-	d, err := s.docs.InsertDocument(ctx, db.Document{UserID: u.ID, HoldingID: h.ID, Name: cleanName(name, ext), ContentType: ct}, body, MaxMemberBytes)
+	d, err := s.docs.InsertDocument(ctx, db.Document{UserID: u.ID, HoldingID: h.ID, Name: name, ContentType: ct}, body, MaxMemberBytes)
 	switch {
 	case errors.Is(err, db.ErrQuota):
 		return Document{}, apperr.New(apperr.TooLarge, "your documents would take over 500 MB; delete some first")

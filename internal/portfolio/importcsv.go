@@ -370,15 +370,34 @@ func ImportProblem(p ImportParse) *apperr.Error {
 // one transaction, skipping rows that exactly repeat one of their holdings (or an earlier
 // row). Any bad row stores nothing: the error lists every problem.
 func (s *Service) ImportHoldings(ctx context.Context, u db.User, data []byte) (ImportResult, error) {
-	if err := requireGold(u); err != nil {
-		return ImportResult{}, err
-	}
-	p, err := ParseHoldingsCSV(data, s.now())
+	rows, sales, err := s.ImportRows(ctx, u, data)
 	if err != nil {
 		return ImportResult{}, err
 	}
+	res, err := s.store.ImportHoldingsWithSales(ctx, u.ID, rows, sales, DecideSale, ReplayDisposal)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	return ImportResult{Imported: res.Imported, SkippedDuplicates: len(res.Duplicates), Sales: res.Sales}, nil
+}
+
+// ReplayDisposal is the disposal rule an import records a disposal's slices again with.
+func ReplayDisposal(method string, picks []db.LotPick) db.DisposalRule {
+	return DecideDisposal(method, picks)
+}
+
+// ImportRows validates an import CSV for u and answers the holdings and sales to store, as
+// ImportHoldings stores them (the ZIP import stores them with their places and documents).
+func (s *Service) ImportRows(ctx context.Context, u db.User, data []byte) ([]db.Holding, []db.ImportedSale, error) {
+	if err := requireGold(u); err != nil {
+		return nil, nil, err
+	}
+	p, err := ParseHoldingsCSV(data, s.now())
+	if err != nil {
+		return nil, nil, err
+	}
 	if p.ErrorCount > 0 {
-		return ImportResult{}, ImportProblem(p)
+		return nil, nil, ImportProblem(p)
 	}
 	rows := make([]db.Holding, len(p.Rows))
 	find := s.spotFinder()
@@ -390,13 +409,9 @@ func (s *Service) ImportHoldings(ctx context.Context, u db.User, data []byte) (I
 		rows[i] = h.row(u.ID)
 	}
 	if err := s.checkImportCap(ctx, u, rows); err != nil {
-		return ImportResult{}, err
+		return nil, nil, err
 	}
-	res, err := s.store.ImportHoldingsWithSales(ctx, u.ID, rows, p.Sales, DecideSale, func(method string, picks []db.LotPick) db.DisposalRule { return DecideDisposal(method, picks) })
-	if err != nil {
-		return ImportResult{}, err
-	}
-	return ImportResult{Imported: res.Imported, SkippedDuplicates: len(res.Duplicates), Sales: res.Sales}, nil
+	return rows, p.Sales, nil
 }
 
 // checkImportCap refuses an import that would take u past MaxHoldings, counting only the rows

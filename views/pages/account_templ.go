@@ -273,7 +273,7 @@ func Account(m components.Meta, v AccountView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if v.Gold {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "<p class=\"mt-3 text-sm\">First, download your data: <a id=\"download-data\" class=\"font-semibold text-amber-700 underline dark:text-amber-400\" href=\"/portfolio/export?format=csv\">holdings and sales (CSV)</a> or <a class=\"font-semibold text-amber-700 underline dark:text-amber-400\" href=\"/portfolio/export?format=json\">JSON</a>. The CSV imports back into any Ounce account exactly.</p>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "<p class=\"mt-3 text-sm\">First, download your data: <a id=\"download-data\" class=\"font-semibold text-amber-700 underline dark:text-amber-400\" href=\"/portfolio/export?format=csv\">holdings and sales (CSV)</a> or <a class=\"font-semibold text-amber-700 underline dark:text-amber-400\" href=\"/portfolio/export?format=json\">JSON</a>, or everything with your locations and documents as a <a class=\"font-semibold text-amber-700 underline dark:text-amber-400\" href=\"/portfolio/export?format=zip\">ZIP</a>. The CSV imports back into any Ounce account exactly.</p>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -1,0 +1,120 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// ArchiveLocation is a location of an imported archive, matched to the member's by name.
+type ArchiveLocation struct {
+	Name, Kind, Notes string
+	InsuredValue      sql.NullString
+}
+
+// ArchivePlace is where the imported holding at index Row is kept (Location indexes the
+// archive's locations, -1 unassigned) and its tags joined by commas.
+type ArchivePlace struct {
+	Row      int
+	Location int
+	Tags     string
+}
+
+// ArchiveDocument is a checked document of the imported holding at index Row.
+type ArchiveDocument struct {
+	Row         int
+	Name        string
+	ContentType string
+	Body        []byte
+}
+
+// ImportArchive is ImportHoldingsWithSales with, in the same transaction, the archive's
+// locations (one of the member's with the same name is reused), each holding's place and tags,
+// and its documents (refused with ErrQuota past quota bytes in all). All or nothing: on any
+// error no row is stored and no document file is left. Rows skipped as duplicates keep their
+// place, tags and documents.
+func (s *Store) ImportArchive(ctx context.Context, userID int64, rows []Holding, sales []ImportedSale, decide SaleRule, replay DisposalReplay,
+	locs []ArchiveLocation, places []ArchivePlace, docs []ArchiveDocument, quota int64) (ImportResult, error) {
+	var res ImportResult
+	b := s.blob()
+	var written []string
+	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
+		var uid int64
+		if err := tx.GetContext(ctx, &uid, tx.Rebind(`SELECT id FROM users WHERE id = ?`+s.forUpdate()), userID); err != nil {
+			return notFound(err)
+		}
+		r, ids, err := s.importTx(ctx, tx, userID, rows, sales, decide, replay)
+		if err != nil {
+			return err
+		}
+		res = r
+		var have []Location
+		if err := tx.SelectContext(ctx, &have, tx.Rebind(`SELECT `+locationCols+` FROM locations WHERE user_id = ?`), userID); err != nil {
+			return err
+		}
+		byName := map[string]string{}
+		for _, l := range have {
+			byName[l.Name] = l.ID
+		}
+		locIDs := make([]string, len(locs))
+		now := s.now()
+		for i, l := range locs {
+			if id, ok := byName[l.Name]; ok {
+				locIDs[i] = id
+				continue
+			}
+			id := newID("loc_")
+			if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO locations (`+locationCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+				id, userID, l.Name, l.Kind, l.InsuredValue, l.Notes, now, now); err != nil {
+				return fmt.Errorf("insert location: %w", err)
+			}
+			byName[l.Name], locIDs[i] = id, id
+		}
+		for _, p := range places {
+			if p.Row < 0 || p.Row >= len(ids) || ids[p.Row] == "" {
+				continue
+			}
+			loc := sql.NullString{}
+			if p.Location >= 0 && p.Location < len(locIDs) {
+				loc = sql.NullString{String: locIDs[p.Location], Valid: true}
+			}
+			if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE holdings SET location_id = ?, tags = ? WHERE id = ? AND user_id = ?`), loc, p.Tags, ids[p.Row], userID); err != nil {
+				return err
+			}
+		}
+		var used int64
+		if err := tx.GetContext(ctx, &used, tx.Rebind(`SELECT COALESCE(SUM(size), 0) FROM documents WHERE user_id = ?`), userID); err != nil {
+			return err
+		}
+		for i, d := range docs {
+			if d.Row < 0 || d.Row >= len(ids) || ids[d.Row] == "" {
+				continue
+			}
+			if used += int64(len(d.Body)); used > quota {
+				return ErrQuota
+			}
+			id := newID("doc_")
+			// A microsecond apart, so the documents of a lot list in the archive's order.
+			at := now.Add(time.Duration(i) * time.Microsecond)
+			if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO documents (`+documentCols+`) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+				id, userID, ids[d.Row], d.Name, d.ContentType, int64(len(d.Body)), at); err != nil {
+				return err
+			}
+			written = append(written, id)
+			if err := b.put(ctx, tx, userID, id, d.Body); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		if len(written) > 0 {
+			_ = b.drop(ctx, userID, written) // files written before a failed commit
+		}
+		return ImportResult{}, err
+	}
+	return res, nil
+}
