@@ -713,11 +713,11 @@ func TaxSaleForm(m components.Meta, v TaxSaleView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = components.Input("price_per_unit", "Price per unit (USD)", "text", v.Values["price_per_unit"], v.Errors["price_per_unit"], "", templ.Attributes{"inputmode": "decimal"}).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = components.Input("price_per_unit", "Price per unit (in the lots' currency)", "text", v.Values["price_per_unit"], v.Errors["price_per_unit"], "", templ.Attributes{"inputmode": "decimal"}).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = components.Input("fees", "Fees (USD, whole sale)", "text", v.Values["fees"], v.Errors["fees"], "", templ.Attributes{"inputmode": "decimal"}).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = components.Input("fees", "Fees (whole sale, same currency)", "text", v.Values["fees"], v.Errors["fees"], "", templ.Attributes{"inputmode": "decimal"}).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
