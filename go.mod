@@ -32,8 +32,6 @@ require (
 	modernc.org/sqlite v1.60.1
 )
 
-require github.com/go-pdf/fpdf v0.9.0 // indirect
-
 require (
 	github.com/a-h/parse v0.0.0-20250122154542-74294addb73e // indirect
 	github.com/andybalholm/brotli v1.1.0
