@@ -19,7 +19,7 @@ func pdfText(t *testing.T, pdf []byte) string {
 	t.Helper()
 	bin, err := exec.LookPath("pdftotext")
 	if err != nil {
-		t.Skip("pdftotext (poppler-utils) is not installed")
+		t.Fatal("pdftotext is needed to read the PDF back (poppler-utils; .ci/tools installs it)")
 	}
 	p := filepath.Join(t.TempDir(), "s.pdf")
 	if err := os.WriteFile(p, pdf, 0o600); err != nil {
