@@ -63,11 +63,23 @@ func (h *Handlers) AccountTax(c *fiber.Ctx) error {
 
 // SettingsJSON is the body of GET|PATCH /v1/account/settings.
 type SettingsJSON struct {
-	DisplayCurrency string `json:"display_currency"`
-	WeightUnit      string `json:"weight_unit"`
-	TimeZone        string `json:"time_zone"`
-	LotMethod       string `json:"lot_method"`
-	TaxJurisdiction string `json:"tax_jurisdiction"`
+	_               struct{} `schema:"open"`
+	DisplayCurrency string   `json:"display_currency" schema:"enum=currencies" doc:"ISO 4217 code money is shown in (default USD), converted at the ECB reference rate of each day."`
+	WeightUnit      string   `json:"weight_unit" schema:"enum=units" doc:"Unit weights and prices per weight are shown in (default oz): troy ounce, gram, kilogram, tola (11.6638038 g; 1 troy oz = 31.1034768 g)."`
+	TimeZone        string   `json:"time_zone" doc:"IANA time zone name (default America/New_York); daily briefs follow the member's day in it."`
+	LotMethod       string   `json:"lot_method" schema:"optional,enum=lotMethods" doc:"How POST /v1/sales picks lots when the sale names no method (default fifo): fifo, lifo, hifo (highest cost per unit first), specific (lots named), average (one pool per product)."`
+	TaxJurisdiction string   `json:"tax_jurisdiction" schema:"optional,enum=jurisdictions" doc:"Whose rules the gains report labels (default none): us, uk, de or none. Not tax advice."`
+}
+
+// SettingsPatchJSON is the body of PATCH /v1/account/settings: any of the settings, each
+// checked by the account service (422 naming the field).
+type SettingsPatchJSON struct {
+	_               struct{} `schema:"allOptional"`
+	DisplayCurrency string   `json:"display_currency"`
+	WeightUnit      string   `json:"weight_unit"`
+	TimeZone        string   `json:"time_zone"`
+	LotMethod       string   `json:"lot_method"`
+	TaxJurisdiction string   `json:"tax_jurisdiction"`
 }
 
 func settingsJSON(u account.User) SettingsJSON {
@@ -113,17 +125,8 @@ func (h *Handlers) APISettingsPatch(c *fiber.Ctx) error {
 
 // SettingsAPIRoutes are the account area's /v1 routes: the member's settings.
 func (h *Handlers) SettingsAPIRoutes() []kit.APIRoute {
-	schema := kit.Schema{"type": "object", "required": []string{"display_currency", "weight_unit", "time_zone"}, "properties": kit.Schema{
-		"display_currency": kit.Schema{"type": "string", "enum": fx.DisplayCurrencies(), "description": "ISO 4217 code money is shown in (default USD), converted at the ECB reference rate of each day."},
-		"weight_unit":      kit.Schema{"type": "string", "enum": metals.UnitNames(), "description": "Unit weights and prices per weight are shown in (default oz): troy ounce, gram, kilogram, tola (11.6638038 g; 1 troy oz = 31.1034768 g)."},
-		"time_zone":        kit.Schema{"type": "string", "description": "IANA time zone name (default America/New_York); daily briefs follow the member's day in it."},
-		"lot_method":       kit.Schema{"type": "string", "enum": account.LotMethods, "description": "How POST /v1/sales picks lots when the sale names no method (default fifo): fifo, lifo, hifo (highest cost per unit first), specific (lots named), average (one pool per product)."},
-		"tax_jurisdiction": kit.Schema{"type": "string", "enum": account.TaxJurisdictions, "description": "Whose rules the gains report labels (default none): us, uk, de or none. Not tax advice."},
-	}}
-	patch := kit.Schema{"type": "object", "additionalProperties": false, "properties": kit.Schema{
-		"display_currency": kit.Schema{"type": "string"}, "weight_unit": kit.Schema{"type": "string"}, "time_zone": kit.Schema{"type": "string"},
-		"lot_method": kit.Schema{"type": "string"}, "tax_jurisdiction": kit.Schema{"type": "string"},
-	}}
+	consts := kit.Consts{"currencies": fx.DisplayCurrencies(), "units": metals.UnitNames(), "lotMethods": account.LotMethods, "jurisdictions": account.TaxJurisdictions}
+	schema, patch := kit.SchemaOf(SettingsJSON{}, consts), kit.SchemaOf(SettingsPatchJSON{})
 	refused := kit.Response{Status: 422, Description: "An unknown currency, unit or time zone (or an empty body): errors names each field and what is accepted; nothing is changed.", Schema: kit.ProblemSchema(), ContentType: "application/problem+json"}
 	return []kit.APIRoute{
 		{Method: "GET", Path: "/v1/account/settings", Auth: kit.AuthMember, Handler: h.APISettings, OperationID: "getAccountSettings", Tag: "Account",

@@ -16,7 +16,7 @@ import (
 func (h *Handlers) APIRoutes() []kit.APIRoute {
 	claim := kit.Param{Name: "userId", In: "query", Description: "Accepted for compatibility only: when sent it must be your own user id (else 403); it never identifies anyone by itself.", Schema: kit.Schema{"type": "string", "maxLength": 40}}
 	forbidden := kit.Response{Status: 403, Description: "userId is not your own id, or (brief) the caller is not a Gold member."}
-	conv := kit.Param{Name: "id", In: "path", Required: true, Description: "The conversation's id, as returned by POST /v1/advisor/chat.", Schema: kit.Schema{"type": "string", "maxLength": 100}, Example: "cv_0123456789abcdef01234567"}
+	conv := kit.PathParam("id", "The conversation's id, as returned by POST /v1/advisor/chat.", 100, "cv_0123456789abcdef01234567")
 	quota := "Each member may send " + strconv.Itoa(advisor.FreeDailyQuota) + " messages a day on the free tier and " + strconv.Itoa(advisor.GoldDailyQuota) + " on Gold; the day is the member's own (account time zone, default America/New_York)."
 	return []kit.APIRoute{
 		{Method: "GET", Path: "/v1/daily-brief", Auth: kit.AuthGold, Handler: h.APIDailyBrief, OperationID: "getDailyBrief", Tag: "Intelligence",

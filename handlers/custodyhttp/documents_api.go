@@ -121,8 +121,8 @@ func (h *Handlers) APIDeleteDocument(c *fiber.Ctx) error {
 }
 
 func (h *Handlers) documentRoutes() []kit.APIRoute {
-	holdID := kit.Param{Name: "id", In: "path", Required: true, Description: "Holding id.", Schema: kit.Schema{"type": "string", "maxLength": 64}}
-	docID := kit.Param{Name: "id", In: "path", Required: true, Description: "Document id.", Schema: kit.Schema{"type": "string", "maxLength": 64}}
+	holdID := kit.PathParam("id", "Holding id.", 64, "")
+	docID := kit.PathParam("id", "Document id.", 64, "")
 	binary := kit.Schema{"type": "string", "format": "binary"}
 	return []kit.APIRoute{
 		{Method: "POST", Path: "/v1/holdings/:id/documents", Auth: kit.AuthGold, Handler: h.APIUpload, OperationID: "uploadDocument", Tag: "Portfolio",

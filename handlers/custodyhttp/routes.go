@@ -6,8 +6,8 @@ import (
 
 // APIRoutes are the area's /v1 routes.
 func (h *Handlers) APIRoutes() []kit.APIRoute {
-	locID := kit.Param{Name: "id", In: "path", Required: true, Description: "Location id.", Schema: kit.Schema{"type": "string", "maxLength": 64}}
-	holdID := kit.Param{Name: "id", In: "path", Required: true, Description: "Holding id.", Schema: kit.Schema{"type": "string", "maxLength": 64}}
+	locID := kit.PathParam("id", "Location id.", 64, "")
+	holdID := kit.PathParam("id", "Holding id.", 64, "")
 	loc := kit.Schema{"$ref": "#/components/schemas/Location"}
 	return append([]kit.APIRoute{
 		{Method: "GET", Path: "/v1/locations", Auth: kit.AuthGold, Handler: h.APIList, OperationID: "listLocations", Tag: "Portfolio",

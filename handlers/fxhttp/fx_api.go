@@ -14,13 +14,14 @@ import (
 
 // RateJSON is the body of GET /v1/fx.
 type RateJSON struct {
-	Date     string   `json:"date"`
-	Currency string   `json:"currency"`
-	PerUSD   kit.Num  `json:"per_usd"`
-	PerEUR   *kit.Num `json:"per_eur"`
-	RateDate string   `json:"rate_date"`
-	Source   string   `json:"source"`
-	Stale    bool     `json:"stale"`
+	_        struct{} `schema:"open"`
+	Date     string   `json:"date" schema:"format=date" doc:"The day asked for."`
+	Currency string   `json:"currency" schema:"pattern=^[A-Z]{3}$" doc:"ISO 4217 code."`
+	PerUSD   kit.Num  `json:"per_usd" doc:"Units of the currency per 1 US dollar: from 1999 the ECB's euro rates crossed through the euro (currency per EUR ÷ USD per EUR) in decimal, to the significant figures of the currency's published rate (at least five); before 1999 the Federal Reserve's H.10 rate."`
+	PerEUR   *kit.Num `json:"per_eur" doc:"Units of the currency per 1 euro as the ECB published it; null before the euro's first reference rate (1999-01-04)."`
+	RateDate string   `json:"rate_date" schema:"format=date" doc:"The day of the rate used: the last one published on or before date (Friday's for a Sunday)."`
+	Source   string   `json:"source" doc:"Where the rate comes from: the embedded ECB reference rates, the Federal Reserve H.10 series (before 1999), the ECB daily file fetched by this server, or an operator's import (\"import:FILE\")."`
+	Stale    bool     `json:"stale" doc:"true when rate_date is more than 5 days before date: the newest rate known is old (offline, the ECB unreachable, or a currency no longer quoted), so it names its date instead of passing for the day's."`
 }
 
 // num keeps every digit the rate has (a published 0.84770 stays five decimals).

@@ -5,16 +5,8 @@ import (
 )
 
 // rateSchema is the body of GET /v1/fx.
-var rateSchema = kit.Schema{"type": "object", "required": []string{"date", "currency", "per_usd", "per_eur", "rate_date", "source", "stale"},
-	"properties": kit.Schema{
-		"date":      kit.Schema{"type": "string", "format": "date", "description": "The day asked for."},
-		"currency":  kit.Schema{"type": "string", "pattern": "^[A-Z]{3}$", "description": "ISO 4217 code."},
-		"per_usd":   kit.Schema{"type": "number", "format": "double", "description": "Units of the currency per 1 US dollar: from 1999 the ECB's euro rates crossed through the euro (currency per EUR ÷ USD per EUR) in decimal, to the significant figures of the currency's published rate (at least five); before 1999 the Federal Reserve's H.10 rate."},
-		"per_eur":   kit.Schema{"type": "number", "format": "double", "nullable": true, "description": "Units of the currency per 1 euro as the ECB published it; null before the euro's first reference rate (1999-01-04)."},
-		"rate_date": kit.Schema{"type": "string", "format": "date", "description": "The day of the rate used: the last one published on or before date (Friday's for a Sunday)."},
-		"source":    kit.Schema{"type": "string", "description": "Where the rate comes from: the embedded ECB reference rates, the Federal Reserve H.10 series (before 1999), the ECB daily file fetched by this server, or an operator's import (\"import:FILE\")."},
-		"stale":     kit.Schema{"type": "boolean", "description": "true when rate_date is more than 5 days before date: the newest rate known is old (offline, the ECB unreachable, or a currency no longer quoted), so it names its date instead of passing for the day's."},
-	}}
+// rateSchema is generated from RateJSON.
+var rateSchema = kit.SchemaOf(RateJSON{})
 
 // APIRoutes are the area's /v1 routes.
 func (h *Handlers) APIRoutes() []kit.APIRoute {

@@ -45,7 +45,7 @@ func (h *Handlers) intelRoutes() []kit.APIRoute {
 			Example: "GET /v1/stack-signal/latest"},
 		{Method: "GET", Path: "/v1/stack-signal/:slug", Auth: kit.AuthNone, Handler: h.APIStackSignalArticle, OperationID: "getStackSignalArticle", Tag: "Market intelligence",
 			Summary: "One Stack Signal article by its slug",
-			Params:  []kit.Param{{Name: "slug", In: "path", Required: true, Description: "The article's slug, as listed.", Schema: kit.Schema{"type": "string", "maxLength": 200}, Example: "2026-11-22-daily-synthesis"}},
+			Params:  []kit.Param{kit.PathParam("slug", "The article's slug, as listed.", 200, "2026-11-22-daily-synthesis")},
 			Responses: []kit.Response{
 				{Status: 200, Description: "The article.", Schema: intelSchema(ArticleEnvelopeJSON{})},
 				{Status: 404, Description: "No article with that slug."},

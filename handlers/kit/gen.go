@@ -391,3 +391,8 @@ func PatchOf(v any, consts ...Consts) Schema {
 	s["minProperties"] = 1
 	return s
 }
+
+// PathParam is a string path parameter of at most maxLength characters (an id or a slug).
+func PathParam(name, description string, maxLength int, example string) Param {
+	return Param{Name: name, In: "path", Required: true, Description: description, Schema: Schema{"type": "string", "maxLength": maxLength}, Example: example}
+}

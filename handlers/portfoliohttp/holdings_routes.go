@@ -7,7 +7,7 @@ import (
 )
 
 func (h *Handlers) holdingsRoutes() []kit.APIRoute {
-	idParam := kit.Param{Name: "id", In: "path", Required: true, Description: "Holding id, as returned when it was created.", Schema: kit.Schema{"type": "string", "maxLength": 64}}
+	idParam := kit.PathParam("id", "Holding id, as returned when it was created.", 64, "")
 	return []kit.APIRoute{
 		{Method: "GET", Path: "/v1/holdings", Auth: kit.AuthGold, Handler: h.APIHoldingsList, OperationID: "listHoldings", Tag: "Portfolio",
 			Summary: "List your holdings, newest purchase first",

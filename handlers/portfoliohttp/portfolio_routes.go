@@ -31,7 +31,7 @@ func (h *Handlers) portfolioRoutes() []kit.APIRoute {
 		{Method: "POST", Path: "/v1/holdings/:id/sales", Auth: kit.AuthGold, Handler: h.APISalesCreate, OperationID: "createSale", Tag: "Portfolio",
 			Summary:     "Record a sale of some or all units of a holding",
 			Description: "The units' cost basis is their share of the holding's remaining cost basis (quantity × price + fees); realized P/L = proceeds − sale fees − that cost basis. Selling more units than are still held is 409.",
-			Params:      []kit.Param{{Name: "id", In: "path", Required: true, Description: "Holding id.", Schema: kit.Schema{"type": "string", "maxLength": 64}, Example: "h_abc123"}},
+			Params:      []kit.Param{kit.PathParam("id", "Holding id.", 64, "h_abc123")},
 			Body:        pfSchema(SaleCreateJSON{}),
 			Responses: []kit.Response{
 				{Status: 201, Description: "The sale, with its realized profit or loss.", Schema: pfSchema(SaleCreatedJSON{})},
@@ -89,7 +89,7 @@ func (h *Handlers) portfolioRoutes() []kit.APIRoute {
 		{Method: "DELETE", Path: "/v1/sales/:id", Auth: kit.AuthGold, Handler: h.APISalesDelete, OperationID: "deleteSale", Tag: "Portfolio",
 			Summary:     "Undo a sale",
 			Description: "Removes one of your sales (one recorded by mistake): its units, fine ounces and cost basis go back to the holding, and its realized P/L no longer counts. Other sales of the holding keep the cost basis they were recorded with.",
-			Params:      []kit.Param{{Name: "id", In: "path", Required: true, Description: "Sale id.", Schema: kit.Schema{"type": "string", "maxLength": 64}, Example: "s_abc123"}},
+			Params:      []kit.Param{kit.PathParam("id", "Sale id.", 64, "s_abc123")},
 			Responses: []kit.Response{
 				{Status: 204, Description: "The sale is undone."},
 				{Status: 404, Description: "No such sale of yours."},

@@ -10,8 +10,8 @@ import (
 
 // APIRoutes are the /v1 article view, like and comment routes.
 func (h *Handlers) APIRoutes() []kit.APIRoute {
-	article := kit.Param{Name: "id", In: "path", Required: true, Description: "The article's id or its slug.", Schema: kit.Schema{"type": "string", "maxLength": 200}, Example: "2026-11-22-daily-synthesis"}
-	comment := kit.Param{Name: "comment_id", In: "path", Required: true, Description: "The comment's id, as returned when it was posted or listed.", Schema: kit.Schema{"type": "string", "maxLength": 200}, Example: "c_abc123"}
+	article := kit.PathParam("id", "The article's id or its slug.", 200, "2026-11-22-daily-synthesis")
+	comment := kit.PathParam("comment_id", "The comment's id, as returned when it was posted or listed.", 200, "c_abc123")
 	claim := kit.Param{Name: "userId", In: "query", Description: "Accepted for compatibility only: when sent it must be your own user id (else 403), and it never identifies anyone by itself (401 without a key).", Schema: kit.Schema{"type": "string", "maxLength": 40}}
 	forbidden := kit.Response{Status: 403, Description: "userId is not your own id."}
 	notFound := kit.Response{Status: 404, Description: "No article with that id or slug."}
