@@ -84,10 +84,10 @@ func optPct(d *decimal.Decimal) *kit.Num {
 }
 
 func dealerQuoteJSON(q dealers.Quote, t quote.Target) DealerQuoteJSON {
-	out := DealerQuoteJSON{Dealer: q.Dealer.Slug, DealerName: q.Dealer.Name, Price: kit.Money(t.Money(q.Price)), PricePerOz: kit.Money(t.Price(q.PricePerOz)),
+	out := DealerQuoteJSON{Dealer: q.Dealer.Slug, DealerName: q.Dealer.Name, Price: kit.MoneyIn(t.Money(q.Price), t.Currency), PricePerOz: kit.MoneyIn(t.Price(q.PricePerOz), t.Currency),
 		PremiumPct: optPct(q.PremiumPct), InStock: q.InStock, URL: q.URL, UpdatedAt: q.UpdatedAt.UTC(), Source: q.Source, Tiers: []DealerTierJSON{}}
 	for _, tr := range q.Tiers {
-		tj := DealerTierJSON{MinQty: tr.MinQty, Price: kit.Money(t.Money(tr.Price))}
+		tj := DealerTierJSON{MinQty: tr.MinQty, Price: kit.MoneyIn(t.Money(tr.Price), t.Currency)}
 		if tr.MaxQty > 0 {
 			m := tr.MaxQty
 			tj.MaxQty = &m
@@ -100,7 +100,7 @@ func dealerQuoteJSON(q dealers.Quote, t quote.Target) DealerQuoteJSON {
 func dealerPricesJSON(c dealers.Comparison, t quote.Target) DealerPricesJSON {
 	out := DealerPricesJSON{Metal: string(c.Metal), SpotStale: c.Spot.Stale, Demo: c.Demo, Offline: c.Offline, Products: []DealerProductJSON{}, QuoteJSON: kit.QuoteOf(t)}
 	if c.Spot.Known {
-		s, at := kit.PriceNum(t.Price(c.Spot.Price)), c.Spot.AsOf.UTC()
+		s, at := kit.PriceIn(t.Price(c.Spot.Price), t.Currency), c.Spot.AsOf.UTC()
 		out.Spot, out.SpotAsOf = &s, &at
 	}
 	for _, pq := range c.Products {
@@ -108,7 +108,7 @@ func dealerPricesJSON(c dealers.Comparison, t quote.Target) DealerPricesJSON {
 		pj := DealerProductJSON{ProductID: p.ID, Name: p.Name, WeightOz: kit.Ounces(p.FineOz), Form: string(p.Form), Purity: kit.Purity(p.Purity), PerFace: p.PerFace,
 			Demo: pq.Demo, MedianPremium: optPct(pq.MedianPremium), Quotes: []DealerQuoteJSON{}}
 		if b := pq.Best; b != nil {
-			pj.Best = &DealerBestJSON{Dealer: b.Dealer.Slug, DealerName: b.Dealer.Name, Price: kit.Money(t.Money(b.Price)), PremiumPct: optPct(b.PremiumPct)}
+			pj.Best = &DealerBestJSON{Dealer: b.Dealer.Slug, DealerName: b.Dealer.Name, Price: kit.MoneyIn(t.Money(b.Price), t.Currency), PremiumPct: optPct(b.PremiumPct)}
 		}
 		for _, q := range pq.Quotes {
 			pj.Quotes = append(pj.Quotes, dealerQuoteJSON(q, t))

@@ -14,21 +14,23 @@ import (
 )
 
 // QuoteJSON names the currency and weight unit of an answer's prices and the exchange rate
-// that converted them (issue 25). Absent from a dollar-per-ounce answer asked without the
-// currency and unit parameters, which stays as it was.
+// that converted them (issue 25). Every answer names its currency and unit, USD and oz too.
 type QuoteJSON struct {
-	Currency   string  `json:"currency,omitempty" doc:"ISO 4217 code of every price and amount in this answer (those documented as USD are in it): the currency parameter, else your display currency, else USD. Present when a parameter was given or the answer is not in USD per troy ounce."`
-	Unit       string  `json:"unit,omitempty" doc:"Weight unit of every price per weight in this answer (those documented as per troy ounce are per it): oz, g, kg or tola (11.6638038 g)."`
+	Currency   string  `json:"currency,omitempty" doc:"ISO 4217 code of every price and amount in this answer (those documented as USD are in it): the currency parameter, else your display currency, else USD. Always present. Amounts are rounded to the currency's minor units (cents; whole yen, won and krónur); prices per weight keep their source's precision (2 to 4 decimals) in a currency with minor units and are whole units in one without."`
+	Unit       string  `json:"unit,omitempty" doc:"Weight unit of every price per weight in this answer (those documented as per troy ounce are per it): the unit parameter, else your weight unit, else oz; g, kg or tola (11.6638038 g). Always present."`
 	FXRateDate *string `json:"fx_rate_date,omitempty" schema:"format=date" doc:"Day of the exchange rate that converted today's USD prices (the last published on or before today); absent for USD."`
 	FXStale    *bool   `json:"fx_stale,omitempty" doc:"The exchange rate is old (offline, or the ECB file unreachable): quote fx_rate_date with the figures. Absent for USD."`
 }
 
-// QuoteOf renders a target: empty when it need not be named.
+// QuoteOf renders a target: its currency and unit always, the rate when not in dollars.
 func QuoteOf(t quote.Target) QuoteJSON {
-	if !t.Named {
-		return QuoteJSON{}
-	}
 	out := QuoteJSON{Currency: t.Currency, Unit: string(t.Unit)}
+	if out.Currency == "" {
+		out.Currency = "USD"
+	}
+	if out.Unit == "" {
+		out.Unit = string(metals.Ounce)
+	}
 	if t.Currency != "USD" {
 		d, st := t.RateDate.Format(time.DateOnly), t.Stale
 		out.FXRateDate, out.FXStale = &d, &st

@@ -81,38 +81,41 @@ type SpeculationPortfolioLine struct {
 	ProjectedValue kit.Num `json:"projected_value"`
 }
 
-func junkSilverJSON(r portfolio.JunkSilver) JunkSilverJSON {
-	out := JunkSilverJSON{Spot: SpotRef{Price: kit.PriceNum(r.Spot.Price), AsOf: r.Spot.AsOf.UTC(), Stale: r.Spot.Stale}, Basis: r.Basis, Coins: []JunkCoinJSON{}, Face: []JunkFaceJSON{},
-		TotalFaceValue: kit.Money(r.TotalFaceValue), TotalSilverOz: kit.Ounces(r.TotalSilverOz), TotalMeltValue: kit.Money(r.TotalMelt), MeltPerFaceDollar: kit.Money(r.MeltPerFaceDollar)}
+// junkSilverJSON renders a result in cur: melt values in its minor units, face values in
+// dollars (what is stamped on the coins).
+func junkSilverJSON(r portfolio.JunkSilver, cur string) JunkSilverJSON {
+	out := JunkSilverJSON{Spot: SpotRef{Price: kit.PriceIn(r.Spot.Price, cur), AsOf: r.Spot.AsOf.UTC(), Stale: r.Spot.Stale}, Basis: r.Basis, Coins: []JunkCoinJSON{}, Face: []JunkFaceJSON{},
+		TotalFaceValue: kit.Money(r.TotalFaceValue), TotalSilverOz: kit.Ounces(r.TotalSilverOz), TotalMeltValue: kit.MoneyIn(r.TotalMelt, cur), MeltPerFaceDollar: kit.MoneyIn(r.MeltPerFaceDollar, cur)}
 	for _, c := range r.Coins {
 		out.Coins = append(out.Coins, JunkCoinJSON{Type: c.Type, Quantity: c.Quantity, FaceValue: kit.Money(c.FaceValue),
-			SilverOzPerCoin: kit.Ounces(c.SilverOzPerCoin), SilverOz: kit.Ounces(c.SilverOz), MeltValue: kit.Money(c.MeltValue)})
+			SilverOzPerCoin: kit.Ounces(c.SilverOzPerCoin), SilverOz: kit.Ounces(c.SilverOz), MeltValue: kit.MoneyIn(c.MeltValue, cur)})
 	}
 	for _, f := range r.Face {
 		out.Face = append(out.Face, JunkFaceJSON{Type: f.Type, FaceValue: kit.Money(f.FaceValue),
-			SilverOzPerFaceDollar: kit.Ounces(f.SilverOzPerFaceDollar), SilverOz: kit.Ounces(f.SilverOz), MeltValue: kit.Money(f.MeltValue)})
+			SilverOzPerFaceDollar: kit.Ounces(f.SilverOzPerFaceDollar), SilverOz: kit.Ounces(f.SilverOz), MeltValue: kit.MoneyIn(f.MeltValue, cur)})
 	}
 	return out
 }
 
-func speculationJSON(s portfolio.Speculation) SpeculationJSON {
+// speculationJSON renders a what-if in cur: prices per weight and money as its minor units say.
+func speculationJSON(s portfolio.Speculation, cur string) SpeculationJSON {
 	out := SpeculationJSON{Current: map[string]kit.Num{}, Targets: map[string]kit.Num{}, Multipliers: map[string]kit.Num{}, Scenarios: map[string]map[string]kit.Num{}, Stale: s.Stale}
 	for _, m := range metals.All {
-		out.Current[string(m)], out.Targets[string(m)] = kit.PriceNum(s.Current[m]), kit.PriceNum(s.Targets[m])
+		out.Current[string(m)], out.Targets[string(m)] = kit.PriceIn(s.Current[m], cur), kit.PriceIn(s.Targets[m], cur)
 		out.Multipliers[string(m)] = kit.Num{D: s.Multipliers[m].Round(4), Places: 4}
 	}
 	for name, row := range s.Scenarios {
 		r := map[string]kit.Num{}
 		for m, p := range row {
-			r[string(m)] = kit.PriceNum(p)
+			r[string(m)] = kit.PriceIn(p, cur)
 		}
 		out.Scenarios[name] = r
 	}
 	if p := s.Portfolio; p != nil {
-		sp := &SpeculationPortfolio{CurrentValue: kit.Money(p.CurrentValue), ProjectedValue: kit.Money(p.ProjectedValue), Gain: kit.Money(p.Gain),
+		sp := &SpeculationPortfolio{CurrentValue: kit.MoneyIn(p.CurrentValue, cur), ProjectedValue: kit.MoneyIn(p.ProjectedValue, cur), Gain: kit.MoneyIn(p.Gain, cur),
 			GainPct: kit.Pct(p.GainPct), Metals: map[string]SpeculationPortfolioLine{}}
 		for m, l := range p.Metals {
-			sp.Metals[string(m)] = SpeculationPortfolioLine{Oz: kit.Ounces(l.Oz), CurrentValue: kit.Money(l.CurrentValue), ProjectedValue: kit.Money(l.ProjectedValue)}
+			sp.Metals[string(m)] = SpeculationPortfolioLine{Oz: kit.Ounces(l.Oz), CurrentValue: kit.MoneyIn(l.CurrentValue, cur), ProjectedValue: kit.MoneyIn(l.ProjectedValue, cur)}
 		}
 		out.Portfolio = sp
 	}
@@ -126,7 +129,7 @@ func (h *Handlers) JunkSilver(ctx context.Context, counts map[string]string, bas
 	if err != nil {
 		return JunkSilverJSON{}, err
 	}
-	out := junkSilverJSON(t.Junk(r))
+	out := junkSilverJSON(t.Junk(r), t.Currency)
 	out.QuoteJSON = kit.QuoteOf(t)
 	return out, nil
 }
@@ -155,7 +158,7 @@ func (h *Handlers) speculationTool(ctx context.Context, targets map[string]strin
 	if s, err = t.Speculation(s, targets); err != nil {
 		return speculationToolJSON{}, err
 	}
-	out := speculationToolJSON{SpeculationJSON: speculationJSON(s)}
+	out := speculationToolJSON{SpeculationJSON: speculationJSON(s, t.Currency)}
 	out.QuoteJSON = kit.QuoteOf(t)
 	if s.Note != "" {
 		out.Note = kit.Capitalize(s.Note) + "."

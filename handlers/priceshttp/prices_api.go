@@ -20,7 +20,7 @@ import (
 type SpotJSON struct {
 	Metal     string    `json:"metal" schema:"enum=metals"`
 	Symbol    string    `json:"symbol" schema:"enum=XAU|XAG|XPT|XPD"`
-	Price     kit.Num   `json:"price" doc:"USD per troy ounce at its source's precision: at least 2 and at most 4 decimals (LBMA silver 63.935 is served as 63.935)."`
+	Price     kit.Num   `json:"price" doc:"USD per troy ounce (or the answer's currency per its unit) at its source's precision: at least 2 and at most 4 decimals (LBMA silver 63.935 is served as 63.935); whole units in a currency without minor units (JPY, KRW, ISK)."`
 	PrevClose *kit.Num  `json:"prev_close" doc:"USD per troy ounce at source precision (up to 4 decimals); change_pct is percent, 2 decimals."`
 	Change    *kit.Num  `json:"change" doc:"USD per troy ounce at source precision (up to 4 decimals); change_pct is percent, 2 decimals."`
 	ChangePct *kit.Num  `json:"change_pct" doc:"USD per troy ounce at source precision (up to 4 decimals); change_pct is percent, 2 decimals."`
@@ -66,10 +66,10 @@ func pricesJSON(snap prices.Snapshot, t quote.Target) PricesJSON {
 			out.Prices[string(m)] = nil
 			continue
 		}
-		j := &SpotJSON{Metal: string(m), Symbol: m.Symbol(), Price: kit.PriceNum(t.Price(sp.Price)), AsOf: sp.AsOf.UTC(), Source: sp.Source, Stale: sp.Stale}
+		j := &SpotJSON{Metal: string(m), Symbol: m.Symbol(), Price: kit.PriceIn(t.Price(sp.Price), t.Currency), AsOf: sp.AsOf.UTC(), Source: sp.Source, Stale: sp.Stale}
 		if !sp.PrevClose.IsZero() {
 			// Today's rate converts both ends, so change_pct is the metal's move, not the currency's.
-			pc, ch, cp := kit.PriceNum(t.Price(sp.PrevClose)), kit.PriceNum(t.Price(sp.Change)), kit.Pct(sp.ChangePct)
+			pc, ch, cp := kit.PriceIn(t.Price(sp.PrevClose), t.Currency), kit.PriceIn(t.Price(sp.Change), t.Currency), kit.Pct(sp.ChangePct)
 			j.PrevClose, j.Change, j.ChangePct = &pc, &ch, &cp
 			j.ChangeFrom, j.ChangeAsOf = kit.DayOrNull(sp.PrevDate), kit.DayOrNull(sp.Session)
 		}
@@ -139,8 +139,8 @@ type HistoryJSON struct {
 	Start   *string `json:"start" schema:"format=date" doc:"First calendar day of the window; from is the first close on or after it (2026-02-28, a Saturday, gives from 2026-03-02). Null for ALL."`
 	Through *string `json:"through" schema:"format=date" doc:"Date of the metal's newest daily close: the data ends here. Null when there is none."`
 	Stale   bool    `json:"stale" doc:"true when the newest close (through) is before today: every range then counts back from through instead of today (1M is the month up to through), so the ranges stay nested and the series is never silently empty."`
-	// Currency is present when named; each close converts at its own day's rate.
-	Currency   string  `json:"currency,omitempty" doc:"ISO 4217 code of every price: each close converted at its own day's exchange rate (the last published on or before it). Present when a parameter was given or the answer is not in USD per troy ounce."`
+	// Currency is always named; each close converts at its own day's rate.
+	Currency   string  `json:"currency,omitempty" doc:"ISO 4217 code of every price: each close converted at its own day's exchange rate (the last published on or before it). Always present (USD too). Prices keep their source's precision (2 to 4 decimals), whole units in a currency without minor units (JPY, KRW, ISK)."`
 	FXRateDate *string `json:"fx_rate_date,omitempty" schema:"format=date" doc:"Day of today's exchange rate into currency; absent for USD."`
 	FXStale    *bool   `json:"fx_stale,omitempty" doc:"Today's exchange rate is old (offline, or the ECB file unreachable): the newest closes convert at the rate of fx_rate_date. Absent for USD."`
 }
@@ -161,10 +161,9 @@ func historyJSON(res prices.HistoryResult, t quote.Target, perUSD func(time.Time
 		f, t := res.From.Format(time.DateOnly), res.To.Format(time.DateOnly)
 		out.From, out.To = &f, &t
 	}
-	if t.Named {
-		q := kit.QuoteOf(t)
-		out.Unit, out.Currency, out.FXRateDate, out.FXStale = t.Currency+"/"+string(t.Unit), q.Currency, q.FXRateDate, q.FXStale
-	}
+	// Every history names its currency; the rate's day only when it is not the dollar.
+	q := kit.QuoteOf(t)
+	out.Unit, out.Currency, out.FXRateDate, out.FXStale = q.Currency+"/"+q.Unit, q.Currency, q.FXRateDate, q.FXStale
 	for i, p := range res.Points {
 		price := p.Price
 		if !t.IsUSDOunce() {
@@ -174,7 +173,7 @@ func historyJSON(res prices.HistoryResult, t quote.Target, perUSD func(time.Time
 			}
 			price = t.PriceAt(p.Price, f)
 		}
-		out.Points[i] = PointJSON{Date: p.Date.Format(time.DateOnly), Price: kit.PriceNum(price), Source: p.Source}
+		out.Points[i] = PointJSON{Date: p.Date.Format(time.DateOnly), Price: kit.PriceIn(price, t.Currency), Source: p.Source}
 	}
 	return out, nil
 }

@@ -15,8 +15,18 @@ var symbols = map[string]string{
 	"HKD": "HK$", "SGD": "S$", "MXN": "MX$", "BRL": "R$",
 }
 
-// minorUnits are the currencies without cents (ISO 4217 exponent 0); every other has two.
-var minorUnits = map[string]int32{"JPY": 0, "KRW": 0, "ISK": 0}
+// minorUnits is the ISO 4217 exponent (the digits after the decimal point of an amount) of
+// every currency the embedded exchange rates name, current and withdrawn: the yen, the won and
+// the króna have none (nor had the old Turkish lira, TRL), every other has two (the forint and
+// the rupiah too: ISO keeps their fillér and sen though no coin is struck). A code missing
+// from the table counts two decimals.
+var minorUnits = map[string]int32{
+	"AUD": 2, "BGN": 2, "BRL": 2, "CAD": 2, "CHF": 2, "CNY": 2, "CYP": 2, "CZK": 2, "DKK": 2,
+	"EEK": 2, "EUR": 2, "GBP": 2, "HKD": 2, "HRK": 2, "HUF": 2, "IDR": 2, "ILS": 2, "INR": 2,
+	"ISK": 0, "JPY": 0, "KRW": 0, "LTL": 2, "LVL": 2, "MTL": 2, "MXN": 2, "MYR": 2, "NOK": 2,
+	"NZD": 2, "PHP": 2, "PLN": 2, "ROL": 2, "RON": 2, "RUB": 2, "SEK": 2, "SGD": 2, "SIT": 2,
+	"SKK": 2, "THB": 2, "TRL": 0, "TRY": 2, "USD": 2, "ZAR": 2,
+}
 
 // Symbol is the prefix amounts in currency are written with: "$", "€", "CHF ".
 func Symbol(currency string) string {
@@ -27,7 +37,9 @@ func Symbol(currency string) string {
 	return code + " "
 }
 
-// MinorUnits is how many decimals an amount in currency shows (2, or 0 for yen, won, krónur).
+// MinorUnits is how many decimals an amount in currency shows: its ISO 4217 minor units (2,
+// or 0 for yen, won, krónur). The one table of them: pages, the API and exports round money
+// through it.
 func MinorUnits(currency string) int32 {
 	if p, ok := minorUnits[strings.ToUpper(currency)]; ok {
 		return p
@@ -74,6 +86,11 @@ func PriceIn(d decimal.Decimal, currency string) string {
 		d = decimal.Zero
 	}
 	return sign(d, Symbol(currency)+Group(d.Abs().StringFixed(p)), false)
+}
+
+// RoundMoney is an amount rounded to currency's minor units (¥1,234.5 is ¥1,235; $1.005 is $1.01).
+func RoundMoney(d decimal.Decimal, currency string) decimal.Decimal {
+	return d.Round(MinorUnits(currency))
 }
 
 // PricePerUnit is PriceIn followed by the weight unit: "€122.57/g", "$4,405.80/oz".

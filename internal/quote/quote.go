@@ -88,9 +88,9 @@ func (q *Quoter) Resolve(ctx context.Context, u *account.User, currency, unit st
 		code = "USD"
 	}
 	if perWeight && un != "" {
-		pu, err := metals.ParseUnit(un)
+		pu, err := parseUnit(un, unit)
 		if err != nil {
-			return t, apperr.InvalidField("unit", "unknown unit "+fmt.Sprintf("%q", unit)+"; one of "+strings.Join(metals.UnitNames(), ", "))
+			return t, err
 		}
 		t.Unit = pu
 	}
@@ -113,6 +113,34 @@ func (q *Quoter) Resolve(ctx context.Context, u *account.User, currency, unit st
 		t.Named = true
 	}
 	return t, nil
+}
+
+// parseUnit reads a lower-cased unit; raw is what was sent, quoted in the 400 naming unit.
+func parseUnit(un, raw string) (metals.Unit, error) {
+	pu, err := metals.ParseUnit(un)
+	if err != nil {
+		return "", apperr.InvalidField("unit", "unknown unit "+fmt.Sprintf("%q", raw)+"; one of "+strings.Join(metals.UnitNames(), ", "))
+	}
+	return pu, nil
+}
+
+// Unit resolves the unit parameter alone (the valuation routes, whose currency the portfolio
+// resolves): given, it is checked (400 naming unit, listing the units); absent, the member's
+// weight unit, else troy ounces.
+func Unit(u *account.User, unit string) (metals.Unit, error) {
+	un := strings.ToLower(strings.TrimSpace(unit))
+	if un == "" && u != nil {
+		un = string(account.SettingsOf(*u).WeightUnit)
+	}
+	if un == "" {
+		return metals.Ounce, nil
+	}
+	return parseUnit(un, unit)
+}
+
+// PerUnit re-expresses a price per troy ounce (in any currency) per unit u; unchanged for oz.
+func PerUnit(perOz decimal.Decimal, u metals.Unit) decimal.Decimal {
+	return Target{Unit: u}.perUnit(perOz)
 }
 
 // factor is the currency's rate on day and what a dollar is worth in it (through the euro).

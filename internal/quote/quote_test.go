@@ -85,3 +85,26 @@ func TestDailyUsesEachDaysRate(t *testing.T) {
 		t.Errorf("a day asked twice looked its rate up again")
 	}
 }
+
+// TestUnitParam: the valuation routes' unit is the parameter, else the member's weight unit,
+// else ounces; anything else is a 400 naming unit and listing the units.
+func TestUnitParam(t *testing.T) {
+	grams := &db.User{WeightUnit: "g"}
+	for _, c := range []struct {
+		u    *db.User
+		raw  string
+		want metals.Unit
+	}{{nil, "", metals.Ounce}, {grams, "", metals.Gram}, {grams, "KG", metals.Kilogram}, {nil, " tola ", metals.Tola}} {
+		got, err := Unit(c.u, c.raw)
+		if err != nil || got != c.want {
+			t.Errorf("Unit(%v, %q) = %s, %v; want %s", c.u, c.raw, got, err, c.want)
+		}
+	}
+	_, err := Unit(grams, "lb")
+	if fs := apperr.FieldsOf(err); len(fs) != 1 || fs[0].Field != "unit" || !strings.Contains(fs[0].Message, "tola") {
+		t.Fatalf("unit lb: %v", err)
+	}
+	if got := PerUnit(decimal.RequireFromString("3110.34768"), metals.Gram); !got.Equal(decimal.NewFromInt(100)) {
+		t.Errorf("3110.34768 per oz is %s per g, want 100", got)
+	}
+}
