@@ -69,13 +69,17 @@ var troyOunceGrams = decimal.RequireFromString("31.1034768")
 
 // TestPricesInACurrencyAPI: /v1/prices answers in the currency and unit asked for, or the
 // member's settings, naming them and the rate's day (stale offline); an anonymous caller
-// without parameters gets USD per ounce with no currency fields; unknown codes are 400s
+// without parameters gets USD per ounce, named, with no rate fields; unknown codes are 400s
 // naming the parameter.
 func TestPricesInACurrencyAPI(t *testing.T) {
 	eachEngine(t, pcOffline(t), func(t *testing.T, e *env) {
 		usd := pfJSON(t, e.api("GET", "/v1/prices", "", nil))
-		if _, ok := usd["currency"]; ok {
-			t.Errorf("anonymous USD board names a currency: %v", usd)
+		// Every answer names its currency and unit, the anonymous dollar board too (no rate).
+		if usd["currency"] != "USD" || usd["unit"] != "oz" {
+			t.Errorf("anonymous USD board: currency %v unit %v, want USD oz", usd["currency"], usd["unit"])
+		}
+		if _, ok := usd["fx_rate_date"]; ok {
+			t.Errorf("anonymous USD board names a rate date: %v", usd)
 		}
 		pfCheck(t, usd, "prices.gold.price", "2650.40")
 		perUSD, rateDay := pcPerUSD(t, e, pfNow)
@@ -161,8 +165,8 @@ func TestPriceHistoryInACurrencyAPI(t *testing.T) {
 	eachEngine(t, pcOffline(t), func(t *testing.T, e *env) {
 		const q = "/v1/prices/history?metal=gold&range=5Y&max_points=200"
 		usd := pfJSON(t, e.api("GET", q, "", nil))
-		if _, ok := usd["currency"]; ok {
-			t.Errorf("USD history names a currency: %v", usd["currency"])
+		if usd["currency"] != "USD" {
+			t.Errorf("USD history: currency %v, want USD", usd["currency"])
 		}
 		pfCheck(t, usd, "unit", "USD/oz")
 		for _, unit := range []string{"oz", "g"} {
@@ -203,7 +207,7 @@ func TestPriceHistoryInACurrencyAPI(t *testing.T) {
 }
 
 // TestCalculatorsAndDealersInACurrencyAPI: junk silver, the what-if and dealer prices answer
-// in the currency and unit asked for; their USD answers without parameters name none.
+// in the currency and unit asked for; their USD answers without parameters name USD and oz.
 func TestCalculatorsAndDealersInACurrencyAPI(t *testing.T) {
 	eachEngine(t, pcOffline(t), func(t *testing.T, e *env) {
 		perUSD, rateDay := pcPerUSD(t, e, pfNow)
@@ -212,8 +216,8 @@ func TestCalculatorsAndDealersInACurrencyAPI(t *testing.T) {
 
 		// 10 dimes: 0.7234 oz of silver, at spot in euros, to the cent.
 		usd := pfJSON(t, e.api("GET", "/v1/junk-silver?dimes=10", "", nil))
-		if _, ok := usd["currency"]; ok {
-			t.Errorf("USD junk silver names a currency")
+		if usd["currency"] != "USD" || usd["unit"] != "oz" {
+			t.Errorf("USD junk silver: currency %v unit %v, want USD oz", usd["currency"], usd["unit"])
 		}
 		j := pfJSON(t, e.api("GET", "/v1/junk-silver?dimes=10&currency=EUR&unit=g", "", nil))
 		pfCheck(t, j, "currency", "EUR")
@@ -244,8 +248,8 @@ func TestCalculatorsAndDealersInACurrencyAPI(t *testing.T) {
 
 		// Dealer prices: spot per gram, each price at today's rate.
 		du := pfJSON(t, e.api("GET", "/v1/dealer-prices?metal=silver&weight=1", "", nil))
-		if _, ok := du["currency"]; ok {
-			t.Errorf("USD dealer prices name a currency")
+		if du["currency"] != "USD" || du["unit"] != "oz" {
+			t.Errorf("USD dealer prices: currency %v unit %v, want USD oz", du["currency"], du["unit"])
 		}
 		de := pfJSON(t, e.api("GET", "/v1/dealer-prices?metal=silver&weight=1&currency=EUR&unit=g", "", nil))
 		pfCheck(t, de, "currency", "EUR")

@@ -40,6 +40,8 @@ type HoldingJSON struct {
 	Tags       []string       `json:"tags" doc:"The lot's tags, lower case."`
 	Transfers  []TransferJSON `json:"transfers,omitempty" doc:"GET /v1/holdings/{id} only: the lot's moves between locations (POST /v1/holdings/{id}/move, or a PATCH of location_id), oldest first."`
 	LotCurrencyJSON
+	// TotalCostIn is total_cost in the list's currency (GET /v1/holdings only).
+	TotalCostIn *kit.Num `json:"total_cost_in_currency,omitempty" schema:"optional" doc:"GET /v1/holdings only: total_cost in the list's currency (its currency field), at the exchange rate of purchase_date (the last published on or before it; an undated lot's on the day it was recorded), rounded to that currency's minor units; exactly total_cost when purchase_currency is that currency."`
 }
 
 // TransferJSON is one move of a lot between locations.
@@ -86,6 +88,8 @@ type HoldingsPageJSON struct {
 	Limit    int           `json:"limit"`
 	Offset   int           `json:"offset"`
 	Total    int           `json:"total"`
+	// Currency is the view currency (issue 25): each holding keeps its purchase_currency.
+	Currency string `json:"currency" schema:"optional" doc:"ISO 4217 code of each holding's total_cost_in_currency: the currency parameter, else your display currency. A holding's purchase_price, fees and total_cost stay in its purchase_currency."`
 }
 
 // HoldingToJSON renders a holding.
@@ -128,16 +132,26 @@ func (h *Handlers) APIHoldingsList(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	cur, err := h.portfolio.Currency(h.Ctx(c), u, c.Query("currency"), "currency")
+	if err != nil {
+		return err
+	}
 	p, err := h.portfolio.ListHoldings(h.Ctx(c), u, portfolio.HoldingsQuery{Metal: c.Query("metal"), Limit: limit, Offset: offset,
 		Q: strings.Clone(c.Query("q")), Tag: strings.Clone(c.Query("tag")), LocationID: strings.Clone(c.Query("location_id"))})
+	if err != nil {
+		return err
+	}
+	costs, err := h.portfolio.CostsIn(h.Ctx(c), cur, p.Holdings)
 	if err != nil {
 		return err
 	}
 	items := make([]HoldingJSON, len(p.Holdings))
 	for i, x := range p.Holdings {
 		items[i] = HoldingToJSON(x)
+		n := kit.MoneyIn(costs[i], cur)
+		items[i].TotalCostIn = &n
 	}
-	return kit.WriteJSON(c, http.StatusOK, HoldingsPageJSON{Holdings: items, Limit: p.Limit, Offset: p.Offset, Total: p.Total})
+	return kit.WriteJSON(c, http.StatusOK, HoldingsPageJSON{Holdings: items, Limit: p.Limit, Offset: p.Offset, Total: p.Total, Currency: cur})
 }
 
 // APIHoldingsCreate answers POST /v1/holdings.

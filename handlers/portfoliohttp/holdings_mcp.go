@@ -7,6 +7,7 @@ import (
 	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/portfolio"
+	"github.com/ouncehq/ounce/internal/quote"
 )
 
 // MCPTools are the area's tools for the MCP server: the portfolio, analytics and recording a purchase.
@@ -20,11 +21,15 @@ func (h *Handlers) MCPTools() []kit.MCPTool {
 				if err != nil {
 					return nil, err
 				}
+				unit, err := quote.Unit(u, args["unit"])
+				if err != nil {
+					return nil, err
+				}
 				p, err := h.portfolio.PortfolioIn(ctx, *u, cur)
 				if err != nil {
 					return nil, err
 				}
-				return portfolioJSON(p), nil
+				return portfolioJSON(p, unit), nil
 			}},
 		{Name: "get_analytics", Description: "Your per-metal analytics (Gold members): cost basis, average cost per ounce, break-even spot price and distance to it, allocation by value and by weight, purchase count and dates, average premium paid over spot.",
 			Method: "GET", Path: "/v1/analytics", Gold: true,
@@ -33,11 +38,15 @@ func (h *Handlers) MCPTools() []kit.MCPTool {
 				if err != nil {
 					return nil, err
 				}
+				unit, err := quote.Unit(u, args["unit"])
+				if err != nil {
+					return nil, err
+				}
 				a, err := h.portfolio.AnalyticsIn(ctx, *u, cur)
 				if err != nil {
 					return nil, err
 				}
-				return analyticsJSON(a), nil
+				return analyticsJSON(a, unit), nil
 			}},
 		{Name: "add_holding", Description: "Record a purchase in your holdings (Gold members): metal, quantity, fine weight per unit in troy ounces, price per unit in USD, and optionally product_name, fees, dealer, purchase_date, notes.",
 			Method: "POST", Path: "/v1/holdings", Gold: true, Schema: create,

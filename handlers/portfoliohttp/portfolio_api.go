@@ -8,13 +8,17 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/shopspring/decimal"
+
+	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/portfolio"
+	"github.com/ouncehq/ounce/internal/quote"
 )
 
 // PortfolioMetalJSON is one metal of the portfolio summary.
 type PortfolioMetalJSON struct {
 	Oz              kit.Num  `json:"oz" doc:"Fine troy ounces still held."`
-	Spot            *kit.Num `json:"spot" doc:"Spot price per ounce used (live unless stale), at its source's precision up to 4 decimals; null when Ounce has no price for the metal."`
+	Spot            *kit.Num `json:"spot" doc:"Spot price per ounce used (per the answer's unit: per gram with unit=g), live unless stale, at its source's precision up to 4 decimals (whole units in a currency without minor units); null when Ounce has no price for the metal."`
 	Value           *kit.Num `json:"value" doc:"oz × spot computed at full precision, then rounded to cents, USD; null when held without a price."`
 	Cost            kit.Num  `json:"cost" doc:"Remaining cost basis, USD."`
 	UnrealizedPL    *kit.Num `json:"unrealized_pl" doc:"value − cost, USD."`
@@ -27,6 +31,13 @@ type PortfolioMetalJSON struct {
 	DayChangeNote *string `json:"day_change_note" doc:"Why day_change is null for a metal held before today, naming the dates of the move the board has."`
 	ChangeFrom    *string `json:"change_from" schema:"format=date" doc:"Trading day of the previous close the metal's price change is measured from; null when unknown."`
 	ChangeAsOf    *string `json:"change_as_of" schema:"format=date" doc:"Trading day of the price the change is measured to; null when no change is known."`
+	// BreakEvenPrice is per the answer's unit (issue 25).
+	BreakEvenPrice *kit.Num `json:"break_even_price" schema:"optional" doc:"Spot price per the answer's unit (per troy ounce by default, per gram with unit=g), in its currency, at which the metal's value equals its remaining cost basis: cost ÷ fine weight held, rounded to the currency's minor units. Null when nothing is held."`
+}
+
+// UnitJSON names the weight unit of an answer's prices per weight (issue 25).
+type UnitJSON struct {
+	Unit string `json:"unit" schema:"optional,enum=units" doc:"Weight unit of every price per weight in this answer (spot, break_even_price): the unit parameter, else your weight unit, else oz; g, kg or tola (11.6638038 g). Fields named _oz stay troy ounces."`
 }
 
 // PortfolioJSON is the body of GET /v1/portfolio (and of the MCP get_portfolio tool).
@@ -46,15 +57,16 @@ type PortfolioJSON struct {
 	HoldingsCount    int64                         `json:"holdings_count" doc:"Holdings with units still held."`
 	Metals           map[string]PortfolioMetalJSON `json:"metals" schema:"permetal"`
 	CurrencyJSON
+	UnitJSON
 }
 
 // AnalyticsMetalJSON is one metal of GET /v1/analytics.
 type AnalyticsMetalJSON struct {
 	Oz                     kit.Num  `json:"oz" doc:"Fine troy ounces still held."`
 	CostBasis              kit.Num  `json:"cost_basis" doc:"Remaining cost basis after sales, USD."`
-	AvgCostPerOz           *kit.Num `json:"avg_cost_per_oz" doc:"Total paid (fees included) ÷ fine ounces, over every purchase including sold units; null with no purchases."`
-	BreakEvenPrice         *kit.Num `json:"break_even_price" doc:"Spot price per ounce at which value equals the remaining cost basis; null when nothing is held."`
-	Spot                   *kit.Num `json:"spot" doc:"Spot price per ounce (live unless stale), at its source's precision up to 4 decimals."`
+	AvgCostPerOz           *kit.Num `json:"avg_cost_per_oz" doc:"Total paid (fees included) ÷ fine ounces, over every purchase including sold units; always per troy ounce, whatever the unit; null with no purchases."`
+	BreakEvenPrice         *kit.Num `json:"break_even_price" doc:"Spot price per ounce (per the answer's unit: per gram with unit=g) at which value equals the remaining cost basis; null when nothing is held."`
+	Spot                   *kit.Num `json:"spot" doc:"Spot price per ounce (per the answer's unit), live unless stale, at its source's precision up to 4 decimals (whole units in a currency without minor units)."`
 	DistanceToBreakEvenPct *kit.Num `json:"distance_to_break_even_pct" doc:"(break_even_price − spot) ÷ spot × 100: negative when spot is above break-even."`
 	Value                  *kit.Num `json:"value" doc:"USD."`
 	UnrealizedPL           *kit.Num `json:"unrealized_pl" doc:"USD."`
@@ -94,6 +106,7 @@ type AnalyticsJSON struct {
 	AllocationByLocation []AllocationJSON `json:"allocation_by_location" doc:"Value still held by storage location (key: the location id, or unassigned), largest first; values sum to totals.value. Empty when a held metal has no price."`
 	AllocationByForm     []AllocationJSON `json:"allocation_by_form" doc:"Value still held by product form (key: coin, bar, round, junk or other: the catalogue's form when the product name is a catalogue product, else read from the name's words), largest first."`
 	CurrencyJSON
+	UnitJSON
 }
 
 // AllocationJSON is one part of an allocation of GET /v1/analytics.
@@ -104,10 +117,10 @@ type AllocationJSON struct {
 	AllocationPct kit.Num `json:"allocation_pct" doc:"Share of the value, percent (the parts add up to 100)."`
 }
 
-func allocationJSON(sl []portfolio.Slice) []AllocationJSON {
+func allocationJSON(sl []portfolio.Slice, cur string) []AllocationJSON {
 	out := make([]AllocationJSON, len(sl))
 	for i, s := range sl {
-		out[i] = AllocationJSON{Key: s.Key, Name: s.Name, Value: kit.Money(s.Value), AllocationPct: kit.Pct(s.Pct)}
+		out[i] = AllocationJSON{Key: s.Key, Name: s.Name, Value: kit.MoneyIn(s.Value, cur), AllocationPct: kit.Pct(s.Pct)}
 	}
 	return out
 }
@@ -115,7 +128,7 @@ func allocationJSON(sl []portfolio.Slice) []AllocationJSON {
 // CurrencyJSON names the currency of an answer's amounts and the exchange rate that converted
 // today's dollar prices into it (issue 25).
 type CurrencyJSON struct {
-	Currency   string  `json:"currency" schema:"optional" doc:"ISO 4217 code of every amount in this answer (the fields documented as USD are in it): the currency parameter, else your display currency."`
+	Currency   string  `json:"currency" schema:"optional" doc:"ISO 4217 code of every amount in this answer (the fields documented as USD are in it): the currency parameter, else your display currency. Amounts are rounded to its minor units (cents; whole yen, won and krónur)."`
 	FXRateDate *string `json:"fx_rate_date" schema:"optional,format=date" doc:"Day of the exchange rate that converted today's USD spot (the last published on or before today); null for USD. Each lot's cost counts at the rate of its purchase day, each sale at its sale day's; a lot bought in this currency keeps its exact cost."`
 	FXStale    bool    `json:"fx_stale" schema:"optional" doc:"The exchange rate is old (offline, or the ECB file unreachable): quote fx_rate_date with the figures."`
 }
@@ -161,21 +174,41 @@ type PortfolioHistoryJSON struct {
 	CurrencyJSON
 }
 
-// portfolioJSON renders a valuation.
-func portfolioJSON(v portfolio.Portfolio) PortfolioJSON {
-	out := PortfolioJSON{AsOf: kit.AsOfOrNull(v.AsOf), Stale: v.Stale, TotalValue: kit.NumOrNull(v.TotalValue, kit.Money), TotalCost: kit.Money(v.TotalCost),
-		UnrealizedPL: kit.NumOrNull(v.UnrealizedPL, kit.Money), UnrealizedPLPct: kit.NumOrNull(v.UnrealizedPLPct, kit.Pct),
-		DayChange: kit.NumOrNull(v.DayChange, kit.Money), DayChangePct: kit.NumOrNull(v.DayChangePct, kit.Pct), RealizedPL: kit.Money(v.Realized),
+// fxCurrency is the currency of a valuation's amounts (USD when unnamed).
+func fxCurrency(f portfolio.FXUsed) string {
+	if f.Currency == "" {
+		return "USD"
+	}
+	return f.Currency
+}
+
+// perUnitOrNil re-expresses a price per troy ounce per unit; nil stays nil.
+func perUnitOrNil(d *decimal.Decimal, unit metals.Unit) *decimal.Decimal {
+	if d == nil {
+		return nil
+	}
+	v := quote.PerUnit(*d, unit)
+	return &v
+}
+
+// portfolioJSON renders a valuation, its prices per weight per unit.
+func portfolioJSON(v portfolio.Portfolio, unit metals.Unit) PortfolioJSON {
+	cur := fxCurrency(v.FX)
+	money := kit.MoneyOf(cur)
+	out := PortfolioJSON{AsOf: kit.AsOfOrNull(v.AsOf), Stale: v.Stale, TotalValue: kit.NumOrNull(v.TotalValue, money), TotalCost: kit.MoneyIn(v.TotalCost, cur),
+		UnrealizedPL: kit.NumOrNull(v.UnrealizedPL, money), UnrealizedPLPct: kit.NumOrNull(v.UnrealizedPLPct, kit.Pct),
+		DayChange: kit.NumOrNull(v.DayChange, money), DayChangePct: kit.NumOrNull(v.DayChangePct, kit.Pct), RealizedPL: kit.MoneyIn(v.Realized, cur),
 		HoldingsCount: v.Lots, Metals: map[string]PortfolioMetalJSON{}, DayChangeLeftOut: []string{},
-		CurrencyJSON: currencyJSON(v.FX)}
+		CurrencyJSON: currencyJSON(v.FX), UnitJSON: UnitJSON{Unit: string(unit)}}
 	for _, m := range v.DayChangeLeftOut {
 		out.DayChangeLeftOut = append(out.DayChangeLeftOut, string(m))
 	}
 	for _, p := range v.Positions {
-		j := PortfolioMetalJSON{Oz: kit.Ounces(p.HeldOz), Spot: kit.NumOrNull(p.Spot, kit.PriceNum), Value: kit.NumOrNull(p.Value, kit.Money),
-			Cost: kit.Money(p.Cost), UnrealizedPL: kit.NumOrNull(p.UnrealizedPL, kit.Money), UnrealizedPLPct: kit.NumOrNull(p.UnrealizedPLPct, kit.Pct),
-			AllocationPct: kit.NumOrNull(p.AllocationPct, kit.Pct), DayChange: kit.NumOrNull(p.DayChange, kit.Money), Stale: p.Stale(),
-			ChangeFrom: kit.DayOrNull(p.ChangeFrom), ChangeAsOf: kit.DayOrNull(p.ChangeAsOf)}
+		j := PortfolioMetalJSON{Oz: kit.Ounces(p.HeldOz), Spot: kit.NumOrNull(perUnitOrNil(p.Spot, unit), kit.PriceOf(cur)), Value: kit.NumOrNull(p.Value, money),
+			Cost: kit.MoneyIn(p.Cost, cur), UnrealizedPL: kit.NumOrNull(p.UnrealizedPL, money), UnrealizedPLPct: kit.NumOrNull(p.UnrealizedPLPct, kit.Pct),
+			AllocationPct: kit.NumOrNull(p.AllocationPct, kit.Pct), DayChange: kit.NumOrNull(p.DayChange, money), Stale: p.Stale(),
+			ChangeFrom: kit.DayOrNull(p.ChangeFrom), ChangeAsOf: kit.DayOrNull(p.ChangeAsOf),
+			BreakEvenPrice: kit.NumOrNull(perUnitOrNil(p.BreakEven(), unit), money)}
 		if p.DayChangeNote != "" {
 			j.DayChangeNote = &p.DayChangeNote
 		}
@@ -184,40 +217,49 @@ func portfolioJSON(v portfolio.Portfolio) PortfolioJSON {
 	return out
 }
 
-// analyticsJSON renders analytics.
-func analyticsJSON(a portfolio.Analytics) AnalyticsJSON {
-	out := AnalyticsJSON{AsOf: kit.AsOfOrNull(a.AsOf), Stale: a.Stale, Metals: map[string]AnalyticsMetalJSON{}, CurrencyJSON: currencyJSON(a.FX)}
+// analyticsJSON renders analytics, its prices per weight (spot, break-even) per unit.
+func analyticsJSON(a portfolio.Analytics, unit metals.Unit) AnalyticsJSON {
+	cur := fxCurrency(a.FX)
+	money := kit.MoneyOf(cur)
+	out := AnalyticsJSON{AsOf: kit.AsOfOrNull(a.AsOf), Stale: a.Stale, Metals: map[string]AnalyticsMetalJSON{}, CurrencyJSON: currencyJSON(a.FX), UnitJSON: UnitJSON{Unit: string(unit)}}
 	for _, m := range a.Metals {
 		out.Metals[string(m.Metal)] = AnalyticsMetalJSON{
-			Oz: kit.Ounces(m.HeldOz), CostBasis: kit.Money(m.Cost), AvgCostPerOz: kit.NumOrNull(m.AvgCostPerOz(), kit.Money), BreakEvenPrice: kit.NumOrNull(m.BreakEven(), kit.Money),
-			Spot: kit.NumOrNull(m.Spot, kit.PriceNum), DistanceToBreakEvenPct: kit.NumOrNull(m.DistanceToBreakEvenPct(), kit.Pct),
-			Value: kit.NumOrNull(m.Value, kit.Money), UnrealizedPL: kit.NumOrNull(m.UnrealizedPL, kit.Money), UnrealizedPLPct: kit.NumOrNull(m.UnrealizedPLPct, kit.Pct),
-			RealizedPL: kit.Money(m.Realized), AllocationPct: kit.NumOrNull(m.AllocationPct, kit.Pct), WeightAllocationPct: kit.Pct(m.WeightPct),
+			Oz: kit.Ounces(m.HeldOz), CostBasis: kit.MoneyIn(m.Cost, cur), AvgCostPerOz: kit.NumOrNull(m.AvgCostPerOz(), money), BreakEvenPrice: kit.NumOrNull(perUnitOrNil(m.BreakEven(), unit), money),
+			Spot: kit.NumOrNull(perUnitOrNil(m.Spot, unit), kit.PriceOf(cur)), DistanceToBreakEvenPct: kit.NumOrNull(m.DistanceToBreakEvenPct(), kit.Pct),
+			Value: kit.NumOrNull(m.Value, money), UnrealizedPL: kit.NumOrNull(m.UnrealizedPL, money), UnrealizedPLPct: kit.NumOrNull(m.UnrealizedPLPct, kit.Pct),
+			RealizedPL: kit.MoneyIn(m.Realized, cur), AllocationPct: kit.NumOrNull(m.AllocationPct, kit.Pct), WeightAllocationPct: kit.Pct(m.WeightPct),
 			Purchases: m.Purchases, Sales: m.Sales, FirstPurchase: kit.DateOrNull(m.FirstPurchase), LastPurchase: kit.DateOrNull(m.LastPurchase),
 			AvgPremiumPct: kit.NumOrNull(m.AvgPremiumPct, kit.Pct),
 		}
 	}
 	t := a.Totals
-	out.Totals = AnalyticsTotalsJSON{Oz: kit.Ounces(t.HeldOz), CostBasis: kit.Money(t.Cost), Value: kit.NumOrNull(t.Value, kit.Money),
-		UnrealizedPL: kit.NumOrNull(t.UnrealizedPL, kit.Money), UnrealizedPLPct: kit.NumOrNull(t.UnrealizedPLPct, kit.Pct), RealizedPL: kit.Money(t.Realized),
+	out.Totals = AnalyticsTotalsJSON{Oz: kit.Ounces(t.HeldOz), CostBasis: kit.MoneyIn(t.Cost, cur), Value: kit.NumOrNull(t.Value, money),
+		UnrealizedPL: kit.NumOrNull(t.UnrealizedPL, money), UnrealizedPLPct: kit.NumOrNull(t.UnrealizedPLPct, kit.Pct), RealizedPL: kit.MoneyIn(t.Realized, cur),
 		Purchases: t.Purchases, Sales: t.Sales, FirstPurchase: kit.DateOrNull(t.FirstPurchase), LastPurchase: kit.DateOrNull(t.LastPurchase),
 		AvgPremiumPct: kit.NumOrNull(t.AvgPremiumPct, kit.Pct)}
-	out.AllocationByLocation, out.AllocationByForm = allocationJSON(a.ByLocation), allocationJSON(a.ByForm)
+	out.AllocationByLocation, out.AllocationByForm = allocationJSON(a.ByLocation, cur), allocationJSON(a.ByForm, cur)
 	return out
 }
 
 // portfolioHistoryJSON renders the value-over-time series.
 func portfolioHistoryJSON(hist portfolio.History) PortfolioHistoryJSON {
+	cur := fxCurrency(hist.FX)
 	out := PortfolioHistoryJSON{Range: string(hist.Range), Points: make([]PortfolioPointJSON, len(hist.Points)),
 		Start: kit.DayOrNull(hist.Start), Through: kit.DayOrNull(hist.Through), Stale: hist.Stale, CurrencyJSON: currencyJSON(hist.FX)}
 	for i, p := range hist.Points {
-		out.Points[i] = PortfolioPointJSON{Date: p.Date.Format(time.DateOnly), Value: kit.Money(p.Value), Cost: kit.Money(p.Cost)}
+		out.Points[i] = PortfolioPointJSON{Date: p.Date.Format(time.DateOnly), Value: kit.MoneyIn(p.Value, cur), Cost: kit.MoneyIn(p.Cost, cur)}
 	}
 	out.Count = len(out.Points)
 	if out.Count > 0 {
 		out.From, out.To = &out.Points[0].Date, &out.Points[out.Count-1].Date
 	}
 	return out
+}
+
+// UnitParam is the unit query parameter of the valuation routes that show prices per weight.
+func UnitParam() kit.Param {
+	return kit.Param{Name: "unit", In: "query", Description: "Weight unit of spot and break_even_price (default: your weight unit, oz without one); anything else is 400 naming unit.",
+		Schema: kit.Schema{"type": "string", "enum": metals.UnitNames()}, Example: "g"}
 }
 
 // APIPortfolio answers GET /v1/portfolio.
@@ -230,12 +272,16 @@ func (h *Handlers) APIPortfolio(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	unit, err := quote.Unit(&u, c.Query("unit"))
+	if err != nil {
+		return err
+	}
 	v, err := h.portfolio.PortfolioIn(h.Ctx(c), u, cur)
 	if err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return kit.WriteJSON(c, http.StatusOK, portfolioJSON(v))
+	return kit.WriteJSON(c, http.StatusOK, portfolioJSON(v, unit))
 }
 
 // APIAnalytics answers GET /v1/analytics.
@@ -248,12 +294,16 @@ func (h *Handlers) APIAnalytics(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	unit, err := quote.Unit(&u, c.Query("unit"))
+	if err != nil {
+		return err
+	}
 	a, err := h.portfolio.AnalyticsIn(h.Ctx(c), u, cur)
 	if err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return kit.WriteJSON(c, http.StatusOK, analyticsJSON(a))
+	return kit.WriteJSON(c, http.StatusOK, analyticsJSON(a, unit))
 }
 
 // APIPortfolioHistory answers GET /v1/portfolio/history.

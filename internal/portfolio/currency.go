@@ -418,3 +418,31 @@ func (s *Service) outsideUSD(ctx context.Context, userID int64) (bool, error) {
 	s.mixed.Store(userID, mixedAt{rev, mixed})
 	return mixed, nil
 }
+
+// CostsIn is each holding's total cost (every unit bought, fees included) in currency: at the
+// rate of its purchase day (the last published on or before it; an undated lot's on the UTC day
+// it was recorded, as the value-over-time chart counts it), exact for a lot bought in currency.
+func (s *Service) CostsIn(ctx context.Context, currency string, hs []Holding) ([]decimal.Decimal, error) {
+	conv := &converter{ctx: ctx, rates: s.rates, to: currency}
+	out := make([]decimal.Decimal, len(hs))
+	for i, h := range hs {
+		if h.Currency() == currency {
+			out[i] = h.TotalCost()
+			continue
+		}
+		if s.rates == nil {
+			return nil, apperr.New(apperr.Unavailable, "exchange rates are not available")
+		}
+		day := h.PurchaseDate.Time
+		if h.PurchaseDate.IsZero() {
+			c := h.CreatedAt.UTC()
+			day = time.Date(c.Year(), c.Month(), c.Day(), 0, 0, 0, 0, time.UTC)
+		}
+		f, err := conv.factor(h.Currency(), day)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = h.TotalCost().Mul(f)
+	}
+	return out, nil
+}
