@@ -14,7 +14,7 @@ import (
 func (h *Handlers) MCPTools() []kit.MCPTool {
 	create := HoldingSchemas()["HoldingCreate"]
 	return []kit.MCPTool{
-		{Name: "get_portfolio", Description: "Your stack valued at live spot (Gold members): total value, cost basis, unrealized and realized profit/loss, the day's change, and per metal ounces, value, cost and allocation.",
+		{Name: "get_portfolio", Description: "Your stack valued at live spot (Gold members): total value, cost basis, unrealized and realized profit/loss, the day's change, and per metal ounces, value, cost, allocation and break-even price; in the currency and weight unit asked for (default your settings), named in the answer.",
 			Method: "GET", Path: "/v1/portfolio", Gold: true,
 			Call: func(ctx context.Context, args map[string]string, _ json.RawMessage, u *account.User) (any, error) {
 				cur, err := h.portfolio.Currency(ctx, *u, args["currency"], "currency")
@@ -31,7 +31,7 @@ func (h *Handlers) MCPTools() []kit.MCPTool {
 				}
 				return portfolioJSON(p, unit), nil
 			}},
-		{Name: "get_analytics", Description: "Your per-metal analytics (Gold members): cost basis, average cost per ounce, break-even spot price and distance to it, allocation by value and by weight, purchase count and dates, average premium paid over spot.",
+		{Name: "get_analytics", Description: "Your per-metal analytics (Gold members): cost basis, average cost per ounce, break-even spot price and distance to it, allocation by value and by weight, purchase count and dates, average premium paid over spot; in the currency and weight unit asked for (default your settings), named in the answer.",
 			Method: "GET", Path: "/v1/analytics", Gold: true,
 			Call: func(ctx context.Context, args map[string]string, _ json.RawMessage, u *account.User) (any, error) {
 				cur, err := h.portfolio.Currency(ctx, *u, args["currency"], "currency")
