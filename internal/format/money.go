@@ -79,8 +79,8 @@ func MoneyPtr(d *decimal.Decimal, currency string) string {
 // PriceIn(d, "USD") is PriceUSD(d).
 func PriceIn(d decimal.Decimal, currency string) string {
 	p := pricePlaces(d)
-	if m := MinorUnits(currency); m == 0 && p == 2 {
-		p = 0
+	if MinorUnits(currency) == 0 {
+		p = 0 // a yen or won price is whole, however many decimals its source has
 	}
 	if roundedZero(d, p) {
 		d = decimal.Zero

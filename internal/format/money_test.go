@@ -23,6 +23,7 @@ func TestMoneyInCurrencies(t *testing.T) {
 		{PriceIn(d("3812.4"), "EUR"), "€3,812.40"},
 		{PriceIn(d("63.935"), "GBP"), "£63.935"},
 		{PriceIn(d("612345.6"), "JPY"), "¥612,346"},
+		{PriceIn(d("704196.4653"), "JPY"), "¥704,196"},
 		{PricePerUnit(d("122.5712"), "EUR", "g"), "€122.5712/g"},
 		{MoneyPtr(nil, "EUR"), Dash},
 	}
