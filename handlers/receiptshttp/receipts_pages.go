@@ -303,4 +303,3 @@ func (h *Handlers) ScanConfirm(c *fiber.Ctx) error {
 	v.Result = r
 	return kit.Page(c, http.StatusOK, pages.ScanPage(m, v), pages.ScanResultPart(m, v))
 }
-
