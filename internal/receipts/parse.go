@@ -40,16 +40,17 @@ var (
 	qtyAtRe          = regexp.MustCompile(`(?:^|\s)(\d{1,7})\s*@`)
 	standaloneIntRe  = regexp.MustCompile(`(?:^|\s)(\d{1,3}(?:,\d{3})+|\d{1,7})(?:\s|$)`)
 	// Weights.
-	junkRe    = regexp.MustCompile(`(?i)\$\s?(\d{1,5})(?:\.00)?\s*(?:face(?:\s*value)?|fv|f\.v\.)`)
-	fracOzRe  = regexp.MustCompile(`(?i)\b(\d{1,2})\s*/\s*(\d{1,3})(?:th)?\s*-?\s*(?:troy\s*)?(?:oz|0z|ozt|ounces?|unzen?)\b`)
-	ozRe      = regexp.MustCompile(`(?i)\b(\d{1,4}(?:\.\d{1,4})?)\s*-?\s*(?:troy\s*)?(?:oz|0z|ozt|ounces?|unzen?)\b`)
-	gramRe    = regexp.MustCompile(`(?i)\b(\d{1,5}(?:\.\d{1,3})?)\s*-?\s*(?:g|gr|gm|grams?)\b`)
-	kiloRe    = regexp.MustCompile(`(?i)(?:\b(\d{1,3}(?:\.\d{1,3})?)\s*-?\s*)?\b(?:kilo(?:gram)?s?|kg)\b`)
-	purityRe  = regexp.MustCompile(`\b(90|40|35)\s?%`)
-	metalRe   = regexp.MustCompile(`(?i)\b(gold|silver|silber|platinum|platin|palladium)\b`)
+	junkRe   = regexp.MustCompile(`(?i)\$\s?(\d{1,5})(?:\.00)?\s*(?:face(?:\s*value)?|fv|f\.v\.)`)
+	fracOzRe = regexp.MustCompile(`(?i)\b(\d{1,2})\s*/\s*(\d{1,3})(?:th)?\s*-?\s*(?:troy\s*)?(?:oz|0z|ozt|ounces?|unzen?)\b`)
+	ozRe     = regexp.MustCompile(`(?i)\b(\d{1,4}(?:\.\d{1,4})?)\s*-?\s*(?:troy\s*)?(?:oz|0z|ozt|ounces?|unzen?)\b`)
+	gramRe   = regexp.MustCompile(`(?i)\b(\d{1,5}(?:\.\d{1,3})?)\s*-?\s*(?:g|gr|gm|grams?)\b`)
+	kiloRe   = regexp.MustCompile(`(?i)(?:\b(\d{1,3}(?:\.\d{1,3})?)\s*-?\s*)?\b(?:kilo(?:gram)?s?|kg)\b`)
+	purityRe = regexp.MustCompile(`\b(90|40|35)\s?%`)
+	// German writes the metal into compounds: "Goldbarren", "Silbermünze".
+	metalRe   = regexp.MustCompile(`(?i)\b(gold|silver|silber|platinum|platin|palladium)(?:barren|m(?:ü|ue)nzen?)?\b`)
 	skuRe     = regexp.MustCompile(`(?i)\b(?:sku|item\s*#|item\s*no\.?|part\s*#)\s*:?\s*[A-Z0-9][A-Z0-9-]*`)
 	codeRe    = regexp.MustCompile(`\b[A-Z]{1,5}-[A-Z0-9]{1,10}\b`)
-	orderNoRe = regexp.MustCompile(`(?i)\b(?:order|invoice|confirmation|receipt)\s*(?:number|num\.?|no\.?|id|#)?\s*[:#.+]{0,3}\s*#?\s*([A-Z0-9][A-Z0-9-]{3,29})(\s\d{1,3}-\d{2,10}\b)?`)
+	orderNoRe = regexp.MustCompile(`(?i)\b(?:order|invoice|confirmation|receipt|rechnung|bestellung)\s*(?:number|num\.?|no\.?|nr\.?|id|#)?\s*[:#.+]{0,3}\s*#?\s*([A-Z0-9][A-Z0-9-]{3,29})(\s\d{1,3}-\d{2,10}\b)?`)
 	dateAnyRe = regexp.MustCompile(`(?i)\b(\d{4}-\d{1,2}-\d{1,2}|\d{1,2}\.\d{1,2}\.\d{4}|\d{1,2}/\d{1,2}/\d{2,4}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+\d{4})\b`)
 	dateLabel = regexp.MustCompile(`(?i)\b(?:order\s*date|date\s*placed|date\s*ordered|order\s*placed(?:\s*on)?|placed\s*on|invoice\s*date|purchase\s*date|date|rechnungsdatum|bestelldatum|datum)\b`)
 	wordRe    = regexp.MustCompile(`[A-Za-z]{2,}`)
@@ -105,7 +106,7 @@ func Parse(text string) Receipt {
 		}
 		lines[i] = fromSwiss(l)
 	}
-	r := Receipt{Currency: cur.Code, dollarOnly: cur.DollarOnly}
+	r := Receipt{Currency: cur.Code, CurrencyRead: cur.Code != "", dollarOnly: cur.DollarOnly}
 	r.Dealer = findDealer(lines)
 	r.OrderNumber = findOrderNumber(lines)
 	r.OrderDate = findDate(lines, dayFirst(cur))
