@@ -540,7 +540,7 @@ func (s *Service) attach(ctx context.Context, u db.User, in ConfirmInput, out *C
 	body, err := s.store.ReceiptFile(ctx, u.ID, in.ScanID, s.now())
 	switch {
 	case errors.Is(err, db.ErrNotFound):
-		out.KeepNote = fmt.Sprintf("the receipt was not kept with the lots: its file is kept for %d hours after the scan and only for your own scans; scan it again to keep it", int(db.ReceiptFileRetention.Hours()))
+		out.KeepNote = fmt.Sprintf("the receipt was not kept with the lots: the scan's file is no longer held (it is held at most %d hours, until the first confirmation of the scan); scan it again to keep it", int(db.ReceiptFileRetention.Hours()))
 		return
 	case err != nil:
 		s.log.Error("receipts: read the kept file", "err", err)
