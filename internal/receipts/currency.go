@@ -36,7 +36,7 @@ var (
 	// "Currency: GBP", "Währung: CHF"). A bare capitalised word elsewhere ("RON", "TRY") does not.
 	codeBesideAmountRe = regexp.MustCompile(`\b([A-Z]{3})\s?\d|\d\s?([A-Z]{3})\b`)
 	codeBracketRe      = regexp.MustCompile(`[(\[]([A-Z]{3})[)\]]`)
-	codeLabelRe        = regexp.MustCompile(`(?i)\b(?:in|currency|w(?:ä|ae)hrung|devise|valuta|moneda)\s*:?\s*([A-Z]{3})\b`)
+	codeLabelRe        = regexp.MustCompile(`\b(?i:in|currency|w(?:ä|ae)hrung|devise|valuta|moneda)\s*:?\s*([A-Z]{3})\b`)
 	// "Fr. 1'234.50", "SFr. 980.00": Swiss francs.
 	francRe = regexp.MustCompile(`\bS?Fr\.\s?\d`)
 )

@@ -36,6 +36,8 @@ func TestReceiptCurrencyDetection(t *testing.T) {
 		{"a code that is a word", "RON SMITH\n1 oz Silver Eagle 20 34.10 682.00", "", false},
 		{"code not beside money", "Shipped via TRY Logistics\nTotal 682.00", "", false},
 		{"unsupported code", "Total XYZ 10.00", "", false},
+		{"a name after in", "Packed in Ron's warehouse\nTotal 10.00", "", false},
+		{"lower-case label", "Betrag in EUR\n10,00", "EUR", false},
 	}
 	for _, c := range cases {
 		got := findCurrency(strings.Split(c.text, "\n"))
