@@ -253,8 +253,10 @@ func (h *Handlers) ScanConfirm(c *fiber.Ctx) error {
 	res, err := h.receipts.Confirm(h.Ctx(c), u, in)
 	m := h.Meta(c, "Scan a receipt", "holdings")
 	if err == nil {
-		v.Done = &pages.ScanDone{Imported: format.Int(int64(res.Imported)), Skipped: format.Int(int64(res.SkippedDuplicates)), Currency: res.Currency,
-			KeepNote: apperr.Sentence(res.KeepNote)}
+		v.Done = &pages.ScanDone{Imported: format.Int(int64(res.Imported)), Skipped: format.Int(int64(res.SkippedDuplicates)), KeepNote: apperr.Sentence(res.KeepNote)}
+		if res.Imported > 0 {
+			v.Done.Currency = res.Currency
+		}
 		switch {
 		case res.Kept > 0 && res.Kept == res.Imported:
 			v.Done.Kept = "The receipt is kept with each new holding, under its documents."
@@ -268,9 +270,9 @@ func (h *Handlers) ScanConfirm(c *fiber.Ctx) error {
 	}
 	r := &pages.ScanResult{Dealer: in.Dealer, OrderNumber: in.OrderNumber, OrderDate: in.OrderDate, Source: "Your corrections",
 		Confidence: "—", Rows: rows, Metals: metalNames(), Currency: strings.ToUpper(strings.TrimSpace(in.Currency)), Currencies: fx.DisplayCurrencies(),
-		CurrencyNote: "As you chose.", ScanID: c.FormValue("scan_id")}
-	if r.ScanID != "" && in.ScanID == 0 {
-		r.ScanID = ""
+		CurrencyNote: "As you chose."}
+	if in.ScanID > 0 {
+		r.ScanID = strconv.FormatInt(in.ScanID, 10)
 	}
 	// Import rows count the ticked lines; name them by their line on the form.
 	ticked := []string{}
