@@ -25,10 +25,10 @@ type ReceiptItemJSON struct {
 	Metal       *string  `json:"metal" schema:"enum=metals,enumNull"`
 	Quantity    int64    `json:"quantity" schema:"min=1"`
 	WeightOz    *kit.Num `json:"weight_oz" doc:"Fine troy ounces per unit (junk silver: the unit's face value × 0.715 for 90 %); null when unread."`
-	UnitPrice   *kit.Num `json:"unit_price" doc:"USD per unit as printed; null when the receipt shows none."`
-	LineTotal   *kit.Num `json:"line_total" doc:"USD as printed; null when the receipt shows none."`
+	UnitPrice   *kit.Num `json:"unit_price" doc:"Per unit as printed, in currency; null when the receipt shows none."`
+	LineTotal   *kit.Num `json:"line_total" doc:"As printed, in currency; null when the receipt shows none."`
 	ProductID   *string  `json:"product_id,omitempty" doc:"The catalogue product the line matched; absent when none did."`
-	Fees        kit.Num  `json:"fees" doc:"The line's share of shipping, tax and fees by value, USD (for the lot's cost basis)."`
+	Fees        kit.Num  `json:"fees" doc:"The line's share of shipping, tax and fees by value, in currency (for the lot's cost basis)."`
 }
 
 // ReceiptWarningJSON is one thing to check: the field's path and why.
@@ -53,6 +53,10 @@ type ReceiptJSON struct {
 	Source         string               `json:"source" schema:"enum=pdf|png|jpeg|text"`
 	Pages          int                  `json:"pages"`
 	ScansLeft      int                  `json:"scans_left" doc:"Scans left in the current window (free: 30 days, Gold: an hour)."`
+	Currency       string               `json:"currency" schema:"optional" doc:"The ISO 4217 code the amounts are in: as printed on the receipt (€, £, CHF, \"Total (EUR)\", …; a bare $ is US dollars), else your display currency."`
+	CurrencySource string               `json:"currency_source" schema:"optional,enum=receipt|assumed" doc:"receipt: the currency was read from the receipt; assumed: none was printed (or only a $ while you count in another dollar), so your display currency was taken: check it."`
+	ScanID         *int64               `json:"scan_id" schema:"optional" doc:"Send it with the confirmation to keep this file on the lots it creates (Gold; a scan's file waits at most 24 hours). Null when the file is not kept: see file_note."`
+	FileNote       *string              `json:"file_note" schema:"optional" doc:"Why the file will not be kept with the lots (a text receipt), or null."`
 }
 
 func optText(s string) *string {
@@ -74,7 +78,15 @@ func receiptJSON(r receipts.Receipt) ReceiptJSON {
 	out := ReceiptJSON{Dealer: optText(r.Dealer), OrderNumber: optText(r.OrderNumber), OrderDate: kit.DateOrNull(r.OrderDate),
 		Items: make([]ReceiptItemJSON, len(r.Items)), Subtotal: optNum(r.Subtotal), Shipping: optNum(r.Shipping), Tax: optNum(r.Tax),
 		Fees: optNum(r.Fees), Total: optNum(r.Total), Warnings: make([]ReceiptWarningJSON, len(r.Warnings)),
-		TextConfidence: kit.Num{D: decimal.NewFromFloat(r.TextConfidence).Round(2), Places: 2}, Source: string(r.Source), Pages: r.Pages, ScansLeft: r.ScansLeft}
+		TextConfidence: kit.Num{D: decimal.NewFromFloat(r.TextConfidence).Round(2), Places: 2}, Source: string(r.Source), Pages: r.Pages, ScansLeft: r.ScansLeft,
+		Currency: r.Currency, CurrencySource: "assumed", FileNote: optText(r.KeepNote)}
+	if r.CurrencyRead {
+		out.CurrencySource = "receipt"
+	}
+	if r.ScanID > 0 {
+		id := r.ScanID
+		out.ScanID = &id
+	}
 	for i, it := range r.Items {
 		j := ReceiptItemJSON{ProductName: it.ProductName, Metal: optText(string(it.Metal)), Quantity: it.Quantity,
 			UnitPrice: optNum(it.UnitPrice), LineTotal: optNum(it.LineTotal), ProductID: optText(it.ProductID), Fees: kit.Money(it.Fees)}
@@ -231,13 +243,15 @@ type ReceiptConfirmJSON struct {
 	Dealer      string `json:"dealer" schema:"optional,maxLength=MaxDealer"`
 	OrderNumber string `json:"order_number" schema:"optional,maxLength=MaxOrderNumber"`
 	OrderDate   string `json:"order_date" schema:"optional,format=date" doc:"YYYY-MM-DD; every lot gets it."`
+	Currency    string `json:"currency" schema:"optional" doc:"ISO 4217 code of the prices and fees (the scan's currency); every lot is bought in it. Default: your display currency."`
+	ScanID      int64  `json:"scan_id" schema:"optional,min=1" doc:"The scan's scan_id: its file is attached to each lot created (Gold documents, within their limits). If it cannot be kept the lots are still added and receipt_note says why."`
 	Items       []struct {
 		Metal       string   `json:"metal" schema:"enum=metals"`
 		ProductName string   `json:"product_name" schema:"optional,maxLength=MaxProductName"`
 		Quantity    wireText `json:"quantity" schema:"use=NumOrText" doc:"Whole units, at least 1."`
 		WeightOz    wireText `json:"weight_oz" schema:"use=NumOrText" doc:"Fine troy ounces per unit."`
-		UnitPrice   wireText `json:"unit_price" schema:"use=NumOrText" doc:"USD per unit."`
-		Fees        wireText `json:"fees" schema:"optional,use=NumOrText" doc:"USD: the line's share of shipping, tax and fees."`
+		UnitPrice   wireText `json:"unit_price" schema:"use=NumOrText" doc:"Per unit, in currency."`
+		Fees        wireText `json:"fees" schema:"optional,use=NumOrText" doc:"In currency: the line's share of shipping, tax and fees."`
 	} `json:"items" schema:"minItems=1,maxItems=MaxItems"`
 }
 
@@ -257,7 +271,7 @@ func (h *Handlers) APIScanReceiptConfirm(c *fiber.Ctx) error {
 	if err := dec.Decode(&in); err != nil {
 		return kit.Invalid("body", "must be a JSON object {dealer, order_number, order_date, items}: "+jsonErr(err))
 	}
-	ci := receipts.ConfirmInput{Dealer: in.Dealer, OrderNumber: in.OrderNumber, OrderDate: in.OrderDate}
+	ci := receipts.ConfirmInput{Dealer: in.Dealer, OrderNumber: in.OrderNumber, OrderDate: in.OrderDate, Currency: in.Currency, ScanID: in.ScanID}
 	for _, it := range in.Items {
 		ci.Lines = append(ci.Lines, receipts.ConfirmLine{Metal: it.Metal, ProductName: it.ProductName, Quantity: string(it.Quantity),
 			WeightOz: string(it.WeightOz), UnitPrice: string(it.UnitPrice), Fees: string(it.Fees)})
@@ -266,5 +280,20 @@ func (h *Handlers) APIScanReceiptConfirm(c *fiber.Ctx) error {
 	if err != nil {
 		return portfoliohttp.ImportWireError(err)
 	}
-	return kit.WriteJSON(c, http.StatusOK, portfoliohttp.ImportResultJSON{Imported: res.Imported, SkippedDuplicates: res.SkippedDuplicates})
+	return kit.WriteJSON(c, http.StatusOK, confirmJSON(res))
+}
+
+// ReceiptConfirmedJSON is the body of POST /v1/scan-receipt/confirm.
+type ReceiptConfirmedJSON struct {
+	Imported          int      `json:"imported"`
+	SkippedDuplicates int      `json:"skipped_duplicates"`
+	HoldingIDs        []string `json:"holding_ids" schema:"optional" doc:"The ids of the holdings created."`
+	Currency          *string  `json:"currency" schema:"optional" doc:"The ISO 4217 code the new lots were bought in."`
+	ReceiptKept       int      `json:"receipt_kept" schema:"optional" doc:"How many of the new lots the scan's file was attached to (GET /v1/holdings/{id}/documents)."`
+	ReceiptNote       *string  `json:"receipt_note" schema:"optional" doc:"Why the file was not kept on the lots (gone after 24 hours, refused, your documents full), or null. The lots are added either way."`
+}
+
+func confirmJSON(res receipts.ConfirmResult) ReceiptConfirmedJSON {
+	return ReceiptConfirmedJSON{Imported: res.Imported, SkippedDuplicates: res.SkippedDuplicates, HoldingIDs: res.HoldingIDs,
+		Currency: optText(res.Currency), ReceiptKept: res.Kept, ReceiptNote: optText(res.KeepNote)}
 }

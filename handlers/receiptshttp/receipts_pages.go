@@ -13,6 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/fx"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/internal/receipts"
@@ -126,7 +127,11 @@ func plain(d decimal.NullDecimal) string {
 // scanResult turns a scan into the page's form.
 func scanResult(r receipts.Receipt) *pages.ScanResult {
 	out := &pages.ScanResult{Dealer: r.Dealer, OrderNumber: r.OrderNumber, Metals: metalNames(),
-		Confidence: format.Pct(decimal.NewFromFloat(r.TextConfidence * 100)), LowConfidence: r.TextConfidence < 0.6}
+		Confidence: format.Pct(decimal.NewFromFloat(r.TextConfidence * 100)), LowConfidence: r.TextConfidence < 0.6,
+		Currency: r.Currency, Currencies: fx.DisplayCurrencies(), CurrencyNote: currencyNote(r), FileNote: apperr.Sentence(r.KeepNote)}
+	if r.ScanID > 0 {
+		out.ScanID = strconv.FormatInt(r.ScanID, 10)
+	}
 	if !r.OrderDate.IsZero() {
 		out.OrderDate = format.ISODate(r.OrderDate.Time)
 	}
@@ -145,7 +150,7 @@ func scanResult(r receipts.Receipt) *pages.ScanResult {
 	for _, w := range r.Warnings {
 		if w.Item < 0 {
 			switch w.Field {
-			case "subtotal", "total":
+			case "subtotal", "total", "currency":
 			default:
 				out.Warnings = append(out.Warnings, apperr.Sentence(w.Message))
 			}
@@ -164,7 +169,7 @@ func scanResult(r receipts.Receipt) *pages.ScanResult {
 		}
 		row.LineTotal = "—"
 		if it.LineTotal.Valid {
-			row.LineTotal = format.USD(it.LineTotal.Decimal)
+			row.LineTotal = format.Money(it.LineTotal.Decimal, r.Currency)
 		}
 		if p, ok := metals.ProductByID(it.ProductID); ok {
 			row.Catalogue = p.Name
@@ -183,15 +188,37 @@ func scanResult(r receipts.Receipt) *pages.ScanResult {
 		v            decimal.NullDecimal
 	}{{"Subtotal", "subtotal", r.Subtotal}, {"Shipping", "shipping", r.Shipping}, {"Tax", "tax", r.Tax}, {"Fees", "fees", r.Fees}, {"Total", "total", r.Total}} {
 		if t.v.Valid {
-			out.Totals = append(out.Totals, pages.ScanTotal{Label: t.label, Value: format.USD(t.v.Decimal), Warn: totalWarn[t.field]})
+			out.Totals = append(out.Totals, pages.ScanTotal{Label: t.label, Value: format.Money(t.v.Decimal, r.Currency), Warn: totalWarn[t.field]})
 		}
 	}
 	return out
 }
 
+// currencyNote says where the scan's currency came from: read from the receipt, or assumed
+// (and why it is worth a look).
+func currencyNote(r receipts.Receipt) string {
+	if r.CurrencyRead {
+		return "Read from the receipt."
+	}
+	for _, w := range r.Warnings {
+		if w.Item < 0 && w.Field == "currency" {
+			return "Assumed: " + w.Message + "."
+		}
+	}
+	return "Assumed: the receipt prints no currency, so your display currency is taken. Change it if the receipt was paid in another."
+}
+
 // scanFormInput reads the checked form back: the lines ticked to add, as typed.
 func scanFormInput(c *fiber.Ctx) (receipts.ConfirmInput, []pages.ScanRow, error) {
-	in := receipts.ConfirmInput{Dealer: c.FormValue("dealer"), OrderNumber: c.FormValue("order_number"), OrderDate: c.FormValue("order_date")}
+	in := receipts.ConfirmInput{Dealer: c.FormValue("dealer"), OrderNumber: c.FormValue("order_number"), OrderDate: c.FormValue("order_date"),
+		Currency: c.FormValue("currency")}
+	if v := c.FormValue("scan_id"); v != "" {
+		id, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || id < 1 {
+			return in, nil, kit.Invalid("scan_id", "the form is incomplete; scan the receipt again")
+		}
+		in.ScanID = id
+	}
 	n, err := strconv.Atoi(c.FormValue("rows"))
 	if err != nil || n < 0 || n > receipts.MaxItems {
 		return in, nil, kit.Invalid("rows", "the form is incomplete; scan the receipt again")
@@ -226,14 +253,27 @@ func (h *Handlers) ScanConfirm(c *fiber.Ctx) error {
 	res, err := h.receipts.Confirm(h.Ctx(c), u, in)
 	m := h.Meta(c, "Scan a receipt", "holdings")
 	if err == nil {
-		v.Done = &pages.ScanDone{Imported: format.Int(int64(res.Imported)), Skipped: format.Int(int64(res.SkippedDuplicates))}
+		v.Done = &pages.ScanDone{Imported: format.Int(int64(res.Imported)), Skipped: format.Int(int64(res.SkippedDuplicates)), KeepNote: apperr.Sentence(res.KeepNote)}
+		if res.Imported > 0 {
+			v.Done.Currency = res.Currency
+		}
+		switch {
+		case res.Kept > 0 && res.Kept == res.Imported:
+			v.Done.Kept = "The receipt is kept with each new holding, under its documents."
+		case res.Kept > 0:
+			v.Done.Kept = fmt.Sprintf("The receipt is kept with %s of the %s new holdings, under their documents.", format.Int(int64(res.Kept)), format.Int(int64(res.Imported)))
+		}
 		return kit.Page(c, http.StatusOK, pages.ScanPage(m, v), pages.ScanResultPart(m, v))
 	}
 	if kit.AsProblem(err).Status >= 500 {
 		return err
 	}
 	r := &pages.ScanResult{Dealer: in.Dealer, OrderNumber: in.OrderNumber, OrderDate: in.OrderDate, Source: "Your corrections",
-		Confidence: "—", Rows: rows, Metals: metalNames()}
+		Confidence: "—", Rows: rows, Metals: metalNames(), Currency: strings.ToUpper(strings.TrimSpace(in.Currency)), Currencies: fx.DisplayCurrencies(),
+		CurrencyNote: "As you chose."}
+	if in.ScanID > 0 {
+		r.ScanID = strconv.FormatInt(in.ScanID, 10)
+	}
 	// Import rows count the ticked lines; name them by their line on the form.
 	ticked := []string{}
 	for _, row := range rows {

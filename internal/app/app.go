@@ -179,13 +179,13 @@ func (a *App) buildServices(p web.Parts) {
 	a.Billing = service(a, billing.New(billing.Deps{Store: store, Logger: log, Now: now, BaseURL: cfg.Site.BaseURL,
 		Config: cfg.Billing, Limiter: p.Limiter}))
 	a.Social = service(a, social.New(social.Deps{Store: store, Config: cfg.Social, Now: now, Logger: log}))
-	a.Receipts = service(a, receipts.New(receipts.Deps{Store: store, Portfolio: a.Portfolio, Config: cfg.Receipts, Now: now, Logger: log}))
 	ad := alerts.Deps{Store: store, FX: a.FX, Config: alertsConfig(cfg), Now: now, Logger: log}
 	if a.Market != nil { // a nil *prices.Service must not become a non-nil interface
 		ad.Market = a.Market
 	}
 	a.Alerts = service(a, alerts.New(ad))
 	a.Custody = service(a, custody.New(custody.Deps{Store: store, Portfolio: a.Portfolio, Dealers: a.Dealers, Now: now, Logger: log}))
+	a.Receipts = service(a, receipts.New(receipts.Deps{Store: store, Portfolio: a.Portfolio, Documents: a.Custody, Config: cfg.Receipts, Now: now, Logger: log}))
 	a.Mail = service(a, mail.New(mail.Deps{Store: store, Config: cfg.Mail.WithBaseURL(cfg.Site.BaseURL), Now: now, Logger: log,
 		Limiter: p.Limiter}))
 	a.Advisor = service(a, advisor.New(advisor.Deps{Store: store, Portfolio: a.Portfolio, Performance: a.Performance, Market: a.Market, Intel: a.Intel, Vault: a.Vault,

@@ -8,13 +8,20 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// usd writes an amount the way every page does (the one formatter): "$6,454.20".
-func usd(d decimal.Decimal) string { return format.USD(d) }
+// money writes an amount of the receipt the way every page does (the one formatter):
+// "$6,454.20", "€1,234.56"; without a currency, the number alone ("6,454.20").
+func money(d decimal.Decimal, currency string) string {
+	if currency == "" {
+		return format.Group(d.StringFixed(2))
+	}
+	return format.Money(d, currency)
+}
 
 // check compares the receipt's arithmetic with itself: quantity × unit price = line total on
 // every line, the lines = the subtotal, and lines + shipping + tax + fees (− discounts) = the
 // total. Every mismatch is a warning naming the field; no figure is changed.
 func check(r Receipt) []Warning {
+	amt := func(d decimal.Decimal) string { return money(d, r.Currency) }
 	var out []Warning
 	if len(r.Items) == 0 {
 		out = append(out, Warning{Item: -1, Field: "items", Message: "no bullion lines were found; add them by hand or try a clearer image"})
@@ -30,10 +37,10 @@ func check(r Receipt) []Warning {
 		case it.UnitPrice.Valid && it.LineTotal.Valid:
 			want := it.UnitPrice.Decimal.Mul(decimal.NewFromInt(it.Quantity))
 			if !want.Equal(it.LineTotal.Decimal) {
-				out = append(out, Warning{Item: i, Field: "line_total", Message: fmt.Sprintf("%d × %s = %s, but the line total reads %s", it.Quantity, usd(it.UnitPrice.Decimal), usd(want), usd(it.LineTotal.Decimal))})
+				out = append(out, Warning{Item: i, Field: "line_total", Message: fmt.Sprintf("%d × %s = %s, but the line total reads %s", it.Quantity, amt(it.UnitPrice.Decimal), amt(want), amt(it.LineTotal.Decimal))})
 			}
 		case it.LineTotal.Valid:
-			out = append(out, Warning{Item: i, Field: "unit_price", Message: fmt.Sprintf("no unit price on the line; %s ÷ %d is not a whole number of cents, so enter it", usd(it.LineTotal.Decimal), it.Quantity)})
+			out = append(out, Warning{Item: i, Field: "unit_price", Message: fmt.Sprintf("no unit price on the line; %s ÷ %d is not a whole number of cents, so enter it", amt(it.LineTotal.Decimal), it.Quantity)})
 		case it.UnitPrice.Valid:
 			out = append(out, Warning{Item: i, Field: "line_total", Message: "no line total on the receipt to check the unit price against"})
 		}
@@ -52,7 +59,7 @@ func check(r Receipt) []Warning {
 		}
 	}
 	if len(r.Items) > 0 && sumOK && r.Subtotal.Valid && !sum.Equal(r.Subtotal.Decimal) {
-		out = append(out, Warning{Item: -1, Field: "subtotal", Message: fmt.Sprintf("the lines add up to %s, but the subtotal reads %s: a line may be missing or misread", usd(sum), usd(r.Subtotal.Decimal))})
+		out = append(out, Warning{Item: -1, Field: "subtotal", Message: fmt.Sprintf("the lines add up to %s, but the subtotal reads %s: a line may be missing or misread", amt(sum), amt(r.Subtotal.Decimal))})
 	}
 	if r.Total.Valid && len(r.Items) > 0 {
 		base := sum
@@ -70,7 +77,7 @@ func check(r Receipt) []Warning {
 				want = want.Sub(r.discount.Decimal)
 			}
 			if !want.Equal(r.Total.Decimal) {
-				out = append(out, Warning{Item: -1, Field: "total", Message: fmt.Sprintf("subtotal + shipping + tax + fees = %s, but the total reads %s", usd(want), usd(r.Total.Decimal))})
+				out = append(out, Warning{Item: -1, Field: "total", Message: fmt.Sprintf("subtotal + shipping + tax + fees = %s, but the total reads %s", amt(want), amt(r.Total.Decimal))})
 			}
 		}
 	}

@@ -23,6 +23,7 @@ var families = []struct {
 	{"krugerrand", metals.FormCoin, "krugerrand"},
 	{"britannia", metals.FormCoin, "britannia"},
 	{"philharmonic", metals.FormCoin, "philharmonic"},
+	{"philharmoniker", metals.FormCoin, "philharmonic"},
 	{"kangaroo", metals.FormCoin, "kangaroo"},
 	{"nugget", metals.FormCoin, "kangaroo"},
 	{"buffalo", metals.FormCoin, "buffalo"},

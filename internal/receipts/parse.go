@@ -3,6 +3,7 @@ package receipts
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -28,8 +29,9 @@ const (
 )
 
 var (
-	// Money: "$1,234.56", "$ 34.10", "1,562.00", "$0", and OCR's "$1.234.56" for a comma.
-	moneyRe = regexp.MustCompile(`(?:\$\s?)(\d{1,3}(?:[,.]\d{3})+|\d+)(?:\.(\d{2}))?\b|\b(\d{1,3}(?:,\d{3})+|\d+)\.(\d{2})\b`)
+	// Money: "$1,234.56", "$ 34.10", "€ 34.10", "£0", "1,562.00", and OCR's "$1.234.56" for a
+	// comma (a receipt with decimal commas has them rewritten with points first).
+	moneyRe = regexp.MustCompile(`(?:[$€£¥₹₩₪₱฿₺]\s?)(\d{1,3}(?:[,.]\d{3})+|\d+)(?:\.(\d{2}))?\b|\b(\d{1,3}(?:,\d{3})+|\d+)\.(\d{2})\b`)
 	// A quantity said in words: "Qty 3", "Qty: 20", "Quantity 2".
 	qtyWordRe = regexp.MustCompile(`(?i)\b(?:qty|quantity)\.?\s*:?\s*(\d{1,7})\b`)
 	// "20 x Eagle", "x 30", "20 @ $34.10".
@@ -38,18 +40,19 @@ var (
 	qtyAtRe          = regexp.MustCompile(`(?:^|\s)(\d{1,7})\s*@`)
 	standaloneIntRe  = regexp.MustCompile(`(?:^|\s)(\d{1,3}(?:,\d{3})+|\d{1,7})(?:\s|$)`)
 	// Weights.
-	junkRe    = regexp.MustCompile(`(?i)\$\s?(\d{1,5})(?:\.00)?\s*(?:face(?:\s*value)?|fv|f\.v\.)`)
-	fracOzRe  = regexp.MustCompile(`(?i)\b(\d{1,2})\s*/\s*(\d{1,3})(?:th)?\s*-?\s*(?:troy\s*)?(?:oz|0z|ozt|ounces?)\b`)
-	ozRe      = regexp.MustCompile(`(?i)\b(\d{1,4}(?:\.\d{1,4})?)\s*-?\s*(?:troy\s*)?(?:oz|0z|ozt|ounces?)\b`)
-	gramRe    = regexp.MustCompile(`(?i)\b(\d{1,5}(?:\.\d{1,3})?)\s*-?\s*(?:g|gr|gm|grams?)\b`)
-	kiloRe    = regexp.MustCompile(`(?i)(?:\b(\d{1,3}(?:\.\d{1,3})?)\s*-?\s*)?\b(?:kilo(?:gram)?s?|kg)\b`)
-	purityRe  = regexp.MustCompile(`\b(90|40|35)\s?%`)
-	metalRe   = regexp.MustCompile(`(?i)\b(gold|silver|platinum|palladium)\b`)
+	junkRe   = regexp.MustCompile(`(?i)\$\s?(\d{1,5})(?:\.00)?\s*(?:face(?:\s*value)?|fv|f\.v\.)`)
+	fracOzRe = regexp.MustCompile(`(?i)\b(\d{1,2})\s*/\s*(\d{1,3})(?:th)?\s*-?\s*(?:troy\s*)?(?:oz|0z|ozt|ounces?|unzen?)\b`)
+	ozRe     = regexp.MustCompile(`(?i)\b(\d{1,4}(?:\.\d{1,4})?)\s*-?\s*(?:troy\s*)?(?:oz|0z|ozt|ounces?|unzen?)\b`)
+	gramRe   = regexp.MustCompile(`(?i)\b(\d{1,5}(?:\.\d{1,3})?)\s*-?\s*(?:g|gr|gm|grams?)\b`)
+	kiloRe   = regexp.MustCompile(`(?i)(?:\b(\d{1,3}(?:\.\d{1,3})?)\s*-?\s*)?\b(?:kilo(?:gram)?s?|kg)\b`)
+	purityRe = regexp.MustCompile(`\b(90|40|35)\s?%`)
+	// German writes the metal into compounds: "Goldbarren", "Silbermünze".
+	metalRe   = regexp.MustCompile(`(?i)\b(gold|silver|silber|platinum|platin|palladium)(?:barren|m(?:ü|ue)nzen?)?\b`)
 	skuRe     = regexp.MustCompile(`(?i)\b(?:sku|item\s*#|item\s*no\.?|part\s*#)\s*:?\s*[A-Z0-9][A-Z0-9-]*`)
 	codeRe    = regexp.MustCompile(`\b[A-Z]{1,5}-[A-Z0-9]{1,10}\b`)
-	orderNoRe = regexp.MustCompile(`(?i)\b(?:order|invoice|confirmation|receipt)\s*(?:number|num\.?|no\.?|id|#)?\s*[:#.+]{0,3}\s*#?\s*([A-Z0-9][A-Z0-9-]{3,29})(\s\d{1,3}-\d{2,10}\b)?`)
-	dateAnyRe = regexp.MustCompile(`(?i)\b(\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+\d{4})\b`)
-	dateLabel = regexp.MustCompile(`(?i)\b(?:order\s*date|date\s*placed|date\s*ordered|order\s*placed(?:\s*on)?|placed\s*on|invoice\s*date|purchase\s*date|date)\b`)
+	orderNoRe = regexp.MustCompile(`(?i)\b(?:order|invoice|confirmation|receipt|rechnung|bestellung)\s*(?:number|num\.?|no\.?|nr\.?|id|#)?\s*[:#.+]{0,3}\s*#?\s*([A-Z0-9][A-Z0-9-]{3,29})(\s\d{1,3}-\d{2,10}\b)?`)
+	dateAnyRe = regexp.MustCompile(`(?i)\b(\d{4}-\d{1,2}-\d{1,2}|\d{1,2}\.\d{1,2}\.\d{4}|\d{1,2}/\d{1,2}/\d{2,4}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+\d{4})\b`)
+	dateLabel = regexp.MustCompile(`(?i)\b(?:order\s*date|date\s*placed|date\s*ordered|order\s*placed(?:\s*on)?|placed\s*on|invoice\s*date|purchase\s*date|date|rechnungsdatum|bestelldatum|datum)\b`)
 	wordRe    = regexp.MustCompile(`[A-Za-z]{2,}`)
 )
 
@@ -65,18 +68,18 @@ const (
 )
 
 var (
-	subtotalRe = regexp.MustCompile(`(?i)^(?:sub\s*-?\s*total|merchandise(?:\s+total)?|items?\s+(?:sub)?total|product\s+total)\b`)
-	shippingRe = regexp.MustCompile(`(?i)\b(?:shipping|delivery|s\s*&\s*h|postage|handling)\b`)
-	taxRe      = regexp.MustCompile(`(?i)\b(?:sales\s+)?tax(?:es)?\b`)
-	feesRe     = regexp.MustCompile(`(?i)\b(?:fees?|surcharge|processing|convenience)\b`)
-	discountRe = regexp.MustCompile(`(?i)\b(?:discount|coupon|promo(?:tion)?|savings|credit\s+applied)\b`)
-	totalRe    = regexp.MustCompile(`(?i)^(?:order\s+|grand\s+|invoice\s+|total\s+)?total(?:\s+(?:due|paid|charged))?\b|^amount\s+(?:due|paid|charged)\b|^balance\s+due\b`)
+	subtotalRe = regexp.MustCompile(`(?i)^(?:sub\s*-?\s*total|merchandise(?:\s+total)?|items?\s+(?:sub)?total|product\s+total|zwischensumme|warenwert)\b`)
+	shippingRe = regexp.MustCompile(`(?i)\b(?:shipping|delivery|s\s*&\s*h|postage|handling|versand(?:kosten)?|porto)\b`)
+	taxRe      = regexp.MustCompile(`(?i)\b(?:(?:sales\s+)?tax(?:es)?|vat|mwst|ust|mehrwertsteuer)\b`)
+	feesRe     = regexp.MustCompile(`(?i)\b(?:fees?|surcharge|processing|convenience|geb(?:ü|ue)hren?)\b`)
+	discountRe = regexp.MustCompile(`(?i)\b(?:discount|coupon|promo(?:tion)?|savings|credit\s+applied|rabatt)\b`)
+	totalRe    = regexp.MustCompile(`(?i)^(?:order\s+|grand\s+|invoice\s+|total\s+)?total(?:\s+(?:due|paid|charged))?\b|^amount\s+(?:due|paid|charged)\b|^balance\s+due\b|^(?:gesamt(?:betrag|summe)?|summe|endbetrag|rechnungsbetrag|(?:zu\s+zahlender\s+)?betrag)\b`)
 	freeRe     = regexp.MustCompile(`(?i)\bfree\b`)
 )
 
 // productWords are the words of bullion products; a line with one of them (or a weight or a
 // metal) describes an item.
-var productWords = regexp.MustCompile(`(?i)\b(eagle|maple|krugerrand|britannia|buffalo|philharmonic|kangaroo|nugget|panda|round|rounds|bar|bars|coin|coins|bullion|lunar|libertad|sovereign|face|junk|halves|dimes|quarters|nickel)\b`)
+var productWords = regexp.MustCompile(`(?i)\b(eagle|maple|krugerrand|britannia|buffalo|philharmonic|philharmoniker|kangaroo|nugget|panda|round|rounds|bar|bars|coin|coins|bullion|lunar|libertad|sovereign|face|junk|halves|dimes|quarters|nickel|barren|m(?:ü|ue)nzen?)\b`)
 
 // Parse reads receipt text — as pdftotext -layout or the OCR step lays it out, or as pasted from
 // an e-mail — into a proposed receipt. It never fails: what it cannot read stays empty, and
@@ -93,10 +96,20 @@ func Parse(text string) Receipt {
 		}
 		lines = append(lines, normLine(l))
 	}
-	r := Receipt{}
+	// The currency printed, then the numbers in one notation: decimal commas ("1.234,56 €")
+	// and Swiss apostrophes ("1'234.50") become points and commas.
+	cur := findCurrency(lines)
+	comma := decimalComma(lines)
+	for i, l := range lines {
+		if comma {
+			l = toPointDecimals(l)
+		}
+		lines[i] = fromSwiss(l)
+	}
+	r := Receipt{Currency: cur.Code, CurrencyRead: cur.Code != "", dollarOnly: cur.DollarOnly}
 	r.Dealer = findDealer(lines)
 	r.OrderNumber = findOrderNumber(lines)
-	r.OrderDate = findDate(lines)
+	r.OrderDate = findDate(lines, dayFirst(cur))
 
 	var sums [sumTotal + 1]decimal.NullDecimal
 	pending := "" // a description line waiting for its prices on the next line
@@ -216,7 +229,7 @@ func moneyIn(l string) []amount {
 		}
 		// OCR drops a price's decimal point ("$645420" for "$6,454.20"); receipts print cents,
 		// so a dollar amount of three or more bare digits without them lost its point.
-		if dollar && cents == "" && m[4] < 0 && len(whole) >= 3 && !strings.ContainsAny(l[m[2]:m[3]], ",.") {
+		if dollar && l[m[0]] == '$' && cents == "" && m[4] < 0 && len(whole) >= 3 && !strings.ContainsAny(l[m[2]:m[3]], ",.") {
 			whole, cents = whole[:len(whole)-2], whole[len(whole)-2:]
 		}
 		if cents == "" {
@@ -492,7 +505,14 @@ func weightOf(desc string) (w, face decimal.Decimal, purity int) {
 // metalOf is the metal a description names; product words that imply one metal count too.
 func metalOf(desc string) metals.Metal {
 	if m := metalRe.FindStringSubmatch(desc); m != nil {
-		return metals.Metal(strings.ToLower(m[1]))
+		switch w := strings.ToLower(m[1]); w {
+		case "silber":
+			return metals.Silver
+		case "platin":
+			return metals.Platinum
+		default:
+			return metals.Metal(w)
+		}
 	}
 	l := strings.ToLower(desc)
 	switch {
@@ -574,12 +594,18 @@ func findOrderNumber(lines []string) string {
 	return ""
 }
 
+// dayFirst is whether the receipt writes slashed dates day first (14/03/2026): receipts in a
+// currency other than a dollar do.
+func dayFirst(c currencyRead) bool {
+	return c.Code != "" && !slices.Contains(dollarCurrencies, c.Code)
+}
+
 // findDate is the labelled order date, else the first date on the receipt.
-func findDate(lines []string) db.Date {
+func findDate(lines []string, dayFirst bool) db.Date {
 	var first db.Date
 	for _, l := range lines {
 		for _, loc := range dateAnyRe.FindAllStringIndex(l, 3) {
-			d, ok := parseDate(l[loc[0]:loc[1]])
+			d, ok := parseDate(l[loc[0]:loc[1]], dayFirst)
 			if !ok {
 				continue
 			}
@@ -594,13 +620,20 @@ func findDate(lines []string) db.Date {
 	return first
 }
 
+var dottedDateRe = regexp.MustCompile(`^\d{1,2}\.\d{1,2}\.\d{4}$`)
+
 var monthNames = map[string]time.Month{"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12}
 
-// parseDate reads the date forms US dealers print; slashes are month first.
-func parseDate(s string) (db.Date, bool) {
+// parseDate reads the date forms dealers print: slashes are month first (day first when
+// dayFirst: the receipt is not in a dollar), dots day first (14.03.2026).
+func parseDate(s string, dayFirst bool) (db.Date, bool) {
 	s = strings.ToLower(strings.TrimSpace(s))
 	var y, m, d int
 	switch {
+	case dottedDateRe.MatchString(s):
+		if _, err := fmt.Sscanf(s, "%d.%d.%d", &d, &m, &y); err != nil {
+			return db.Date{}, false
+		}
 	case strings.Count(s, "-") == 2 && len(s) >= 8 && s[4] == '-':
 		if _, err := fmt.Sscanf(s, "%d-%d-%d", &y, &m, &d); err != nil {
 			return db.Date{}, false
@@ -608,6 +641,9 @@ func parseDate(s string) (db.Date, bool) {
 	case strings.Contains(s, "/"):
 		if _, err := fmt.Sscanf(s, "%d/%d/%d", &m, &d, &y); err != nil {
 			return db.Date{}, false
+		}
+		if dayFirst {
+			m, d = d, m
 		}
 		if y < 100 {
 			y += 2000

@@ -137,13 +137,13 @@ func TestParseDates(t *testing.T) {
 		"03/14/2026": "2026-03-14", "3/4/26": "2026-03-04", "2026-01-19": "2026-01-19", "March 2, 2026": "2026-03-02",
 		"Jan 7, 2026": "2026-01-07", "14 Feb 2026": "2026-02-14", "Sept. 9, 2025": "2025-09-09",
 	} {
-		d, ok := parseDate(in)
+		d, ok := parseDate(in, false)
 		if !ok || d.String() != want {
 			t.Errorf("%q: %v %s, want %s", in, ok, d, want)
 		}
 	}
 	for _, bad := range []string{"02/30/2026", "13/01/2026", "Foo 3, 2026", "2026-13-01"} {
-		if _, ok := parseDate(bad); ok {
+		if _, ok := parseDate(bad, false); ok {
 			t.Errorf("%q parsed", bad)
 		}
 	}

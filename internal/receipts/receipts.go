@@ -1,10 +1,13 @@
 // Package receipts is the receipt-scanning service: a photo, scan, PDF or e-mail of a dealer's
 // order becomes proposed holdings — dealer, order number and date, and each bullion line with
 // its metal, quantity, fine weight, prices and catalogue product — for the member to check and
-// correct. Nothing is stored until they confirm, and then the lines go into their holdings as
-// one all-or-nothing import through the portfolio service's CSV import. Files are read in a
-// temporary directory by pdftotext, pdftoppm, ImageMagick and tesseract under a timeout and
-// memory cap, and are never kept; only the time of each scan is, for the scan limits.
+// correct. No holding is stored until they confirm, and then the lines go into their holdings
+// as one all-or-nothing import through the portfolio service's CSV import, in the currency
+// the receipt prints (else the member's display currency, said to be assumed). Files are read
+// in a temporary directory by pdftotext, pdftoppm, ImageMagick and tesseract under a timeout
+// and memory cap. A Gold member's photo or PDF waits with its scan (a day at most) and is
+// attached to the lots the confirmation creates, through the documents service; the time of
+// each scan is kept for the scan limits.
 package receipts
 
 import (
@@ -16,7 +19,9 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,6 +31,7 @@ import (
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/format"
+	"github.com/ouncehq/ounce/internal/fx"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/portfolio"
 )
@@ -90,12 +96,15 @@ type Deps struct {
 	Logger    *slog.Logger
 	// LookPath finds the tools (exec.LookPath when nil); tests hide one to see the 503.
 	LookPath func(string) (string, error)
+	// Documents keeps a confirmed receipt on the lots it created; nil keeps no file.
+	Documents Documents
 }
 
 // Service holds the receipt use cases.
 type Service struct {
 	store     Store
 	portfolio *portfolio.Service
+	docs      Documents
 	cfg       Config
 	now       func() time.Time
 	log       *slog.Logger
@@ -107,7 +116,7 @@ type Service struct {
 // New builds the service. Without prlimit on the machine the tools run with their timeout and
 // ImageMagick's own limits only, and a warning says so once.
 func New(d Deps) *Service {
-	s := &Service{store: d.Store, portfolio: d.Portfolio, cfg: d.Config.withDefaults(), now: d.Now, log: d.Logger}
+	s := &Service{store: d.Store, portfolio: d.Portfolio, docs: d.Documents, cfg: d.Config.withDefaults(), now: d.Now, log: d.Logger}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -152,6 +161,17 @@ type Receipt struct {
 	Pages  int
 	// ScansLeft is how many scans the member has left in the current window (after this one).
 	ScansLeft int
+	// Currency is the ISO 4217 code the amounts are in. Parse leaves it "" when the receipt
+	// prints no currency; Scan then takes the member's display currency, and CurrencyRead
+	// says which: true when it was read from the receipt, false when assumed.
+	Currency     string
+	CurrencyRead bool
+	// ScanID is the scan the member's file is kept with until they confirm it (0: not kept,
+	// as for a text receipt, which cannot be a lot's document), and KeepNote why not.
+	ScanID   int64
+	KeepNote string
+	// dollarOnly is true when the only sign was a bare "$".
+	dollarOnly bool
 	// discount is any discount line, only for the arithmetic check.
 	discount decimal.NullDecimal
 }
@@ -284,11 +304,36 @@ func (s *Service) Scan(ctx context.Context, u db.User, data []byte) (Receipt, er
 	}
 	r := Parse(ex.text)
 	r.TextConfidence, r.Source, r.Pages, r.ScansLeft = ex.confidence, kind, ex.pages, left
+	code, read, note := resolveCurrency(currencyRead{Code: r.Currency, DollarOnly: r.dollarOnly}, u.DisplayCurrency)
+	r.Currency, r.CurrencyRead = code, read
+	if note != "" {
+		r.Warnings = append(r.Warnings, Warning{Item: -1, Field: "currency", Message: note})
+	}
 	allocateFees(&r)
 	if ex.ocr && ex.confidence < 0.6 {
 		r.Warnings = append(r.Warnings, Warning{Item: -1, Field: "text_confidence", Message: "the image was hard to read; check every line, or try a sharper, straighter photo"})
 	}
+	s.keepFile(ctx, u, kind, scanID, data, &r)
 	return r, nil
+}
+
+// keepFile keeps a Gold member's photo or PDF with its scan, for the confirmation to attach
+// to the new lots. A text receipt cannot be a lot's document, and a file that cannot be
+// kept never fails the scan: KeepNote says why.
+func (s *Service) keepFile(ctx context.Context, u db.User, kind Kind, scanID int64, data []byte, r *Receipt) {
+	switch {
+	case s.docs == nil || !account.IsGold(u):
+		return
+	case kind == KindText:
+		r.KeepNote = "a text receipt is not kept with the lots: only photos and PDFs can be attached"
+		return
+	}
+	if err := s.store.SaveReceiptFile(context.WithoutCancel(ctx), u.ID, scanID, data, s.now()); err != nil {
+		s.log.Error("receipts: keep the scanned file", "err", err)
+		r.KeepNote = "the file could not be kept to attach to the lots"
+		return
+	}
+	r.ScanID = scanID
 }
 
 // reserve counts a scan against the member's limit: free members have FreeScans per
@@ -392,55 +437,161 @@ type ConfirmLine struct {
 	Metal, ProductName, Quantity, WeightOz, UnitPrice, Fees string
 }
 
-// ConfirmInput is a checked receipt: the lines to add, with the dealer and date every lot gets.
+// ConfirmInput is a checked receipt: the lines to add, with the dealer, date and currency
+// every lot gets.
 type ConfirmInput struct {
 	Dealer      string
 	OrderNumber string
 	// OrderDate is YYYY-MM-DD or empty.
 	OrderDate string
-	Lines     []ConfirmLine
+	// Currency is the ISO code the prices and fees are in; "" is the member's display currency.
+	Currency string
+	// ScanID is the scan whose kept file is attached to the new lots (0: none).
+	ScanID int64
+	Lines  []ConfirmLine
+}
+
+// ConfirmResult is what a confirmation added: the import's counts, the new lots' ids and
+// currency, and whether the receipt's file was kept on them.
+type ConfirmResult struct {
+	portfolio.ImportResult
+	HoldingIDs []string
+	Currency   string
+	// Kept is how many of the new lots the receipt's file was attached to; KeepNote says why
+	// it was not (or not to all) when a file was sent with the scan.
+	Kept     int
+	KeepNote string
 }
 
 // Confirm adds the confirmed lines to the member's holdings as one all-or-nothing import
 // through the portfolio service (the same validation and duplicate rule as a CSV import: a
 // line that exactly repeats a holding is skipped, so confirming twice adds nothing twice).
 // Problems come back as the import's Unprocessable error, rows counted from 1.
-func (s *Service) Confirm(ctx context.Context, u db.User, in ConfirmInput) (portfolio.ImportResult, error) {
+func (s *Service) Confirm(ctx context.Context, u db.User, in ConfirmInput) (ConfirmResult, error) {
 	if u.ID == 0 {
-		return portfolio.ImportResult{}, apperr.New(apperr.Unauthorized, "sign in to add holdings")
+		return ConfirmResult{}, apperr.New(apperr.Unauthorized, "sign in to add holdings")
 	}
 	if !account.IsGold(u) {
-		return portfolio.ImportResult{}, apperr.Membership("adding scanned lines to holdings")
+		return ConfirmResult{}, apperr.Membership("adding scanned lines to holdings")
 	}
 	switch {
 	case len(in.Lines) == 0:
-		return portfolio.ImportResult{}, apperr.InvalidField("items", "choose at least one line to add")
+		return ConfirmResult{}, apperr.InvalidField("items", "choose at least one line to add")
 	case len(in.Lines) > MaxItems:
-		return portfolio.ImportResult{}, apperr.InvalidField("items", fmt.Sprintf("at most %d lines at once", MaxItems))
+		return ConfirmResult{}, apperr.InvalidField("items", fmt.Sprintf("at most %d lines at once", MaxItems))
+	case in.ScanID < 0:
+		return ConfirmResult{}, apperr.InvalidField("scan_id", "must be the scan_id a scan answered")
+	}
+	cur := strings.ToUpper(strings.TrimSpace(in.Currency))
+	if supported := fx.DisplayCurrencies(); cur != "" && !slices.Contains(supported, cur) {
+		return ConfirmResult{}, apperr.InvalidField("currency", fmt.Sprintf("unknown currency %q; supported: %s", strings.TrimSpace(in.Currency), strings.Join(supported, ", ")))
 	}
 	notes := "From a scanned receipt"
 	if on := strings.TrimSpace(in.OrderNumber); on != "" {
 		if len(on) > MaxOrderNumber {
-			return portfolio.ImportResult{}, apperr.InvalidField("order_number", fmt.Sprintf("must be at most %d characters", MaxOrderNumber))
+			return ConfirmResult{}, apperr.InvalidField("order_number", fmt.Sprintf("must be at most %d characters", MaxOrderNumber))
 		}
 		notes += ", order " + on
 	}
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
-	_ = w.Write([]string{"metal", "product_name", "quantity", "weight_oz", "purchase_price", "fees", "dealer", "purchase_date", "notes"})
+	_ = w.Write([]string{"metal", "product_name", "quantity", "weight_oz", "purchase_price", "fees", "dealer", "purchase_date", "notes", portfolio.CSVCurrencyColumn})
 	for _, l := range in.Lines {
 		_ = w.Write([]string{strings.TrimSpace(l.Metal), portfolio.CSVCell(strings.TrimSpace(l.ProductName)), plainNumber(l.Quantity),
 			plainNumber(l.WeightOz), plainNumber(l.UnitPrice), plainNumber(l.Fees), portfolio.CSVCell(strings.TrimSpace(in.Dealer)),
-			strings.TrimSpace(in.OrderDate), portfolio.CSVCell(notes)})
+			strings.TrimSpace(in.OrderDate), portfolio.CSVCell(notes), cur})
 	}
 	w.Flush()
 	if err := w.Error(); err != nil {
-		return portfolio.ImportResult{}, err
+		return ConfirmResult{}, err
 	}
-	return s.portfolio.ImportHoldings(ctx, u, buf.Bytes())
+	rows, sales, err := s.portfolio.ImportRows(ctx, u, buf.Bytes())
+	if err != nil {
+		return ConfirmResult{}, err
+	}
+	res, ids, err := s.store.ImportReceiptHoldings(ctx, u.ID, rows, sales, portfolio.DecideSale, portfolio.ReplayDisposal)
+	if err != nil {
+		return ConfirmResult{}, err
+	}
+	out := ConfirmResult{ImportResult: portfolio.ImportResult{Imported: res.Imported, SkippedDuplicates: len(res.Duplicates), Sales: res.Sales},
+		HoldingIDs: []string{}}
+	if len(rows) > 0 {
+		out.Currency = rows[0].PurchaseCurrency
+	}
+	for _, id := range ids {
+		if id != "" {
+			out.HoldingIDs = append(out.HoldingIDs, id)
+		}
+	}
+	if in.ScanID > 0 {
+		s.attach(ctx, u, in, &out)
+	}
+	return out, nil
 }
 
-// plainNumber accepts what people type in a price or quantity cell: "$1,234.50" is 1234.50.
+// attach keeps the confirmed scan's file on each lot the confirmation created, through the
+// documents service and its limits, then forgets the scan's copy. A file that cannot be
+// kept (gone, refused, the member's documents full) never undoes the lots: KeepNote says why.
+func (s *Service) attach(ctx context.Context, u db.User, in ConfirmInput, out *ConfirmResult) {
+	if s.docs == nil || len(out.HoldingIDs) == 0 {
+		return
+	}
+	ctx = context.WithoutCancel(ctx)
+	body, err := s.store.ReceiptFile(ctx, u.ID, in.ScanID, s.now())
+	switch {
+	case errors.Is(err, db.ErrNotFound):
+		out.KeepNote = fmt.Sprintf("the receipt was not kept with the lots: the scan's file is no longer held (it is held at most %d hours, until the first confirmation of the scan); scan it again to keep it", int(db.ReceiptFileRetention.Hours()))
+		return
+	case err != nil:
+		s.log.Error("receipts: read the kept file", "err", err)
+		out.KeepNote = "the receipt was not kept with the lots: its file could not be read"
+		return
+	}
+	name := receiptName(in)
+	for _, id := range out.HoldingIDs {
+		if _, err := s.docs.Upload(ctx, u, id, name, body); err != nil {
+			why := "it could not be stored"
+			if k := apperr.KindOf(err); k != apperr.Internal && k != apperr.Unavailable {
+				if e, ok := apperr.As(err); ok {
+					why = e.Msg
+				}
+			} else {
+				s.log.Error("receipts: attach the receipt", "err", err)
+			}
+			if out.Kept == 0 {
+				out.KeepNote = "the receipt was not kept with the lots: " + why
+			} else {
+				out.KeepNote = fmt.Sprintf("the receipt was kept on %d of the %d new lots: %s", out.Kept, len(out.HoldingIDs), why)
+			}
+			break
+		}
+		out.Kept++
+	}
+	if err := s.store.DeleteReceiptFile(ctx, u.ID, in.ScanID); err != nil {
+		s.log.Error("receipts: forget the kept file", "err", err)
+	}
+}
+
+// decimalCommaCell is a typed amount with a decimal comma: "34,10", "€ 1234,5".
+var decimalCommaCell = regexp.MustCompile(`^[^\d,.]*\d+,\d{1,2}$`)
+
+// receiptName is the kept receipt's file name: "Receipt APMEX 71230045 2026-03-14" (the
+// documents service adds the type's extension).
+func receiptName(in ConfirmInput) string {
+	parts := []string{"Receipt"}
+	for _, p := range []string{in.Dealer, in.OrderNumber, in.OrderDate} {
+		if p = strings.Join(strings.Fields(p), " "); p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// plainNumber accepts what people type in a price or quantity cell: "$1,234.50" is 1234.50,
+// "€ 34.10" is 34.10, and a decimal comma "34,10" is 34.10.
 func plainNumber(s string) string {
-	return strings.NewReplacer("$", "", ",", "", " ", "").Replace(strings.TrimSpace(s))
+	if decimalCommaCell.MatchString(strings.TrimSpace(s)) {
+		s = strings.Replace(s, ",", ".", 1)
+	}
+	return strings.NewReplacer("$", "", ",", "", " ", "", "€", "", "£", "", "¥", "", "\u00a0", "").Replace(strings.TrimSpace(s))
 }

@@ -13,18 +13,31 @@ cd "$(dirname "$0")"
 im=convert-im6.q16
 command -v "$im" >/dev/null || { echo "needs ImageMagick 6: apt-get install imagemagick" >&2; exit 1; }
 command -v pdftoppm >/dev/null || { echo "needs poppler-utils" >&2; exit 1; }
-rm -f rendered/*
-go run ./render receipts rendered
+# With NAMEs (bash render.sh edelmetall) only those fixtures are rendered and the others'
+# files stay as they are. A fixture's photo angle is fixed by its place among all fixtures
+# sorted by name, so a new fixture shifts the angles of those after it on a full render.
+if [ $# -eq 0 ]; then
+  rm -f rendered/*
+  go run ./render receipts rendered
+else
+  tmp=$(mktemp -d)
+  for name in "$@"; do cp "receipts/$name.txt" "$tmp/"; done
+  go run ./render "$tmp" rendered
+  rm -rf "$tmp"
+fi
 i=0
-for pdf in rendered/*.pdf; do
-  n="${pdf%.pdf}"
+for txt in receipts/*.txt; do
+  name=$(basename "$txt" .txt)
+  n="rendered/$name"
+  pdf="$n.pdf"
+  i=$((i + 1))
+  if [ $# -gt 0 ] && [[ " $* " != *" $name "* ]]; then continue; fi
   # 16 gray levels keep the files small (and the anti-aliasing a scanner leaves).
   for r in 150 300; do
     pdftoppm -r "$r" -gray -png -singlefile "$pdf" "$n-$r"
     "$im" "$n-$r.png" -colorspace Gray -depth 4 "$n-$r.png"
   done
   # A different angle (2–7°, either way) and tilt per receipt, fixed by its position.
-  i=$((i + 1))
   angles=(2.5 -3 4 -5.5 6.5 -2 3.5 -7)
   a=${angles[$(((i - 1) % 8))]}
   w=$(identify-im6.q16 -format %w "$n-300.png"); h=$(identify-im6.q16 -format %h "$n-300.png")

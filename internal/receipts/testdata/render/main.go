@@ -54,8 +54,22 @@ func width(font string, size float64, s string) float64 {
 }
 
 func esc(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `(`, `\(`, `)`, `\)`).Replace(s)
+	s = strings.NewReplacer(`\`, `\\`, `(`, `\(`, `)`, `\)`).Replace(s)
+	// Beyond ASCII, the few WinAnsiEncoding characters the European samples print.
+	var b strings.Builder
+	for _, r := range s {
+		if r < 128 {
+			b.WriteRune(r)
+		} else if c, ok := winAnsi[r]; ok {
+			fmt.Fprintf(&b, "\\%03o", c)
+		} else {
+			b.WriteByte('?')
+		}
+	}
+	return b.String()
 }
+
+var winAnsi = map[rune]byte{'€': 0x80, '£': 0xA3, '§': 0xA7, 'ä': 0xE4, 'ö': 0xF6, 'ü': 0xFC, 'Ä': 0xC4, 'Ö': 0xD6, 'Ü': 0xDC, 'ß': 0xDF}
 
 // op is one drawing operation at a height measured from the top.
 type op struct {
