@@ -175,7 +175,7 @@ type TaxTotalsJSON struct {
 type TaxReportJSON struct {
 	Year         int           `json:"year"`
 	Jurisdiction string        `json:"jurisdiction" schema:"enum=Jurisdictions"`
-	Currency     string        `json:"currency"`
+	Currency     string        `json:"currency" doc:"ISO 4217 code of every amount: your display currency, or ?currency=. Each slice's proceeds and fees at the sale day's rate, its cost at the lot's purchase day's rate (the last rate on or before; exact when already in this currency); rows are shown to the cent, totals are exact sums."`
 	Rows         []TaxRowJSON  `json:"rows"`
 	Totals       TaxTotalsJSON `json:"totals"`
 	Excluded     []TaxRowJSON  `json:"excluded" doc:"Slices of lots in a tax-advantaged account, left out of the totals."`
@@ -230,7 +230,11 @@ func (h *Handlers) APITaxReport(c *fiber.Ctx) error {
 	if format != "json" && format != "csv" && format != "pdf" {
 		return apperr.InvalidField("format", "must be json, csv or pdf")
 	}
-	r, err := h.portfolio.TaxReport(h.Ctx(c), u, year)
+	cur, err := h.portfolio.Currency(h.Ctx(c), u, c.Query("currency"), "currency")
+	if err != nil {
+		return err
+	}
+	r, err := h.portfolio.TaxReportIn(h.Ctx(c), u, year, cur)
 	if err != nil {
 		return err
 	}
@@ -251,19 +255,23 @@ func (h *Handlers) APITaxReport(c *fiber.Ctx) error {
 	return kit.WriteJSON(c, http.StatusOK, TaxReportToJSON(r))
 }
 
-// Form8949Columns are the CSV's header, the columns of IRS Form 8949 (a)–(h).
-var Form8949Columns = []string{"description", "acquired", "sold", "proceeds", "cost", "code", "adjustment", "gain"}
+// Form8949Columns are the CSV's header, the columns of IRS Form 8949 (a)–(h), then the
+// currency of the amounts.
+var Form8949Columns = []string{"description", "acquired", "sold", "proceeds", "cost", "code", "adjustment", "gain", "currency"}
 
 // Form8949CSV writes the report's rows in Form 8949's columns: (a) description, (b) date
-// acquired, (c) date sold, (d) proceeds, (e) cost basis, (f) code, (g) adjustment, (h) gain.
+// acquired, (c) date sold, (d) proceeds, (e) cost basis, (f) code, (g) adjustment, (h) gain,
+// and after them the currency the amounts are in (the report's). Amounts are to the cent; the
+// gain is the rounded proceeds less the rounded cost, so every row adds up as printed.
 // Text that a spreadsheet would run as a formula is prefixed with an apostrophe.
 func Form8949CSV(r portfolio.TaxReport) []byte {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
 	_ = w.Write(Form8949Columns)
 	for _, x := range r.Rows {
-		_ = w.Write([]string{portfolio.CSVCell(x.Description), x.AcquiredOn.String(), x.DisposedOn.String(), x.Proceeds.StringFixed(2),
-			x.CostBasis.StringFixed(2), "", "0.00", x.Gain.StringFixed(2)})
+		p, cost := x.Proceeds.Round(2), x.CostBasis.Round(2)
+		_ = w.Write([]string{portfolio.CSVCell(x.Description), x.AcquiredOn.String(), x.DisposedOn.String(), p.StringFixed(2),
+			cost.StringFixed(2), "", "0.00", p.Sub(cost).StringFixed(2), r.Currency})
 	}
 	w.Flush()
 	return b.Bytes()
