@@ -203,8 +203,7 @@ func JurisdictionNotes(jurisdiction string) []string {
 	out := []string{NotTaxAdvice}
 	switch jurisdiction {
 	case "us":
-		out = append(out, "US: physical precious metals are collectibles; long-term gains (held more than one year) may be taxed at up to 28 %, reported on Form 8949.",
-			"A dealer buying from you may file Form 1099-B for some sales (for example large quantities of certain bullion coins or bars).")
+		out = append(out, "US: physical precious metals are collectibles; long-term gains (held more than one year) may be taxed at up to 28 %, reported on Form 8949.")
 	case "uk":
 		out = append(out, "UK: legal-tender coins (Britannia, Sovereign) are exempt from capital gains tax; other units of one product are pooled at their average cost (lot method average).")
 	case "de":
@@ -544,6 +543,13 @@ func productLabel(name, metal string) string {
 func disposalOf(d db.Disposal, sales []db.Sale, lots map[string]db.Holding, jurisdiction string) Disposal {
 	out := Disposal{ID: d.ID, Kind: d.Kind, Method: d.Method, Metal: d.Metal, ProductName: d.ProductName, Received: d.Received, SoldOn: d.SoldOn,
 		Quantity: d.Quantity, PricePerUnit: d.PricePerUnit, Fees: d.Fees, Jurisdiction: jurisdiction, Notes: JurisdictionNotes(jurisdiction)}
+	oz := decimal.Zero
+	for _, s := range sales {
+		oz = oz.Add(s.Oz)
+	}
+	if jurisdiction == "us" && d.Kind != KindGifted && d.Kind != KindLost && May1099B(d.Metal, d.ProductName, d.Quantity, oz) {
+		out.Notes = append(out.Notes, Note1099B)
+	}
 	for _, s := range sales {
 		acq := AcquiredOn(lots[s.HoldingID])
 		term := Term(acq, s.SoldOn)

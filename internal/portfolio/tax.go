@@ -110,6 +110,9 @@ func (s *Service) TaxReportIn(ctx context.Context, u db.User, year int, currency
 		}
 		t.Total = t.Total.Add(row.Gain)
 	}
+	if jur == "us" && anyMay1099B(rows) {
+		out.Notes = append(out.Notes, Note1099B)
+	}
 	if n := len(out.Excluded); n > 0 {
 		out.Notes = append(out.Notes, fmt.Sprintf("%d disposal line(s) of lots kept at an IRA custodian (a tax-advantaged account) are listed apart and left out of the totals; your realized P/L elsewhere in Ounce still counts them. The lot's present location decides.", n))
 	}
@@ -143,6 +146,39 @@ func (s *Service) convertTaxRow(conv *converter, row *TaxRow, sl db.TaxSlice) er
 	row.CostBasis = sl.LotCost().Mul(fAcq).Add(sl.Fees.Mul(fSold))
 	row.Gain = row.Proceeds.Sub(row.CostBasis)
 	return nil
+}
+
+// anyMay1099B reports whether one of the disposals of the slices (a disposal across lots, or a
+// per-lot sale) was sold and may be reported by a dealer on Form 1099-B.
+func anyMay1099B(rows []db.TaxSlice) bool {
+	type group struct {
+		metal, product string
+		units          int64
+		oz             decimal.Decimal
+	}
+	groups := map[string]*group{}
+	for _, sl := range rows {
+		if sl.Kind == KindGifted || sl.Kind == KindLost {
+			continue
+		}
+		k := sl.DisposalID
+		if k == "" {
+			k = sl.ID
+		}
+		g, ok := groups[k]
+		if !ok {
+			g = &group{metal: sl.Metal, product: sl.ProductName, oz: decimal.Zero}
+			groups[k] = g
+		}
+		g.units += sl.Quantity
+		g.oz = g.oz.Add(sl.Oz)
+	}
+	for _, g := range groups {
+		if May1099B(g.metal, g.product, g.units, g.oz) {
+			return true
+		}
+	}
+	return false
 }
 
 // describe is a row's description: units, product (or metal) and, for a disposal that was
