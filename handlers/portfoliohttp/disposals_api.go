@@ -21,8 +21,8 @@ type DisposalCreateJSON struct {
 	ProductName  string        `json:"product_name" schema:"optional,maxLength=MaxProductName" doc:"The product sold: lots of this metal with exactly this product name (empty: lots without one)."`
 	Metal        string        `json:"metal" schema:"enum=metals"`
 	Quantity     int64         `json:"quantity" schema:"optional,min=1,max=MaxQuantity" doc:"Units disposed of; with lots, optional (their sum) or equal to it."`
-	PricePerUnit kit.Num       `json:"price_per_unit" schema:"optional,min=0,max=MaxPrice" doc:"Sale price per unit, USD (cents); required for kind sold and traded (the fair value of what was received), absent or 0 for gifted and lost."`
-	Fees         kit.Num       `json:"fees" schema:"optional,min=0,max=MaxPrice" doc:"Fees of the whole disposal, USD; split over the lots by units."`
+	PricePerUnit kit.Num       `json:"price_per_unit" schema:"optional,min=0,max=MaxPrice" doc:"Sale price per unit (to the cent) in the currency the lots were bought in; required for kind sold and traded (the fair value of what was received), absent or 0 for gifted and lost."`
+	Fees         kit.Num       `json:"fees" schema:"optional,min=0,max=MaxPrice" doc:"Fees of the whole disposal, in the lots' currency; split over the lots by units."`
 	SoldOn       string        `json:"sold_on" schema:"optional,format=date" doc:"YYYY-MM-DD; default today. Only lots bought on or before it are used."`
 	Method       string        `json:"method" schema:"optional,enum=LotMethods" doc:"How lots are picked; default your lot_method setting (specific when lots are named)."`
 	Lots         []LotPickJSON `json:"lots" schema:"optional" doc:"For method specific: the lots and units."`
@@ -43,10 +43,10 @@ type DisposalSliceJSON struct {
 	HoldingID  string  `json:"holding_id"`
 	Quantity   int64   `json:"quantity"`
 	AcquiredOn string  `json:"acquired_on" schema:"format=date" doc:"The lot's purchase date (the day it was recorded when it has none)."`
-	CostBasis  kit.Num `json:"cost_basis" doc:"The units' cost, USD: their share of the lot's remaining cost, or the pool's average cost for method average."`
-	Proceeds   kit.Num `json:"proceeds" doc:"quantity × price_per_unit, USD."`
-	Fees       kit.Num `json:"fees" doc:"The slice's share of the disposal's fees, USD."`
-	Gain       kit.Num `json:"gain" doc:"proceeds − fees − cost_basis, USD."`
+	CostBasis  kit.Num `json:"cost_basis" doc:"The units' cost, in currency: their share of the lot's remaining cost, or the pool's average cost for method average."`
+	Proceeds   kit.Num `json:"proceeds" doc:"quantity × price_per_unit, in currency."`
+	Fees       kit.Num `json:"fees" doc:"The slice's share of the disposal's fees, in currency."`
+	Gain       kit.Num `json:"gain" doc:"proceeds − fees − cost_basis, in currency."`
 	Term       string  `json:"term" schema:"enum=Terms" doc:"short: held one year or less; long: more than one year."`
 	Category   string  `json:"category" schema:"enum=Categories" doc:"The tax category under your tax_jurisdiction (not tax advice)."`
 }
@@ -60,13 +60,13 @@ type DisposalJSON struct {
 	ProductName  string              `json:"product_name"`
 	SoldOn       string              `json:"sold_on" schema:"format=date"`
 	Quantity     int64               `json:"quantity"`
-	PricePerUnit kit.Num             `json:"price_per_unit" doc:"USD."`
-	Proceeds     kit.Num             `json:"proceeds" doc:"USD."`
-	Fees         kit.Num             `json:"fees" doc:"USD."`
-	CostBasis    kit.Num             `json:"cost_basis" doc:"USD."`
-	Gain         kit.Num             `json:"gain" doc:"proceeds − fees − cost_basis, USD."`
+	PricePerUnit kit.Num             `json:"price_per_unit" doc:"In currency."`
+	Proceeds     kit.Num             `json:"proceeds" doc:"In currency."`
+	Fees         kit.Num             `json:"fees" doc:"In currency."`
+	CostBasis    kit.Num             `json:"cost_basis" doc:"In currency."`
+	Gain         kit.Num             `json:"gain" doc:"proceeds − fees − cost_basis, in currency."`
 	Received     string              `json:"received,omitempty" doc:"For a trade: the lot it became."`
-	Currency     string              `json:"currency" doc:"The currency of the amounts (the lots' stored amounts)."`
+	Currency     string              `json:"currency" doc:"ISO 4217 code of the price and every amount: the currency the lots were bought in (a disposal takes lots of one currency)."`
 	Jurisdiction string              `json:"jurisdiction" doc:"Your tax_jurisdiction the categories follow."`
 	Notes        []string            `json:"notes" doc:"What the jurisdiction says, \"not tax advice\" first."`
 	Slices       []DisposalSliceJSON `json:"slices"`
@@ -92,7 +92,7 @@ type DisposalPreviewJSON struct {
 func DisposalToJSON(d portfolio.Disposal) DisposalJSON {
 	out := DisposalJSON{ID: d.ID, Kind: d.Kind, Method: d.Method, Metal: d.Metal, ProductName: d.ProductName, SoldOn: d.SoldOn.String(),
 		Quantity: d.Quantity, PricePerUnit: kit.Money(d.PricePerUnit), Proceeds: kit.Money(d.Proceeds), Fees: kit.Money(d.Fees),
-		CostBasis: kit.Money(d.CostBasis), Gain: kit.Money(d.Gain), Received: d.Received, Currency: "USD", Jurisdiction: d.Jurisdiction,
+		CostBasis: kit.Money(d.CostBasis), Gain: kit.Money(d.Gain), Received: d.Received, Currency: d.Currency, Jurisdiction: d.Jurisdiction,
 		Notes: d.Notes, Slices: make([]DisposalSliceJSON, len(d.Slices))}
 	for i, s := range d.Slices {
 		out.Slices[i] = DisposalSliceJSON{SaleID: s.SaleID, HoldingID: s.HoldingID, Quantity: s.Quantity, AcquiredOn: s.AcquiredOn.String(),

@@ -143,6 +143,8 @@ type Disposal struct {
 	Quantity                                       int64
 	PricePerUnit, Proceeds, Fees, CostBasis, Gain  decimal.Decimal
 	Slices                                         []DisposalSlice
+	// Currency is the ISO 4217 code of the price and every amount: the lots' purchase currency.
+	Currency string
 	// Jurisdiction is the member's tax jurisdiction the categories follow; Notes what it says
 	// about this disposal (not tax advice).
 	Jurisdiction string
@@ -431,8 +433,12 @@ func disposalOf(d db.Disposal, sales []db.Sale, lots map[string]db.Holding, juri
 	out := Disposal{ID: d.ID, Kind: d.Kind, Method: d.Method, Metal: d.Metal, ProductName: d.ProductName, Received: d.Received, SoldOn: d.SoldOn,
 		Quantity: d.Quantity, PricePerUnit: d.PricePerUnit, Fees: d.Fees, Jurisdiction: jurisdiction, Notes: JurisdictionNotes(jurisdiction)}
 	oz := decimal.Zero
-	for _, s := range sales {
+	out.Currency = "USD"
+	for i, s := range sales {
 		oz = oz.Add(s.Oz)
+		if i == 0 {
+			out.Currency = lotCurrency(lots[s.HoldingID])
+		}
 	}
 	if jurisdiction == "us" && d.Kind != KindGifted && d.Kind != KindLost && May1099B(d.Metal, d.ProductName, d.Quantity, oz) {
 		out.Notes = append(out.Notes, Note1099B)
@@ -610,3 +616,6 @@ func lotCurrencies(lots []db.SaleLot, idx []int) []string {
 	slices.Sort(out)
 	return out
 }
+
+// lotCurrency is a lot's purchase currency (USD for lots recorded before currencies).
+func lotCurrency(h db.Holding) string { return saleCurrency(h.PurchaseCurrency) }

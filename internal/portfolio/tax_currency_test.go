@@ -129,3 +129,31 @@ func TestTaxReportInEUR(t *testing.T) {
 		}
 	})
 }
+
+// TestDisposalNamesItsCurrency: a disposal of lots bought in pounds is in pounds (it said USD),
+// in the record and in the preview.
+func TestDisposalNamesItsCurrency(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, s *db.Store) {
+		ctx := t.Context()
+		svc := newService(t, s)
+		ann := member(t, s, "gbp-sale@example.com", db.TierGold)
+		if _, err := svc.CreateHolding(ctx, ann, holdingIn(t, `{"metal":"gold","product_name":"Britannia","quantity":3,"weight_oz":1,"purchase_price":1500,"purchase_currency":"GBP","purchase_date":"2024-01-10"}`)); err != nil {
+			t.Fatal(err)
+		}
+		body := `{"product_name":"Britannia","metal":"gold","quantity":2,"price_per_unit":2000,"sold_on":"2025-02-03"}`
+		p, err := svc.PreviewDisposal(ctx, ann, disposalIn(t, body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := p.Methods[MethodFIFO].Currency; c != "GBP" {
+			t.Errorf("preview in %s, want GBP", c)
+		}
+		d, err := svc.RecordDisposal(ctx, ann, disposalIn(t, body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Currency != "GBP" || d.Gain.StringFixed(2) != "1000.00" {
+			t.Errorf("disposal in %s, gain %s; want GBP, 1000.00", d.Currency, d.Gain.StringFixed(2))
+		}
+	})
+}
