@@ -220,14 +220,19 @@ type TaxSlice struct {
 	Method       string    `db:"method"`
 	// TaxAdvantaged is true when the lot is kept at an IRA custodian (a location of kind ira).
 	TaxAdvantaged bool `db:"tax_advantaged"`
+	// LotCurrency is the lot's purchase currency: the currency of its cost.
+	LotCurrency string `db:"lot_currency"`
 }
+
+// LotCost is the slice's cost basis in its lot's currency.
+func (t TaxSlice) LotCost() decimal.Decimal { return t.CostBasis }
 
 // TaxSlices returns the user's sale rows sold on from ≤ day < to, in date order.
 func (s *Store) TaxSlices(ctx context.Context, userID int64, from, to Date) ([]TaxSlice, error) {
 	out := []TaxSlice{}
 	err := s.db.SelectContext(ctx, &out, s.rebind(`SELECT s.id, s.user_id, s.holding_id, s.metal, s.quantity, s.oz, s.price_per_unit, s.fees, s.sold_on,
-		s.proceeds, s.cost_basis, s.realized_pl, s.created_at, COALESCE(s.disposal_id, '') AS disposal_id,
-		h.product_name, h.purchase_date, h.created_at AS lot_created_at,
+		s.proceeds, s.cost_basis, s.realized_pl, s.created_at, s.currency, COALESCE(s.disposal_id, '') AS disposal_id,
+		h.product_name, h.purchase_date, h.created_at AS lot_created_at, h.purchase_currency AS lot_currency,
 		COALESCE(d.kind, 'sold') AS kind, COALESCE(d.method, 'specific') AS method,
 		COALESCE(l.kind = 'ira', false) AS tax_advantaged
 		FROM sales s JOIN holdings h ON h.id = s.holding_id LEFT JOIN disposals d ON d.id = s.disposal_id

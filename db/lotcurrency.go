@@ -27,8 +27,9 @@ type CurrencyDaySums struct {
 
 // CurrencySums returns the user's cost (remaining, bought, fees, paid and premium reference)
 // per metal, purchase currency and purchase day (undated lots on the UTC day they were
-// recorded), and the realized profit of sales per metal, currency and sale day. An index on
-// (user_id, purchase_currency, metal, purchase_date) serves the grouping.
+// recorded), and the realized profit of sales as its parts: proceeds less fees per metal, sale
+// currency and sale day, and the cost basis sold (negative) per metal, lot currency and the
+// lot's purchase day. An index on (user_id, purchase_currency, metal, purchase_date) serves the grouping.
 func (s *Store) CurrencySums(ctx context.Context, userID int64) ([]CurrencyDaySums, error) {
 	const cols = `COUNT(*), SUM(held_cost_int), SUM(held_cost_c), SUM(cost_int), SUM(cost_c), SUM(fees_c),
 		SUM(CASE WHEN ref_int > 0 OR ref_e8 > 0 THEN cost_int ELSE 0 END), SUM(CASE WHEN ref_int > 0 OR ref_e8 > 0 THEN cost_c - fees_c ELSE 0 END),
@@ -66,21 +67,56 @@ func (s *Store) CurrencySums(ctx context.Context, userID int64) ([]CurrencyDaySu
 		FROM holdings WHERE user_id = ? AND purchase_date IS NULL GROUP BY purchase_currency, metal, created_at`, true); err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, s.rebind(`SELECT metal, currency, sold_on, COUNT(*), SUM(pl_int), SUM(pl_c)
-		FROM sales WHERE user_id = ? GROUP BY currency, metal, sold_on`), userID)
-	if err != nil {
-		return nil, fmt.Errorf("sale currencies: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		r := CurrencyDaySums{Sale: true}
-		if err := rows.Scan(&r.Metal, &r.Currency, &r.Day, &r.Purchases, &r.PLInt, &r.PLC); err != nil {
-			return nil, fmt.Errorf("sale currencies: %w", err)
+	// A sale's realized profit in another currency is its proceeds less fees at the sale day's
+	// rate, less its cost at the rate of the lot's purchase day (as the gains report and the
+	// value chart count it): proceeds − fees (pl + cost) per sale currency and day, and the
+	// cost, negated, per lot currency and purchase day (undated lots on the UTC day recorded).
+	saleRows := func(label, q string, undated bool) error {
+		rows, err := s.db.QueryContext(ctx, s.rebind(q), userID)
+		if err != nil {
+			return fmt.Errorf("%s: %w", label, err)
 		}
-		out = append(out, r)
+		defer rows.Close()
+		for rows.Next() {
+			r := CurrencyDaySums{Sale: true}
+			var created sql.NullTime
+			dayDest := any(&r.Day)
+			if undated {
+				dayDest = &created
+			}
+			if err := rows.Scan(&r.Metal, &r.Currency, dayDest, &r.Purchases, &r.PLInt, &r.PLC); err != nil {
+				return fmt.Errorf("%s: %w", label, err)
+			}
+			if created.Valid {
+				r.Day = NewDate(created.Time.UTC())
+			}
+			out = append(out, r)
+		}
+		return rows.Err()
 	}
-	return out, rows.Err()
+	if err := saleRows("sale currencies", `SELECT metal, currency, sold_on, COUNT(*), SUM(pl_int) + SUM(cost_int), SUM(pl_c) + SUM(cost_c)
+		FROM sales WHERE user_id = ? GROUP BY currency, metal, sold_on`, false); err != nil {
+		return nil, err
+	}
+	if err := saleRows("sold lot currencies", `SELECT s.metal, h.purchase_currency, h.purchase_date, COUNT(*), -SUM(`+saleLotCostInt+`), -SUM(`+saleLotCostC+`)
+		FROM sales s JOIN holdings h ON h.id = s.holding_id WHERE s.user_id = ? AND h.purchase_date IS NOT NULL
+		GROUP BY h.purchase_currency, s.metal, h.purchase_date`, false); err != nil {
+		return nil, err
+	}
+	if err := saleRows("sold undated lot currencies", `SELECT s.metal, h.purchase_currency, h.created_at, COUNT(*), -SUM(`+saleLotCostInt+`), -SUM(`+saleLotCostC+`)
+		FROM sales s JOIN holdings h ON h.id = s.holding_id WHERE s.user_id = ? AND h.purchase_date IS NULL
+		GROUP BY h.purchase_currency, s.metal, h.created_at`, true); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
+
+// saleLotCostInt and saleLotCostC are a sale row's cost basis in its lot's currency, as
+// integer parts (the sale's own cost when it is in the lot's currency).
+const (
+	saleLotCostInt = `s.cost_int`
+	saleLotCostC   = `s.cost_c`
+)
 
 // HasLotsOutside reports whether any of the user's lots or sales is recorded in a currency
 // other than currency: two index ranges on (user_id, purchase_currency, …) either side of it,

@@ -97,6 +97,9 @@ func toolArgs(raw json.RawMessage, allowed kit.Schema) (map[string]string, error
 		case bool:
 			out[k] = fmt.Sprint(x)
 		default:
+			if p, ok := props[k].(kit.Schema); ok && (p["type"] == "array" || p["type"] == "object") {
+				continue // a structured body field (a disposal's lots): the tool reads it from raw
+			}
 			return nil, kit.Invalid(k, "must be a string or a number")
 		}
 	}

@@ -246,4 +246,4 @@ func jsonEqual(a, b any) bool {
 }
 
 // goldToolNames are the tools only a Gold member's key lists.
-var goldToolNames = []string{"get_portfolio", "get_analytics", "add_holding"}
+var goldToolNames = []string{"get_portfolio", "get_analytics", "add_holding", "preview_sale", "record_sale", "get_tax_report"}

@@ -21,8 +21,8 @@ type DisposalCreateJSON struct {
 	ProductName  string        `json:"product_name" schema:"optional,maxLength=MaxProductName" doc:"The product sold: lots of this metal with exactly this product name (empty: lots without one)."`
 	Metal        string        `json:"metal" schema:"enum=metals"`
 	Quantity     int64         `json:"quantity" schema:"optional,min=1,max=MaxQuantity" doc:"Units disposed of; with lots, optional (their sum) or equal to it."`
-	PricePerUnit kit.Num       `json:"price_per_unit" schema:"optional,min=0,max=MaxPrice" doc:"Sale price per unit, USD (cents); required for kind sold and traded (the fair value of what was received), absent or 0 for gifted and lost."`
-	Fees         kit.Num       `json:"fees" schema:"optional,min=0,max=MaxPrice" doc:"Fees of the whole disposal, USD; split over the lots by units."`
+	PricePerUnit kit.Num       `json:"price_per_unit" schema:"optional,min=0,max=MaxPrice" doc:"Sale price per unit (to the cent) in the currency the lots were bought in; required for kind sold and traded (the fair value of what was received), absent or 0 for gifted and lost."`
+	Fees         kit.Num       `json:"fees" schema:"optional,min=0,max=MaxPrice" doc:"Fees of the whole disposal, in the lots' currency; split over the lots by units."`
 	SoldOn       string        `json:"sold_on" schema:"optional,format=date" doc:"YYYY-MM-DD; default today. Only lots bought on or before it are used."`
 	Method       string        `json:"method" schema:"optional,enum=LotMethods" doc:"How lots are picked; default your lot_method setting (specific when lots are named)."`
 	Lots         []LotPickJSON `json:"lots" schema:"optional" doc:"For method specific: the lots and units."`
@@ -43,10 +43,10 @@ type DisposalSliceJSON struct {
 	HoldingID  string  `json:"holding_id"`
 	Quantity   int64   `json:"quantity"`
 	AcquiredOn string  `json:"acquired_on" schema:"format=date" doc:"The lot's purchase date (the day it was recorded when it has none)."`
-	CostBasis  kit.Num `json:"cost_basis" doc:"The units' cost, USD: their share of the lot's remaining cost, or the pool's average cost for method average."`
-	Proceeds   kit.Num `json:"proceeds" doc:"quantity × price_per_unit, USD."`
-	Fees       kit.Num `json:"fees" doc:"The slice's share of the disposal's fees, USD."`
-	Gain       kit.Num `json:"gain" doc:"proceeds − fees − cost_basis, USD."`
+	CostBasis  kit.Num `json:"cost_basis" doc:"The units' cost, in currency: their share of the lot's remaining cost, or the pool's average cost for method average."`
+	Proceeds   kit.Num `json:"proceeds" doc:"quantity × price_per_unit, in currency."`
+	Fees       kit.Num `json:"fees" doc:"The slice's share of the disposal's fees, in currency."`
+	Gain       kit.Num `json:"gain" doc:"proceeds − fees − cost_basis, in currency."`
 	Term       string  `json:"term" schema:"enum=Terms" doc:"short: held one year or less; long: more than one year."`
 	Category   string  `json:"category" schema:"enum=Categories" doc:"The tax category under your tax_jurisdiction (not tax advice)."`
 }
@@ -60,13 +60,13 @@ type DisposalJSON struct {
 	ProductName  string              `json:"product_name"`
 	SoldOn       string              `json:"sold_on" schema:"format=date"`
 	Quantity     int64               `json:"quantity"`
-	PricePerUnit kit.Num             `json:"price_per_unit" doc:"USD."`
-	Proceeds     kit.Num             `json:"proceeds" doc:"USD."`
-	Fees         kit.Num             `json:"fees" doc:"USD."`
-	CostBasis    kit.Num             `json:"cost_basis" doc:"USD."`
-	Gain         kit.Num             `json:"gain" doc:"proceeds − fees − cost_basis, USD."`
+	PricePerUnit kit.Num             `json:"price_per_unit" doc:"In currency."`
+	Proceeds     kit.Num             `json:"proceeds" doc:"In currency."`
+	Fees         kit.Num             `json:"fees" doc:"In currency."`
+	CostBasis    kit.Num             `json:"cost_basis" doc:"In currency."`
+	Gain         kit.Num             `json:"gain" doc:"proceeds − fees − cost_basis, in currency."`
 	Received     string              `json:"received,omitempty" doc:"For a trade: the lot it became."`
-	Currency     string              `json:"currency" doc:"The currency of the amounts (the lots' stored amounts)."`
+	Currency     string              `json:"currency" doc:"ISO 4217 code of the price and every amount: the currency the lots were bought in (a disposal takes lots of one currency)."`
 	Jurisdiction string              `json:"jurisdiction" doc:"Your tax_jurisdiction the categories follow."`
 	Notes        []string            `json:"notes" doc:"What the jurisdiction says, \"not tax advice\" first."`
 	Slices       []DisposalSliceJSON `json:"slices"`
@@ -92,7 +92,7 @@ type DisposalPreviewJSON struct {
 func DisposalToJSON(d portfolio.Disposal) DisposalJSON {
 	out := DisposalJSON{ID: d.ID, Kind: d.Kind, Method: d.Method, Metal: d.Metal, ProductName: d.ProductName, SoldOn: d.SoldOn.String(),
 		Quantity: d.Quantity, PricePerUnit: kit.Money(d.PricePerUnit), Proceeds: kit.Money(d.Proceeds), Fees: kit.Money(d.Fees),
-		CostBasis: kit.Money(d.CostBasis), Gain: kit.Money(d.Gain), Received: d.Received, Currency: "USD", Jurisdiction: d.Jurisdiction,
+		CostBasis: kit.Money(d.CostBasis), Gain: kit.Money(d.Gain), Received: d.Received, Currency: d.Currency, Jurisdiction: d.Jurisdiction,
 		Notes: d.Notes, Slices: make([]DisposalSliceJSON, len(d.Slices))}
 	for i, s := range d.Slices {
 		out.Slices[i] = DisposalSliceJSON{SaleID: s.SaleID, HoldingID: s.HoldingID, Quantity: s.Quantity, AcquiredOn: s.AcquiredOn.String(),
@@ -175,7 +175,7 @@ type TaxTotalsJSON struct {
 type TaxReportJSON struct {
 	Year         int           `json:"year"`
 	Jurisdiction string        `json:"jurisdiction" schema:"enum=Jurisdictions"`
-	Currency     string        `json:"currency"`
+	Currency     string        `json:"currency" doc:"ISO 4217 code of every amount: your display currency, or ?currency=. Each slice's proceeds and fees at the sale day's rate, its cost at the lot's purchase day's rate (the last rate on or before; exact when already in this currency); rows are shown to the cent, totals are exact sums."`
 	Rows         []TaxRowJSON  `json:"rows"`
 	Totals       TaxTotalsJSON `json:"totals"`
 	Excluded     []TaxRowJSON  `json:"excluded" doc:"Slices of lots in a tax-advantaged account, left out of the totals."`
@@ -230,7 +230,11 @@ func (h *Handlers) APITaxReport(c *fiber.Ctx) error {
 	if format != "json" && format != "csv" && format != "pdf" {
 		return apperr.InvalidField("format", "must be json, csv or pdf")
 	}
-	r, err := h.portfolio.TaxReport(h.Ctx(c), u, year)
+	cur, err := h.portfolio.Currency(h.Ctx(c), u, c.Query("currency"), "currency")
+	if err != nil {
+		return err
+	}
+	r, err := h.portfolio.TaxReportIn(h.Ctx(c), u, year, cur)
 	if err != nil {
 		return err
 	}
@@ -251,19 +255,23 @@ func (h *Handlers) APITaxReport(c *fiber.Ctx) error {
 	return kit.WriteJSON(c, http.StatusOK, TaxReportToJSON(r))
 }
 
-// Form8949Columns are the CSV's header, the columns of IRS Form 8949 (a)–(h).
-var Form8949Columns = []string{"description", "acquired", "sold", "proceeds", "cost", "code", "adjustment", "gain"}
+// Form8949Columns are the CSV's header, the columns of IRS Form 8949 (a)–(h), then the
+// currency of the amounts.
+var Form8949Columns = []string{"description", "acquired", "sold", "proceeds", "cost", "code", "adjustment", "gain", "currency"}
 
 // Form8949CSV writes the report's rows in Form 8949's columns: (a) description, (b) date
-// acquired, (c) date sold, (d) proceeds, (e) cost basis, (f) code, (g) adjustment, (h) gain.
+// acquired, (c) date sold, (d) proceeds, (e) cost basis, (f) code, (g) adjustment, (h) gain,
+// and after them the currency the amounts are in (the report's). Amounts are to the cent; the
+// gain is the rounded proceeds less the rounded cost, so every row adds up as printed.
 // Text that a spreadsheet would run as a formula is prefixed with an apostrophe.
 func Form8949CSV(r portfolio.TaxReport) []byte {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
 	_ = w.Write(Form8949Columns)
 	for _, x := range r.Rows {
-		_ = w.Write([]string{portfolio.CSVCell(x.Description), x.AcquiredOn.String(), x.DisposedOn.String(), x.Proceeds.StringFixed(2),
-			x.CostBasis.StringFixed(2), "", "0.00", x.Gain.StringFixed(2)})
+		p, cost := x.Proceeds.Round(2), x.CostBasis.Round(2)
+		_ = w.Write([]string{portfolio.CSVCell(x.Description), x.AcquiredOn.String(), x.DisposedOn.String(), p.StringFixed(2),
+			cost.StringFixed(2), "", "0.00", p.Sub(cost).StringFixed(2), r.Currency})
 	}
 	w.Flush()
 	return b.Bytes()

@@ -13,7 +13,7 @@ import (
 // MCPTools are the area's tools for the MCP server: the portfolio, analytics and recording a purchase.
 func (h *Handlers) MCPTools() []kit.MCPTool {
 	create := HoldingSchemas()["HoldingCreate"]
-	return []kit.MCPTool{
+	return append([]kit.MCPTool{
 		{Name: "get_portfolio", Description: "Your stack valued at live spot (Gold members): total value, cost basis, unrealized and realized profit/loss, the day's change, and per metal ounces, value, cost, allocation and break-even price; in the currency and weight unit asked for (default your settings), named in the answer.",
 			Method: "GET", Path: "/v1/portfolio", Gold: true,
 			Call: func(ctx context.Context, args map[string]string, _ json.RawMessage, u *account.User) (any, error) {
@@ -61,5 +61,5 @@ func (h *Handlers) MCPTools() []kit.MCPTool {
 				}
 				return HoldingToJSON(hold), nil
 			}},
-	}
+	}, h.taxMCPTools()...)
 }

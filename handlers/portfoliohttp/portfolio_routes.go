@@ -63,17 +63,18 @@ func (h *Handlers) portfolioRoutes() []kit.APIRoute {
 			Example: `POST /v1/sales/preview {"product_name":"American Silver Eagle 1 oz","metal":"silver","quantity":20,"price_per_unit":34.10}`},
 		{Method: "GET", Path: "/v1/tax/report", Auth: kit.AuthGold, Handler: h.APITaxReport, OperationID: "getTaxReport", Tag: "Portfolio",
 			Summary:     "Your gains of one tax year (not tax advice)",
-			Description: "Every disposal slice sold in the calendar year: description, dates acquired and disposed, proceeds, cost basis (the sale's fees included), gain, term and the category under your tax_jurisdiction, with totals per category; total equals the realized P/L of the same sales. format=csv answers the rows in the columns of IRS Form 8949 (description, acquired, sold, proceeds, cost, code, adjustment, gain); format=pdf a dated summary to print. Not tax advice.",
+			Description: "Every disposal slice sold in the calendar year: description, dates acquired and disposed, proceeds, cost basis (the sale's fees included), gain, term and the category under your tax_jurisdiction, with totals per category; total equals the realized P/L of the same sales in the same currency. Amounts are in your display currency (or currency): each slice's proceeds and fees at the rate of its sale day, its cost at the rate of its lot's purchase day (the last rate on or before each; exact for amounts already in that currency). format=csv answers the rows in the columns of IRS Form 8949 (description, acquired, sold, proceeds, cost, code, adjustment, gain) and then currency; format=pdf a dated summary to print. Not tax advice.",
 			Params: []kit.Param{
 				{Name: "year", In: "query", Description: "Calendar year (default this year).", Schema: kit.Schema{"type": "integer", "minimum": portfolio.MinTaxYear, "maximum": portfolio.MaxTaxYear}, Example: "2026"},
 				{Name: "format", In: "query", Description: "json (default), csv or pdf.", Schema: kit.Schema{"type": "string", "enum": []string{"json", "csv", "pdf"}, "default": "json"}},
+				CurrencyParam(),
 			},
 			Responses: []kit.Response{
 				{Status: 200, Description: "The report: JSON, the Form 8949 CSV or the PDF.", Contents: map[string]kit.Schema{
 					"application/json": pfSchema(TaxReportJSON{}),
-					"text/csv":         {"type": "string", "description": "A header row description,acquired,sold,proceeds,cost,code,adjustment,gain, then one row per disposal slice."},
+					"text/csv":         {"type": "string", "description": "A header row description,acquired,sold,proceeds,cost,code,adjustment,gain,currency, then one row per disposal slice."},
 					"application/pdf":  {"type": "string", "format": "binary", "description": "A dated summary to print: totals per category, then every row."}}},
-				{Status: 400, Description: "A bad year or format."},
+				{Status: 400, Description: "A bad year, format or currency."},
 			},
 			Example: "GET /v1/tax/report?year=2026&format=csv"},
 		{Method: "GET", Path: "/v1/sales", Auth: kit.AuthGold, Handler: h.APISalesList, OperationID: "listSales", Tag: "Portfolio",

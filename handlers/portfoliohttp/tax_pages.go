@@ -19,13 +19,18 @@ import (
 
 // taxView builds the /tax page for year with the sale form as given.
 func (h *Handlers) taxView(c *fiber.Ctx, u account.User, year int, sale pages.TaxSaleView) (pages.TaxView, error) {
-	r, err := h.portfolio.TaxReport(h.Ctx(c), u, year)
+	cur, err := h.portfolio.Currency(h.Ctx(c), u, c.Query("currency"), "currency")
+	if err != nil {
+		return pages.TaxView{}, err
+	}
+	r, err := h.portfolio.TaxReportIn(h.Ctx(c), u, year, cur)
 	if err != nil {
 		return pages.TaxView{}, err
 	}
 	y := strconv.Itoa(year)
-	v := pages.TaxView{Year: y, PrevYear: strconv.Itoa(year - 1), NextYear: strconv.Itoa(year + 1), Jurisdiction: r.Jurisdiction,
-		Notes: r.Notes, CSVURL: "/v1/tax/report?format=csv&year=" + y, PDFURL: "/v1/tax/report?format=pdf&year=" + y, Sale: sale,
+	q := "&year=" + y + "&currency=" + r.Currency
+	v := pages.TaxView{Year: y, PrevYear: strconv.Itoa(year - 1), NextYear: strconv.Itoa(year + 1), Jurisdiction: r.Jurisdiction, Currency: r.Currency,
+		Notes: r.Notes, CSVURL: "/v1/tax/report?format=csv" + q, PDFURL: "/v1/tax/report?format=pdf" + q, Sale: sale,
 		LotMethod: account.SettingsOf(u).LotMethod, LotMethods: account.LotMethods, Jurisdictions: account.TaxJurisdictions,
 		SettingsSaved: c.Query("settings") == "1"}
 	for _, x := range r.Rows {

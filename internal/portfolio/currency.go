@@ -20,8 +20,9 @@ import (
 // Valuation in any currency (issue 25). Spot is in US dollars per troy ounce, so a value is
 // fine oz × spot × the currency's rate now; a lot's cost is in the currency it was paid in and
 // counts at the rate of its purchase day (the last rate on or before it), unless it was paid in
-// the currency asked for, when it keeps its exact cost. Realized profit counts at the rate of
-// its sale day.
+// the currency asked for, when it keeps its exact cost. Realized profit is a sale's proceeds
+// less fees at the rate of its sale day less its cost at the rate of its lot's purchase day, as
+// the gains report counts it.
 
 // Rates is what the portfolio reads of the exchange rates; *fx.Service provides it.
 type Rates interface {
@@ -174,8 +175,8 @@ func (c *costCache) put(k costKey, now time.Time, sums map[metals.Metal]converte
 }
 
 // ConvertCosts sums the lots' and sales' money per metal in conv's currency: each purchase at
-// its day's rate, each sale's profit at its day's rate; a row already in the currency is taken
-// exactly.
+// its day's rate, each sale's profit in its parts (proceeds less fees on the sale day, the cost
+// on the purchase day) at their days' rates; a row already in the currency is taken exactly.
 func ConvertCosts(rows []db.CurrencyDaySums, factor func(from string, day time.Time) (decimal.Decimal, error)) (map[metals.Metal]convertedCosts, error) {
 	out := map[metals.Metal]convertedCosts{}
 	for _, m := range metals.All {

@@ -143,6 +143,8 @@ type Disposal struct {
 	Quantity                                       int64
 	PricePerUnit, Proceeds, Fees, CostBasis, Gain  decimal.Decimal
 	Slices                                         []DisposalSlice
+	// Currency is the ISO 4217 code of the price and every amount: the lots' purchase currency.
+	Currency string
 	// Jurisdiction is the member's tax jurisdiction the categories follow; Notes what it says
 	// about this disposal (not tax advice).
 	Jurisdiction string
@@ -203,176 +205,13 @@ func JurisdictionNotes(jurisdiction string) []string {
 	out := []string{NotTaxAdvice}
 	switch jurisdiction {
 	case "us":
-		out = append(out, "US: physical precious metals are collectibles; long-term gains (held more than one year) may be taxed at up to 28 %, reported on Form 8949.",
-			"A dealer buying from you may file Form 1099-B for some sales (for example large quantities of certain bullion coins or bars).")
+		out = append(out, "US: physical precious metals are collectibles; long-term gains (held more than one year) may be taxed at up to 28 %, reported on Form 8949.")
 	case "uk":
 		out = append(out, "UK: legal-tender coins (Britannia, Sovereign) are exempt from capital gains tax; other units of one product are pooled at their average cost (lot method average).")
 	case "de":
 		out = append(out, "Germany: a private sale of physical metal more than one year after purchase is tax-free.")
 	}
 	return out
-}
-
-// DecideDisposal is the disposal rule (a db.DisposalRule) for a method: it picks from the
-// lots held on the disposal's day (purchased on or before it) — fifo the earliest acquired
-// first, lifo the latest, hifo the highest cost per unit, specific the lots in picks, average
-// any (fifo) at the pool's average cost — and splits the fees by units, the last slice taking
-// the cents left. For average, every lot of the pool is left holding the pool's average cost
-// for its units. More units than are held is a *db.OversoldError.
-func DecideDisposal(method string, picks []db.LotPick) db.DisposalRule {
-	return func(lots []db.SaleLot, in db.Disposal) (db.DisposalDecision, error) {
-		var elig []int
-		var held int64
-		for i, l := range lots {
-			if l.Remaining() > 0 && (l.PurchaseDate.IsZero() || !l.PurchaseDate.After(in.SoldOn.Time)) {
-				elig = append(elig, i)
-				held += l.Remaining()
-			}
-		}
-		if cs := lotCurrencies(lots, elig); len(cs) > 1 {
-			// One disposal has one price in one currency; lots paid for in several cannot share
-			// it without a rate the member did not give.
-			return db.DisposalDecision{}, &MixedCurrencyError{Currencies: cs}
-		}
-		if in.Quantity <= 0 {
-			return db.DisposalDecision{}, fmt.Errorf("disposal quantity must be positive")
-		}
-		if in.Quantity > held {
-			return db.DisposalDecision{}, &db.OversoldError{Asked: in.Quantity, Held: held}
-		}
-		fifo := func(a, b int) int {
-			return cmp.Or(AcquiredOn(lots[a].Holding).Compare(AcquiredOn(lots[b].Holding).Time), lots[a].CreatedAt.Compare(lots[b].CreatedAt), strings.Compare(lots[a].ID, lots[b].ID))
-		}
-		type take struct {
-			lot int
-			n   int64
-		}
-		var takes []take
-		greedy := func(order []int) {
-			left := in.Quantity
-			for _, i := range order {
-				if left == 0 {
-					break
-				}
-				n := min(left, lots[i].Remaining())
-				takes = append(takes, take{i, n})
-				left -= n
-			}
-		}
-		order := slices.Clone(elig)
-		pickMethod := method
-		if len(picks) > 0 {
-			// Lots named (specific, or a disposal replayed by an import): those units, costed
-			// by the method (the pool's average for average).
-			pickMethod = MethodSpecific
-		}
-		switch pickMethod {
-		case MethodFIFO, MethodAverage:
-			slices.SortFunc(order, fifo)
-			greedy(order)
-		case MethodLIFO:
-			slices.SortFunc(order, func(a, b int) int { return fifo(b, a) })
-			greedy(order)
-		case MethodHIFO:
-			slices.SortFunc(order, func(a, b int) int {
-				// cost per unit a vs b, cross-multiplied so no division rounds.
-				ca := lots[a].HeldCost.Mul(decimal.NewFromInt(lots[b].Remaining()))
-				cb := lots[b].HeldCost.Mul(decimal.NewFromInt(lots[a].Remaining()))
-				return cmp.Or(cb.Cmp(ca), fifo(a, b))
-			})
-			greedy(order)
-		case MethodSpecific:
-			var sum int64
-			for _, p := range picks {
-				i := slices.IndexFunc(elig, func(i int) bool { return lots[i].ID == p.HoldingID })
-				if i < 0 {
-					return db.DisposalDecision{}, &PickError{HoldingID: p.HoldingID}
-				}
-				if p.Quantity > lots[elig[i]].Remaining() || slices.ContainsFunc(takes, func(t take) bool { return t.lot == elig[i] }) {
-					return db.DisposalDecision{}, &db.OversoldError{Asked: p.Quantity, Held: lots[elig[i]].Remaining()}
-				}
-				takes = append(takes, take{elig[i], p.Quantity})
-				sum += p.Quantity
-			}
-			if sum != in.Quantity {
-				return db.DisposalDecision{}, fmt.Errorf("the lots named hold %d units, not %d", sum, in.Quantity)
-			}
-		default:
-			return db.DisposalDecision{}, fmt.Errorf("unknown lot method %q", method)
-		}
-
-		q := decimal.NewFromInt(in.Quantity)
-		out := db.DisposalDecision{Held: map[int]db.LotHeld{}}
-		feesLeft := in.Fees
-		var avgCost, costLeft, poolCost decimal.Decimal
-		var poolUnits int64
-		if method == MethodAverage {
-			for _, i := range elig {
-				poolCost = poolCost.Add(lots[i].HeldCost)
-				poolUnits += lots[i].Remaining()
-			}
-			avgCost = SaleShare(poolCost, poolUnits, in.Quantity)
-			costLeft = avgCost
-		}
-		for k, t := range takes {
-			n := decimal.NewFromInt(t.n)
-			fee := in.Fees.Mul(n).Div(q).Round(moneyPlaces)
-			last := k == len(takes)-1
-			if last {
-				fee = feesLeft
-			}
-			feesLeft = feesLeft.Sub(fee)
-			lot := lots[t.lot]
-			if method != MethodAverage {
-				sale, h, err := DecideSale(lot, db.Sale{Quantity: t.n, PricePerUnit: in.PricePerUnit, Fees: fee, SoldOn: in.SoldOn})
-				if err != nil {
-					return db.DisposalDecision{}, err
-				}
-				out.Slices = append(out.Slices, db.DisposalSlice{Lot: t.lot, Sale: sale})
-				out.Held[t.lot] = h
-				continue
-			}
-			cost := avgCost.Mul(n).Div(q).Round(moneyPlaces)
-			if last {
-				cost = costLeft
-			}
-			costLeft = costLeft.Sub(cost)
-			sale := db.Sale{Quantity: t.n, PricePerUnit: in.PricePerUnit, Fees: fee, SoldOn: in.SoldOn,
-				Oz: lot.WeightOz.Mul(n), Proceeds: in.PricePerUnit.Mul(n), CostBasis: cost}
-			sale.RealizedPL = sale.Proceeds.Sub(sale.Fees).Sub(sale.CostBasis)
-			out.Slices = append(out.Slices, db.DisposalSlice{Lot: t.lot, Sale: sale})
-		}
-		if method == MethodAverage {
-			// The pool keeps its cost less what was disposed of, spread over the units left.
-			taken := map[int]int64{}
-			for _, t := range takes {
-				taken[t.lot] += t.n
-			}
-			restCost, restUnits := poolCost.Sub(avgCost), poolUnits-in.Quantity
-			left := restCost
-			var withUnits []int
-			for _, i := range elig {
-				if lots[i].Remaining()-taken[i] > 0 {
-					withUnits = append(withUnits, i)
-				}
-			}
-			for k, i := range elig {
-				_ = k
-				r := lots[i].Remaining() - taken[i]
-				h := db.LotHeld{Sold: lots[i].SoldQuantity + taken[i], HeldOz: lots[i].WeightOz.Mul(decimal.NewFromInt(r)), HeldCost: decimal.Zero}
-				if r > 0 {
-					if i == withUnits[len(withUnits)-1] {
-						h.HeldCost = left
-					} else {
-						h.HeldCost = restCost.Mul(decimal.NewFromInt(r)).Div(decimal.NewFromInt(restUnits)).Round(moneyPlaces)
-					}
-					left = left.Sub(h.HeldCost)
-				}
-				out.Held[i] = h
-			}
-		}
-		return out, nil
-	}
 }
 
 // PickError names a lot a specific disposal asked for that is not one of the product's
@@ -391,120 +230,169 @@ type disposalRequest struct {
 }
 
 func (s *Service) validateDisposal(ctx context.Context, u db.User, in DisposalInput, preview bool) (disposalRequest, error) {
-	var errs []apperr.FieldError
-	bad := func(f, m string) { errs = append(errs, apperr.FieldError{Field: f, Message: m}) }
-	isNum := func(f string) bool { return in.numeric[f] }
-	str := func(f string) string { return strings.TrimSpace(in.fields[f]) }
-	r := disposalRequest{d: db.Disposal{Fees: decimal.Zero, PricePerUnit: decimal.Zero}}
+	v := &disposalCheck{in: in, r: disposalRequest{d: db.Disposal{Fees: decimal.Zero, PricePerUnit: decimal.Zero}}}
 	for _, f := range []string{"product_name", "metal", "sold_on", "method", "kind", "received"} {
 		if _, ok := in.fields[f]; ok && in.numeric[f] && in.fields[f] != "" && !isFormInput(in) {
-			bad(f, "must be a string")
+			v.bad(f, "must be a string")
 		}
 	}
-	if len(errs) > 0 {
-		return r, apperr.InvalidFields(errs)
+	if len(v.errs) > 0 {
+		return v.r, apperr.InvalidFields(v.errs)
 	}
-	if m, err := metals.Parse(str("metal")); err != nil {
-		bad("metal", "must be one of gold, silver, platinum, palladium")
+	v.product()
+	v.method(u)
+	pickSum := v.lots(preview)
+	v.quantity(pickSum)
+	v.money()
+	v.soldOn(s.now())
+	v.received(ctx, s, u, preview)
+	v.r.d.Method = v.r.method
+	return v.r, apperr.InvalidFields(v.errs)
+}
+
+// disposalCheck validates a disposal input field by field, gathering the problems.
+type disposalCheck struct {
+	in   DisposalInput
+	r    disposalRequest
+	errs []apperr.FieldError
+}
+
+func (v *disposalCheck) bad(f, m string) {
+	v.errs = append(v.errs, apperr.FieldError{Field: f, Message: m})
+}
+func (v *disposalCheck) isNum(f string) bool {
+	return v.in.numeric[f]
+}
+func (v *disposalCheck) str(f string) string { return strings.TrimSpace(v.in.fields[f]) }
+
+// product checks metal, product_name and kind.
+func (v *disposalCheck) product() {
+	if m, err := metals.Parse(v.str("metal")); err != nil {
+		v.bad("metal", "must be one of gold, silver, platinum, palladium")
 	} else {
-		r.d.Metal = string(m)
+		v.r.d.Metal = string(m)
 	}
-	name, msg := CleanText(in.fields["product_name"], MaxProductName, false)
+	name, msg := CleanText(v.in.fields["product_name"], MaxProductName, false)
 	if msg != "" {
-		bad("product_name", msg)
+		v.bad("product_name", msg)
 	}
-	r.d.ProductName = name
-	r.d.Kind = strings.ToLower(str("kind"))
-	if r.d.Kind == "" {
-		r.d.Kind = KindSold
+	v.r.d.ProductName = name
+	v.r.d.Kind = strings.ToLower(v.str("kind"))
+	if v.r.d.Kind == "" {
+		v.r.d.Kind = KindSold
 	}
-	if !slices.Contains(DisposalKinds, r.d.Kind) {
-		bad("kind", "must be one of "+strings.Join(DisposalKinds, ", "))
+	if !slices.Contains(DisposalKinds, v.r.d.Kind) {
+		v.bad("kind", "must be one of "+strings.Join(DisposalKinds, ", "))
 	}
-	r.method = strings.ToLower(str("method"))
+}
+
+// method checks the lot method (default: specific when lots are named, else the member's).
+func (v *disposalCheck) method(u db.User) {
+	v.r.method = strings.ToLower(v.str("method"))
 	switch {
-	case r.method == "" && in.hasLots:
-		r.method = MethodSpecific
-	case r.method == "":
-		r.method = account.SettingsOf(u).LotMethod
+	case v.r.method == "" && v.in.hasLots:
+		v.r.method = MethodSpecific
+	case v.r.method == "":
+		v.r.method = account.SettingsOf(u).LotMethod
 	}
-	if !slices.Contains(account.LotMethods, r.method) {
-		bad("method", "must be one of "+strings.Join(account.LotMethods, ", "))
+	if !slices.Contains(account.LotMethods, v.r.method) {
+		v.bad("method", "must be one of "+strings.Join(account.LotMethods, ", "))
 	}
+}
+
+// lots checks the lots named and returns their units.
+func (v *disposalCheck) lots(preview bool) int64 {
 	var pickSum int64
-	if in.hasLots {
-		if r.method != MethodSpecific {
-			bad("lots", "name lots only with method specific")
+	if v.in.hasLots {
+		if v.r.method != MethodSpecific {
+			v.bad("lots", "name lots only with method specific")
 		}
 		seen := map[string]bool{}
-		for _, p := range in.lots {
+		for _, p := range v.in.lots {
 			switch {
 			case p.HoldingID == "" || len(p.HoldingID) > 64:
-				bad("lots", "each lot needs a holding_id")
+				v.bad("lots", "each lot needs a holding_id")
 			case p.Quantity < 1 || p.Quantity > MaxQuantity:
-				bad("lots", fmt.Sprintf("each lot's quantity must be between 1 and %d", MaxQuantity))
+				v.bad("lots", fmt.Sprintf("each lot's quantity must be between 1 and %d", MaxQuantity))
 			case seen[p.HoldingID]:
-				bad("lots", "names holding "+p.HoldingID+" twice")
+				v.bad("lots", "names holding "+p.HoldingID+" twice")
 			}
 			seen[p.HoldingID] = true
 			pickSum += p.Quantity
 		}
-		r.picks = in.lots
+		v.r.picks = v.in.lots
 	}
-	if r.method == MethodSpecific && !preview && len(in.lots) == 0 {
-		bad("lots", "name the lots and quantities for method specific")
+	if v.r.method == MethodSpecific && !preview && len(v.in.lots) == 0 {
+		v.bad("lots", "name the lots and quantities for method specific")
 	}
-	if v := str("quantity"); v == "" && pickSum > 0 {
-		r.d.Quantity = pickSum
-	} else if q, msg := parseQuantity(v, isNum("quantity")); msg != "" {
-		bad("quantity", msg)
+	return pickSum
+}
+
+// quantity checks the units (the lots' sum when left out).
+func (v *disposalCheck) quantity(pickSum int64) {
+	if q := v.str("quantity"); q == "" && pickSum > 0 {
+		v.r.d.Quantity = pickSum
+	} else if n, msg := parseQuantity(q, v.isNum("quantity")); msg != "" {
+		v.bad("quantity", msg)
 	} else {
-		r.d.Quantity = q
-		if in.hasLots && pickSum != q {
-			bad("quantity", fmt.Sprintf("must equal the units of the lots named (%d)", pickSum))
+		v.r.d.Quantity = n
+		if v.in.hasLots && pickSum != n {
+			v.bad("quantity", fmt.Sprintf("must equal the units of the lots named (%d)", pickSum))
 		}
 	}
-	noProceeds := r.d.Kind == KindGifted || r.d.Kind == KindLost
-	switch v := in.fields["price_per_unit"]; {
-	case noProceeds && strings.TrimSpace(v) != "":
-		if p, msg := parseAmount(moneyText(v, !isFormInput(in)), isNum("price_per_unit"), false, true, maxPrice, maxMoneyDecimals); msg != "" || !p.IsZero() {
-			bad("price_per_unit", "a "+r.d.Kind+" disposal has no proceeds: leave it out or send 0")
+}
+
+// money checks price_per_unit (none for a gift or loss) and fees.
+func (v *disposalCheck) money() {
+	asJSON := !isFormInput(v.in)
+	noProceeds := v.r.d.Kind == KindGifted || v.r.d.Kind == KindLost
+	switch p := v.in.fields["price_per_unit"]; {
+	case noProceeds && strings.TrimSpace(p) != "":
+		if n, msg := parseAmount(moneyText(p, asJSON), v.isNum("price_per_unit"), false, true, maxPrice, maxMoneyDecimals); msg != "" || !n.IsZero() {
+			v.bad("price_per_unit", "a "+v.r.d.Kind+" disposal has no proceeds: leave it out or send 0")
 		}
 	case noProceeds:
 	default:
-		if p, msg := parseAmount(moneyText(v, !isFormInput(in)), isNum("price_per_unit"), true, true, maxPrice, maxMoneyDecimals); msg != "" {
-			bad("price_per_unit", msg)
+		if n, msg := parseAmount(moneyText(p, asJSON), v.isNum("price_per_unit"), true, true, maxPrice, maxMoneyDecimals); msg != "" {
+			v.bad("price_per_unit", msg)
 		} else {
-			r.d.PricePerUnit = p
+			v.r.d.PricePerUnit = n
 		}
 	}
-	if v := in.fields["fees"]; strings.TrimSpace(v) != "" {
-		if f, msg := parseAmount(moneyText(v, !isFormInput(in)), isNum("fees"), false, true, maxPrice, maxMoneyDecimals); msg != "" {
-			bad("fees", msg)
+	if f := v.in.fields["fees"]; strings.TrimSpace(f) != "" {
+		if n, msg := parseAmount(moneyText(f, asJSON), v.isNum("fees"), false, true, maxPrice, maxMoneyDecimals); msg != "" {
+			v.bad("fees", msg)
 		} else {
-			r.d.Fees = f
+			v.r.d.Fees = n
 		}
 	}
-	if v := str("sold_on"); v == "" {
-		r.d.SoldOn = db.NewDate(s.now().UTC())
-	} else if d, msg := parseDay(v, s.now()); msg != "" {
-		bad("sold_on", msg)
+}
+
+// soldOn checks the day (default today, UTC).
+func (v *disposalCheck) soldOn(now time.Time) {
+	if d := v.str("sold_on"); d == "" {
+		v.r.d.SoldOn = db.NewDate(now.UTC())
+	} else if day, msg := parseDay(d, now); msg != "" {
+		v.bad("sold_on", msg)
 	} else {
-		r.d.SoldOn = d
+		v.r.d.SoldOn = day
 	}
-	r.d.Received = str("received")
+}
+
+// received checks the lot a trade became: required for a trade (but in a preview), one of the
+// member's holdings, and named only by a trade.
+func (v *disposalCheck) received(ctx context.Context, s *Service, u db.User, preview bool) {
+	v.r.d.Received = v.str("received")
 	switch {
-	case r.d.Kind == KindTraded && r.d.Received == "" && !preview:
-		bad("received", "name the lot the trade became (its holding id)")
-	case r.d.Kind != KindTraded && r.d.Received != "":
-		bad("received", "only a traded disposal names what it received")
-	case r.d.Received != "":
-		if _, err := s.GetHolding(ctx, u, r.d.Received); err != nil {
-			bad("received", "is not one of your holdings")
+	case v.r.d.Kind == KindTraded && v.r.d.Received == "" && !preview:
+		v.bad("received", "name the lot the trade became (its holding id)")
+	case v.r.d.Kind != KindTraded && v.r.d.Received != "":
+		v.bad("received", "only a traded disposal names what it received")
+	case v.r.d.Received != "":
+		if _, err := s.GetHolding(ctx, u, v.r.d.Received); err != nil {
+			v.bad("received", "is not one of your holdings")
 		}
 	}
-	r.d.Method = r.method
-	return r, apperr.InvalidFields(errs)
 }
 
 // isFormInput reports whether the input came from a browser form (all text).
@@ -544,6 +432,17 @@ func productLabel(name, metal string) string {
 func disposalOf(d db.Disposal, sales []db.Sale, lots map[string]db.Holding, jurisdiction string) Disposal {
 	out := Disposal{ID: d.ID, Kind: d.Kind, Method: d.Method, Metal: d.Metal, ProductName: d.ProductName, Received: d.Received, SoldOn: d.SoldOn,
 		Quantity: d.Quantity, PricePerUnit: d.PricePerUnit, Fees: d.Fees, Jurisdiction: jurisdiction, Notes: JurisdictionNotes(jurisdiction)}
+	oz := decimal.Zero
+	out.Currency = "USD"
+	for i, s := range sales {
+		oz = oz.Add(s.Oz)
+		if i == 0 {
+			out.Currency = lotCurrency(lots[s.HoldingID])
+		}
+	}
+	if jurisdiction == "us" && d.Kind != KindGifted && d.Kind != KindLost && May1099B(d.Metal, d.ProductName, d.Quantity, oz) {
+		out.Notes = append(out.Notes, Note1099B)
+	}
 	for _, s := range sales {
 		acq := AcquiredOn(lots[s.HoldingID])
 		term := Term(acq, s.SoldOn)
@@ -717,3 +616,6 @@ func lotCurrencies(lots []db.SaleLot, idx []int) []string {
 	slices.Sort(out)
 	return out
 }
+
+// lotCurrency is a lot's purchase currency (USD for lots recorded before currencies).
+func lotCurrency(h db.Holding) string { return saleCurrency(h.PurchaseCurrency) }

@@ -149,13 +149,15 @@ func currencyStack(t *testing.T, s *db.Store) (*Service, db.User) {
 //
 // value = (2650.40 + 6 × 31.25 + 1000.00) USD × rate now; each cost × rate of its day.
 // E.g. in EUR: cost = 2010.00 + 120 ÷ 0.8541 + 1000 ÷ 1.0274 = 3123.83; value = 3837.90 ÷
-// 1.1684 = 3284.75.
+// 1.1684 = 3284.75. Realized is the sale's proceeds less fees at the sale day's rate less its
+// cost at the purchase day's (as the gains report counts it): in EUR 99 ÷ 0.8726 − 80 ÷ 0.8541
+// = 113.45 − 93.67 = 19.79.
 func TestStackInFourCurrencies(t *testing.T) {
 	want := map[string][4]string{ // value, cost, unrealized, realized
-		"EUR": {"3284.75", "3123.83", "160.92", "21.77"},
+		"EUR": {"3284.75", "3123.83", "160.92", "19.79"},
 		"GBP": {"2859.64", "2611.42", "248.22", "19.00"},
-		"CHF": {"3035.76", "2941.93", "93.84", "20.28"},
-		"USD": {"3837.90", "3224.14", "613.76", "25.58"},
+		"CHF": {"3035.76", "2941.93", "93.84", "15.63"},
+		"USD": {"3837.90", "3224.14", "613.76", "31.29"},
 	}
 	dbtest.Each(t, func(t *testing.T, s *db.Store) {
 		svc, ann := currencyStack(t, s)
