@@ -55,7 +55,7 @@ func TestPerformanceSeriesAPI(t *testing.T) {
 		// YTD starts at the close before January 1 (0 % there is not claimed: the stack was held).
 		y := pfJSON(t, e.api("GET", "/v1/portfolio/performance/series?period=YTD", key, nil))
 		first := y["points"].([]any)[0].(map[string]any)
-		if y["from"] != "2026-01-01" || first["date"] != "2025-12-31" || first["twr_pct"] != json.Number("0") {
+		if y["from"] != "2026-01-01" || first["date"] != "2025-12-31" || !pfDec(t, first, "twr_pct").IsZero() {
 			t.Errorf("YTD from %v, first point %v", y["from"], first)
 		}
 		// 1D offline: no points, and a note saying prices are not live.
