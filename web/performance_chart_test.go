@@ -150,6 +150,9 @@ func TestDashboardPerformanceChart(t *testing.T) {
 	if !strings.HasPrefix(href, "/performance?") || !strings.HasPrefix(hx, "/dashboard/performance/chart?") || !strings.Contains(hx, "view=pct") {
 		t.Errorf("%% toggle: href %q hx-get %q", href, hx)
 	}
+	if row := d.Find("#dashboard-performance tbody tr").First().Text(); !strings.Contains(row, "1D") || !strings.Contains(row, "prices not live") {
+		t.Errorf("the 1D row does not say prices are not live: %q", row)
+	}
 	if d.Find(`#performance-chart a:contains("1D")`).Length() != 0 {
 		t.Error("1D offered while prices are not live")
 	}
@@ -173,7 +176,7 @@ func TestDashboardPerformanceChart(t *testing.T) {
 		t.Errorf("%% chart: title %q desc %q", d.Find("#performance-svg-title").Text(), d.Find("#performance-svg-desc").Text())
 	}
 	// Prices are not live: the chart says so and names the date.
-	if !strings.Contains(d.Find("#performance-chart").Text(), "Prices are not live: the chart ends at the closes of 10 Aug 2026") {
+	if txt := d.Find("#performance-chart").Text(); !strings.Contains(txt, "Prices are not live") || !strings.Contains(txt, "gold 2026-08-17, silver 2026-08-10") || strings.Contains(strings.ToLower(txt), "today") {
 		t.Errorf("stale chart does not name its date: %q", d.Find("#performance-chart").Text())
 	}
 

@@ -48,6 +48,9 @@ func View(rs []performance.Result) pages.PerformanceView {
 			MWR: pctText(r.MWRPct), VsBench: "—", Real: pctText(r.RealTWRPct), ChangeTone: tone(r.Gain), VsTone: "flat"}
 		if r.Gain != nil {
 			row.Change = format.SignedMoney(*r.Gain, r.Currency)
+		} else if r.Period == "1D" && r.Stale {
+			// The day's change needs live prices: the row says why it is empty.
+			row.Change = "prices not live"
 		}
 		if r.Annualized && r.MWRPct != nil {
 			row.MWR += " a year"

@@ -135,7 +135,15 @@ func (h *Handlers) chartView(ctx context.Context, u account.User, q chartQuery) 
 		return pages.PerformanceChartView{}, err
 	}
 	bench := metals.Metal(q.bench)
-	v := pages.PerformanceChartView{Period: s.Period, View: q.view, Benchmark: q.bench, Notes: s.Notes}
+	v := pages.PerformanceChartView{Period: s.Period, View: q.view, Benchmark: q.bench}
+	for _, n := range s.Notes {
+		// The stale-price note names each metal's newest close; it heads the chart.
+		if strings.HasPrefix(n, "prices are not live") {
+			v.AsOf = sentence(n)
+		} else {
+			v.Notes = append(v.Notes, sentence(n))
+		}
+	}
 	// 1D is offered only while prices are live (every preset ends today, so a preset that is
 	// not stale is live).
 	live := !s.Stale && s.Period != "custom"
@@ -154,9 +162,6 @@ func (h *Handlers) chartView(ctx context.Context, u account.User, q chartQuery) 
 	}
 	period := format.Date(s.From) + " – " + format.Date(s.To)
 	v.Dates = period
-	if s.Stale && !s.AsOf.IsZero() {
-		v.AsOf = "Prices are not live: the chart ends at the closes of " + format.Date(s.AsOf) + "."
-	}
 	stack := components.ChartSeries{Name: "Stack", Legend: "Your stack", Class: "stroke-amber-600 dark:stroke-amber-400", Swatch: "bg-amber-600 dark:bg-amber-400"}
 	other := components.ChartSeries{Name: bench.Title(), Legend: "The same purchases and sales in " + strings.ToLower(bench.Title()), Class: "stroke-sky-600 dark:stroke-sky-400", Swatch: "bg-sky-600 dark:bg-sky-400"}
 	if q.view == viewPct {
@@ -229,6 +234,18 @@ func (h *Handlers) chartView(ctx context.Context, u account.User, q chartQuery) 
 	}
 	v.Chart = chart
 	return v, nil
+}
+
+// sentence starts a note with a capital and ends it with a full stop.
+func sentence(n string) string {
+	if n == "" {
+		return n
+	}
+	n = strings.ToUpper(n[:1]) + n[1:]
+	if !strings.HasSuffix(n, ".") {
+		n += "."
+	}
+	return n
 }
 
 // thin keeps at most n points, evenly spaced, the first and the last always.
