@@ -3,6 +3,7 @@ package performance
 import (
 	"context"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -50,6 +51,32 @@ func (s *Service) Series(ctx context.Context, u db.User, q Query) (Series, error
 	if err != nil {
 		return Series{}, err
 	}
+	// As the summary's answers, a series is kept until the ledger, the stored closes, the day
+	// or (when live) the board moves. The revision is read before the ledger.
+	rev, err := s.store.LedgerRevision(ctx, u.ID)
+	if err != nil {
+		return Series{}, err
+	}
+	key := seriesKey{user: u.ID, metal: metal, bench: bench, span: sp.name + isoDay(sp.from) + isoDay(sp.to)}
+	state := cacheState{rev: rev, day: now.Unix() / 86400}
+	if s.market != nil {
+		state.gen = s.market.Generation()
+		if b := s.market.Snapshot(); len(b.Prices) > 0 {
+			state.seq = b.Seq
+		}
+	}
+	if out, ok := seriesCache.get(s, key, state); ok {
+		return out, nil
+	}
+	out, err := s.series(ctx, u, sp, metal, bench, today)
+	if err == nil {
+		seriesCache.put(s, key, state, out)
+	}
+	return out, err
+}
+
+// series computes a Series (Series checks and caches).
+func (s *Service) series(ctx context.Context, u db.User, sp span, metal, bench metals.Metal, today time.Time) (Series, error) {
 	all, err := s.store.PerformanceDays(ctx, u.ID)
 	if err != nil {
 		return Series{}, err
@@ -170,4 +197,55 @@ func (s *Service) Series(ctx context.Context, u db.User, q Query) (Series, error
 		out.Notes = append(out.Notes, "the benchmark metal has no close at the start of the period")
 	}
 	return out, nil
+}
+
+// seriesKey is one series asked of one service.
+type seriesKey struct {
+	user         int64
+	metal, bench metals.Metal
+	span         string
+}
+
+type seriesEntry struct {
+	state cacheState
+	out   Series
+}
+
+// seriesCaches keeps the latest series per question, per service (a test builds many); the
+// service's own files are another's, so the cache lives here, keyed by the service.
+type seriesCaches struct {
+	mu sync.Mutex
+	m  map[*Service]map[seriesKey]seriesEntry
+}
+
+var seriesCache seriesCaches
+
+// maxSeries bounds each service's kept series (a series is up to a few thousand points).
+const maxSeries = 512
+
+// maxServices bounds the services remembered (one in a server; tests build many).
+const maxServices = 8
+
+func (c *seriesCaches) get(s *Service, k seriesKey, st cacheState) (Series, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[s][k]
+	if !ok || e.state != st {
+		return Series{}, false
+	}
+	return e.out, true
+}
+
+func (c *seriesCaches) put(s *Service, k seriesKey, st cacheState, out Series) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || (c.m[s] == nil && len(c.m) >= maxServices) {
+		c.m = map[*Service]map[seriesKey]seriesEntry{}
+	}
+	m := c.m[s]
+	if m == nil || len(m) >= maxSeries {
+		m = map[seriesKey]seriesEntry{} // crude but bounded
+		c.m[s] = m
+	}
+	m[k] = seriesEntry{state: st, out: out}
 }

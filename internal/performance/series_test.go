@@ -4,8 +4,11 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/ouncehq/ounce/db"
 )
 
 // TestSeriesHandComputed: the hand case day by day. Values are the stack's at each close;
@@ -102,4 +105,38 @@ func TestSeries1DOffline(t *testing.T) {
 	if _, err := s.Series(context.Background(), member, Query{Period: "2W"}); err == nil {
 		t.Error("an unknown period was answered")
 	}
+}
+
+// revStore is a ledger whose days and revision the test changes.
+type revStore struct {
+	days *fakeStore
+	rev  *int64
+}
+
+func (r revStore) PerformanceDays(ctx context.Context, id int64) ([]db.PerformanceDay, error) {
+	return r.days.PerformanceDays(ctx, id)
+}
+func (r revStore) LedgerRevision(context.Context, int64) (int64, error) { return *r.rev, nil }
+func (r revStore) HasLotsOutside(context.Context, int64, string) (bool, error) {
+	return false, nil
+}
+
+// TestSeriesFollowsTheLedger: a kept series is served again until the ledger's revision moves.
+func TestSeriesFollowsTheLedger(t *testing.T) {
+	days, rev := fakeStore{buy("2025-01-02", "1", "112")}, int64(1)
+	s := New(Deps{Store: revStore{&days, &rev}, Now: func() time.Time { return day("2025-01-08").Add(15 * time.Hour) }})
+	s.market = handMarket()
+	q := Query{From: "2025-01-01", To: "2025-01-08"}
+	end := func() *decimal.Decimal {
+		ser, err := s.Series(context.Background(), member, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ser.Points[len(ser.Points)-1].Value
+	}
+	eq(t, "one ounce", end(), "140")
+	days = append(days, buy("2025-01-03", "1", "105"))
+	eq(t, "same revision: the kept series", end(), "140")
+	rev = 2
+	eq(t, "new revision: two ounces", end(), "280")
 }
