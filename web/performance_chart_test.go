@@ -226,3 +226,22 @@ func chartPaths(s *goquery.Selection) string {
 	})
 	return strings.Join(out, "|")
 }
+
+// TestPerformanceChartLive1D: with live prices the chart offers 1D and draws it.
+func TestPerformanceChartLive1D(t *testing.T) {
+	e := newEnv(t, sqliteStore(t), pfMarket(t, pfQuotes))
+	b := e.browser()
+	b.signUp("live@example.com")
+	u, _ := e.store.UserByEmail(t.Context(), "live@example.com")
+	if _, err := e.store.InsertHolding(t.Context(), db.Holding{UserID: u.ID, Metal: "gold", ProductName: "Bar", Quantity: 1, WeightOz: pfD("1"), PurchasePrice: pfD("2000"), Fees: pfD("0"), PurchaseDate: pfDate("2025-01-10")}); err != nil {
+		t.Fatal(err)
+	}
+	r := b.send(pfHX("/dashboard/performance/chart?period=1D&view=pct"))
+	d := doc(t, r)
+	if r.Status != 200 || d.Find(`#performance-chart a[aria-current="true"]:contains("1D")`).Length() != 1 || d.Find("#performance-chart svg path").Length() != 2 {
+		t.Fatalf("live 1D: %d, current %q, %d lines", r.Status, d.Find(`#performance-chart a[aria-current="true"]`).Text(), d.Find("#performance-chart svg path").Length())
+	}
+	if txt := d.Find("#performance-chart").Text(); strings.Contains(txt, "not live") {
+		t.Errorf("live 1D says prices are not live: %q", txt)
+	}
+}
