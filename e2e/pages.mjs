@@ -23,7 +23,7 @@ const publicPages = ["/", "/markets", "/calculators/junk-silver", "/calculators/
   "/dealers", "/docs/api", "/legal", "/login", "/signup", "/static/offline.html"];
 const memberPages = ["/", "/markets", "/signal", "/dealers", "/holdings", "/holdings/new", "/holdings/sales", "/brief",
   "/portfolio/import", "/portfolio/scan", "/advisor", "/alerts", "/settings/account", "/settings/billing",
-  "/settings/developer", "/tax", "/locations"];
+  "/settings/developer", "/tax", "/locations", "/performance"];
 
 const browser = await launchChromium();
 const problems = [];

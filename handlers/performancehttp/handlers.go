@@ -168,7 +168,7 @@ var params = []kit.Param{
 
 // APIRoutes are the area's /v1 routes; the summary's fixed path comes first.
 func (h *Handlers) APIRoutes() []kit.APIRoute {
-	return []kit.APIRoute{
+	return []kit.APIRoute{h.seriesRoute(),
 		{Method: "GET", Path: "/v1/portfolio/performance/summary", Auth: kit.AuthGold, Handler: h.APISummary, OperationID: "getPerformanceSummary", Tag: "Portfolio",
 			Summary:     "How your stack did over every preset period at once",
 			Description: "The answer of GET /v1/portfolio/performance for each of 1D, WTD, MTD, QTD, YTD, 1Y, 3Y, 5Y, 10Y and MAX, in that order, without the flows of each (ask for one period to list them).",

@@ -12,9 +12,13 @@ import (
 	"github.com/ouncehq/ounce/views/pages"
 )
 
-// PageRoutes are the dashboard's performance fragment.
+// PageRoutes are the dashboard's performance fragment, its chart, and the page both are on.
 func (h *Handlers) PageRoutes() []kit.PageRoute {
-	return []kit.PageRoute{{Method: "GET", Path: "/dashboard/performance", Handler: h.DashboardPerformance, Auth: kit.AuthGold}}
+	return []kit.PageRoute{
+		{Method: "GET", Path: "/dashboard/performance", Handler: h.DashboardPerformance, Auth: kit.AuthGold},
+		{Method: "GET", Path: "/dashboard/performance/chart", Handler: h.DashboardPerformanceChart, Auth: kit.AuthGold},
+		{Method: "GET", Path: "/performance", Handler: h.PerformancePage, Auth: kit.AuthGold},
+	}
 }
 
 func tone(d *decimal.Decimal) string {
@@ -44,6 +48,9 @@ func View(rs []performance.Result) pages.PerformanceView {
 			MWR: pctText(r.MWRPct), VsBench: "—", Real: pctText(r.RealTWRPct), ChangeTone: tone(r.Gain), VsTone: "flat"}
 		if r.Gain != nil {
 			row.Change = format.SignedMoney(*r.Gain, r.Currency)
+		} else if r.Period == "1D" && r.Stale {
+			// The day's change needs live prices: the row says why it is empty.
+			row.Change = "prices not live"
 		}
 		if r.Annualized && r.MWRPct != nil {
 			row.MWR += " a year"
@@ -63,13 +70,19 @@ func View(rs []performance.Result) pages.PerformanceView {
 	return v
 }
 
-// DashboardPerformance is the performance table fragment.
+// DashboardPerformance is the dashboard's performance fragment: the chart (year to date, value
+// against gold) and the table.
 func (h *Handlers) DashboardPerformance(c *fiber.Ctx) error {
 	u, _ := kit.UserFrom(c)
 	rs, err := h.perf.Summary(h.Ctx(c), u, "", "")
 	if err != nil {
 		return err
 	}
+	q, _ := readChartQuery(func(string) string { return "" })
+	chart, err := h.chartView(h.Ctx(c), u, q)
+	if err != nil {
+		return err
+	}
 	c.Set(fiber.HeaderCacheControl, "no-store")
-	return kit.Render(c, http.StatusOK, pages.DashboardPerformance(View(rs)))
+	return kit.Render(c, http.StatusOK, pages.DashboardPerformanceCard(chart, View(rs)))
 }

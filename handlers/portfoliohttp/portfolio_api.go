@@ -316,7 +316,7 @@ func (h *Handlers) APIPortfolioHistory(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	hist, err := h.portfolio.HistoryIn(h.Ctx(c), u, c.Query("range"), cur)
+	hist, err := h.portfolio.HistoryFor(h.Ctx(c), u, c.Query("range"), c.Query("from"), c.Query("to"), cur)
 	if err != nil {
 		return err
 	}

@@ -1,8 +1,10 @@
 package portfoliohttp
 
 import (
+	"errors"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/ouncehq/ounce/handlers/kit"
 
@@ -184,16 +186,20 @@ func (h *Handlers) dashboardHoldingsView(c *fiber.Ctx, u account.User) (pages.Da
 	return v, nil
 }
 
-// dashboardChartView is the value-over-time chart for a range.
-func (h *Handlers) dashboardChartView(c *fiber.Ctx, u account.User, rng string) (pages.DashboardChartView, error) {
-	v := pages.DashboardChartView{Ranges: pfRangeNames()}
-	hist, err := h.portfolio.HistoryIn(h.Ctx(c), u, rng, memberCurrency(u))
+// dashboardChartView is the value-over-time chart for a range, or between two dates (from,
+// to) when either is given.
+func (h *Handlers) dashboardChartView(c *fiber.Ctx, u account.User, rng, from, to string) (pages.DashboardChartView, error) {
+	v := pages.DashboardChartView{Ranges: pfRangeNames(), From: from, To: to}
+	hist, err := h.portfolio.HistoryFor(h.Ctx(c), u, rng, from, to, memberCurrency(u))
 	if err != nil {
 		return v, err
 	}
 	cur := valuationCurrency(hist.FX)
 	v.Range = string(hist.Range)
 	v.Chart = components.Chart{ID: "portfolio-chart", Title: "Stack value and cost basis, " + v.Range, YPrefix: format.Symbol(cur)}
+	if hist.Range == portfolio.RangeCustom {
+		v.Chart.Title = "Stack value and cost basis, " + format.Date(hist.Start) + " to " + format.Date(pfCustomEnd(to, hist))
+	}
 	if hist.Stale {
 		// The prices end before today: say the range counts back from their last close.
 		v.Chart.Title += " to " + format.Date(hist.Through)
@@ -240,16 +246,23 @@ func (h *Handlers) DashboardPage(c *fiber.Ctx) error {
 			return err
 		}
 	}
-	if v.Chart, err = h.dashboardChartView(c, u, c.Query("range")); err != nil {
+	from, to := c.Query("from"), c.Query("to")
+	if v.Chart, err = h.dashboardChartView(c, u, c.Query("range"), from, to); err != nil {
 		if apperr.KindOf(err) != apperr.Invalid {
 			return err
 		}
-		// A bad range in the address shows the default rather than failing the page, and
-		// says so: the chart is never silently another range than the one asked for.
-		if v.Chart, err = h.dashboardChartView(c, u, ""); err != nil {
+		bad := err
+		// A bad range or date in the address shows the default rather than failing the page,
+		// and says so: the chart is never silently another range than the one asked for.
+		if v.Chart, err = h.dashboardChartView(c, u, "", "", ""); err != nil {
 			return err
 		}
-		v.Chart.Note = "There is no range “" + c.Query("range") + "”: showing " + v.Chart.Range + " instead."
+		if from != "" || to != "" {
+			v.Chart.From, v.Chart.To = from, to
+			v.Chart.Note = "Those dates cannot be shown (" + pfFieldMessage(bad) + "): showing " + v.Chart.Range + " instead."
+		} else {
+			v.Chart.Note = "There is no range “" + c.Query("range") + "”: showing " + v.Chart.Range + " instead."
+		}
 	}
 	return kit.Render(c, http.StatusOK, pages.Dashboard(h.Meta(c, "Dashboard", "home").Describe("Your stack at a glance: what your holdings are worth at the latest prices, and how they have done."), v))
 }
@@ -276,14 +289,34 @@ func (h *Handlers) DashboardHoldings(c *fiber.Ctx) error {
 	return kit.Render(c, http.StatusOK, pages.DashboardHoldings(v))
 }
 
-// DashboardChart is the value-over-time chart fragment for the range buttons.
+// DashboardChart is the value-over-time chart fragment for the range buttons and the dates.
 func (h *Handlers) DashboardChart(c *fiber.Ctx) error {
 	u, _ := kit.UserFrom(c)
-	v, err := h.dashboardChartView(c, u, c.Query("range"))
+	v, err := h.dashboardChartView(c, u, c.Query("range"), c.Query("from"), c.Query("to"))
 	if err != nil {
 		return err
 	}
 	return kit.Render(c, http.StatusOK, pages.DashboardChart(v))
+}
+
+// pfFieldMessage is a field error as "from: must not be after to".
+func pfFieldMessage(err error) string {
+	var e *apperr.Error
+	if errors.As(err, &e) && len(e.Fields) > 0 {
+		return e.Fields[0].Field + ": " + e.Fields[0].Message
+	}
+	return err.Error()
+}
+
+// pfCustomEnd is the last day of a custom window: to, or the day the chart was drawn on.
+func pfCustomEnd(to string, hist portfolio.History) time.Time {
+	if d, err := time.Parse(time.DateOnly, to); err == nil {
+		return d
+	}
+	if n := len(hist.Points); n > 0 {
+		return hist.Points[n-1].Date
+	}
+	return hist.Start
 }
 
 // memberCurrency is the member's display currency (USD when unset).

@@ -18,7 +18,7 @@ func pfConsts() kit.Consts {
 	return kit.Consts{
 		"MaxQuantity": portfolio.MaxQuantity, "MaxProductName": portfolio.MaxProductName, "MaxDealer": portfolio.MaxDealer,
 		"MaxNotes": portfolio.MaxNotes, "MaxWeightOz": portfolio.MaxWeightOz, "MaxPrice": portfolio.MaxPrice,
-		"MaxWeightDecimals": portfolio.MaxWeightDecimals, "Ranges": pfRangeNames(),
+		"MaxWeightDecimals": portfolio.MaxWeightDecimals, "Ranges": append(pfRangeNames(), string(portfolio.RangeCustom)),
 		"currencies": fx.DisplayCurrencies(), "units": metals.UnitNames(),
 		"LotMethods": account.LotMethods, "DisposalKinds": portfolio.DisposalKinds, "PreviewMethods": portfolio.PreviewMethods,
 		"Terms": []string{portfolio.TermShort, portfolio.TermLong}, "Jurisdictions": account.TaxJurisdictions,

@@ -67,6 +67,9 @@ func window(r prices.Range, now, through time.Time) (start, end time.Time, ancho
 	return start, end, anchored
 }
 
+// RangeCustom names a chart between two dates the member chose (HistoryFor with from/to).
+const RangeCustom prices.Range = "custom"
+
 // History values the member's stack at every close in the range: the ounces held that day
 // (purchases and sales up to it; undated holdings from the day they were recorded) × that
 // day's close (before daily data, the month's average, as the price history's ALL), and the
@@ -78,12 +81,60 @@ func (s *Service) History(ctx context.Context, u db.User, rng string) (History, 
 
 // HistoryIn is History in currency (resolved by Currency).
 func (s *Service) HistoryIn(ctx context.Context, u db.User, rng, currency string) (History, error) {
+	return s.HistoryFor(ctx, u, rng, "", "", currency)
+}
+
+// ParseHistoryDates reads a custom chart window: from (required) and to (default today) as
+// YYYY-MM-DD, from not after to, to not after today. Each error names its field.
+func ParseHistoryDates(from, to string, today time.Time) (time.Time, time.Time, error) {
+	if from == "" {
+		return time.Time{}, time.Time{}, apperr.InvalidField("from", "required with to (YYYY-MM-DD)")
+	}
+	f, err := db.ParseDate(from)
+	if err != nil {
+		return time.Time{}, time.Time{}, apperr.InvalidField("from", "must be a date as YYYY-MM-DD")
+	}
+	end := db.NewDate(today)
+	if to != "" {
+		if end, err = db.ParseDate(to); err != nil {
+			return time.Time{}, time.Time{}, apperr.InvalidField("to", "must be a date as YYYY-MM-DD")
+		}
+	}
+	switch {
+	case end.After(db.NewDate(today).Time):
+		return time.Time{}, time.Time{}, apperr.InvalidField("to", "must not be after "+today.UTC().Format(db.DateLayout))
+	case f.After(end.Time):
+		return time.Time{}, time.Time{}, apperr.InvalidField("from", "must not be after to")
+	case f.Year() < 1900:
+		return time.Time{}, time.Time{}, apperr.InvalidField("from", "must be in 1900 or later")
+	}
+	return f.Time, end.Time, nil
+}
+
+// HistoryFor is HistoryIn for a named range, or between two dates (from, and to or today)
+// when either is given; a range with dates, an unknown range or a bad date is an error
+// naming its field, never another window than the one asked for.
+func (s *Service) HistoryFor(ctx context.Context, u db.User, rng, from, to, currency string) (History, error) {
 	if err := requireGold(u); err != nil {
 		return History{}, err
 	}
-	r, err := ParseRange(rng)
-	if err != nil {
-		return History{}, err
+	now := s.now().UTC()
+	var r prices.Range
+	var cFrom, cTo time.Time
+	if from != "" || to != "" {
+		if rng != "" {
+			return History{}, apperr.InvalidField("range", "give either range or from/to, not both")
+		}
+		var err error
+		if cFrom, cTo, err = ParseHistoryDates(from, to, now); err != nil {
+			return History{}, err
+		}
+		r = RangeCustom
+	} else {
+		var err error
+		if r, err = ParseRange(rng); err != nil {
+			return History{}, err
+		}
 	}
 	out := History{Range: r}
 	// The revision is read before the ledger, so a chart is never kept under a revision newer
@@ -92,8 +143,7 @@ func (s *Service) HistoryIn(ctx context.Context, u db.User, rng, currency string
 	if err != nil {
 		return out, err
 	}
-	now := s.now().UTC()
-	key := chartKey{user: u.ID, rng: r, currency: currency}
+	key := chartKey{user: u.ID, rng: r, currency: currency, from: cFrom, to: cTo}
 	state := chartState{rev: rev, day: now.Unix() / 86400}
 	if s.market != nil {
 		state.priced, state.gen = true, s.market.Generation()
@@ -105,7 +155,10 @@ func (s *Service) HistoryIn(ctx context.Context, u db.User, rng, currency string
 	// metal rather than per day (ALL has no such part). Which metals the ledger holds is
 	// known only after reading it, so the sums end where the earliest window could start.
 	var since db.Date
-	if r != prices.RangeAll {
+	switch {
+	case r == RangeCustom:
+		since = db.NewDate(cFrom)
+	case r != prices.RangeAll:
 		since = db.NewDate(earliestStart(s.market, r, now))
 	}
 	changes, err := s.store.HistoryChanges(ctx, u.ID, since)
@@ -113,8 +166,15 @@ func (s *Service) HistoryIn(ctx context.Context, u db.User, rng, currency string
 		return out, err
 	}
 	if s.market != nil && len(changes) > 0 {
-		out.Start, _, out.Through, out.Stale = chartWindow(s.market, changes, r, now)
-		out.Points = valueHistory(s.market, changes, r, now)
+		if r == RangeCustom {
+			// The chosen dates are the window; the closes may stop short of its end (stale).
+			_, _, through, _ := chartWindow(s.market, changes, prices.RangeAll, now)
+			out.Start, out.Through, out.Stale = cFrom, through, through.Before(cTo)
+			out.Points = valueBetween(s.market, changes, cFrom, cTo, false)
+		} else {
+			out.Start, _, out.Through, out.Stale = chartWindow(s.market, changes, r, now)
+			out.Points = valueHistory(s.market, changes, r, now)
+		}
 	}
 	out.FX = FXUsed{Currency: "USD", PerUSD: decimal.NewFromInt(1)}
 	convert := currency != "USD"
@@ -171,6 +231,7 @@ type chartKey struct {
 	user     int64
 	rng      prices.Range
 	currency string
+	from, to time.Time // a custom window's dates
 }
 
 type chartState struct {
@@ -221,7 +282,13 @@ func (c *chartCache) put(k chartKey, st chartState, h History) {
 // window (chartWindow).
 func valueHistory(mk market, changes []db.PositionChange, r prices.Range, now time.Time) []HistoryPoint {
 	from, end, _, _ := chartWindow(mk, changes, r, now)
-	if r == prices.RangeAll || from.Before(changes[0].Day.Time) {
+	return valueBetween(mk, changes, from, end, r == prices.RangeAll)
+}
+
+// valueBetween replays the position changes over the closes from from to end (from the first
+// change when all, or when nothing was held before it).
+func valueBetween(mk market, changes []db.PositionChange, from, end time.Time, all bool) []HistoryPoint {
+	if all || from.Before(changes[0].Day.Time) {
 		// Nothing was held before the first purchase: start there.
 		from = changes[0].Day.Time
 	}
