@@ -59,6 +59,8 @@ type Store interface {
 	LocationsByUser(ctx context.Context, userID int64) ([]db.Location, error)
 	MoveHolding(ctx context.Context, userID int64, holdingID string, to sql.NullString, on db.Date, note string) (db.Transfer, error)
 	UpdateLocation(ctx context.Context, l db.Location) (db.Location, error)
+	BulkMoveHoldings(ctx context.Context, userID int64, ids []string, to sql.NullString, on db.Date, note string) ([]db.Transfer, error)
+	BulkSetHoldingTags(ctx context.Context, userID int64, ids []string, tags map[string]string) error
 }
 
 var _ Store = (*db.Store)(nil)
