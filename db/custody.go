@@ -315,3 +315,12 @@ func (s *Store) BulkSetHoldingTags(ctx context.Context, userID int64, ids []stri
 		return nil
 	})
 }
+
+// TransfersByUser lists every transfer of the member's lots, by lot then oldest first (the
+// ZIP export).
+func (s *Store) TransfersByUser(ctx context.Context, userID int64) ([]Transfer, error) {
+	out := []Transfer{}
+	err := s.db.SelectContext(ctx, &out, s.rebind(`SELECT id, holding_id, from_location_id, to_location_id, moved_on, note, created_at
+		FROM holding_transfers WHERE user_id = ? ORDER BY holding_id, moved_on, id`), userID)
+	return out, err
+}
