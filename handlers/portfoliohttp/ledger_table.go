@@ -96,6 +96,7 @@ func tableState(c *fiber.Ctx, metal, q string) pages.LedgerTable {
 		col.Href = safeHoldingsURL(v)
 		t.Columns = append(t.Columns, col)
 	}
+	t.Filtered = len(vals) > 1
 	vals.Set("sort", t.Sort)
 	vals.Set("dir", t.Dir)
 	t.Back = vals.Encode()
