@@ -31,13 +31,22 @@ type ArchiveDocument struct {
 	Body        []byte
 }
 
+// ArchiveTransfer is one recorded move of the imported holding at index Row: From and To
+// index the archive's locations (-1: unassigned, or a location since deleted).
+type ArchiveTransfer struct {
+	Row      int
+	From, To int
+	On       Date
+	Note     string
+}
+
 // ImportArchive is ImportHoldingsWithSales with, in the same transaction, the archive's
 // locations (one of the member's with the same name is reused), each holding's place and tags,
-// and its documents (refused with ErrQuota past quota bytes in all). All or nothing: on any
+// its transfers (in the order given) and its documents (refused with ErrQuota past quota bytes in all). All or nothing: on any
 // error no row is stored and no document file is left. Rows skipped as duplicates keep their
 // place, tags and documents.
 func (s *Store) ImportArchive(ctx context.Context, userID int64, rows []Holding, sales []ImportedSale, decide SaleRule, replay DisposalReplay,
-	locs []ArchiveLocation, places []ArchivePlace, docs []ArchiveDocument, quota int64) (ImportResult, error) {
+	locs []ArchiveLocation, places []ArchivePlace, transfers []ArchiveTransfer, docs []ArchiveDocument, quota int64) (ImportResult, error) {
 	var res ImportResult
 	b := s.blob()
 	var written []string
@@ -83,6 +92,21 @@ func (s *Store) ImportArchive(ctx context.Context, userID int64, rows []Holding,
 			}
 			if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE holdings SET location_id = ?, tags = ? WHERE id = ? AND user_id = ?`), loc, p.Tags, ids[p.Row], userID); err != nil {
 				return err
+			}
+		}
+		loc := func(i int) sql.NullString {
+			if i < 0 || i >= len(locIDs) {
+				return sql.NullString{}
+			}
+			return sql.NullString{String: locIDs[i], Valid: true}
+		}
+		for _, t := range transfers {
+			if t.Row < 0 || t.Row >= len(ids) || ids[t.Row] == "" {
+				continue
+			}
+			if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO holding_transfers (user_id, holding_id, from_location_id, to_location_id, moved_on, note, created_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?)`), userID, ids[t.Row], loc(t.From), loc(t.To), t.On, t.Note, now); err != nil {
+				return fmt.Errorf("insert transfer: %w", err)
 			}
 		}
 		var used int64

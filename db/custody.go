@@ -245,3 +245,82 @@ func (s *Store) HeldByPlace(ctx context.Context, userID int64) ([]PlaceHeld, err
 		FROM holdings WHERE user_id = ? AND quantity > sold_quantity GROUP BY location_id, metal, product_name`), userID)
 	return out, err
 }
+
+// ErrBulkMissing is a bulk action naming a lot that is not one of the member's; the error's
+// text names the id.
+var ErrBulkMissing = errors.New("no such holding")
+
+// BulkMissingError names the first id of a bulk action that is not one of the member's lots.
+type BulkMissingError struct{ ID string }
+
+func (e *BulkMissingError) Error() string { return "holding " + e.ID + " not found" }
+func (e *BulkMissingError) Unwrap() error { return ErrBulkMissing }
+
+// moveTx moves one of the member's lots inside tx, recording the transfer.
+func (s *Store) moveTx(ctx context.Context, tx *sqlx.Tx, userID int64, holdingID string, to sql.NullString, on Date, note string, at time.Time) (Transfer, error) {
+	t := Transfer{HoldingID: holdingID, ToLocationID: to, On: on, Note: note, CreatedAt: at}
+	if err := tx.GetContext(ctx, &t.FromLocationID, tx.Rebind(`SELECT location_id FROM holdings WHERE id = ? AND user_id = ?`+s.forUpdate()), holdingID, userID); err != nil {
+		if errors.Is(notFound(err), ErrNotFound) {
+			return t, &BulkMissingError{ID: holdingID}
+		}
+		return t, err
+	}
+	if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE holdings SET location_id = ? WHERE id = ? AND user_id = ?`), to, holdingID, userID); err != nil {
+		return t, err
+	}
+	err := tx.GetContext(ctx, &t.ID, tx.Rebind(`INSERT INTO holding_transfers (user_id, holding_id, from_location_id, to_location_id, moved_on, note, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`), userID, holdingID, t.FromLocationID, to, on, note, t.CreatedAt)
+	return t, err
+}
+
+// BulkMoveHoldings moves each of the member's lots to to (null: unassigned), recording a
+// transfer for each, in one transaction: an id that is not one of the member's lots is a
+// *BulkMissingError naming it, an unknown location ErrNoSuchLocation, and then nothing moved.
+func (s *Store) BulkMoveHoldings(ctx context.Context, userID int64, ids []string, to sql.NullString, on Date, note string) ([]Transfer, error) {
+	out := make([]Transfer, 0, len(ids))
+	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
+		if err := ownLocation(ctx, tx, userID, to); err != nil {
+			return err
+		}
+		at := s.now()
+		for _, id := range ids {
+			t, err := s.moveTx(ctx, tx, userID, id, to, on, note, at)
+			if err != nil {
+				return err
+			}
+			out = append(out, t)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// BulkSetHoldingTags replaces the tags (joined by commas) of each of the member's lots named
+// in tags, in one transaction: an id that is not one of theirs is a *BulkMissingError naming
+// it, and then nothing changed.
+func (s *Store) BulkSetHoldingTags(ctx context.Context, userID int64, ids []string, tags map[string]string) error {
+	return s.WithTx(ctx, func(tx *sqlx.Tx) error {
+		for _, id := range ids {
+			res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE holdings SET tags = ? WHERE id = ? AND user_id = ?`), tags[id], id, userID)
+			if err != nil {
+				return err
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				return &BulkMissingError{ID: id}
+			}
+		}
+		return nil
+	})
+}
+
+// TransfersByUser lists every transfer of the member's lots, by lot then oldest first (the
+// ZIP export).
+func (s *Store) TransfersByUser(ctx context.Context, userID int64) ([]Transfer, error) {
+	out := []Transfer{}
+	err := s.db.SelectContext(ctx, &out, s.rebind(`SELECT id, holding_id, from_location_id, to_location_id, moved_on, note, created_at
+		FROM holding_transfers WHERE user_id = ? ORDER BY holding_id, moved_on, id`), userID)
+	return out, err
+}

@@ -111,6 +111,12 @@ func TestHoldingsZipExportImport(t *testing.T) {
 			"purchase_date": "2026-10-05", "notes": "assay card", "location_id": bank, "tags": []string{"bar"}})
 		pfCreate(t, e, a, map[string]any{"metal": "silver", "product_name": "Junk dimes", "quantity": 50, "weight_oz": 0.0723, "purchase_price": 2.1, "purchase_date": "2026-10-09"})
 		pfSell(t, e, a, lot1, map[string]any{"quantity": 5, "price_per_unit": 34, "fees": 1, "sold_on": "2026-11-01"})
+		// The bar moves twice: its history travels in transfers.csv.
+		for _, m := range []map[string]any{{"to_location_id": home, "date": "2026-11-03", "note": "=home for a week"}, {"to_location_id": bank, "date": "2026-11-10"}} {
+			if r := e.api("POST", "/v1/holdings/"+lot2+"/move", a, m); r.Status != 201 {
+				t.Fatalf("move: %d %s", r.Status, r.Body)
+			}
+		}
 
 		pdf := []byte("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n")
 		img := image.NewNRGBA(image.Rect(0, 0, 8, 6))
@@ -190,6 +196,48 @@ func TestHoldingsZipExportImport(t *testing.T) {
 			case !bytes.Equal(got, body):
 				t.Errorf("%s differs:\n%.300q\n%.300q", name, got, body)
 			}
+		}
+
+		// B's bar lists both transfers, between B's own locations of the same names.
+		if !strings.Contains(string(fa["transfers.csv"]), "Home safe") {
+			t.Errorf("transfers.csv: %s", fa["transfers.csv"])
+		}
+		bLocs := map[string]any{}
+		for _, l := range e.api("GET", "/v1/locations", b, nil).JSON(t)["locations"].([]any) {
+			l := l.(map[string]any)
+			bLocs[l["name"].(string)] = l["id"]
+		}
+		var bar map[string]any
+		for _, h := range pfJSON(t, e.api("GET", "/v1/holdings?q=1+oz+Bar", b, nil))["holdings"].([]any) {
+			bar = e.api("GET", "/v1/holdings/"+h.(map[string]any)["id"].(string), b, nil).JSON(t)
+		}
+		tr, _ := bar["transfers"].([]any)
+		if len(tr) != 2 {
+			t.Fatalf("B's bar lists %d transfers: %v", len(tr), bar["transfers"])
+		}
+		first, second := tr[0].(map[string]any), tr[1].(map[string]any)
+		if first["from_location_id"] != bLocs["Bank box"] || first["to_location_id"] != bLocs["Home safe"] || first["date"] != "2026-11-03" || first["note"] != "=home for a week" ||
+			second["from_location_id"] != bLocs["Home safe"] || second["to_location_id"] != bLocs["Bank box"] || second["date"] != "2026-11-10" || second["note"] != "" {
+			t.Errorf("B's transfers: %v", tr)
+		}
+
+		// An archive from before transfers were exported (no transfers.csv) still imports.
+		var old [][2]string
+		for k, v := range fa {
+			if k != "transfers.csv" {
+				old = append(old, [2]string{k, string(v)})
+			}
+		}
+		_, d := e.user("zipd@example.com", db.TierGold)
+		if r := zipImport(e, d, makeZip(t, old...)); r.Status != 200 {
+			t.Fatalf("archive without transfers.csv: %d %s", r.Status, r.Body)
+		}
+		if _, fd := zipExport(t, e, d); string(fd["transfers.csv"]) != "row,from_location,to_location,date,note\n" {
+			t.Errorf("transfers from an archive without them: %q", fd["transfers.csv"])
+		}
+		bogus := append(old, [2]string{"transfers.csv", "row,from_location,to_location,date,note\n2,Nowhere,,2026-11-03,\n"})
+		if r := zipImport(e, b, makeZip(t, bogus...)); r.Status != 422 || !strings.Contains(string(r.Body), "Nowhere") {
+			t.Errorf("a transfer naming an unlisted location: %d %s", r.Status, r.Body)
 		}
 
 		// The import page takes the ZIP too, and restores it at once.

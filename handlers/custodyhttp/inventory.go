@@ -33,7 +33,11 @@ func (h *Handlers) inventoryFile(c *fiber.Ctx, u account.User) ([]byte, string, 
 		b, err := inventoryCSV(inv)
 		return b, "text/csv; charset=utf-8", name + ".csv", err
 	}
-	b, err := inventoryPDF(inv)
+	thumbs, err := h.custody.Thumbnails(h.Ctx(c), u, inv)
+	if err != nil {
+		return nil, "", "", err
+	}
+	b, err := inventoryPDF(inv, thumbs)
 	return b, "application/pdf", name + ".pdf", err
 }
 
@@ -95,9 +99,17 @@ func csvSafe(s string) string {
 	return s
 }
 
-// inventoryPDF is the dated statement: per location its lots, values and totals, then the
-// prices used with their sources and dates.
-func inventoryPDF(inv custody.Inventory) ([]byte, error) {
+// thumbMM is the height of a lot's photo thumbnail on the statement, and thumbRowMM the
+// height of a line that shows one.
+const (
+	thumbMM    = 10.0
+	thumbRowMM = 12.0
+)
+
+// inventoryPDF is the dated statement: per location its lots (with a thumbnail of the lot's
+// first photo beside it, thumbs by holding id), values and totals, then the prices used with
+// their sources and dates.
+func inventoryPDF(inv custody.Inventory, thumbs map[string][]byte) ([]byte, error) {
 	pdf := fpdf.New("L", "mm", "Letter", "")
 	pdf.SetTitle("Ounce inventory statement", true)
 	pdf.SetCreator("Ounce", true)
@@ -142,8 +154,34 @@ func inventoryPDF(inv custody.Inventory) ([]byte, error) {
 				desc += fmt.Sprintf(" [%d doc.]", l.Documents)
 			}
 			cells := []string{fit(desc, 48), format.Int(l.Units), format.Oz(l.FineOz), date, format.USD(l.Cost), usdOr(l.AtSpot), usdOr(l.Replacement), fit(l.Basis, 34)}
+			rowH := 5.0
+			if t := thumbs[l.HoldingID]; t != nil {
+				rowH = thumbRowMM
+				_, pageH := pdf.GetPageSize()
+				if _, _, _, bottom := pdf.GetMargins(); pdf.GetY()+rowH > pageH-max(bottom, 12) {
+					pdf.AddPage()
+				}
+				name := "thumb-" + l.HoldingID
+				opt := fpdf.ImageOptions{ImageType: "JPG"}
+				info := pdf.RegisterImageOptionsReader(name, opt, bytes.NewReader(t))
+				if pdf.Ok() && info != nil {
+					x, y := pdf.GetXY()
+					w := min(thumbMM*info.Width()/info.Height(), 2*thumbMM)
+					pdf.ImageOptions(name, x, y+(rowH-thumbMM)/2, w, thumbMM, false, opt, 0, "")
+					pdf.SetX(x + w + 2)
+					cells[0] = fit(desc, 40)
+					pdf.CellFormat(widths[0]-w-2, rowH, tr(cells[0]), "", 0, "L", false, 0, "")
+					cells = cells[1:]
+					widths := widths[1:]
+					for i, t := range cells {
+						pdf.CellFormat(widths[i], rowH, tr(t), "", 0, "L", false, 0, "")
+					}
+					pdf.Ln(-1)
+					continue
+				}
+			}
 			for i, t := range cells {
-				pdf.CellFormat(widths[i], 5, tr(t), "", 0, "L", false, 0, "")
+				pdf.CellFormat(widths[i], rowH, tr(t), "", 0, "L", false, 0, "")
 			}
 			pdf.Ln(-1)
 		}

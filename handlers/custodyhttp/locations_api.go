@@ -51,7 +51,8 @@ type MoveResultJSON struct {
 }
 
 func consts() kit.Consts {
-	return kit.Consts{"Kinds": custody.Kinds, "MaxName": custody.MaxName, "MaxNotes": custody.MaxNotes, "MaxMoveNote": custody.MaxMoveNote}
+	return kit.Consts{"Kinds": custody.Kinds, "MaxName": custody.MaxName, "MaxNotes": custody.MaxNotes, "MaxMoveNote": custody.MaxMoveNote,
+		"BulkActions": custody.BulkActions, "MaxBulk": custody.MaxBulk}
 }
 
 func schema(v any) kit.Schema { return kit.SchemaOf(v, consts()) }
@@ -159,4 +160,36 @@ func (h *Handlers) APIMove(c *fiber.Ctx) error {
 		return err
 	}
 	return kit.WriteJSON(c, http.StatusCreated, MoveResultJSON{Transfer: portfoliohttp.TransferToJSON(t)})
+}
+
+// BulkJSON is the body of POST /v1/holdings/bulk.
+type BulkJSON struct {
+	IDs          []string `json:"ids" schema:"minItems=1,maxItems=MaxBulk" doc:"Your holdings' ids; one that is not yours (or does not exist) answers 404 naming it and nothing is changed."`
+	Action       string   `json:"action" schema:"enum=BulkActions" doc:"move (to to_location_id, recording a transfer for each lot), tag (add tag) or untag (remove tag)."`
+	ToLocationID *string  `json:"to_location_id" schema:"optional" doc:"move: one of your locations, or null to make the lots unassigned (required for move)."`
+	Date         string   `json:"date" schema:"optional,format=date" doc:"move: when they moved, YYYY-MM-DD; default today; not in the future or before any lot's purchase date."`
+	Note         string   `json:"note" schema:"optional,maxLength=MaxMoveNote" doc:"move: the transfers' note."`
+	Tag          string   `json:"tag" schema:"optional,maxLength=40" doc:"tag and untag: the tag (letters, digits, spaces and - . /; stored lower-case)."`
+}
+
+// BulkResultJSON is the answer of a bulk action.
+type BulkResultJSON struct {
+	Updated int `json:"updated" doc:"How many lots were changed (every one named, or none)."`
+}
+
+// APIBulk answers POST /v1/holdings/bulk.
+func (h *Handlers) APIBulk(c *fiber.Ctx) error {
+	u, err := kit.RequireUser(c)
+	if err != nil {
+		return err
+	}
+	in, err := custody.ParseBulkJSON(c.Body())
+	if err != nil {
+		return err
+	}
+	n, err := h.custody.Bulk(h.Ctx(c), u, in)
+	if err != nil {
+		return err
+	}
+	return kit.WriteJSON(c, http.StatusOK, BulkResultJSON{Updated: n})
 }

@@ -2,8 +2,11 @@ package custodyhttp
 
 import (
 	"net/http"
+	"net/url"
+	"strconv"
 	"strings"
 
+	"github.com/a-h/templ"
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/handlers/kit"
@@ -22,6 +25,8 @@ func (h *Handlers) pageRoutes() []kit.PageRoute {
 		{Method: "GET", Path: "/locations/:id/edit", Handler: h.LocationEdit, Auth: kit.AuthGold},
 		{Method: "POST", Path: "/locations/:id/delete", Handler: h.LocationDelete, Auth: kit.AuthGold},
 		{Method: "POST", Path: "/locations/:id", Handler: h.LocationSave, Auth: kit.AuthGold},
+		// Not /holdings/bulk: POST /holdings/:id is the holding form's.
+		{Method: "POST", Path: "/holdings/bulk/apply", Handler: h.BulkApply, Auth: kit.AuthGold},
 	}
 }
 
@@ -131,4 +136,56 @@ func (h *Handlers) LocationDelete(c *fiber.Ctx) error {
 		return err
 	}
 	return kit.Redirect(c, "/locations?deleted=1")
+}
+
+// bulkBackKeys are the ledger table's query parameters a bulk form may come back to.
+var bulkBackKeys = []string{"view", "q", "metal", "form", "location_id", "tag", "from", "to", "sort", "dir"}
+
+// bulkBack is the ledger table the bulk form came from, its query kept to the known keys.
+func bulkBack(raw string) url.Values {
+	in, _ := url.ParseQuery(raw)
+	out := url.Values{"view": {"table"}}
+	for _, k := range bulkBackKeys[1:] {
+		if v := in.Get(k); v != "" && len(v) <= 200 {
+			out.Set(k, v)
+		}
+	}
+	return out
+}
+
+// BulkApply handles the ledger table's bulk form: the checked lots (ids) moved or tagged in
+// one go, as POST /v1/holdings/bulk does, then back to the table saying what was done. A
+// refusal changes nothing and says why, with the status of the API's answer.
+func (h *Handlers) BulkApply(c *fiber.Ctx) error {
+	u, _ := kit.UserFrom(c)
+	in := custody.BulkInput{Action: strings.Clone(c.FormValue("action")), Date: strings.Clone(c.FormValue("date")),
+		Note: strings.Clone(c.FormValue("note")), Tag: strings.Clone(c.FormValue("tag"))}
+	for _, b := range c.Request().PostArgs().PeekMulti("ids") {
+		in.IDs = append(in.IDs, string(b))
+	}
+	if in.Action == custody.BulkMove {
+		to := strings.Clone(c.FormValue("to_location_id"))
+		in.ToLocationID, in.HasTo = &to, true
+	}
+	back := bulkBack(c.FormValue("back"))
+	n, err := h.custody.Bulk(h.Ctx(c), u, in)
+	if err != nil {
+		k := apperr.KindOf(err)
+		if k != apperr.Invalid && k != apperr.NotFound {
+			return err
+		}
+		e, _ := apperr.As(err)
+		why := e.Msg
+		if fs := apperr.FieldsOf(err); len(fs) > 0 {
+			why = kit.FieldSentence(fs[0].Field, fs[0].Message)
+		}
+		status := http.StatusUnprocessableEntity
+		if k == apperr.NotFound {
+			status = http.StatusNotFound
+		}
+		return kit.Render(c, status, pages.BulkRefused(h.Meta(c, "Nothing was changed", "holdings"), why, templ.SafeURL("/holdings?"+back.Encode())))
+	}
+	back.Set("bulk", strconv.Itoa(n))
+	back.Set("bulk_action", in.Action)
+	return kit.Redirect(c, "/holdings?"+back.Encode())
 }

@@ -2,6 +2,7 @@ package custodyhttp
 
 import (
 	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/internal/custody"
 )
 
 // APIRoutes are the area's /v1 routes.
@@ -41,6 +42,14 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 				{Status: 413, Description: "Body over 16 KiB."}},
 			MaxBody: 16 << 10,
 			Example: `POST /v1/holdings/h_abc/move {"to_location_id":"loc_abc","date":"2026-11-20","note":"to the bank"}`},
+		{Method: "POST", Path: "/v1/holdings/bulk", Auth: kit.AuthGold, Handler: h.APIBulk, OperationID: "bulkHoldings", Tag: "Portfolio",
+			Summary:     "Move or tag several lots at once, all or nothing",
+			Description: "action move puts every lot named at to_location_id and records a transfer for each, by the rules of POST /v1/holdings/{id}/move; tag adds tag to each lot and untag removes it. All or nothing: an id that is not one of your lots answers 404 naming it, a lot breaking a rule 400 naming the field and the lot, and then nothing is changed.",
+			Body:        schema(BulkJSON{}),
+			Responses: []kit.Response{{Status: 200, Description: "Done; updated counts the lots changed.", Schema: schema(BulkResultJSON{})},
+				{Status: 404, Description: "One of the ids is not a holding of yours; its id is named and nothing was changed."}, {Status: 413, Description: "Body over 64 KiB."}},
+			MaxBody: custody.MaxBulkBody,
+			Example: `POST /v1/holdings/bulk {"ids":["h_abc","h_def"],"action":"move","to_location_id":"loc_abc","date":"2026-11-20","note":"to the bank"}`},
 		{Method: "GET", Path: "/v1/reports/inventory", Auth: kit.AuthGold, Handler: h.APIInventory, OperationID: "getInventoryStatement", Tag: "Portfolio",
 			Summary:     "A dated inventory statement of what you hold, per location, for an insurer",
 			Description: "Per location (or only location_id; none: the unassigned lots) each lot still held: description, units, fine ounces, purchase date and the cost of the units held, its value at spot and at replacement cost (the median ask of fresh dealer quotes of the same catalogue product when there are any, else spot × the product form's typical premium, our estimate; each line says which), the totals per location, and the spot prices used with their sources and dates. format=pdf (default) or csv (one row per lot, plain decimals in USD).",

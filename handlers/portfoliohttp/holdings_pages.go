@@ -91,9 +91,23 @@ func (h *Handlers) holdingsView(c *fiber.Ctx, u account.User) (pages.HoldingsVie
 	if len(l.Lots) < l.Total {
 		v.Shown = fmt.Sprintf(", newest %s shown", format.Int(int64(len(l.Lots))))
 	}
-	for _, x := range l.Lots {
+	lots := l.Lots
+	if c.Query("view") == "table" {
+		t := tableState(c, metal, q)
+		h.tableChoices(c, u, &t, places)
+		lots = filterAndSort(lots, t, places)
+		if len(lots) != len(l.Lots) {
+			v.Total = format.Count(int64(len(lots)), "holding", "holdings") + " match"
+			if len(l.Lots) < l.Total {
+				v.Shown = fmt.Sprintf(" among the newest %s", format.Int(int64(len(l.Lots))))
+			}
+		}
+		v.Table = &t
+	}
+	for _, x := range lots {
 		r := ledgerRow(x)
 		r.Location = places[x.LocationID]
+		r.Form = formLabel(portfolio.FormOf(x.ProductName))
 		v.Rows = append(v.Rows, r)
 	}
 	// The subtotals speak the member's display currency; each lot's row keeps its own.
@@ -130,6 +144,8 @@ func (h *Handlers) HoldingsIndex(c *fiber.Ctx) error {
 		v.Flash = "Sale recorded."
 	case c.Query("undone") == "1":
 		v.Flash = "Sale undone: its units are back in the holding."
+	case c.Query("bulk") != "":
+		v.Flash = bulkFlash(c.Query("bulk"), c.Query("bulk_action"))
 	}
 	return kit.Render(c, http.StatusOK, pages.Holdings(h.Meta(c, "Holdings", "holdings"), v))
 }

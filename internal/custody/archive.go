@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -28,6 +29,7 @@ const (
 	ArchiveHoldings  = "holdings.csv"
 	ArchiveLocations = "locations.csv"
 	ArchiveManifest  = "manifest.json"
+	ArchiveTransfers = "transfers.csv"
 	archiveDocDir    = "documents/"
 	archiveFormat    = "ounce-archive"
 )
@@ -47,6 +49,11 @@ const (
 
 // LocationColumns is the header of locations.csv.
 var LocationColumns = []string{"id", "name", "kind", "insured_value", "notes"}
+
+// TransferColumns is the header of transfers.csv: each lot's moves, oldest first, the lot named
+// by its CSV data row and the places by name ("" unassigned, or a location since deleted). An
+// archive from before transfers were exported has no transfers.csv and imports without them.
+var TransferColumns = []string{"row", "from_location", "to_location", "date", "note"}
 
 // ArchiveManifestJSON is manifest.json.
 type ArchiveManifestJSON struct {
@@ -97,7 +104,11 @@ func (s *Service) Archive(ctx context.Context, u db.User) (func(io.Writer) error
 	if err != nil {
 		return nil, err
 	}
-	return func(w io.Writer) error { return s.writeArchive(ctx, u, w, list, sales, locs, docs) }, nil
+	moves, err := s.store.TransfersByUser(ctx, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	return func(w io.Writer) error { return s.writeArchive(ctx, u, w, list, sales, locs, moves, docs) }, nil
 }
 
 // WriteArchive writes u's ZIP export to w.
@@ -109,7 +120,7 @@ func (s *Service) WriteArchive(ctx context.Context, u db.User, w io.Writer) erro
 	return write(w)
 }
 
-func (s *Service) writeArchive(ctx context.Context, u db.User, w io.Writer, list []portfolio.Holding, sales []portfolio.Sale, locs []db.Location, docs []Document) error {
+func (s *Service) writeArchive(ctx context.Context, u db.User, w io.Writer, list []portfolio.Holding, sales []portfolio.Sale, locs []db.Location, moves []db.Transfer, docs []Document) error {
 	zw := zip.NewWriter(w)
 	f, err := zw.Create(ArchiveHoldings)
 	if err != nil {
@@ -139,6 +150,9 @@ func (s *Service) writeArchive(ctx context.Context, u db.User, w io.Writer, list
 		if h.LocationID != "" || len(h.Tags) > 0 {
 			m.Lots = append(m.Lots, ArchiveLotJSON{Row: i + 1, Location: locName[h.LocationID], Tags: h.Tags})
 		}
+	}
+	if err := writeTransfers(zw, moves, row, locName); err != nil {
+		return err
 	}
 	perRow := map[int]int{}
 	type entry struct {
@@ -181,6 +195,79 @@ func (s *Service) writeArchive(ctx context.Context, u db.User, w io.Writer, list
 		}
 	}
 	return zw.Close()
+}
+
+// writeTransfers writes transfers.csv: the moves of the lots exported, in CSV row order and
+// each lot's oldest first.
+func writeTransfers(zw *zip.Writer, moves []db.Transfer, row map[string]int, locName map[string]string) error {
+	kept := make([]db.Transfer, 0, len(moves))
+	for _, t := range moves {
+		if _, ok := row[t.HoldingID]; ok {
+			kept = append(kept, t)
+		}
+	}
+	sort.SliceStable(kept, func(i, j int) bool { return row[kept[i].HoldingID] < row[kept[j].HoldingID] })
+	f, err := zw.Create(ArchiveTransfers)
+	if err != nil {
+		return err
+	}
+	cw := csv.NewWriter(f)
+	_ = cw.Write(TransferColumns)
+	for _, t := range kept {
+		_ = cw.Write([]string{strconv.Itoa(row[t.HoldingID]), portfolio.CSVCell(locName[t.FromLocationID.String]), portfolio.CSVCell(locName[t.ToLocationID.String]),
+			t.On.String(), portfolio.CSVCell(t.Note)})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// archiveTransfers reads transfers.csv (none when the archive has no such file), each move
+// checked as POST /v1/holdings/{id}/move checks its date and note.
+func archiveTransfers(b []byte, rows int, locIndex map[string]int) ([]db.ArchiveTransfer, error) {
+	if b == nil {
+		return nil, nil
+	}
+	r := csv.NewReader(bytes.NewReader(b))
+	r.FieldsPerRecord = len(TransferColumns)
+	recs, err := r.ReadAll()
+	if err != nil || len(recs) == 0 || strings.Join(recs[0], ",") != strings.Join(TransferColumns, ",") {
+		return nil, archiveErr("has a %s that is not a CSV with the header %s", ArchiveTransfers, strings.Join(TransferColumns, ","))
+	}
+	out := make([]db.ArchiveTransfer, 0, len(recs)-1)
+	place := func(line int, name string) (int, error) {
+		if name == "" {
+			return -1, nil
+		}
+		i, ok := locIndex[name]
+		if !ok {
+			return 0, archiveErr("%s line %d names the location %q that %s does not list", ArchiveTransfers, line, name, ArchiveLocations)
+		}
+		return i, nil
+	}
+	for i, rec := range recs[1:] {
+		line := i + 2
+		n, err := strconv.Atoi(rec[0])
+		if err != nil || n < 1 || n > rows {
+			return nil, archiveErr("%s line %d names row %q; the CSV has %d", ArchiveTransfers, line, rec[0], rows)
+		}
+		t := db.ArchiveTransfer{Row: n - 1}
+		if t.From, err = place(line, portfolio.UncsvCell(rec[1])); err != nil {
+			return nil, err
+		}
+		if t.To, err = place(line, portfolio.UncsvCell(rec[2])); err != nil {
+			return nil, err
+		}
+		if t.On, err = db.ParseDate(rec[3]); err != nil {
+			return nil, archiveErr("%s line %d has the date %q; want YYYY-MM-DD", ArchiveTransfers, line, rec[3])
+		}
+		note, msg := portfolio.CleanText(portfolio.UncsvCell(rec[4]), MaxMoveNote, false)
+		if msg != "" {
+			return nil, archiveErr("%s line %d's note %s", ArchiveTransfers, line, msg)
+		}
+		t.Note = note
+		out = append(out, t)
+	}
+	return out, nil
 }
 
 // sortStable orders the manifest's documents and their entries together by key (insertion sort:
@@ -240,7 +327,7 @@ func readArchive(data []byte) (map[string][]byte, error) {
 		switch f.Name {
 		case ArchiveHoldings:
 			limit = portfolio.MaxImportBytes
-		case ArchiveLocations, ArchiveManifest:
+		case ArchiveLocations, ArchiveManifest, ArchiveTransfers:
 			limit = maxManifestBytes
 		}
 		// The sizes a ZIP declares are not trusted: reading stops one byte past the limit.
@@ -342,7 +429,11 @@ func (s *Service) ImportArchive(ctx context.Context, u db.User, data []byte) (po
 		}
 		docs = append(docs, db.ArchiveDocument{Row: d.Row - 1, Name: name, ContentType: ct, Body: clean})
 	}
-	res, err := s.store.ImportArchive(ctx, u.ID, rows, sales, portfolio.DecideSale, portfolio.ReplayDisposal, locs, places, docs, MaxMemberBytes)
+	moves, err := archiveTransfers(files[ArchiveTransfers], len(rows), locIndex)
+	if err != nil {
+		return portfolio.ImportResult{}, err
+	}
+	res, err := s.store.ImportArchive(ctx, u.ID, rows, sales, portfolio.DecideSale, portfolio.ReplayDisposal, locs, places, moves, docs, MaxMemberBytes)
 	if errors.Is(err, db.ErrQuota) {
 		return portfolio.ImportResult{}, apperr.New(apperr.TooLarge, "your documents would take over 500 MB; delete some first")
 	}

@@ -53,12 +53,15 @@ type Store interface {
 	DocumentStore
 	DeleteLocation(ctx context.Context, userID int64, id string) error
 	ImportArchive(ctx context.Context, userID int64, rows []db.Holding, sales []db.ImportedSale, decide db.SaleRule, replay db.DisposalReplay,
-		locs []db.ArchiveLocation, places []db.ArchivePlace, docs []db.ArchiveDocument, quota int64) (db.ImportResult, error)
+		locs []db.ArchiveLocation, places []db.ArchivePlace, transfers []db.ArchiveTransfer, docs []db.ArchiveDocument, quota int64) (db.ImportResult, error)
+	TransfersByUser(ctx context.Context, userID int64) ([]db.Transfer, error)
 	InsertLocation(ctx context.Context, l db.Location) (db.Location, error)
 	LocationByID(ctx context.Context, userID int64, id string) (db.Location, error)
 	LocationsByUser(ctx context.Context, userID int64) ([]db.Location, error)
 	MoveHolding(ctx context.Context, userID int64, holdingID string, to sql.NullString, on db.Date, note string) (db.Transfer, error)
 	UpdateLocation(ctx context.Context, l db.Location) (db.Location, error)
+	BulkMoveHoldings(ctx context.Context, userID int64, ids []string, to sql.NullString, on db.Date, note string) ([]db.Transfer, error)
+	BulkSetHoldingTags(ctx context.Context, userID int64, ids []string, tags map[string]string) error
 }
 
 var _ Store = (*db.Store)(nil)
