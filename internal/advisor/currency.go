@@ -82,11 +82,82 @@ func (v view) perUnit(d decimal.Decimal) decimal.Decimal {
 	if v.usd() {
 		return d
 	}
-	p, err := metals.PricePer(d.Mul(v.rate), v.unit)
-	if err != nil {
+	return v.ownPerUnit(d.Mul(v.rate))
+}
+
+// own is an amount already in the view's currency (the portfolio's valuation in it) to the
+// currency's minor unit; dollars are kept as they are, as the advisor always wrote them.
+func (v view) own(d decimal.Decimal) decimal.Decimal {
+	if v.cur == "USD" {
 		return d
 	}
+	return d.Round(format.MinorUnits(v.cur))
+}
+
+func (v view) optOwn(d *decimal.Decimal) *decimal.Decimal {
+	if d == nil {
+		return nil
+	}
+	a := v.own(*d)
+	return &a
+}
+
+// ownPerUnit is a price per troy ounce already in the view's currency (a spot or break-even of
+// the portfolio's valuation in it) per the view's unit, to the currency's minor unit.
+func (v view) ownPerUnit(perOz decimal.Decimal) decimal.Decimal {
+	if v.usd() {
+		return perOz
+	}
+	p, err := metals.PricePer(perOz, v.unit)
+	if err != nil {
+		return perOz
+	}
 	return p.Round(format.MinorUnits(v.cur))
+}
+
+func (v view) optOwnPerUnit(perOz *decimal.Decimal) *decimal.Decimal {
+	if perOz == nil {
+		return nil
+	}
+	p := v.ownPerUnit(*perOz)
+	return &p
+}
+
+// perOz is a price per the view's unit back per troy ounce (a target price the member names
+// in their unit), exact where the quotient terminates.
+func (v view) perOz(perUnit decimal.Decimal) decimal.Decimal {
+	if v.unit == metals.Ounce || !v.unit.Valid() {
+		return perUnit
+	}
+	oz, err := metals.Convert(decimal.NewFromInt(1), v.unit, metals.Ounce)
+	if err != nil || !oz.IsPositive() {
+		return perUnit
+	}
+	return perUnit.DivRound(oz, 20)
+}
+
+// weight writes fine troy ounces in the view's unit: "10 oz", "311.0348 g".
+func (v view) weight(oz decimal.Decimal) string {
+	if v.unit == metals.Ounce || !v.unit.Valid() {
+		return ounces(oz)
+	}
+	w, err := metals.Convert(oz, metals.Ounce, v.unit)
+	if err != nil {
+		return ounces(oz)
+	}
+	return format.Oz(w) + " " + string(v.unit)
+}
+
+// currencyWords names a currency for the model: "US dollars", "EUR (€)".
+func currencyWords(cur string) string {
+	if cur == "USD" {
+		return "US dollars"
+	}
+	out := cur
+	if sym := strings.TrimSpace(format.Symbol(cur)); sym != cur {
+		out += " (" + sym + ")"
+	}
+	return out
 }
 
 func (v view) optPerUnit(d *decimal.Decimal) *decimal.Decimal {
@@ -151,3 +222,12 @@ func (v view) note() string {
 }
 
 var unitWord = map[metals.Unit]string{metals.Ounce: "troy ounce", metals.Gram: "gram", metals.Kilogram: "kilogram", metals.Tola: "tola"}
+
+// promptView is the view the model is told to answer in (dollars per ounce for a caller
+// without an account).
+func (s *Service) promptView(ctx context.Context, u db.User) view {
+	if u.ID == 0 {
+		return usdView
+	}
+	return s.viewOf(ctx, u, s.now())
+}
