@@ -64,6 +64,9 @@ type Figures struct {
 	// them too (since briefs of 2026-11-28: each lot's cost at its purchase day's rate).
 	Currency string `json:",omitempty"`
 	Unit     string `json:",omitempty"`
+	// Performance is how the stack did this year and this month (the performance service's
+	// figures, in its currency).
+	Performance []PeriodFigures `json:",omitempty"`
 }
 
 // currency is the brief's currency and unit, the defaults standing in for briefs written
@@ -266,6 +269,7 @@ func (b Brief) known() numberSet {
 		k.addTime(m.SpotAsOf)
 		k.addTime(m.ComexAsOf)
 	}
+	f.knownPerformance(k)
 	for _, a := range f.Alerts {
 		k.addText(a.Target)
 		k.addText(a.Price)
@@ -309,6 +313,7 @@ func (b Brief) shown() map[string]bool {
 		addShownTime(set, m.SpotAsOf)
 		addShownTime(set, m.ComexAsOf)
 	}
+	f.shownPerformance(set, add)
 	for _, a := range f.Alerts {
 		addShown(set, a.Target+" "+a.Price)
 		addShownTime(set, a.FiredAt)
@@ -386,6 +391,9 @@ func (s *Service) composeBrief(ctx context.Context, u db.User, d db.Date, now ti
 	} else {
 		b.addStack(p, prev, v)
 		b.addMetals(p, prev, board, v)
+		if err := s.addPerformance(ctx, &b, u, v); err != nil {
+			return Brief{}, err
+		}
 	}
 	if err := s.addAlerts(ctx, &b, u, prev, now); err != nil {
 		return Brief{}, err

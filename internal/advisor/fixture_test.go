@@ -16,6 +16,7 @@ import (
 	"github.com/ouncehq/ounce/internal/intel"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/news"
+	"github.com/ouncehq/ounce/internal/performance"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/internal/prices"
 )
@@ -123,6 +124,25 @@ func (f *fixture) useRates(t testing.TB, perEURBought, perEURToday string) *fx.S
 	f.pf = portfolio.New(portfolio.Deps{Store: f.store, Prices: f.market, Rates: rates, Now: clock, Logger: quiet()})
 	f.svc.fx, f.svc.portfolio = rates, f.pf
 	return rates
+}
+
+// usePerformance gives the advisor the performance service over the fixture's store and
+// prices (conv nil: US dollars).
+func (f *fixture) usePerformance(conv func(db.User) performance.Converter) *performance.Service {
+	perf := performance.New(performance.Deps{Store: f.store, Prices: f.market, Converter: conv, Now: func() time.Time { return *f.clock }, Logger: quiet()})
+	f.svc.performance = perf
+	return perf
+}
+
+// holdOn records a purchase of qty coins of weight oz at price each on a day.
+func (f *fixture) holdOn(t testing.TB, u db.User, m metals.Metal, qty int64, weight, price string, on time.Time) {
+	t.Helper()
+	_, err := f.store.InsertHolding(context.Background(), db.Holding{UserID: u.ID, Metal: string(m), ProductName: string(m) + " round",
+		Quantity: qty, WeightOz: decimal.RequireFromString(weight), PurchasePrice: decimal.RequireFromString(price), Fees: decimal.Zero,
+		PurchaseDate: db.NewDate(on)})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // setBoard publishes live prices the way the leader's tick does.
