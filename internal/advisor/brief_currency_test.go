@@ -140,3 +140,43 @@ func TestAdvisorSpeaksMembersCurrency(t *testing.T) {
 		}
 	})
 }
+
+// TestMarketAnswersInMembersCurrency: the ratio, junk silver melt and a price range
+// speak the member's currency and unit too (the range each close at its own day's rate), and
+// every figure passes the reply check; the melt's face value stays US dollars (the coins').
+func TestMarketAnswersInMembersCurrency(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, s *db.Store) {
+		ctx := context.Background()
+		f := newFixture(t, s, Config{}, true)
+		f.useRates(t, "1.2500", "1.1000")
+		u := f.gold
+		u.DisplayCurrency, u.WeightUnit = "EUR", "g"
+		silverGram, _ := metals.PricePer(decimal.RequireFromString("31.25").Div(decimal.RequireFromString("1.1")), metals.Gram)
+		for _, c := range []struct {
+			name string
+			run  func(context.Context, db.User, args) (result, error)
+			a    args
+			want []string
+		}{
+			{"ratio", f.svc.ratio, args{}, []string{"buys 84.81 times its weight in silver at €" + silverGram.StringFixed(4) + "/g"}},
+			{"melt", f.svc.junkMelt, args{Coin: "dimes", Count: 10}, []string{"at €" + silverGram.StringFixed(4) + "/g silver", "g of silver, worth €"}},
+			{"range", f.svc.priceRange, args{Metal: "gold", Range: "1M"}, []string{"/g", "each close at its own day's exchange rate"}},
+		} {
+			r, err := c.run(ctx, u, c.a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(r.Text, w) {
+					t.Errorf("%s lacks %q: %s", c.name, w, r.Text)
+				}
+			}
+			if c.name != "melt" && strings.Contains(r.Text, "$") {
+				t.Errorf("%s speaks dollars: %s", c.name, r.Text)
+			}
+			if _, dropped := verifyText(r.Text, shownFigures(r.Facts)); len(dropped) > 0 {
+				t.Errorf("%s: the figure check drops %v", c.name, dropped)
+			}
+		}
+	})
+}

@@ -103,7 +103,8 @@ func (v view) optOwn(d *decimal.Decimal) *decimal.Decimal {
 }
 
 // ownPerUnit is a price per troy ounce already in the view's currency (a spot or break-even of
-// the portfolio's valuation in it) per the view's unit, to the currency's minor unit.
+// the portfolio's valuation in it) per the view's unit, to the currency's minor unit (two
+// places more under 10).
 func (v view) ownPerUnit(perOz decimal.Decimal) decimal.Decimal {
 	if v.usd() {
 		return perOz
@@ -112,7 +113,13 @@ func (v view) ownPerUnit(perOz decimal.Decimal) decimal.Decimal {
 	if err != nil {
 		return perOz
 	}
-	return p.Round(format.MinorUnits(v.cur))
+	// A small price (silver per gram: €0.9135) keeps two more places, so it is not a
+	// rounding of half a percent.
+	places := format.MinorUnits(v.cur)
+	if p.Abs().LessThan(decimal.NewFromInt(10)) {
+		places += 2
+	}
+	return p.Round(places)
 }
 
 func (v view) optOwnPerUnit(perOz *decimal.Decimal) *decimal.Decimal {
@@ -231,3 +238,6 @@ func (s *Service) promptView(ctx context.Context, u db.User) view {
 	}
 	return s.viewOf(ctx, u, s.now())
 }
+
+// memberView is the view of a signed-in member (dollars per ounce for anyone else).
+func (s *Service) memberView(ctx context.Context, u db.User) view { return s.promptView(ctx, u) }

@@ -563,6 +563,11 @@ func (s *Service) priceRange(ctx context.Context, u db.User, a args) (result, er
 	if len(closes) < 2 {
 		return result{Text: fmt.Sprintf("I have too few %s closes for %s.", m, words)}, nil
 	}
+	v := usdView
+	if u.ID != 0 {
+		v = s.viewOf(ctx, u, s.now())
+	}
+	closes, v, fxNote := s.closesIn(ctx, closes, v)
 	first, last := closes[0], closes[len(closes)-1]
 	hi, lo := first, first
 	for _, c := range closes {
@@ -576,21 +581,61 @@ func (s *Service) priceRange(ctx context.Context, u db.User, a args) (result, er
 	change := metals.Money(last.Price.Sub(first.Price))
 	chPct := metals.Percent(metals.PctChange(first.Price, last.Price))
 	src := "daily closes"
+	pm, sm := money, signedMoney
+	if !v.usd() {
+		src = "daily closes, each at its day's exchange rate"
+		change = v.own(last.Price.Sub(first.Price))
+		pm, sm = v.price, v.signedMoney
+	}
 	facts := []Fact{
-		{Label: metalName(m) + " close " + day(first.Date), Value: money(first.Price), AsOf: first.Date, Source: src},
-		{Label: metalName(m) + " close " + day(last.Date), Value: money(last.Price), AsOf: last.Date, Source: src},
-		{Label: metalName(m) + " change over " + words, Value: signedMoney(change) + " (" + signedPct(chPct) + ")", AsOf: last.Date, Source: src},
-		{Label: metalName(m) + " high over " + words, Value: money(hi.Price), AsOf: hi.Date, Source: src},
-		{Label: metalName(m) + " low over " + words, Value: money(lo.Price), AsOf: lo.Date, Source: src},
+		{Label: metalName(m) + " close " + day(first.Date), Value: pm(first.Price), AsOf: first.Date, Source: src},
+		{Label: metalName(m) + " close " + day(last.Date), Value: pm(last.Price), AsOf: last.Date, Source: src},
+		{Label: metalName(m) + " change over " + words, Value: sm(change) + " (" + signedPct(chPct) + ")", AsOf: last.Date, Source: src},
+		{Label: metalName(m) + " high over " + words, Value: pm(hi.Price), AsOf: hi.Date, Source: src},
+		{Label: metalName(m) + " low over " + words, Value: pm(lo.Price), AsOf: lo.Date, Source: src},
 	}
 	text := fmt.Sprintf("Over %s %s went from %s (%s) to %s (%s), %s (%s). The high was %s on %s and the low %s on %s.",
-		words, m, money(first.Price), day(first.Date), money(last.Price), day(last.Date), signedMoney(change), signedPct(chPct),
-		money(hi.Price), day(hi.Date), money(lo.Price), day(lo.Date))
+		words, m, pm(first.Price), day(first.Date), pm(last.Price), day(last.Date), sm(change), signedPct(chPct),
+		pm(hi.Price), day(hi.Date), pm(lo.Price), day(lo.Date))
+	text += fxNote
 	if anchored {
 		facts = append(facts, Fact{Label: metalName(m) + " newest daily close", Value: day(through), AsOf: through, Source: src})
 		text += fmt.Sprintf(" My %s closes end on %s, so %s is counted back from that day.", m, day(through), words)
 	}
 	return result{Text: text, Facts: facts, Stale: anchored}, nil
+}
+
+// closesIn re-expresses dollar closes per troy ounce in the view's currency per its unit,
+// each close at its own day's exchange rate (the last on or before it). Without a rate for
+// some day the closes stay in dollars per ounce and the note says so.
+func (s *Service) closesIn(ctx context.Context, closes []prices.Close, v view) ([]prices.Close, view, string) {
+	if v.usd() {
+		return closes, v, ""
+	}
+	out := make([]prices.Close, len(closes))
+	for i, c := range closes {
+		f := decimal.NewFromInt(1)
+		if v.cur != "USD" {
+			if s.fx == nil {
+				return closes, usdView, ""
+			}
+			r, err := s.fx.Lookup(ctx, v.cur, c.Date)
+			if err != nil {
+				return closes, usdView, " These prices are in US dollars per troy ounce: I have no " + v.cur + " rate for every day of that range."
+			}
+			f = r.PerUSDExact
+		}
+		out[i] = c
+		out[i].Price = v.ownPerUnit(c.Price.Mul(f))
+	}
+	note := ""
+	if v.cur != "USD" {
+		note = " Prices are in " + currencyWords(v.cur) + ", each close at its own day's exchange rate."
+	}
+	if v.unit != metals.Ounce {
+		note += " Prices are per " + unitWord[v.unit] + "."
+	}
+	return out, v, note
 }
 
 // rangeCloses are the metal's daily closes of a range: the window GET /v1/prices/history
@@ -624,7 +669,7 @@ func (s *Service) rangeCloses(m metals.Metal, r string, from time.Time) (closes 
 	return prices.Since(all, from), through, anchored
 }
 
-func (s *Service) ratio(_ context.Context, _ db.User, _ args) (result, error) {
+func (s *Service) ratio(ctx context.Context, u db.User, _ args) (result, error) {
 	board := s.board()
 	g, okG := board.Prices[metals.Gold]
 	sv, okS := board.Prices[metals.Silver]
@@ -634,6 +679,12 @@ func (s *Service) ratio(_ context.Context, _ db.User, _ args) (result, error) {
 	r := g.Price.Div(sv.Price).Round(2)
 	facts := []Fact{{Label: "Gold/silver ratio", Value: r.StringFixed(2), AsOf: minTime(g.AsOf, sv.AsOf), Source: "gold spot ÷ silver spot"}, priceFact(g), priceFact(sv)}
 	text := fmt.Sprintf("The gold/silver ratio is %s: one ounce of gold (%s) buys %s ounces of silver (%s).", r.StringFixed(2), money(g.Price), r.StringFixed(2), money(sv.Price))
+	if v := s.memberView(ctx, u); !v.usd() {
+		facts = []Fact{facts[0], priceFactIn(g, v), priceFactIn(sv, v)}
+		facts = append(facts, rateFacts(v)...)
+		text = fmt.Sprintf("The gold/silver ratio is %s: gold at %s buys %s times its weight in silver at %s. %s", r.StringFixed(2),
+			v.price(v.perUnit(g.Price)), r.StringFixed(2), v.price(v.perUnit(sv.Price)), v.note())
+	}
 	var notes []string
 	for _, sp := range []prices.Spot{g, sv} {
 		if sp.Stale {
@@ -653,7 +704,7 @@ func minTime(a, b time.Time) time.Time {
 	return b
 }
 
-func (s *Service) junkMelt(_ context.Context, _ db.User, a args) (result, error) {
+func (s *Service) junkMelt(ctx context.Context, u db.User, a args) (result, error) {
 	sp, ok := s.board().Prices[metals.Silver]
 	if !ok {
 		return result{Text: "I have no silver price yet, so I cannot work out melt value."}, nil
@@ -719,13 +770,24 @@ func (s *Service) junkMelt(_ context.Context, _ db.User, a args) (result, error)
 	if len(parts) == 1 && len(js.Face) == 1 {
 		verb = "holds"
 	}
-	facts = append(facts, Fact{Label: "Silver content", Value: ounces(oz), Source: "US Mint coin specifications"},
-		Fact{Label: "Melt value", Value: money(melt), AsOf: sp.AsOf, Source: "silver content × " + sourceOf(sp)})
+	v := s.memberView(ctx, u)
+	content, worth, at := ounces(oz), money(melt), money(sp.Price)+"/oz"
+	if !v.usd() {
+		// The face is US dollars (the coins'); the melt value and the price are the member's.
+		content, worth, at = v.weight(oz), v.money(v.amount(melt)), v.price(v.perUnit(sp.Price))
+		facts[0] = priceFactIn(sp, v)
+		facts = append(facts, rateFacts(v)...)
+	}
+	facts = append(facts, Fact{Label: "Silver content", Value: content, Source: "US Mint coin specifications"},
+		Fact{Label: "Melt value", Value: worth, AsOf: sp.AsOf, Source: "silver content × " + sourceOf(sp)})
 	what := strings.Join(parts, " and ")
 	if len(parts) > 2 {
 		what = strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 	}
-	text := fmt.Sprintf("%s %s %s of silver, worth %s at %s/oz silver.", what, verb, ounces(oz), money(melt), money(sp.Price))
+	text := fmt.Sprintf("%s %s %s of silver, worth %s at %s silver.", what, verb, content, worth, at)
+	if !v.usd() {
+		text += " " + v.note()
+	}
 	if sp.Stale {
 		text += " Note: " + staleNote(metals.Silver, sp) + "."
 	}
@@ -817,7 +879,7 @@ func whatIfHeld(p portfolio.Portfolio, m metals.Metal, targetPerOz decimal.Decim
 	return text, facts
 }
 
-func (s *Service) premiums(ctx context.Context, _ db.User, a args) (result, error) {
+func (s *Service) premiums(ctx context.Context, u db.User, a args) (result, error) {
 	if a.Metal == "" {
 		return result{Text: "Premiums for which metal: gold, silver, platinum or palladium?"}, nil
 	}
@@ -870,7 +932,7 @@ func (s *Service) premiums(ctx context.Context, _ db.User, a args) (result, erro
 		}
 		return result{Text: fmt.Sprintf("No dealer prices are stored for %s yet.", what)}, nil
 	}
-	return premiumsAnswer(quoted, what, a.Product), nil
+	return premiumsAnswer(quoted, what, a.Product, s.memberView(ctx, u)), nil
 }
 
 // premiumLine is one product answered with the one quote whose price and premium are stated.
@@ -881,7 +943,7 @@ type premiumLine struct {
 
 // premiumsAnswer states the lowest premiums of quoted (up to three, five for a named
 // product), each quote's price and premium together, labelling demo quotes.
-func premiumsAnswer(quoted []premiumLine, what, product string) result {
+func premiumsAnswer(quoted []premiumLine, what, product string, v view) result {
 	sort.SliceStable(quoted, func(i, j int) bool {
 		pi, pj := quoted[i].q.PremiumPct, quoted[j].q.PremiumPct
 		if pi == nil || pj == nil {
@@ -906,8 +968,12 @@ func premiumsAnswer(quoted []premiumLine, what, product string) result {
 			demo = true
 		}
 		name := l.pp.Product.Name
-		text := fmt.Sprintf("%s: best in-stock price %s at %s", name, money(l.q.Price), l.q.Dealer.Name)
-		facts = append(facts, Fact{Label: name + " best in-stock price", Value: money(l.q.Price), AsOf: l.q.UpdatedAt, Source: src})
+		shown := money(l.q.Price)
+		if v.cur != "USD" {
+			shown = v.money(v.amount(l.q.Price))
+		}
+		text := fmt.Sprintf("%s: best in-stock price %s at %s", name, shown, l.q.Dealer.Name)
+		facts = append(facts, Fact{Label: name + " best in-stock price", Value: shown, AsOf: l.q.UpdatedAt, Source: src})
 		if l.q.PremiumPct != nil {
 			text += fmt.Sprintf(", %s over spot", pct(metals.Percent(*l.q.PremiumPct)))
 			facts = append(facts, Fact{Label: name + " premium of that quote", Value: pct(metals.Percent(*l.q.PremiumPct)), AsOf: l.q.UpdatedAt, Source: src})
@@ -919,6 +985,10 @@ func premiumsAnswer(quoted []premiumLine, what, product string) result {
 		head = upperFirst(what) + " premiums: "
 	}
 	text := head + strings.Join(lines, "; ") + "."
+	if v.cur != "USD" {
+		facts = append(facts, rateFacts(v)...)
+		text += fmt.Sprintf(" Dealers quote in US dollars; these prices are in %s at the exchange rate of %s.", currencyWords(v.cur), day(v.rateDay))
+	}
 	if demo {
 		text = "Demo quotes, not real dealer prices. " + text
 	}
