@@ -67,15 +67,6 @@ func (v view) amount(d decimal.Decimal) decimal.Decimal {
 	return d.Mul(v.rate).Round(format.MinorUnits(v.cur))
 }
 
-// optAmount is amount of a figure that may be unknown.
-func (v view) optAmount(d *decimal.Decimal) *decimal.Decimal {
-	if d == nil {
-		return nil
-	}
-	a := v.amount(*d)
-	return &a
-}
-
 // perUnit is a price in dollars per troy ounce in the view's currency per its unit, to the
 // currency's minor unit (a dollar-per-ounce price is kept at its source's precision).
 func (v view) perUnit(d decimal.Decimal) decimal.Decimal {
@@ -167,14 +158,6 @@ func currencyWords(cur string) string {
 	return out
 }
 
-func (v view) optPerUnit(d *decimal.Decimal) *decimal.Decimal {
-	if d == nil {
-		return nil
-	}
-	p := v.perUnit(*d)
-	return &p
-}
-
 // money writes an amount already in the view's currency: "$1,234.50", "€1,136.54".
 func (v view) money(d decimal.Decimal) string {
 	if v.cur == "USD" {
@@ -230,14 +213,11 @@ func (v view) note() string {
 
 var unitWord = map[metals.Unit]string{metals.Ounce: "troy ounce", metals.Gram: "gram", metals.Kilogram: "kilogram", metals.Tola: "tola"}
 
-// promptView is the view the model is told to answer in (dollars per ounce for a caller
-// without an account).
-func (s *Service) promptView(ctx context.Context, u db.User) view {
+// memberView is the view of a signed-in member (dollars per ounce for anyone else): the view
+// answers are written in and the model is told to answer in.
+func (s *Service) memberView(ctx context.Context, u db.User) view {
 	if u.ID == 0 {
 		return usdView
 	}
 	return s.viewOf(ctx, u, s.now())
 }
-
-// memberView is the view of a signed-in member (dollars per ounce for anyone else).
-func (s *Service) memberView(ctx context.Context, u db.User) view { return s.promptView(ctx, u) }

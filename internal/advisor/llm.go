@@ -106,7 +106,7 @@ func (s *Service) toolParams() []openai.ChatCompletionToolUnionParam {
 func (s *Service) answerLLM(ctx context.Context, u db.User, history []db.ChatMessage, msg string, onDelta func(string)) (Reply, string) {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.LLMTimeout)
 	defer cancel()
-	msgs := []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(systemPromptFor(s.promptView(ctx, u)) + "\nToday is " + day(s.now()) + ".")}
+	msgs := []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(systemPromptFor(s.memberView(ctx, u)) + "\nToday is " + day(s.now()) + ".")}
 	for _, h := range history {
 		switch h.Role {
 		case "user":
