@@ -49,8 +49,22 @@ type FiguresJSON struct {
 	ChangeFrom *string                     `json:"change_from" doc:"The date of the previous brief the change is measured from, or \"previous close\"."`
 	ByMetal    map[string]MetalFiguresJSON `json:"by_metal"`
 	Alerts     []FiredAlertJSON            `json:"alerts"`
-	Currency   string                      `json:"currency" schema:"optional" doc:"ISO 4217 code of the money figures and spot prices: the member's display currency when the brief was written, converted at that day's rate (break_even stays USD per troy ounce, as costs are recorded)."`
-	Unit       string                      `json:"unit" schema:"optional,enum=oz|g|kg|tola" doc:"Weight unit the spot prices are per."`
+	Currency   string                      `json:"currency" schema:"optional" doc:"ISO 4217 code of the money figures, spot prices and break-even: the member's display currency when the brief was written; values at that day's rate, costs (break_even) at each lot's purchase day's rate (briefs written before 2026-11-28 kept break_even in USD per troy ounce)."`
+	Unit       string                      `json:"unit" schema:"optional,enum=oz|g|kg|tola" doc:"Weight unit the spot prices and break-even are per."`
+	// Performance is how the stack did this year and this month.
+	Performance []PeriodFiguresJSON `json:"performance" schema:"optional" doc:"How the stack did this year (YTD) and this month (MTD), from GET /v1/portfolio/performance; empty without holdings or in briefs written before it was added."`
+}
+
+// PeriodFiguresJSON is how the stack did over one period, as a brief states it.
+type PeriodFiguresJSON struct {
+	Period   string     `json:"period" schema:"optional,enum=YTD|MTD"`
+	From     string     `json:"from" schema:"optional,format=date"`
+	To       string     `json:"to" schema:"optional,format=date"`
+	Currency string     `json:"currency" schema:"optional" doc:"ISO 4217 code of gain (the performance service's currency)."`
+	Gain     *kit.Num   `json:"gain" schema:"optional" doc:"End value − start value − money put in over the period."`
+	TWRPct   *kit.Num   `json:"twr_pct" schema:"optional" doc:"Time-weighted return over the period, in percent."`
+	AsOf     *time.Time `json:"as_of" schema:"optional" doc:"When the end value's prices are of."`
+	Stale    bool       `json:"stale" schema:"optional" doc:"True when those prices are not live."`
 }
 
 // MetalFiguresJSON are one held metal's figures.
@@ -105,7 +119,7 @@ func briefJSON(b advisor.Brief) BriefJSON {
 	}
 	f := b.Figures
 	out.Figures = FiguresJSON{StackValue: kit.OptMoney(f.StackValue), Change: kit.OptMoney(f.Change), ChangePct: kit.NumOrNull(f.ChangePct, kit.Pct),
-		ChangeFrom: strOrNull(f.ChangeFrom), ByMetal: map[string]MetalFiguresJSON{}, Alerts: []FiredAlertJSON{}}
+		ChangeFrom: strOrNull(f.ChangeFrom), ByMetal: map[string]MetalFiguresJSON{}, Alerts: []FiredAlertJSON{}, Performance: []PeriodFiguresJSON{}}
 	out.Figures.Currency, out.Figures.Unit = f.Currency, f.Unit
 	if out.Figures.Currency == "" {
 		out.Figures.Currency = "USD"
@@ -119,6 +133,10 @@ func briefJSON(b advisor.Brief) BriefJSON {
 			BreakEven: kit.OptMoney(x.BreakEven), DistanceToBreakEvenPct: kit.NumOrNull(x.DistanceToBreakEvenPct, kit.Pct),
 			ComexRegistered: kit.NumOrNull(x.ComexRegistered, kit.Ounces), ComexRegisteredChange: kit.NumOrNull(x.ComexRegisteredChange, kit.Ounces),
 			ComexAsOf: kit.AsOfOrNull(x.ComexAsOf)}
+	}
+	for _, p := range f.Performance {
+		out.Figures.Performance = append(out.Figures.Performance, PeriodFiguresJSON{Period: p.Period, From: p.From.Format(time.DateOnly), To: p.To.Format(time.DateOnly),
+			Currency: p.Currency, Gain: kit.OptMoney(p.Gain), TWRPct: kit.NumOrNull(p.TWRPct, kit.Pct), AsOf: kit.AsOfOrNull(p.AsOf), Stale: p.Stale})
 	}
 	for _, a := range f.Alerts {
 		out.Figures.Alerts = append(out.Figures.Alerts, FiredAlertJSON{Metal: string(a.Metal), Direction: a.Direction, Target: a.Target, Price: a.Price,

@@ -60,10 +60,13 @@ type Figures struct {
 	ByMetal    map[metals.Metal]MetalFigures
 	Alerts     []FiredAlert
 	// Currency and Unit are what the money and prices are in: the member's display currency
-	// and weight unit when the brief was written ("" is USD per troy ounce). Break-even stays
-	// in US dollars per ounce, as costs are recorded.
+	// and weight unit when the brief was written ("" is USD per troy ounce). Break-even is in
+	// them too (since briefs of 2026-11-28: each lot's cost at its purchase day's rate).
 	Currency string `json:",omitempty"`
 	Unit     string `json:",omitempty"`
+	// Performance is how the stack did this year and this month (the performance service's
+	// figures, in its currency).
+	Performance []PeriodFigures `json:",omitempty"`
 }
 
 // currency is the brief's currency and unit, the defaults standing in for briefs written
@@ -266,6 +269,7 @@ func (b Brief) known() numberSet {
 		k.addTime(m.SpotAsOf)
 		k.addTime(m.ComexAsOf)
 	}
+	f.knownPerformance(k)
 	for _, a := range f.Alerts {
 		k.addText(a.Target)
 		k.addText(a.Price)
@@ -309,6 +313,7 @@ func (b Brief) shown() map[string]bool {
 		addShownTime(set, m.SpotAsOf)
 		addShownTime(set, m.ComexAsOf)
 	}
+	f.shownPerformance(set, add)
 	for _, a := range f.Alerts {
 		addShown(set, a.Target+" "+a.Price)
 		addShownTime(set, a.FiredAt)
@@ -356,14 +361,14 @@ func (s *Service) composeBrief(ctx context.Context, u db.User, d db.Date, now ti
 		return Brief{}, err
 	}
 	var p portfolio.Portfolio
+	v := s.viewOf(ctx, u, now)
 	if s.portfolio != nil {
 		var err error
-		if p, err = s.portfolio.Portfolio(ctx, u); err != nil {
+		if p, v, err = s.valuation(ctx, u, v); err != nil {
 			return Brief{}, err
 		}
 	}
 	board := s.board()
-	v := s.viewOf(ctx, u, now)
 	if !v.usd() {
 		b.Figures.Currency, b.Figures.Unit = v.cur, string(v.unit)
 	}
@@ -386,6 +391,9 @@ func (s *Service) composeBrief(ctx context.Context, u db.User, d db.Date, now ti
 	} else {
 		b.addStack(p, prev, v)
 		b.addMetals(p, prev, board, v)
+		if err := s.addPerformance(ctx, &b, u, v); err != nil {
+			return Brief{}, err
+		}
 	}
 	if err := s.addAlerts(ctx, &b, u, prev, now); err != nil {
 		return Brief{}, err
@@ -404,7 +412,7 @@ func (s *Service) composeBrief(ctx context.Context, u db.User, d db.Date, now ti
 // addStack writes the stack's value and its change since the previous brief (or the
 // previous close), with the headline.
 func (b *Brief) addStack(p portfolio.Portfolio, prev *Brief, v view) {
-	total := v.optAmount(p.TotalValue)
+	total := v.optOwn(p.TotalValue)
 	b.Figures.StackValue = total
 	stack := ""
 	if total != nil {
@@ -426,7 +434,7 @@ func (b *Brief) addStack(p portfolio.Portfolio, prev *Brief, v view) {
 			}
 			stack += "."
 		} else if p.DayChange != nil && !p.Stale {
-			b.Figures.Change, b.Figures.ChangePct, b.Figures.ChangeFrom = v.optAmount(p.DayChange), p.DayChangePct, "previous close"
+			b.Figures.Change, b.Figures.ChangePct, b.Figures.ChangeFrom = v.optOwn(p.DayChange), p.DayChangePct, "previous close"
 			stack += fmt.Sprintf(" It moved %s since the previous close", v.signedMoney(*b.Figures.Change))
 			if p.DayChangePct != nil {
 				stack += " (" + signedPct(*p.DayChangePct) + ")"
@@ -455,7 +463,7 @@ func (b *Brief) addMetals(p portfolio.Portfolio, prev *Brief, board prices.Snaps
 		if !x.HeldOz.IsPositive() {
 			continue
 		}
-		mf := MetalFigures{HeldOz: metals.Ounces(x.HeldOz), Spot: v.optPerUnit(x.Spot), Value: v.optAmount(x.Value), SpotStale: x.SpotStale}
+		mf := MetalFigures{HeldOz: metals.Ounces(x.HeldOz), Spot: v.optOwnPerUnit(x.Spot), Value: v.optOwn(x.Value), SpotStale: x.SpotStale}
 		if sp, ok := board.Prices[x.Metal]; ok {
 			mf.SpotAsOf = sp.AsOf
 		}
@@ -478,12 +486,10 @@ func (b *Brief) addMetals(p portfolio.Portfolio, prev *Brief, board prices.Snaps
 			moves = append(moves, metalName(x.Metal)+": no price yet")
 		}
 		if be := x.BreakEven(); be != nil {
-			mf.BreakEven = be
-			line := fmt.Sprintf("%s breaks even at %s/oz", metalName(x.Metal), money(*be))
-			if v.cur != "USD" {
-				// Costs are recorded in dollars; a cost is not worth today's rate, so it is not converted.
-				line += " (in US dollars, as your costs are recorded)"
-			}
+			// In the member's currency per their unit: each lot's cost at its purchase day's rate.
+			beShown := v.ownPerUnit(*be)
+			mf.BreakEven = &beShown
+			line := fmt.Sprintf("%s breaks even at %s%s", metalName(x.Metal), perOzText(*be, v), costWords(v))
 			if dist := x.DistanceToBreakEvenPct(); dist != nil {
 				dd := metals.Percent(*dist)
 				mf.DistanceToBreakEvenPct = &dd

@@ -258,6 +258,7 @@ func errMsg(err error) string {
 }
 
 const capabilities = "I can answer questions about: your stack's value, profit or loss, break-even and allocation; " +
+	"how your stack did over a period (\"this year\", \"since March\", \"in 2024\", \"last month\"); " +
 	"a metal's price now or its change, high and low over a week, month, year or more; the gold/silver ratio; " +
 	"the melt value of junk silver coins (\"20 quarters\", \"$10 face\"); what your metal would be worth at a target price; " +
 	"dealer premiums over spot; the latest Stack Signal; and the COMEX registered stocks trend."

@@ -67,34 +67,95 @@ func (v view) amount(d decimal.Decimal) decimal.Decimal {
 	return d.Mul(v.rate).Round(format.MinorUnits(v.cur))
 }
 
-// optAmount is amount of a figure that may be unknown.
-func (v view) optAmount(d *decimal.Decimal) *decimal.Decimal {
-	if d == nil {
-		return nil
-	}
-	a := v.amount(*d)
-	return &a
-}
-
 // perUnit is a price in dollars per troy ounce in the view's currency per its unit, to the
 // currency's minor unit (a dollar-per-ounce price is kept at its source's precision).
 func (v view) perUnit(d decimal.Decimal) decimal.Decimal {
 	if v.usd() {
 		return d
 	}
-	p, err := metals.PricePer(d.Mul(v.rate), v.unit)
-	if err != nil {
-		return d
-	}
-	return p.Round(format.MinorUnits(v.cur))
+	return v.ownPerUnit(d.Mul(v.rate))
 }
 
-func (v view) optPerUnit(d *decimal.Decimal) *decimal.Decimal {
+// own is an amount already in the view's currency (the portfolio's valuation in it) to the
+// currency's minor unit; dollars are kept as they are, as the advisor always wrote them.
+func (v view) own(d decimal.Decimal) decimal.Decimal {
+	if v.cur == "USD" {
+		return d
+	}
+	return d.Round(format.MinorUnits(v.cur))
+}
+
+func (v view) optOwn(d *decimal.Decimal) *decimal.Decimal {
 	if d == nil {
 		return nil
 	}
-	p := v.perUnit(*d)
+	a := v.own(*d)
+	return &a
+}
+
+// ownPerUnit is a price per troy ounce already in the view's currency (a spot or break-even of
+// the portfolio's valuation in it) per the view's unit, to the currency's minor unit (two
+// places more under 10).
+func (v view) ownPerUnit(perOz decimal.Decimal) decimal.Decimal {
+	if v.usd() {
+		return perOz
+	}
+	p, err := metals.PricePer(perOz, v.unit)
+	if err != nil {
+		return perOz
+	}
+	// A small price (silver per gram: €0.9135) keeps two more places, so it is not a
+	// rounding of half a percent.
+	places := format.MinorUnits(v.cur)
+	if p.Abs().LessThan(decimal.NewFromInt(10)) {
+		places += 2
+	}
+	return p.Round(places)
+}
+
+func (v view) optOwnPerUnit(perOz *decimal.Decimal) *decimal.Decimal {
+	if perOz == nil {
+		return nil
+	}
+	p := v.ownPerUnit(*perOz)
 	return &p
+}
+
+// perOz is a price per the view's unit back per troy ounce (a target price the member names
+// in their unit), exact where the quotient terminates.
+func (v view) perOz(perUnit decimal.Decimal) decimal.Decimal {
+	if v.unit == metals.Ounce || !v.unit.Valid() {
+		return perUnit
+	}
+	oz, err := metals.Convert(decimal.NewFromInt(1), v.unit, metals.Ounce)
+	if err != nil || !oz.IsPositive() {
+		return perUnit
+	}
+	return perUnit.DivRound(oz, 20)
+}
+
+// weight writes fine troy ounces in the view's unit: "10 oz", "311.0348 g".
+func (v view) weight(oz decimal.Decimal) string {
+	if v.unit == metals.Ounce || !v.unit.Valid() {
+		return ounces(oz)
+	}
+	w, err := metals.Convert(oz, metals.Ounce, v.unit)
+	if err != nil {
+		return ounces(oz)
+	}
+	return format.Oz(w) + " " + string(v.unit)
+}
+
+// currencyWords names a currency for the model: "US dollars", "EUR (€)".
+func currencyWords(cur string) string {
+	if cur == "USD" {
+		return "US dollars"
+	}
+	out := cur
+	if sym := strings.TrimSpace(format.Symbol(cur)); sym != cur {
+		out += " (" + sym + ")"
+	}
+	return out
 }
 
 // money writes an amount already in the view's currency: "$1,234.50", "€1,136.54".
@@ -151,3 +212,12 @@ func (v view) note() string {
 }
 
 var unitWord = map[metals.Unit]string{metals.Ounce: "troy ounce", metals.Gram: "gram", metals.Kilogram: "kilogram", metals.Tola: "tola"}
+
+// memberView is the view of a signed-in member (dollars per ounce for anyone else): the view
+// answers are written in and the model is told to answer in.
+func (s *Service) memberView(ctx context.Context, u db.User) view {
+	if u.ID == 0 {
+		return usdView
+	}
+	return s.viewOf(ctx, u, s.now())
+}

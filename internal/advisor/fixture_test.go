@@ -12,9 +12,11 @@ import (
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/comex"
 	"github.com/ouncehq/ounce/internal/dealers"
+	"github.com/ouncehq/ounce/internal/fx"
 	"github.com/ouncehq/ounce/internal/intel"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/news"
+	"github.com/ouncehq/ounce/internal/performance"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/internal/prices"
 )
@@ -39,6 +41,7 @@ type fixture struct {
 	market *prices.Service
 	svc    *Service
 	deal   *dealers.Service
+	pf     *portfolio.Service
 	gold   db.User
 	free   db.User
 	clock  *time.Time
@@ -70,7 +73,7 @@ func newFixture(t testing.TB, s *db.Store, cfg Config, live bool) *fixture {
 	}
 	pf := portfolio.New(portfolio.Deps{Store: s, Prices: market, Now: clock, Logger: quiet()})
 	dl := dealers.New(dealers.Deps{Store: s, Prices: market, Logger: quiet(), Now: clock, Config: dealers.Config{Offline: true}})
-	f.deal = dl
+	f.deal, f.pf = dl, pf
 	f.svc = New(Deps{Store: s, Portfolio: pf, Market: market, Intel: in, Vault: vault, Dealers: dl, Config: cfg, Now: clock, Logger: quiet()})
 	f.gold = f.user(t, "gold@example.test", db.TierGold)
 	f.free = f.user(t, "free@example.test", db.TierFree)
@@ -98,7 +101,45 @@ func (f *fixture) hold(t testing.TB, u db.User, m metals.Metal, qty int64, weigh
 	t.Helper()
 	_, err := f.store.InsertHolding(context.Background(), db.Holding{UserID: u.ID, Metal: string(m), ProductName: string(m) + " round",
 		Quantity: qty, WeightOz: decimal.RequireFromString(weight), PurchasePrice: decimal.RequireFromString(price), Fees: decimal.Zero,
-		PurchaseDate: db.NewDate(fixtureNow.AddDate(0, -6, 0))})
+		PurchaseDate: db.NewDate(purchaseDay)})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// purchaseDay is the day of the fixture's purchases.
+var purchaseDay = fixtureNow.AddDate(0, -6, 0)
+
+// useRates gives the advisor and the portfolio the exchange rates, with the dollar stored at
+// perEURToday dollars a euro today and perEURBought on the purchase day (the rates of the
+// days between are the purchase day's: the last on or before).
+func (f *fixture) useRates(t testing.TB, perEURBought, perEURToday string) *fx.Service {
+	t.Helper()
+	rates := fx.New(fx.Deps{Store: f.store, Now: func() time.Time { return *f.clock }})
+	if err := f.store.UpsertFXRates(context.Background(), []db.FXRate{{Currency: "USD", Day: db.NewDate(purchaseDay), PerEUR: perEURBought, Source: "test"},
+		{Currency: "USD", Day: db.NewDate(*f.clock), PerEUR: perEURToday, Source: "test"}}); err != nil {
+		t.Fatal(err)
+	}
+	clock := func() time.Time { return *f.clock }
+	f.pf = portfolio.New(portfolio.Deps{Store: f.store, Prices: f.market, Rates: rates, Now: clock, Logger: quiet()})
+	f.svc.fx, f.svc.portfolio = rates, f.pf
+	return rates
+}
+
+// usePerformance gives the advisor the performance service over the fixture's store and
+// prices (conv nil: US dollars).
+func (f *fixture) usePerformance(conv func(db.User) performance.Converter) *performance.Service {
+	perf := performance.New(performance.Deps{Store: f.store, Prices: f.market, Converter: conv, Now: func() time.Time { return *f.clock }, Logger: quiet()})
+	f.svc.performance = perf
+	return perf
+}
+
+// holdOn records a purchase of qty coins of weight oz at price each on a day.
+func (f *fixture) holdOn(t testing.TB, u db.User, m metals.Metal, qty int64, weight, price string, on time.Time) {
+	t.Helper()
+	_, err := f.store.InsertHolding(context.Background(), db.Holding{UserID: u.ID, Metal: string(m), ProductName: string(m) + " round",
+		Quantity: qty, WeightOz: decimal.RequireFromString(weight), PurchasePrice: decimal.RequireFromString(price), Fees: decimal.Zero,
+		PurchaseDate: db.NewDate(on)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -358,80 +358,150 @@ func productOf(t string) string {
 	return best
 }
 
-// parse reads a question into an intent.
+// parse reads a question into an intent: the first of intentRules that reads it.
 func parse(msg string) intent {
 	t := normalize(msg)
 	metal := metalOf(t)
-	switch {
-	case has(t, "help", "what can you do", "what can you answer", "what do you know", "what can i ask", "commands") && !has(t, "worth", "price"):
-		return intent{Name: IntentCapability}
-
-	case has(t, "ratio", "gold to silver", "gold-to-silver", "gold/silver", "gold:silver", "gold vs silver", "gold versus silver",
-		"silver to gold", "oz of silver does", "ounces of silver does", "oz of silver for", "ounces of silver for", "ounces of silver buy", "oz of silver buy", "silver does one oz of gold"):
-		return intent{Name: ToolRatio}
-
-	case isJunk(t):
-		a := args{}
-		if m := faceRe.FindStringSubmatch(t); m != nil {
-			a.Face = firstNonEmpty(m[1], m[2], m[3])
-			a.Face = strings.ReplaceAll(a.Face, ",", "")
-		} else if m := coinRe.FindStringSubmatch(t); m != nil {
-			n, err := strconv.ParseInt(strings.ReplaceAll(m[1], ",", ""), 10, 64)
-			if err == nil {
-				a.Count, a.Coin = n, coinParam(m[2], t)
-			}
+	for _, rule := range intentRules {
+		if in, ok := rule(t, metal); ok {
+			return in
 		}
-		return intent{Name: ToolJunkMelt, Args: a}
-
-	case has(t, "comex", "registered", "eligible", "vault", "vaults", "warehouse", "warehouses", "depository", "depositories", "deliverable", "inventories", "inventory", "vault watch"):
-		return intent{Name: ToolComex, Args: args{Metal: string(metal)}}
-
-	case has(t, "signal", "stack signal", "news", "headline", "headlines", "article", "articles", "commentary", "synthesis",
-		"what's happening", "what is happening", "market update", "what's new", "whats new", "market news", "latest on"):
-		return intent{Name: ToolStackSignal, Args: args{Metal: string(metal)}}
-
-	case has(t, "premium", "premiums", "dealer", "dealers", "over spot", "above spot", "markup", "mark-up", "mark up", "cheapest", "best price",
-		"where to buy", "where can i buy", "where should i buy", "cost to buy", "pay over", "buy price") ||
-		(has(t, productWords...) && (weightOf(t) != "" || has(t, "cost", "costs", "price", "buy"))):
-		return intent{Name: ToolPremiums, Args: args{Metal: string(orMetal(metal, t)), Weight: weightOf(t), Product: productOf(t)}}
-
-	case isWhatIf(t):
-		return intent{Name: ToolWhatIf, Args: args{Metal: string(metal), Target: targetOf(t)}}
-
-	case has(t, "breakeven", "break-even", "break even", "brake even", "average cost", "avg cost", "cost per oz", "cost per ounce", "average price",
-		"avg price", "my money back", "need to reach", "need to hit", "needs to hit", "needs to reach", "cost basis per", "paid per oz", "paid per ounce", "paid on average", "pay on average", "on average for"):
-		return intent{Name: ToolBreakEven, Args: args{Metal: string(metal)}}
-
-	case perfPeriodOf(t) != "":
-		return intent{Name: ToolPerformance, Args: args{Range: perfPeriodOf(t)}}
-
-	case has(t, "profit", "profits", "loss", "losses", "pnl", "gain", "gains", "up or down", "made", "lost", "return", "returns", "roi",
-		"unrealized", "realized", "underwater", "under water", "in the green", "in the red", "how am i doing", "how's my stack doing",
-		"how is my stack doing", "how's my portfolio doing", "how is my portfolio doing", "am i up", "am i down", "making money", "losing money"):
-		return intent{Name: ToolProfitLoss}
-
-	case has(t, "allocation", "allocated", "split", "mix", "breakdown", "break down", "broken down", "diversified", "diversification", "proportion",
-		"proportions", "percentage", "percentages", "weighting", "weighted", "how much of my", "what share", "what percent", "balance between", "exposure"):
-		return intent{Name: ToolAllocation}
-
-	case has(t, "my stack", "my portfolio", "my holdings", "my metal", "my metals", "my collection", "net worth", "i own", "i have", "do i own", "do i have", "i hold", "my gold", "my silver", "my platinum", "my palladium", "my coins", "my bars", "my position", "my positions") ||
-		(has(t, "worth", "value", "valued", "total") && has(t, "my", "mine", "stack", "portfolio", "holdings")):
-		return intent{Name: ToolStackValue}
-
-	case metal != "" && (rangeOf(t) != "" && rangeOf(t) != "1D" || has(t, "high", "low", "highest", "lowest", "peak", "bottom", "range", "performance", "perform", "performed", "trend", "trending", "chart")):
-		r := rangeOf(t)
-		if r == "" || r == "1D" {
-			r = "1M"
-			if has(t, "high", "low", "highest", "lowest", "peak", "bottom") {
-				r = "1Y"
-			}
-		}
-		return intent{Name: ToolPriceRange, Args: args{Metal: string(metal), Range: r}}
-
-	case metal != "" || has(t, "price", "prices", "spot", "spot prices", "metals", "quote", "quotes", "trading at"):
-		return intent{Name: ToolSpotPrice, Args: args{Metal: string(metal)}}
 	}
 	return intent{Name: IntentCapability}
+}
+
+// intentRule reads a normalized question (and the metal it names first) as one intent.
+type intentRule func(t string, metal metals.Metal) (intent, bool)
+
+// intentRules are tried in order, from the most specific intent (help, the ratio, melt of
+// junk coins) to the most general (a metal's price).
+var intentRules = []intentRule{capabilityRule, ratioRule, junkRule, comexRule, signalRule, premiumsRule, whatIfRule,
+	breakEvenRule, performanceRule, profitRule, allocationRule, stackRule, priceRangeRule, spotRule}
+
+func named(name string, a args) (intent, bool) { return intent{Name: name, Args: a}, true }
+
+func capabilityRule(t string, _ metals.Metal) (intent, bool) {
+	if has(t, "help", "what can you do", "what can you answer", "what do you know", "what can i ask", "commands") && !has(t, "worth", "price") {
+		return named(IntentCapability, args{})
+	}
+	return intent{}, false
+}
+
+func ratioRule(t string, _ metals.Metal) (intent, bool) {
+	if has(t, "ratio", "gold to silver", "gold-to-silver", "gold/silver", "gold:silver", "gold vs silver", "gold versus silver",
+		"silver to gold", "oz of silver does", "ounces of silver does", "oz of silver for", "ounces of silver for", "ounces of silver buy", "oz of silver buy", "silver does one oz of gold") {
+		return named(ToolRatio, args{})
+	}
+	return intent{}, false
+}
+
+func junkRule(t string, _ metals.Metal) (intent, bool) {
+	if !isJunk(t) {
+		return intent{}, false
+	}
+	a := args{}
+	if m := faceRe.FindStringSubmatch(t); m != nil {
+		a.Face = firstNonEmpty(m[1], m[2], m[3])
+		a.Face = strings.ReplaceAll(a.Face, ",", "")
+	} else if m := coinRe.FindStringSubmatch(t); m != nil {
+		n, err := strconv.ParseInt(strings.ReplaceAll(m[1], ",", ""), 10, 64)
+		if err == nil {
+			a.Count, a.Coin = n, coinParam(m[2], t)
+		}
+	}
+	return named(ToolJunkMelt, a)
+}
+
+func comexRule(t string, metal metals.Metal) (intent, bool) {
+	if has(t, "comex", "registered", "eligible", "vault", "vaults", "warehouse", "warehouses", "depository", "depositories", "deliverable", "inventories", "inventory", "vault watch") {
+		return named(ToolComex, args{Metal: string(metal)})
+	}
+	return intent{}, false
+}
+
+func signalRule(t string, metal metals.Metal) (intent, bool) {
+	if has(t, "signal", "stack signal", "news", "headline", "headlines", "article", "articles", "commentary", "synthesis",
+		"what's happening", "what is happening", "market update", "what's new", "whats new", "market news", "latest on") {
+		return named(ToolStackSignal, args{Metal: string(metal)})
+	}
+	return intent{}, false
+}
+
+func premiumsRule(t string, metal metals.Metal) (intent, bool) {
+	if has(t, "premium", "premiums", "dealer", "dealers", "over spot", "above spot", "markup", "mark-up", "mark up", "cheapest", "best price",
+		"where to buy", "where can i buy", "where should i buy", "cost to buy", "pay over", "buy price") ||
+		(has(t, productWords...) && (weightOf(t) != "" || has(t, "cost", "costs", "price", "buy"))) {
+		return named(ToolPremiums, args{Metal: string(orMetal(metal, t)), Weight: weightOf(t), Product: productOf(t)})
+	}
+	return intent{}, false
+}
+
+func whatIfRule(t string, metal metals.Metal) (intent, bool) {
+	if isWhatIf(t) {
+		return named(ToolWhatIf, args{Metal: string(metal), Target: targetOf(t)})
+	}
+	return intent{}, false
+}
+
+func breakEvenRule(t string, metal metals.Metal) (intent, bool) {
+	if has(t, "breakeven", "break-even", "break even", "brake even", "average cost", "avg cost", "cost per oz", "cost per ounce", "average price",
+		"avg price", "my money back", "need to reach", "need to hit", "needs to hit", "needs to reach", "cost basis per", "paid per oz", "paid per ounce", "paid on average", "pay on average", "on average for") {
+		return named(ToolBreakEven, args{Metal: string(metal)})
+	}
+	return intent{}, false
+}
+
+func performanceRule(t string, _ metals.Metal) (intent, bool) {
+	if r := perfPeriodOf(t); r != "" {
+		return named(ToolPerformance, args{Range: r})
+	}
+	return intent{}, false
+}
+
+func profitRule(t string, _ metals.Metal) (intent, bool) {
+	if has(t, "profit", "profits", "loss", "losses", "pnl", "gain", "gains", "up or down", "made", "lost", "return", "returns", "roi",
+		"unrealized", "realized", "underwater", "under water", "in the green", "in the red", "how am i doing", "how's my stack doing",
+		"how is my stack doing", "how's my portfolio doing", "how is my portfolio doing", "am i up", "am i down", "making money", "losing money") {
+		return named(ToolProfitLoss, args{})
+	}
+	return intent{}, false
+}
+
+func allocationRule(t string, _ metals.Metal) (intent, bool) {
+	if has(t, "allocation", "allocated", "split", "mix", "breakdown", "break down", "broken down", "diversified", "diversification", "proportion",
+		"proportions", "percentage", "percentages", "weighting", "weighted", "how much of my", "what share", "what percent", "balance between", "exposure") {
+		return named(ToolAllocation, args{})
+	}
+	return intent{}, false
+}
+
+func stackRule(t string, _ metals.Metal) (intent, bool) {
+	if has(t, "my stack", "my portfolio", "my holdings", "my metal", "my metals", "my collection", "net worth", "i own", "i have", "do i own", "do i have", "i hold", "my gold", "my silver", "my platinum", "my palladium", "my coins", "my bars", "my position", "my positions") ||
+		(has(t, "worth", "value", "valued", "total") && has(t, "my", "mine", "stack", "portfolio", "holdings")) {
+		return named(ToolStackValue, args{})
+	}
+	return intent{}, false
+}
+
+func priceRangeRule(t string, metal metals.Metal) (intent, bool) {
+	if metal == "" || !(rangeOf(t) != "" && rangeOf(t) != "1D" || has(t, "high", "low", "highest", "lowest", "peak", "bottom", "range", "performance", "perform", "performed", "trend", "trending", "chart")) {
+		return intent{}, false
+	}
+	r := rangeOf(t)
+	if r == "" || r == "1D" {
+		r = "1M"
+		if has(t, "high", "low", "highest", "lowest", "peak", "bottom") {
+			r = "1Y"
+		}
+	}
+	return named(ToolPriceRange, args{Metal: string(metal), Range: r})
+}
+
+func spotRule(t string, metal metals.Metal) (intent, bool) {
+	if metal != "" || has(t, "price", "prices", "spot", "spot prices", "metals", "quote", "quotes", "trading at") {
+		return named(ToolSpotPrice, args{Metal: string(metal)})
+	}
+	return intent{}, false
 }
 
 func firstNonEmpty(s ...string) string {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/llm"
+	"github.com/ouncehq/ounce/internal/metals"
 )
 
 // maxToolRounds bounds the model's calls before it must answer.
@@ -78,7 +79,16 @@ const systemPrompt = `You are the advisor of Ounce, a precious-metals portfolio 
 Answer only from the results of the functions you call: every figure you state (prices, values, ounces, percentages, dates)
 must appear in a function result. Never estimate, round differently or invent numbers. Call a function for each figure you need.
 If the functions cannot answer, say what you can answer about instead. Do not give personal financial advice; describe, do not recommend.
-Keep answers short and plain, in US dollars and troy ounces, and say when a price is not live and from which date.`
+Keep answers short and plain, in %s and %s as the functions state them, and say when a price is not live and from which date.`
+
+// systemPromptFor is the system prompt in the member's money and weight unit.
+func systemPromptFor(v view) string {
+	unit := "troy ounces"
+	if w, ok := unitWord[v.unit]; ok && v.unit != metals.Ounce {
+		unit = "prices per " + w
+	}
+	return fmt.Sprintf(systemPrompt, currencyWords(v.cur), unit)
+}
 
 // toolParams are the functions as the SDK describes them to a model.
 func (s *Service) toolParams() []openai.ChatCompletionToolUnionParam {
@@ -96,7 +106,7 @@ func (s *Service) toolParams() []openai.ChatCompletionToolUnionParam {
 func (s *Service) answerLLM(ctx context.Context, u db.User, history []db.ChatMessage, msg string, onDelta func(string)) (Reply, string) {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.LLMTimeout)
 	defer cancel()
-	msgs := []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(systemPrompt + "\nToday is " + day(s.now()) + ".")}
+	msgs := []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(systemPromptFor(s.memberView(ctx, u)) + "\nToday is " + day(s.now()) + ".")}
 	for _, h := range history {
 		switch h.Role {
 		case "user":

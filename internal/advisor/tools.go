@@ -107,12 +107,12 @@ func (s *Service) toolset() []tool {
 		{ToolJunkMelt, "Melt value of pre-1965 US 90% silver coins: a number of coins of one kind, or an amount of face value.", obj(map[string]any{
 			"coin":  map[string]any{"type": "string", "enum": coinParams()},
 			"count": map[string]any{"type": "integer", "minimum": 1},
-			"face":  map[string]any{"type": "string", "description": "face value in US dollars, e.g. \"10\""},
+			"face":  map[string]any{"type": "string", "description": "face value of the US coins, in US dollars (their face is dollars whatever the member's currency), e.g. \"10\""},
 			"coins": map[string]any{"type": "array", "description": "more kinds of coins counted together, e.g. 20 dimes and 4 quarters",
 				"items": obj(map[string]any{"coin": map[string]any{"type": "string", "enum": coinParams()},
 					"count": map[string]any{"type": "integer", "minimum": 1}}, "coin", "count")}}), s.junkMelt},
-		{ToolWhatIf, "What the member's metal would be worth at a target price per ounce.", obj(map[string]any{"metal": metal,
-			"target": map[string]any{"type": "string", "description": "price per troy ounce in US dollars"}}, "metal", "target"), s.whatIf},
+		{ToolWhatIf, "What the member's metal would be worth at a target price (in their currency per their weight unit).", obj(map[string]any{"metal": metal,
+			"target": map[string]any{"type": "string", "description": "price in the member's display currency per their weight unit (as the other functions state prices), e.g. \"3800\""}}, "metal", "target"), s.whatIf},
 		{ToolPremiums, "Dealer premiums over spot for a metal's products, optionally of one weight in troy ounces.", obj(map[string]any{"metal": metal,
 			"weight":  map[string]any{"type": "string", "description": "troy ounces, e.g. \"1\" or \"0.1\""},
 			"product": map[string]any{"type": "string", "enum": productKinds(), "description": "only products of this kind, when the member names one"}}, "metal"), s.premiums},
@@ -176,15 +176,6 @@ func rateFacts(v view) []Fact {
 	return []Fact{{Label: "Exchange rate " + v.cur + " per USD", Value: day(v.rateDay), AsOf: v.rateDay, Source: fx.SourceECB}}
 }
 
-// costMoney writes a recorded cost: in dollars, as costs are recorded, said so when the
-// member reads another currency.
-func costMoney(d decimal.Decimal, v view) string {
-	if v.cur == "USD" {
-		return money(d)
-	}
-	return money(d) + " (US dollars)"
-}
-
 func sourceOf(sp prices.Spot) string {
 	if sp.Stale {
 		return "last known price (" + orUnknown(sp.Source) + "), not live"
@@ -211,22 +202,44 @@ func metalName(m metals.Metal) string {
 	return strings.ToUpper(string(m[:1])) + string(m[1:])
 }
 
-// stack values the member's holdings; membership and emptiness are answered in words.
-func (s *Service) stack(ctx context.Context, u db.User) (portfolio.Portfolio, string, error) {
+// stack values the member's holdings in their display currency: the portfolio service's
+// valuation in it (today's values at today's rate, each lot's cost at its purchase day's rate,
+// a lot bought in that currency at its exact cost), with the view that writes it. Membership
+// and emptiness are answered in words. Without exchange rates on the server the valuation is
+// in US dollars, which every figure then says.
+func (s *Service) stack(ctx context.Context, u db.User) (portfolio.Portfolio, view, string, error) {
+	v := s.viewOf(ctx, u, s.now())
 	if s.portfolio == nil {
-		return portfolio.Portfolio{}, "Your holdings are not available on this server.", nil
+		return portfolio.Portfolio{}, v, "Your holdings are not available on this server.", nil
 	}
-	p, err := s.portfolio.Portfolio(ctx, u)
+	p, v, err := s.valuation(ctx, u, v)
 	if apperr.KindOf(err) == apperr.MembershipRequired {
-		return p, "Your stack's value, profit and break-even are part of Gold membership; I can still answer about prices, the gold/silver ratio, junk silver melt, premiums, COMEX and Stack Signal.", nil
+		return p, v, "Your stack's value, profit and break-even are part of Gold membership; I can still answer about prices, the gold/silver ratio, junk silver melt, premiums, COMEX and Stack Signal.", nil
 	}
 	if err != nil {
-		return p, "", err
+		return p, v, "", err
 	}
 	if p.Empty() {
-		return p, "You have no holdings recorded yet. Add your purchases under Holdings and I can value them.", nil
+		return p, v, "You have no holdings recorded yet. Add your purchases under Holdings and I can value them.", nil
 	}
-	return p, "", nil
+	return p, v, "", nil
+}
+
+// valuation is the portfolio service's valuation of the member's stack in the view's
+// currency, and the view with the day of the rate that valued it. Without exchange rates in
+// the portfolio service it falls back to US dollars, which the view then writes.
+func (s *Service) valuation(ctx context.Context, u db.User, v view) (portfolio.Portfolio, view, error) {
+	p, err := s.portfolio.PortfolioIn(ctx, u, v.cur)
+	if err != nil && v.cur != "USD" && apperr.KindOf(err) == apperr.Unavailable {
+		s.log.Warn("advisor: no valuation in the member's currency; figures in US dollars", "currency", v.cur, "err", err)
+		v = view{cur: "USD", unit: v.unit, rate: decimal.NewFromInt(1)}
+		p, err = s.portfolio.PortfolioIn(ctx, u, "USD")
+	}
+	if err == nil && v.cur != "USD" {
+		// The rate that valued today's dollars is the one named.
+		v.rateDay, v.stale = p.FX.RateDate, p.FX.Stale
+	}
+	return p, v, err
 }
 
 // staleSuffix lists the stale prices behind a valuation, with their dates.
@@ -249,12 +262,11 @@ func staleSuffix(p portfolio.Portfolio, board prices.Snapshot) string {
 }
 
 func (s *Service) stackValue(ctx context.Context, u db.User, _ args) (result, error) {
-	p, msg, err := s.stack(ctx, u)
+	p, v, msg, err := s.stack(ctx, u)
 	if err != nil || msg != "" {
 		return result{Text: msg}, err
 	}
 	board := s.board()
-	v := s.viewOf(ctx, u, s.now())
 	var facts []Fact
 	var parts []string
 	for _, x := range p.Positions {
@@ -263,26 +275,43 @@ func (s *Service) stackValue(ctx context.Context, u db.User, _ args) (result, er
 		}
 		// Each metal's value is dated with its own price, not the newest price on the board.
 		sp := board.Prices[x.Metal]
-		worth := v.money(v.amount(*x.Value))
-		facts = append(facts, Fact{Label: metalName(x.Metal) + " held", Value: ounces(x.HeldOz) + " worth " + worth, AsOf: sp.AsOf, Source: "your holdings × " + sourceOf(sp)})
-		parts = append(parts, fmt.Sprintf("%s of %s (%s)", ounces(x.HeldOz), x.Metal, worth))
+		worth := v.money(v.own(*x.Value))
+		facts = append(facts, Fact{Label: metalName(x.Metal) + " held", Value: v.weight(x.HeldOz) + " worth " + worth, AsOf: sp.AsOf, Source: "your holdings × " + sourceOf(sp)})
+		parts = append(parts, fmt.Sprintf("%s of %s (%s)", v.weight(x.HeldOz), x.Metal, worth))
 	}
 	if p.TotalValue == nil {
 		return result{Text: "I cannot value your whole stack: a metal you hold has no price yet." + staleSuffix(p, board), Facts: facts, Stale: true}, nil
 	}
-	total := v.money(v.amount(*p.TotalValue))
+	total, cost := v.money(v.own(*p.TotalValue)), v.money(v.own(p.TotalCost))
 	facts = append([]Fact{{Label: "Stack value", Value: total, AsOf: p.AsOf, Source: "your holdings × price board"},
-		{Label: "Cost basis", Value: costMoney(p.TotalCost, v), Source: "your holdings"}}, facts...)
+		{Label: "Cost basis", Value: cost, Source: costSource(v)}}, facts...)
 	facts = append(facts, rateFacts(v)...)
-	text := fmt.Sprintf("Your stack is worth %s at spot: %s. You paid %s for what you still hold.", total, strings.Join(parts, ", "), costMoney(p.TotalCost, v))
-	if n := v.note(); n != "" && v.cur != "USD" {
+	text := fmt.Sprintf("Your stack is worth %s at spot: %s. You paid %s for what you still hold%s.", total, strings.Join(parts, ", "), cost, costWords(v))
+	if n := v.note(); n != "" {
 		text += " " + n
 	}
 	return result{Text: text + staleSuffix(p, board), Facts: facts, Stale: p.Stale}, nil
 }
 
+// costSource is where a cost basis comes from: in another currency than dollars, each lot's
+// cost at its purchase day's rate.
+func costSource(v view) string {
+	if v.cur == "USD" {
+		return "your holdings"
+	}
+	return "your holdings, each lot's cost at the exchange rate of its purchase day"
+}
+
+// costWords says how a cost basis in another currency than dollars was counted.
+func costWords(v view) string {
+	if v.cur == "USD" {
+		return ""
+	}
+	return " (each lot's cost at the exchange rate of its purchase day)"
+}
+
 func (s *Service) profitLoss(ctx context.Context, u db.User, _ args) (result, error) {
-	p, msg, err := s.stack(ctx, u)
+	p, v, msg, err := s.stack(ctx, u)
 	if err != nil || msg != "" {
 		return result{Text: msg}, err
 	}
@@ -290,23 +319,30 @@ func (s *Service) profitLoss(ctx context.Context, u db.User, _ args) (result, er
 	if p.UnrealizedPL == nil {
 		return result{Text: "I cannot work out your profit: a metal you hold has no price yet." + staleSuffix(p, board), Stale: true}, nil
 	}
+	pl, cost := v.signedMoney(v.own(*p.UnrealizedPL)), v.money(v.own(p.TotalCost))
 	facts := []Fact{
-		{Label: "Unrealized P/L", Value: signedMoney(*p.UnrealizedPL), AsOf: p.AsOf, Source: "your holdings × price board"},
-		{Label: "Cost basis", Value: money(p.TotalCost), Source: "your holdings"},
+		{Label: "Unrealized P/L", Value: pl, AsOf: p.AsOf, Source: "your holdings × price board"},
+		{Label: "Cost basis", Value: cost, Source: costSource(v)},
 	}
-	text := fmt.Sprintf("Your stack is %s on what you paid (%s)", upDown(*p.UnrealizedPL), signedMoney(*p.UnrealizedPL))
+	text := fmt.Sprintf("Your stack is %s on what you paid (%s)", upDown(*p.UnrealizedPL), pl)
 	if p.UnrealizedPLPct != nil {
 		facts = append(facts, Fact{Label: "Unrealized P/L %", Value: signedPct(*p.UnrealizedPLPct), AsOf: p.AsOf, Source: "your holdings × price board"})
 		text += ", " + signedPct(*p.UnrealizedPLPct)
 	}
-	text += fmt.Sprintf(" on a cost basis of %s.", money(p.TotalCost))
+	text += fmt.Sprintf(" on a cost basis of %s%s.", cost, costWords(v))
 	if !p.Realized.IsZero() {
-		facts = append(facts, Fact{Label: "Realized P/L", Value: signedMoney(p.Realized), Source: "your sales"})
-		text += fmt.Sprintf(" Sales so far realized %s.", signedMoney(p.Realized))
+		r := v.signedMoney(v.own(p.Realized))
+		facts = append(facts, Fact{Label: "Realized P/L", Value: r, Source: "your sales"})
+		text += fmt.Sprintf(" Sales so far realized %s.", r)
 	}
 	if p.DayChange != nil && !p.Stale {
-		facts = append(facts, Fact{Label: "Change today", Value: signedMoney(*p.DayChange), AsOf: p.AsOf, Source: "price board"})
-		text += fmt.Sprintf(" Today it moved %s.", signedMoney(*p.DayChange))
+		ch := v.signedMoney(v.own(*p.DayChange))
+		facts = append(facts, Fact{Label: "Change today", Value: ch, AsOf: p.AsOf, Source: "price board"})
+		text += fmt.Sprintf(" Today it moved %s.", ch)
+	}
+	if n := v.note(); n != "" && v.cur != "USD" {
+		facts = append(facts, rateFacts(v)...)
+		text += " " + n
 	}
 	return result{Text: text + staleSuffix(p, board), Facts: facts, Stale: p.Stale}, nil
 }
@@ -318,8 +354,34 @@ func upDown(d decimal.Decimal) string {
 	return "up"
 }
 
+// perOzText writes a price per troy ounce of the portfolio's valuation (in the view's
+// currency) per the view's unit: "$2,000.00/oz" for dollars per ounce, "€57.42/g".
+func perOzText(d decimal.Decimal, v view) string {
+	if v.usd() {
+		return money(d) + "/oz"
+	}
+	return v.price(v.ownPerUnit(d))
+}
+
+// spotText writes a position's spot (in the view's currency per ounce) as the view shows it.
+func spotText(d decimal.Decimal, v view) string {
+	if v.usd() {
+		return money(d)
+	}
+	return v.price(v.ownPerUnit(d))
+}
+
+// positionSpotFact is the fact of the spot a position is valued at, in the view's currency
+// and unit, dated with its price.
+func positionSpotFact(x portfolio.Position, sp prices.Spot, v view) Fact {
+	if v.usd() {
+		return priceFact(sp)
+	}
+	return Fact{Label: metalName(x.Metal) + " spot", Value: v.price(v.ownPerUnit(*x.Spot)), AsOf: sp.AsOf, Source: sourceOf(sp)}
+}
+
 func (s *Service) breakEven(ctx context.Context, u db.User, a args) (result, error) {
-	p, msg, err := s.stack(ctx, u)
+	p, v, msg, err := s.stack(ctx, u)
 	if err != nil || msg != "" {
 		return result{Text: msg}, err
 	}
@@ -334,27 +396,14 @@ func (s *Service) breakEven(ctx context.Context, u db.User, a args) (result, err
 		if be == nil {
 			continue
 		}
-		facts = append(facts, Fact{Label: metalName(x.Metal) + " break-even", Value: money(*be) + "/oz", Source: "your holdings"})
-		line := fmt.Sprintf("%s breaks even at %s/oz", metalName(x.Metal), money(*be))
+		facts = append(facts, Fact{Label: metalName(x.Metal) + " break-even", Value: perOzText(*be, v), Source: costSource(v)})
+		line := fmt.Sprintf("%s breaks even at %s", metalName(x.Metal), perOzText(*be, v))
 		if x.Spot != nil {
 			sp := board.Prices[x.Metal]
-			facts = append(facts, priceFact(sp))
-			// Two different percentages: how far spot must rise to reach break-even (of spot),
-			// and how far spot stands above break-even (of break-even). Each is stated as what it is.
-			switch {
-			case be.GreaterThan(*x.Spot):
-				rise := metals.Percent(metals.PctChange(*x.Spot, *be))
-				line += fmt.Sprintf("; spot %s would need to rise %s to reach it", money(*x.Spot), pct(rise))
-				facts = append(facts, Fact{Label: metalName(x.Metal) + " rise needed to break even (of spot)", Value: pct(rise), AsOf: sp.AsOf, Source: "your holdings × " + sourceOf(sp)})
-			case be.LessThan(*x.Spot) && be.IsPositive():
-				above := metals.Percent(metals.PctChange(*be, *x.Spot))
-				below := metals.Percent(metals.PctChange(*x.Spot, *be).Neg())
-				line += fmt.Sprintf("; spot %s is %s above it (break-even is %s below spot)", money(*x.Spot), pct(above), pct(below))
-				facts = append(facts, Fact{Label: metalName(x.Metal) + " spot above break-even (of break-even)", Value: pct(above), AsOf: sp.AsOf, Source: "your holdings × " + sourceOf(sp)},
-					Fact{Label: metalName(x.Metal) + " break-even below spot (of spot)", Value: pct(below), AsOf: sp.AsOf, Source: "your holdings × " + sourceOf(sp)})
-			default:
-				line += fmt.Sprintf("; spot %s is at it", money(*x.Spot))
-			}
+			facts = append(facts, positionSpotFact(x, sp, v))
+			more, mf := breakEvenDistance(x, *be, sp, v)
+			line += more
+			facts = append(facts, mf...)
 		}
 		lines = append(lines, line)
 	}
@@ -364,28 +413,59 @@ func (s *Service) breakEven(ctx context.Context, u db.User, a args) (result, err
 		}
 		return result{Text: "You hold no metal with a cost to break even on."}, nil
 	}
-	return result{Text: strings.Join(lines, ". ") + "." + staleSuffix(p, board), Facts: facts, Stale: p.Stale}, nil
+	text := strings.Join(lines, ". ") + "."
+	if n := v.note(); n != "" {
+		facts = append(facts, rateFacts(v)...)
+		text += " " + n
+	}
+	return result{Text: text + staleSuffix(p, board), Facts: facts, Stale: p.Stale}, nil
+}
+
+// breakEvenDistance says how far spot is from a position's break-even. Two different
+// percentages: how far spot must rise to reach break-even (of spot), and how far spot stands
+// above break-even (of break-even). Each is stated as what it is; both are the same in any
+// currency and unit.
+func breakEvenDistance(x portfolio.Position, be decimal.Decimal, sp prices.Spot, v view) (string, []Fact) {
+	spot := spotText(*x.Spot, v)
+	src := "your holdings × " + sourceOf(sp)
+	switch {
+	case be.GreaterThan(*x.Spot):
+		rise := metals.Percent(metals.PctChange(*x.Spot, be))
+		return fmt.Sprintf("; spot %s would need to rise %s to reach it", spot, pct(rise)),
+			[]Fact{{Label: metalName(x.Metal) + " rise needed to break even (of spot)", Value: pct(rise), AsOf: sp.AsOf, Source: src}}
+	case be.LessThan(*x.Spot) && be.IsPositive():
+		above := metals.Percent(metals.PctChange(be, *x.Spot))
+		below := metals.Percent(metals.PctChange(*x.Spot, be).Neg())
+		return fmt.Sprintf("; spot %s is %s above it (break-even is %s below spot)", spot, pct(above), pct(below)),
+			[]Fact{{Label: metalName(x.Metal) + " spot above break-even (of break-even)", Value: pct(above), AsOf: sp.AsOf, Source: src},
+				{Label: metalName(x.Metal) + " break-even below spot (of spot)", Value: pct(below), AsOf: sp.AsOf, Source: src}}
+	}
+	return fmt.Sprintf("; spot %s is at it", spot), nil
 }
 
 func (s *Service) allocation(ctx context.Context, u db.User, _ args) (result, error) {
-	p, msg, err := s.stack(ctx, u)
+	p, v, msg, err := s.stack(ctx, u)
 	if err != nil || msg != "" {
 		return result{Text: msg}, err
 	}
 	board := s.board()
+	byWeight := "ounces"
+	if v.unit != metals.Ounce {
+		byWeight = "weight"
+	}
 	var facts []Fact
 	var parts []string
 	for _, x := range p.Positions {
 		if !x.HeldOz.IsPositive() {
 			continue
 		}
-		facts = append(facts, Fact{Label: metalName(x.Metal) + " held", Value: ounces(x.HeldOz), Source: "your holdings"})
+		facts = append(facts, Fact{Label: metalName(x.Metal) + " held", Value: v.weight(x.HeldOz), Source: "your holdings"})
 		if x.AllocationPct != nil {
 			facts = append(facts, Fact{Label: metalName(x.Metal) + " share of value", Value: pct(*x.AllocationPct), AsOf: p.AsOf, Source: "your holdings × price board"})
-			parts = append(parts, fmt.Sprintf("%s %s of value (%s)", x.Metal, pct(*x.AllocationPct), ounces(x.HeldOz)))
+			parts = append(parts, fmt.Sprintf("%s %s of value (%s)", x.Metal, pct(*x.AllocationPct), v.weight(x.HeldOz)))
 		} else {
-			facts = append(facts, Fact{Label: metalName(x.Metal) + " share of ounces", Value: pct(x.WeightPct), Source: "your holdings"})
-			parts = append(parts, fmt.Sprintf("%s %s of ounces (%s)", x.Metal, pct(x.WeightPct), ounces(x.HeldOz)))
+			facts = append(facts, Fact{Label: metalName(x.Metal) + " share of " + byWeight, Value: pct(x.WeightPct), Source: "your holdings"})
+			parts = append(parts, fmt.Sprintf("%s %s of %s (%s)", x.Metal, pct(x.WeightPct), byWeight, v.weight(x.HeldOz)))
 		}
 	}
 	return result{Text: "Your allocation: " + strings.Join(parts, ", ") + "." + staleSuffix(p, board), Facts: facts, Stale: p.Stale}, nil
@@ -483,6 +563,11 @@ func (s *Service) priceRange(ctx context.Context, u db.User, a args) (result, er
 	if len(closes) < 2 {
 		return result{Text: fmt.Sprintf("I have too few %s closes for %s.", m, words)}, nil
 	}
+	v := usdView
+	if u.ID != 0 {
+		v = s.viewOf(ctx, u, s.now())
+	}
+	closes, v, fxNote := s.closesIn(ctx, closes, v)
 	first, last := closes[0], closes[len(closes)-1]
 	hi, lo := first, first
 	for _, c := range closes {
@@ -496,21 +581,61 @@ func (s *Service) priceRange(ctx context.Context, u db.User, a args) (result, er
 	change := metals.Money(last.Price.Sub(first.Price))
 	chPct := metals.Percent(metals.PctChange(first.Price, last.Price))
 	src := "daily closes"
+	pm, sm := money, signedMoney
+	if !v.usd() {
+		src = "daily closes, each at its day's exchange rate"
+		change = v.own(last.Price.Sub(first.Price))
+		pm, sm = v.price, v.signedMoney
+	}
 	facts := []Fact{
-		{Label: metalName(m) + " close " + day(first.Date), Value: money(first.Price), AsOf: first.Date, Source: src},
-		{Label: metalName(m) + " close " + day(last.Date), Value: money(last.Price), AsOf: last.Date, Source: src},
-		{Label: metalName(m) + " change over " + words, Value: signedMoney(change) + " (" + signedPct(chPct) + ")", AsOf: last.Date, Source: src},
-		{Label: metalName(m) + " high over " + words, Value: money(hi.Price), AsOf: hi.Date, Source: src},
-		{Label: metalName(m) + " low over " + words, Value: money(lo.Price), AsOf: lo.Date, Source: src},
+		{Label: metalName(m) + " close " + day(first.Date), Value: pm(first.Price), AsOf: first.Date, Source: src},
+		{Label: metalName(m) + " close " + day(last.Date), Value: pm(last.Price), AsOf: last.Date, Source: src},
+		{Label: metalName(m) + " change over " + words, Value: sm(change) + " (" + signedPct(chPct) + ")", AsOf: last.Date, Source: src},
+		{Label: metalName(m) + " high over " + words, Value: pm(hi.Price), AsOf: hi.Date, Source: src},
+		{Label: metalName(m) + " low over " + words, Value: pm(lo.Price), AsOf: lo.Date, Source: src},
 	}
 	text := fmt.Sprintf("Over %s %s went from %s (%s) to %s (%s), %s (%s). The high was %s on %s and the low %s on %s.",
-		words, m, money(first.Price), day(first.Date), money(last.Price), day(last.Date), signedMoney(change), signedPct(chPct),
-		money(hi.Price), day(hi.Date), money(lo.Price), day(lo.Date))
+		words, m, pm(first.Price), day(first.Date), pm(last.Price), day(last.Date), sm(change), signedPct(chPct),
+		pm(hi.Price), day(hi.Date), pm(lo.Price), day(lo.Date))
+	text += fxNote
 	if anchored {
 		facts = append(facts, Fact{Label: metalName(m) + " newest daily close", Value: day(through), AsOf: through, Source: src})
 		text += fmt.Sprintf(" My %s closes end on %s, so %s is counted back from that day.", m, day(through), words)
 	}
 	return result{Text: text, Facts: facts, Stale: anchored}, nil
+}
+
+// closesIn re-expresses dollar closes per troy ounce in the view's currency per its unit,
+// each close at its own day's exchange rate (the last on or before it). Without a rate for
+// some day the closes stay in dollars per ounce and the note says so.
+func (s *Service) closesIn(ctx context.Context, closes []prices.Close, v view) ([]prices.Close, view, string) {
+	if v.usd() {
+		return closes, v, ""
+	}
+	out := make([]prices.Close, len(closes))
+	for i, c := range closes {
+		f := decimal.NewFromInt(1)
+		if v.cur != "USD" {
+			if s.fx == nil {
+				return closes, usdView, ""
+			}
+			r, err := s.fx.Lookup(ctx, v.cur, c.Date)
+			if err != nil {
+				return closes, usdView, " These prices are in US dollars per troy ounce: I have no " + v.cur + " rate for every day of that range."
+			}
+			f = r.PerUSDExact
+		}
+		out[i] = c
+		out[i].Price = v.ownPerUnit(c.Price.Mul(f))
+	}
+	note := ""
+	if v.cur != "USD" {
+		note = " Prices are in " + currencyWords(v.cur) + ", each close at its own day's exchange rate."
+	}
+	if v.unit != metals.Ounce {
+		note += " Prices are per " + unitWord[v.unit] + "."
+	}
+	return out, v, note
 }
 
 // rangeCloses are the metal's daily closes of a range: the window GET /v1/prices/history
@@ -544,7 +669,7 @@ func (s *Service) rangeCloses(m metals.Metal, r string, from time.Time) (closes 
 	return prices.Since(all, from), through, anchored
 }
 
-func (s *Service) ratio(_ context.Context, _ db.User, _ args) (result, error) {
+func (s *Service) ratio(ctx context.Context, u db.User, _ args) (result, error) {
 	board := s.board()
 	g, okG := board.Prices[metals.Gold]
 	sv, okS := board.Prices[metals.Silver]
@@ -554,6 +679,12 @@ func (s *Service) ratio(_ context.Context, _ db.User, _ args) (result, error) {
 	r := g.Price.Div(sv.Price).Round(2)
 	facts := []Fact{{Label: "Gold/silver ratio", Value: r.StringFixed(2), AsOf: minTime(g.AsOf, sv.AsOf), Source: "gold spot ÷ silver spot"}, priceFact(g), priceFact(sv)}
 	text := fmt.Sprintf("The gold/silver ratio is %s: one ounce of gold (%s) buys %s ounces of silver (%s).", r.StringFixed(2), money(g.Price), r.StringFixed(2), money(sv.Price))
+	if v := s.memberView(ctx, u); !v.usd() {
+		facts = []Fact{facts[0], priceFactIn(g, v), priceFactIn(sv, v)}
+		facts = append(facts, rateFacts(v)...)
+		text = fmt.Sprintf("The gold/silver ratio is %s: gold at %s buys %s times its weight in silver at %s. %s", r.StringFixed(2),
+			v.price(v.perUnit(g.Price)), r.StringFixed(2), v.price(v.perUnit(sv.Price)), v.note())
+	}
 	var notes []string
 	for _, sp := range []prices.Spot{g, sv} {
 		if sp.Stale {
@@ -573,7 +704,7 @@ func minTime(a, b time.Time) time.Time {
 	return b
 }
 
-func (s *Service) junkMelt(_ context.Context, _ db.User, a args) (result, error) {
+func (s *Service) junkMelt(ctx context.Context, u db.User, a args) (result, error) {
 	sp, ok := s.board().Prices[metals.Silver]
 	if !ok {
 		return result{Text: "I have no silver price yet, so I cannot work out melt value."}, nil
@@ -639,13 +770,24 @@ func (s *Service) junkMelt(_ context.Context, _ db.User, a args) (result, error)
 	if len(parts) == 1 && len(js.Face) == 1 {
 		verb = "holds"
 	}
-	facts = append(facts, Fact{Label: "Silver content", Value: ounces(oz), Source: "US Mint coin specifications"},
-		Fact{Label: "Melt value", Value: money(melt), AsOf: sp.AsOf, Source: "silver content × " + sourceOf(sp)})
+	v := s.memberView(ctx, u)
+	content, worth, at := ounces(oz), money(melt), money(sp.Price)+"/oz"
+	if !v.usd() {
+		// The face is US dollars (the coins'); the melt value and the price are the member's.
+		content, worth, at = v.weight(oz), v.money(v.amount(melt)), v.price(v.perUnit(sp.Price))
+		facts[0] = priceFactIn(sp, v)
+		facts = append(facts, rateFacts(v)...)
+	}
+	facts = append(facts, Fact{Label: "Silver content", Value: content, Source: "US Mint coin specifications"},
+		Fact{Label: "Melt value", Value: worth, AsOf: sp.AsOf, Source: "silver content × " + sourceOf(sp)})
 	what := strings.Join(parts, " and ")
 	if len(parts) > 2 {
 		what = strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 	}
-	text := fmt.Sprintf("%s %s %s of silver, worth %s at %s/oz silver.", what, verb, ounces(oz), money(melt), money(sp.Price))
+	text := fmt.Sprintf("%s %s %s of silver, worth %s at %s silver.", what, verb, content, worth, at)
+	if !v.usd() {
+		text += " " + v.note()
+	}
 	if sp.Stale {
 		text += " Note: " + staleNote(metals.Silver, sp) + "."
 	}
@@ -672,44 +814,72 @@ func (s *Service) whatIf(ctx context.Context, u db.User, a args) (result, error)
 	if !ok {
 		return result{Text: "I have no " + string(m) + " price yet to compare with."}, nil
 	}
-	move := metals.Percent(metals.PctChange(sp.Price, target))
-	facts := []Fact{{Label: metalName(m) + " target price", Value: money(target) + "/oz", Source: "your question"}, priceFact(sp),
+	// The target is in the member's currency per their unit, as they read prices.
+	v := usdView
+	if u.ID != 0 {
+		v = s.viewOf(ctx, u, s.now())
+	}
+	spot, shown, targetShown := sp.Price, money(sp.Price), money(target)
+	targetFact := money(target) + "/oz"
+	if !v.usd() {
+		spot = v.perUnit(sp.Price)
+		shown, targetShown, targetFact = v.price(spot), v.price(target), v.price(target)
+	}
+	move := metals.Percent(metals.PctChange(spot, target))
+	facts := []Fact{{Label: metalName(m) + " target price", Value: targetFact, Source: "your question"}, priceFactIn(sp, v),
 		{Label: "Move to target", Value: signedPct(move), AsOf: sp.AsOf, Source: "target vs spot"}}
-	text := fmt.Sprintf("%s at %s would be %s from %s", metalName(m), money(target), signedPct(move), money(sp.Price))
-	p, msg, err := s.stack(ctx, u)
+	text := fmt.Sprintf("%s at %s would be %s from %s", metalName(m), targetShown, signedPct(move), shown)
+	p, pv, msg, err := s.stack(ctx, u)
 	if err != nil {
 		return result{}, err
 	}
-	if msg == "" {
-		for _, x := range p.Positions {
-			if x.Metal != m || !x.HeldOz.IsPositive() {
-				continue
-			}
-			proj := portfolio.Project(map[metals.Metal]decimal.Decimal{m: sp.Price}, map[metals.Metal]decimal.Decimal{m: target}, map[metals.Metal]decimal.Decimal{m: x.HeldOz})
-			line := proj.Portfolio.Metals[m]
-			now, then := metals.Money(line.CurrentValue), metals.Money(line.ProjectedValue)
-			gain := then.Sub(now)
-			facts = append(facts, Fact{Label: metalName(m) + " held", Value: ounces(x.HeldOz), Source: "your holdings"},
-				Fact{Label: "Value at target", Value: money(then), Source: "your holdings × target"},
-				Fact{Label: "Value now", Value: money(now), AsOf: sp.AsOf, Source: "your holdings × " + sourceOf(sp)},
-				Fact{Label: "Gain at target", Value: signedMoney(gain), Source: "your holdings × target"})
-			text += fmt.Sprintf(": your %s would be worth %s instead of %s (%s)", ounces(x.HeldOz), money(then), money(now), signedMoney(gain))
-			if be := x.BreakEven(); be != nil && p.TotalCost.IsPositive() {
-				pl := then.Sub(metals.Money(x.Cost))
-				facts = append(facts, Fact{Label: metalName(m) + " cost basis", Value: money(x.Cost), Source: "your holdings"},
-					Fact{Label: "P/L at target", Value: signedMoney(pl), Source: "your holdings × target"})
-				text += fmt.Sprintf(", %s on the %s you paid", signedMoney(pl), money(x.Cost))
-			}
-		}
+	if msg == "" && pv.cur == v.cur {
+		more, mf := whatIfHeld(p, m, v.perOz(target), pv, sp)
+		text += more
+		facts = append(facts, mf...)
 	}
 	text += "."
+	if n := v.note(); n != "" {
+		facts = append(facts, rateFacts(v)...)
+		text += " " + n
+	}
 	if sp.Stale {
 		text += " Note: " + staleNote(m, sp) + "."
 	}
 	return result{Text: text, Facts: facts, Stale: sp.Stale}, nil
 }
 
-func (s *Service) premiums(ctx context.Context, _ db.User, a args) (result, error) {
+// whatIfHeld is what the member's metal m would be worth at targetPerOz (in the valuation's
+// currency per troy ounce), against its value now and its cost, all of the portfolio's
+// valuation in that currency.
+func whatIfHeld(p portfolio.Portfolio, m metals.Metal, targetPerOz decimal.Decimal, v view, sp prices.Spot) (string, []Fact) {
+	var facts []Fact
+	text := ""
+	for _, x := range p.Positions {
+		if x.Metal != m || !x.HeldOz.IsPositive() || x.Spot == nil {
+			continue
+		}
+		proj := portfolio.Project(map[metals.Metal]decimal.Decimal{m: *x.Spot}, map[metals.Metal]decimal.Decimal{m: targetPerOz}, map[metals.Metal]decimal.Decimal{m: x.HeldOz})
+		line := proj.Portfolio.Metals[m]
+		now, then := v.own(metals.Money(line.CurrentValue)), v.own(metals.Money(line.ProjectedValue))
+		gain := then.Sub(now)
+		facts = append(facts, Fact{Label: metalName(m) + " held", Value: v.weight(x.HeldOz), Source: "your holdings"},
+			Fact{Label: "Value at target", Value: v.money(then), Source: "your holdings × target"},
+			Fact{Label: "Value now", Value: v.money(now), AsOf: sp.AsOf, Source: "your holdings × " + sourceOf(sp)},
+			Fact{Label: "Gain at target", Value: v.signedMoney(gain), Source: "your holdings × target"})
+		text += fmt.Sprintf(": your %s would be worth %s instead of %s (%s)", v.weight(x.HeldOz), v.money(then), v.money(now), v.signedMoney(gain))
+		if be := x.BreakEven(); be != nil && p.TotalCost.IsPositive() {
+			cost := v.own(metals.Money(x.Cost))
+			pl := then.Sub(cost)
+			facts = append(facts, Fact{Label: metalName(m) + " cost basis", Value: v.money(cost), Source: costSource(v)},
+				Fact{Label: "P/L at target", Value: v.signedMoney(pl), Source: "your holdings × target"})
+			text += fmt.Sprintf(", %s on the %s you paid", v.signedMoney(pl), v.money(cost))
+		}
+	}
+	return text, facts
+}
+
+func (s *Service) premiums(ctx context.Context, u db.User, a args) (result, error) {
 	if a.Metal == "" {
 		return result{Text: "Premiums for which metal: gold, silver, platinum or palladium?"}, nil
 	}
@@ -762,7 +932,7 @@ func (s *Service) premiums(ctx context.Context, _ db.User, a args) (result, erro
 		}
 		return result{Text: fmt.Sprintf("No dealer prices are stored for %s yet.", what)}, nil
 	}
-	return premiumsAnswer(quoted, what, a.Product), nil
+	return premiumsAnswer(quoted, what, a.Product, s.memberView(ctx, u)), nil
 }
 
 // premiumLine is one product answered with the one quote whose price and premium are stated.
@@ -773,7 +943,7 @@ type premiumLine struct {
 
 // premiumsAnswer states the lowest premiums of quoted (up to three, five for a named
 // product), each quote's price and premium together, labelling demo quotes.
-func premiumsAnswer(quoted []premiumLine, what, product string) result {
+func premiumsAnswer(quoted []premiumLine, what, product string, v view) result {
 	sort.SliceStable(quoted, func(i, j int) bool {
 		pi, pj := quoted[i].q.PremiumPct, quoted[j].q.PremiumPct
 		if pi == nil || pj == nil {
@@ -798,8 +968,12 @@ func premiumsAnswer(quoted []premiumLine, what, product string) result {
 			demo = true
 		}
 		name := l.pp.Product.Name
-		text := fmt.Sprintf("%s: best in-stock price %s at %s", name, money(l.q.Price), l.q.Dealer.Name)
-		facts = append(facts, Fact{Label: name + " best in-stock price", Value: money(l.q.Price), AsOf: l.q.UpdatedAt, Source: src})
+		shown := money(l.q.Price)
+		if v.cur != "USD" {
+			shown = v.money(v.amount(l.q.Price))
+		}
+		text := fmt.Sprintf("%s: best in-stock price %s at %s", name, shown, l.q.Dealer.Name)
+		facts = append(facts, Fact{Label: name + " best in-stock price", Value: shown, AsOf: l.q.UpdatedAt, Source: src})
 		if l.q.PremiumPct != nil {
 			text += fmt.Sprintf(", %s over spot", pct(metals.Percent(*l.q.PremiumPct)))
 			facts = append(facts, Fact{Label: name + " premium of that quote", Value: pct(metals.Percent(*l.q.PremiumPct)), AsOf: l.q.UpdatedAt, Source: src})
@@ -811,6 +985,10 @@ func premiumsAnswer(quoted []premiumLine, what, product string) result {
 		head = upperFirst(what) + " premiums: "
 	}
 	text := head + strings.Join(lines, "; ") + "."
+	if v.cur != "USD" {
+		facts = append(facts, rateFacts(v)...)
+		text += fmt.Sprintf(" Dealers quote in US dollars; these prices are in %s at the exchange rate of %s.", currencyWords(v.cur), day(v.rateDay))
+	}
 	if demo {
 		text = "Demo quotes, not real dealer prices. " + text
 	}

@@ -124,48 +124,10 @@ func (e *truthEnv) expect(t *testing.T, p truthPart) (tool string, wants, bans [
 	m := metals.Metal(p.Metal)
 	switch p.Kind {
 	case "break_even":
-		ms := []metals.Metal{m}
-		if m == "" {
-			ms = nil
-			for _, h := range truthStack {
-				ms = append(ms, h.metal)
-			}
-		}
-		for _, m := range ms {
-			_, be, _ := holdingOf(m)
-			spot := e.spot[m]
-			wants = append(wants, fmt.Sprintf("breaks even at %s/oz", usd(be)))
-			if spot.GreaterThan(be) {
-				// Spot above break-even, as a share of break-even; break-even below spot, as a share of spot.
-				above := spot.Sub(be).Mul(hundred()).Div(be)
-				below := spot.Sub(be).Mul(hundred()).Div(spot)
-				wants = append(wants, fmt.Sprintf("spot %s is %s above it", usd(spot), pct2(above)),
-					fmt.Sprintf("break-even is %s below spot", pct2(below)))
-				bans = append(bans, fmt.Sprintf("spot %s is %s above it", usd(spot), pct2(below)))
-			} else {
-				rise := be.Sub(spot).Mul(hundred()).Div(spot)
-				wants = append(wants, fmt.Sprintf("spot %s would need to rise %s", usd(spot), pct2(rise)))
-			}
-		}
+		wants, bans = e.breakEvenLines(m)
 		return ToolBreakEven, wants, bans
 	case "melt":
-		oz := decimal.Zero
-		for coin, n := range p.Coins {
-			found := false
-			for _, c := range metals.Coins {
-				if c.Param == coin {
-					oz, found = oz.Add(c.SilverOz.Mul(decimal.NewFromInt(n))), true
-				}
-			}
-			if !found {
-				t.Fatalf("unknown coin %q in the evaluation file", coin)
-			}
-		}
-		if p.Face != "" {
-			// 90 % coins: a dime (0.07234 oz) per 10 cents of face.
-			oz = oz.Add(decimal.RequireFromString(p.Face).Mul(decimal.RequireFromString("0.7234")))
-		}
-		return ToolJunkMelt, []string{"worth " + usd(oz.Mul(e.spot[metals.Silver]))}, nil
+		return ToolJunkMelt, []string{"worth " + usd(meltOz(t, p).Mul(e.spot[metals.Silver]))}, nil
 	case "ratio":
 		return ToolRatio, []string{"ratio is " + e.spot[metals.Gold].Div(e.spot[metals.Silver]).StringFixed(2)}, nil
 	case "spot":
@@ -203,21 +165,7 @@ func (e *truthEnv) expect(t *testing.T, p truthPart) (tool string, wants, bans [
 		oz, _, _ := holdingOf(m)
 		return ToolWhatIf, []string{"would be worth " + usd(oz.Mul(decimal.RequireFromString(p.Target)))}, nil
 	case "range":
-		closes := e.window(m, p.Range)
-		if len(closes) < 2 {
-			t.Fatalf("%s %s: the fixture has %d closes", m, p.Range, len(closes))
-		}
-		hi, lo := closes[0].Price, closes[0].Price
-		for _, c := range closes {
-			hi, lo = decimal.Max(hi, c.Price), decimal.Min(lo, c.Price)
-		}
-		wants = []string{"The high was " + usd(hi)}
-		if p.Range != "ALL" {
-			// ALL of the history route adds monthly averages before the daily data; the high is
-			// a daily close either way, the first close and the low are compared for the others.
-			wants = append(wants, "went from "+usd(closes[0].Price), "to "+usd(closes[len(closes)-1].Price), "the low "+usd(lo))
-		}
-		return ToolPriceRange, wants, []string{"too few"}
+		return ToolPriceRange, e.rangeLines(t, m, p.Range), []string{"too few"}
 	case "premium":
 		wants, bans = e.premiumLines(ctx, t, m, p.Product, p.Weight)
 		return ToolPremiums, wants, bans
@@ -230,6 +178,75 @@ func (e *truthEnv) expect(t *testing.T, p truthPart) (tool string, wants, bans [
 	}
 	t.Fatalf("unknown kind %q", p.Kind)
 	return "", nil, nil
+}
+
+// breakEvenLines are what a break-even reply must say (and must not) of one metal, or of
+// every metal held when m is "".
+func (e *truthEnv) breakEvenLines(m metals.Metal) (wants, bans []string) {
+	ms := []metals.Metal{m}
+	if m == "" {
+		ms = nil
+		for _, h := range truthStack {
+			ms = append(ms, h.metal)
+		}
+	}
+	for _, m := range ms {
+		_, be, _ := holdingOf(m)
+		spot := e.spot[m]
+		wants = append(wants, fmt.Sprintf("breaks even at %s/oz", usd(be)))
+		if spot.GreaterThan(be) {
+			// Spot above break-even, as a share of break-even; break-even below spot, as a share of spot.
+			above := spot.Sub(be).Mul(hundred()).Div(be)
+			below := spot.Sub(be).Mul(hundred()).Div(spot)
+			wants = append(wants, fmt.Sprintf("spot %s is %s above it", usd(spot), pct2(above)),
+				fmt.Sprintf("break-even is %s below spot", pct2(below)))
+			bans = append(bans, fmt.Sprintf("spot %s is %s above it", usd(spot), pct2(below)))
+		} else {
+			rise := be.Sub(spot).Mul(hundred()).Div(spot)
+			wants = append(wants, fmt.Sprintf("spot %s would need to rise %s", usd(spot), pct2(rise)))
+		}
+	}
+	return wants, bans
+}
+
+// meltOz is the silver in a melt question's coins and face value.
+func meltOz(t *testing.T, p truthPart) decimal.Decimal {
+	oz := decimal.Zero
+	for coin, n := range p.Coins {
+		found := false
+		for _, c := range metals.Coins {
+			if c.Param == coin {
+				oz, found = oz.Add(c.SilverOz.Mul(decimal.NewFromInt(n))), true
+			}
+		}
+		if !found {
+			t.Fatalf("unknown coin %q in the evaluation file", coin)
+		}
+	}
+	if p.Face != "" {
+		// 90 % coins: a dime (0.07234 oz) per 10 cents of face.
+		oz = oz.Add(decimal.RequireFromString(p.Face).Mul(decimal.RequireFromString("0.7234")))
+	}
+	return oz
+}
+
+// rangeLines are what a price-range reply must say of a metal's window.
+func (e *truthEnv) rangeLines(t *testing.T, m metals.Metal, r string) []string {
+	closes := e.window(m, r)
+	if len(closes) < 2 {
+		t.Fatalf("%s %s: the fixture has %d closes", m, r, len(closes))
+	}
+	hi, lo := closes[0].Price, closes[0].Price
+	for _, c := range closes {
+		hi, lo = decimal.Max(hi, c.Price), decimal.Min(lo, c.Price)
+	}
+	wants := []string{"The high was " + usd(hi)}
+	if r != "ALL" {
+		// ALL of the history route adds monthly averages before the daily data; the high is
+		// a daily close either way, the first close and the low are compared for the others.
+		wants = append(wants, "went from "+usd(closes[0].Price), "to "+usd(closes[len(closes)-1].Price), "the low "+usd(lo))
+	}
+	return wants
 }
 
 // window is the closes GET /v1/prices/history serves for a chart range (all of them, not
