@@ -25,23 +25,6 @@ type Pricer interface {
 	Closes(m metals.Metal, from, to time.Time) []prices.Close
 }
 
-// Converter turns USD amounts into the member's currency at a day's rate. USD is the
-// identity; the currency work supplies the others (rates of the day each figure belongs to:
-// a flow at its day's rate, a value at its valuation day's rate).
-type Converter interface {
-	Currency() string
-	Rate(day time.Time) (decimal.Decimal, bool)
-}
-
-// USD is the identity Converter.
-type USD struct{}
-
-// Currency is "USD".
-func (USD) Currency() string { return "USD" }
-
-// Rate is 1 every day.
-func (USD) Rate(time.Time) (decimal.Decimal, bool) { return one, true }
-
 // point is the stack at one day of the timeline: what it held after that day's flows, its
 // value at that day's prices, and the flows since the point before.
 type point struct {
@@ -113,18 +96,17 @@ func timeline(days []db.PerformanceDay, mk Pricer, conv Converter, bench metals.
 	for pi, day := range dates {
 		p := &pts[pi]
 		p.day, p.in, p.out, p.realized = day, decimal.Zero, decimal.Zero, decimal.Zero
-		rate, rateOK := conv.Rate(day)
+		rate, rateOK := conv.Factor("USD", day)
 		for di < len(days) && !days[di].Day.After(day) {
 			d := days[di]
 			s := ser[idx[d.Metal]]
 			s.oz = s.oz.Add(d.Oz)
 			s.dirty = true
 			if pi > 0 {
-				// Flows are converted at their own day's rate.
-				r, _ := conv.Rate(d.Day.Time)
-				p.in = p.in.Add(d.Bought.Mul(r))
-				p.out = p.out.Add(d.Proceeds.Mul(r))
-				p.realized = p.realized.Add(d.Realized.Mul(r))
+				// The ledger's money is already in the answer's currency (each flow at its day's rate).
+				p.in = p.in.Add(d.Bought)
+				p.out = p.out.Add(d.Proceeds)
+				p.realized = p.realized.Add(d.Realized)
 			}
 			di++
 		}
