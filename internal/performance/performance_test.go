@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -481,5 +482,51 @@ func TestSummaryHasEveryPreset(t *testing.T) {
 	}
 	if m := rs[len(rs)-1]; m.Gain == nil || !m.Gain.Equal(dec("93")) {
 		t.Errorf("MAX gain %v", m.Gain)
+	}
+}
+
+// TestXIRRMatchesBisection: the safeguarded Newton solver finds the same rate as plain
+// bisection (the root of the same NPV in h) on random flows of every sign pattern.
+func TestXIRRMatchesBisection(t *testing.T) {
+	rng := rand.New(rand.NewPCG(26, 4))
+	for n := 0; n < 500; n++ {
+		start := day("2015-01-01")
+		flows := []cashFlow{{start, -float64(rng.IntN(100000))}}
+		d := start
+		for k := rng.IntN(40); k >= 0; k-- {
+			d = d.AddDate(0, 0, 1+rng.IntN(200))
+			flows = append(flows, cashFlow{d, float64(rng.IntN(20000) - 12000)})
+		}
+		flows = append(flows, cashFlow{d.AddDate(0, 0, rng.IntN(30)+1), float64(rng.IntN(300000))})
+		ann, per, ok := xirr(flows)
+		// The reference: 200 halvings of the same bracket.
+		span := flows[len(flows)-1].Day.Sub(start).Hours() / 24
+		npv := func(h float64) float64 {
+			s := 0.0
+			for _, f := range flows {
+				s += f.Amount * math.Exp(-h*f.Day.Sub(start).Hours()/24/span)
+			}
+			return s
+		}
+		lo, hi := -30.0, 30.0
+		flo, fhi := npv(lo), npv(hi)
+		if (flo > 0) == (fhi > 0) {
+			if ok {
+				t.Errorf("%d: no root in the bracket, yet ok (%v)", n, per)
+			}
+			continue
+		}
+		for range 200 {
+			mid := (lo + hi) / 2
+			if (npv(mid) > 0) == (flo > 0) {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		want := math.Expm1((lo + hi) / 2)
+		if !ok || math.Abs(per-want) > 1e-9*math.Max(1, math.Abs(want)) {
+			t.Errorf("%d: period growth %v (annual %v, ok %v), bisection %v", n, per, ann, ok, want)
+		}
 	}
 }
