@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -63,7 +64,12 @@ func (s *Store) PerformanceDays(ctx context.Context, userID int64) ([]Performanc
 
 // performanceRun is one metal's ledger days, oldest first.
 func (s *Store) performanceRun(ctx context.Context, userID int64, m metals.Metal) ([]PerformanceDay, error) {
-	rows, err := s.db.QueryContext(ctx, s.rebind(`SELECT day, (oz_int - sold_oz_int) * 100000000 + oz_e8 - sold_oz_e8, cost_int * 100 + cost_c,
+	// The day as a day number (days since 1970-01-01): no date text to parse per row.
+	dayNum := `CAST(unixepoch(day) / 86400 AS INTEGER)`
+	if s.Engine == Postgres {
+		dayNum = `(day - DATE '1970-01-01')`
+	}
+	rows, err := s.db.QueryContext(ctx, s.rebind(`SELECT `+dayNum+`, (oz_int - sold_oz_int) * 100000000 + oz_e8 - sold_oz_e8, cost_int * 100 + cost_c,
 		(sold_cost_int + pl_int) * 100 + sold_cost_c + pl_c, pl_int * 100 + pl_c FROM position_days WHERE user_id = ? AND metal = ? ORDER BY day`), userID, string(m))
 	if err != nil {
 		return nil, fmt.Errorf("performance days: %w", err)
@@ -72,13 +78,21 @@ func (s *Store) performanceRun(ctx context.Context, userID int64, m metals.Metal
 	var out []PerformanceDay
 	for rows.Next() {
 		d := PerformanceDay{Metal: m}
-		var oz, bought, proceeds, realized int64
-		if err := rows.Scan(&d.Day, &oz, &bought, &proceeds, &realized); err != nil {
+		var day, oz, bought, proceeds, realized int64
+		if err := rows.Scan(&day, &oz, &bought, &proceeds, &realized); err != nil {
 			return nil, fmt.Errorf("performance days: %w", err)
 		}
-		d.Oz, d.Bought = decimal.New(oz, -ozPlaces), decimal.New(bought, -moneyPlaces)
-		d.Proceeds, d.Realized = decimal.New(proceeds, -moneyPlaces), decimal.New(realized, -moneyPlaces)
+		d.Day = Date{time.Unix(day*86400, 0).UTC()}
+		d.Oz, d.Bought, d.Proceeds, d.Realized = scaled(oz, ozPlaces), scaled(bought, moneyPlaces), scaled(proceeds, moneyPlaces), scaled(realized, moneyPlaces)
 		out = append(out, d)
 	}
 	return out, rows.Err()
+}
+
+// scaled is n / 10^places, sharing decimal.Zero for zero (most days have no sale).
+func scaled(n int64, places int32) decimal.Decimal {
+	if n == 0 {
+		return decimal.Zero
+	}
+	return decimal.New(n, -places)
 }
