@@ -197,7 +197,7 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 
 // MCPTools are the area's tools.
 func (h *Handlers) MCPTools() []kit.MCPTool {
-	return []kit.MCPTool{{Name: "get_performance", Description: "How your stack did over a period (Gold members): period 1D|WTD|MTD|QTD|YTD|1Y|3Y|5Y|10Y|MAX or from/to dates; start and end value, net flows, gain (realized and unrealized), time- and money-weighted return, change in ounces, a metal benchmark of the same flows, and the return after inflation.",
+	return []kit.MCPTool{{Name: "get_performance", Description: "How your stack did over a period (Gold members): period 1D|WTD|MTD|QTD|YTD|1Y|3Y|5Y|10Y|MAX or from/to dates; start and end value, net flows, gain (realized and unrealized), time- and money-weighted return, change in ounces, a metal benchmark of the same flows, and the return after inflation; currency (ISO 4217, default your display currency) to answer in.",
 		Method: "GET", Path: "/v1/portfolio/performance", Gold: true,
 		Call: func(ctx context.Context, a map[string]string, _ json.RawMessage, u *account.User) (any, error) {
 			r, err := h.perf.Performance(ctx, *u, query(func(k string) string { return a[k] }))
