@@ -135,6 +135,7 @@ func (f fakeRates) Lookup(_ context.Context, cur string, d time.Time) (fx.Rate, 
 		return fx.Rate{}, apperr.InvalidField("currency", "unknown")
 	}
 	r.PerUSD = r.PerUSDExact
+	r.Stale = d.Sub(at) > fx.StaleAfter
 	return r, nil
 }
 
@@ -528,5 +529,24 @@ func TestXIRRMatchesBisection(t *testing.T) {
 		if !ok || math.Abs(per-want) > 1e-9*math.Max(1, math.Abs(want)) {
 			t.Errorf("%d: period growth %v (annual %v, ok %v), bisection %v", n, per, ann, ok, want)
 		}
+	}
+}
+
+// TestStaleRateIsNamed: offline, with the newest euro rate a week old, an answer in euros says
+// which rate date valued its end and that it is stale.
+func TestStaleRateIsNamed(t *testing.T) {
+	s := New(Deps{Store: mixedCase, Rates: fakeRates{"2024-12-31": "1.25"}, Now: func() time.Time { return day("2025-01-08").Add(15 * time.Hour) }})
+	s.market = handMarket()
+	r := get(t, s, Query{From: "2025-01-01", To: "2025-01-08", Currency: "EUR"})
+	joined := strings.Join(r.Notes, " ")
+	if !r.Stale || !strings.Contains(joined, "the EUR rate for 2025-01-08 is the newest held, of 2024-12-31 (stale)") {
+		t.Errorf("stale %v notes %q", r.Stale, joined)
+	}
+	eq(t, "end at the old rate", r.EndValue, "336") // 3 oz × 140 × 0.8
+	// With a rate of the day, no such note.
+	s = New(Deps{Store: mixedCase, Rates: mixedRates, Now: func() time.Time { return day("2025-01-08").Add(15 * time.Hour) }})
+	s.market = handMarket()
+	if r := get(t, s, Query{From: "2025-01-01", To: "2025-01-08", Currency: "EUR"}); strings.Contains(strings.Join(r.Notes, " "), "stale") {
+		t.Errorf("fresh rate: notes %q", r.Notes)
 	}
 }
