@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -27,35 +28,71 @@ type PerformanceDay struct {
 // metals in name order). The ledger holds only days something happened on, so this is a few
 // thousand rows however many lots the member has.
 func (s *Store) PerformanceDays(ctx context.Context, userID int64) ([]PerformanceDay, error) {
-	// The metals are listed so both engines seek the primary key (user, metal, day) once per
-	// metal; the rows are put in day order here rather than sorted by the database.
-	rows, err := s.db.QueryContext(ctx, s.rebind(`SELECT metal, day, oz_int - sold_oz_int, oz_e8 - sold_oz_e8, cost_int, cost_c,
-		sold_cost_int + pl_int, sold_cost_c + pl_c, pl_int, pl_c FROM position_days WHERE user_id = ? AND metal IN ('gold', 'silver', 'platinum', 'palladium')`), userID)
+	// One primary-key range (user, metal, day) per metal, already in day order; each row is
+	// reduced in SQL to four exact integers (1e-8 oz and cents), as the drivers' cost is per
+	// column read. The metals' runs are then merged by day.
+	runs := make([][]PerformanceDay, 0, len(metals.All))
+	total := 0
+	for _, m := range metals.All {
+		run, err := s.performanceRun(ctx, userID, m)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, run)
+		total += len(run)
+	}
+	slices.SortFunc(runs, func(a, b []PerformanceDay) int {
+		if len(a) == 0 || len(b) == 0 {
+			return len(b) - len(a)
+		}
+		return strings.Compare(string(a[0].Metal), string(b[0].Metal))
+	})
+	out := make([]PerformanceDay, 0, total)
+	next := make([]int, len(runs))
+	for len(out) < total {
+		best := -1
+		for i, run := range runs {
+			if next[i] < len(run) && (best < 0 || run[next[i]].Day.Before(runs[best][next[best]].Day.Time)) {
+				best = i
+			}
+		}
+		out = append(out, runs[best][next[best]])
+		next[best]++
+	}
+	return out, nil
+}
+
+// performanceRun is one metal's ledger days, oldest first.
+func (s *Store) performanceRun(ctx context.Context, userID int64, m metals.Metal) ([]PerformanceDay, error) {
+	// The day as a day number (days since 1970-01-01): no date text to parse per row.
+	dayNum := `CAST(unixepoch(day) / 86400 AS INTEGER)`
+	if s.Engine == Postgres {
+		dayNum = `(day - DATE '1970-01-01')`
+	}
+	rows, err := s.db.QueryContext(ctx, s.rebind(`SELECT `+dayNum+`, (oz_int - sold_oz_int) * 100000000 + oz_e8 - sold_oz_e8, cost_int * 100 + cost_c,
+		(sold_cost_int + pl_int) * 100 + sold_cost_c + pl_c, pl_int * 100 + pl_c FROM position_days WHERE user_id = ? AND metal = ? ORDER BY day`), userID, string(m))
 	if err != nil {
 		return nil, fmt.Errorf("performance days: %w", err)
 	}
 	defer rows.Close()
-	out := make([]PerformanceDay, 0, 1024)
+	var out []PerformanceDay
 	for rows.Next() {
-		var metal string
-		var d PerformanceDay
-		var v [8]int64
-		if err := rows.Scan(&metal, &d.Day, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]); err != nil {
+		d := PerformanceDay{Metal: m}
+		var day, oz, bought, proceeds, realized int64
+		if err := rows.Scan(&day, &oz, &bought, &proceeds, &realized); err != nil {
 			return nil, fmt.Errorf("performance days: %w", err)
 		}
-		d.Metal = metals.Metal(metal)
-		d.Oz, d.Bought = joinInts(v[0], v[1], ozPlaces), joinInts(v[2], v[3], moneyPlaces)
-		d.Proceeds, d.Realized = joinInts(v[4], v[5], moneyPlaces), joinInts(v[6], v[7], moneyPlaces)
+		d.Day = Date{time.Unix(day*86400, 0).UTC()}
+		d.Oz, d.Bought, d.Proceeds, d.Realized = scaled(oz, ozPlaces), scaled(bought, moneyPlaces), scaled(proceeds, moneyPlaces), scaled(realized, moneyPlaces)
 		out = append(out, d)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, err
+	return out, rows.Err()
+}
+
+// scaled is n / 10^places, sharing decimal.Zero for zero (most days have no sale).
+func scaled(n int64, places int32) decimal.Decimal {
+	if n == 0 {
+		return decimal.Zero
 	}
-	slices.SortFunc(out, func(a, b PerformanceDay) int {
-		if c := a.Day.Compare(b.Day.Time); c != 0 {
-			return c
-		}
-		return strings.Compare(string(a.Metal), string(b.Metal))
-	})
-	return out, nil
+	return decimal.New(n, -places)
 }

@@ -82,34 +82,88 @@ func main() {
 	}
 }
 
+// bench is one engine's seeded store and running server.
+type bench struct {
+	ctx      context.Context
+	s        *db.Store
+	raw      *sqlx.DB
+	market   *prices.Service
+	a        *app.App
+	u        db.User
+	key      string
+	fxKey    string
+	base     string
+	client   *http.Client
+	seeded   time.Duration
+	refresh  time.Duration
+	refreshN int
+}
+
+// row is one measured line of the table: f timed, pre run untimed before each request.
+type row struct {
+	what    string
+	f, pre  func()
+	clients []int
+}
+
 // run seeds one store and measures it, printing table rows; it returns notes for below the table.
 func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, requests int, currencyOnly bool) []string {
+	b := setup(ctx, s, raw, holdings)
+	defer func() { _ = b.a.Server.App.Shutdown() }()
+	rows, fxRows := b.rows(), b.fxRows()
+	if currencyOnly {
+		rows = fxRows
+	} else {
+		rows = append(rows, fxRows...)
+	}
+	p50, p99 := measureRows(name, rows, requests)
+	return notes(name, b, holdings, currencyOnly, p50, p99)
+}
+
+// setup migrates and seeds the store (the measured member and a member with lots in three
+// currencies) and starts the server on loopback.
+func setup(ctx context.Context, s *db.Store, raw *sqlx.DB, holdings int) *bench {
 	_, err := s.Migrate(ctx)
 	benchkit.Must(err)
-	market := benchkit.LiveMarket(ctx, s)
-	now := time.Now().UTC()
-	a, err := app.New(app.Options{Store: s, Market: market, Config: app.Config{Site: kit.Site{BaseURL: "http://127.0.0.1"}, Account: account.Config{NewUsersGold: true}},
+	b := &bench{ctx: ctx, s: s, raw: raw, market: benchkit.LiveMarket(ctx, s)}
+	b.a, err = app.New(app.Options{Store: s, Market: b.market, Config: app.Config{Site: kit.Site{BaseURL: "http://127.0.0.1"}, Account: account.Config{NewUsersGold: true}},
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	benchkit.Must(err)
-	srv := a.Server
-	u, err := s.InsertUser(ctx, "bench@example.com", "x", db.TierGold, false)
+	b.u, err = s.InsertUser(ctx, "bench@example.com", "x", db.TierGold, false)
 	benchkit.Must(err)
-	key, _, err := a.Account.CreateAPIKey(ctx, u, "bench")
+	b.key, _, err = b.a.Account.CreateAPIKey(ctx, b.u, "bench")
 	benchkit.Must(err)
 
 	seedStart := time.Now()
-	benchkit.Seed(ctx, s, u.ID, holdings)
-	seeded := time.Since(seedStart)
+	benchkit.Seed(ctx, s, b.u.ID, holdings)
+	b.seeded = time.Since(seedStart)
 	// Fill every lot's spot at purchase, as the refresh job does after the history loads.
 	refreshStart := time.Now()
-	refreshed, err := a.Portfolio.RefreshSpots(ctx)
+	b.refreshN, err = b.a.Portfolio.RefreshSpots(ctx)
 	benchkit.Must(err)
-	refreshTook := time.Since(refreshStart)
-	// A second member whose lots were bought in three currencies: a third each in USD, EUR and
-	// GBP (sales in their lot's), valued in USD and in EUR in the same run.
+	b.refresh = time.Since(refreshStart)
+	b.seedCurrencies(holdings)
+	if s.Engine == db.Postgres {
+		// What autovacuum does soon after a bulk import: statistics and the visibility map.
+		_, err = raw.ExecContext(ctx, `VACUUM ANALYZE holdings, sales, position_days, position_totals`)
+		benchkit.Must(err)
+	}
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	benchkit.Must(err)
+	go func() { _ = b.a.Server.App.Listener(ln) }()
+	b.base = "http://" + ln.Addr().String()
+	b.client = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
+	return b
+}
+
+// seedCurrencies adds a second member whose lots were bought in three currencies: a third
+// each in USD, EUR and GBP (sales in their lot's), valued in USD and in EUR in the same run.
+func (b *bench) seedCurrencies(holdings int) {
+	ctx, s, raw := b.ctx, b.s, b.raw
 	mu, err := s.InsertUser(ctx, "bench-fx@example.com", "x", db.TierGold, false)
 	benchkit.Must(err)
-	fxKey, _, err := a.Account.CreateAPIKey(ctx, mu, "bench")
+	b.fxKey, _, err = b.a.Account.CreateAPIKey(ctx, mu, "bench")
 	benchkit.Must(err)
 	benchkit.Seed(ctx, s, mu.ID, holdings)
 	lots, err := s.AllHoldings(ctx, mu.ID)
@@ -122,33 +176,29 @@ func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, 
 			benchkit.Must(err)
 		}
 	}
-	if s.Engine == db.Postgres {
-		// What autovacuum does soon after a bulk import: statistics and the visibility map.
-		_, err = raw.ExecContext(ctx, `VACUUM ANALYZE holdings, sales, position_days, position_totals`)
+}
+
+// getAs requests path with key and checks the answer is 200.
+func (b *bench) getAs(key, path string) func() {
+	return func() {
+		req, _ := http.NewRequest("GET", b.base+path, nil)
+		req.Header.Set("Authorization", "Bearer "+key)
+		res, err := b.client.Do(req)
 		benchkit.Must(err)
-	}
-
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	benchkit.Must(err)
-	go func() { _ = srv.App.Listener(ln) }()
-	defer func() { _ = srv.App.Shutdown() }()
-	base := "http://" + ln.Addr().String()
-
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
-	getAs := func(key, path string) func() {
-		return func() {
-			req, _ := http.NewRequest("GET", base+path, nil)
-			req.Header.Set("Authorization", "Bearer "+key)
-			res, err := client.Do(req)
-			benchkit.Must(err)
-			_, _ = io.Copy(io.Discard, res.Body)
-			_ = res.Body.Close()
-			if res.StatusCode != 200 {
-				panic(fmt.Sprintf("%s: status %d", path, res.StatusCode))
-			}
+		_, _ = io.Copy(io.Discard, res.Body)
+		_ = res.Body.Close()
+		if res.StatusCode != 200 {
+			panic(fmt.Sprintf("%s: status %d", path, res.StatusCode))
 		}
 	}
-	get := func(path string) func() { return getAs(key, path) }
+}
+
+// rows are the measured member's rows: the store's reads alone, the endpoints, and the
+// earlier per-request methods re-run in process as baselines.
+func (b *bench) rows() []row {
+	ctx, s, u := b.ctx, b.s, b.u
+	get := func(path string) func() { return b.getAs(b.key, path) }
+	now := time.Now().UTC()
 	today := db.NewDate(prices.SessionDate(now))
 	sqlPortfolio := func() {
 		_, err := s.PositionTotals(ctx, u.ID, today, db.HeldOnly)
@@ -163,16 +213,6 @@ func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, 
 		_, err := s.HistoryChanges(ctx, u.ID, since5Y)
 		benchkit.Must(err)
 	}
-	// The aggregate over every lot that analytics ran per request before the position ledger.
-	lotsAnalytics := func() {
-		totals, err := s.PortfolioTotals(ctx, u.ID, today, db.WithPurchases)
-		benchkit.Must(err)
-		paid, ref := map[metals.Metal]decimal.Decimal{}, map[metals.Metal]decimal.Decimal{}
-		for _, t := range totals {
-			paid[t.Metal], ref[t.Metal] = t.Paid, t.Ref
-		}
-		_ = portfolio.Analyze(portfolio.Value(totals, market.Snapshot(), true), totals, paid, ref)
-	}
 	sqlPerformance := func() {
 		_, err := s.PerformanceDays(ctx, u.ID)
 		benchkit.Must(err)
@@ -181,47 +221,9 @@ func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, 
 		_, err := s.PositionChanges(ctx, u.ID)
 		benchkit.Must(err)
 	}
-	// The previous method, in process, as the baseline: analytics priced every purchase day
-	// against the history on the first request after an edit, and the chart replayed every
-	// day since the first purchase.
-	spotOn := func(m metals.Metal, day time.Time) (decimal.Decimal, bool) { return market.CloseOn(m, day) }
-	oldAnalytics := func() {
-		totals, err := s.PortfolioTotals(ctx, u.ID, today, db.WithPurchases)
-		benchkit.Must(err)
-		changes, err := s.PositionChanges(ctx, u.ID)
-		benchkit.Must(err)
-		paid, ref := map[metals.Metal]decimal.Decimal{}, map[metals.Metal]decimal.Decimal{}
-		for _, ch := range changes {
-			if !ch.Dated || !ch.PricedOz.IsPositive() {
-				continue
-			}
-			if spot, ok := spotOn(ch.Metal, ch.Day.Time); ok {
-				paid[ch.Metal] = paid[ch.Metal].Add(ch.Paid)
-				ref[ch.Metal] = ref[ch.Metal].Add(ch.PricedOz.Mul(spot))
-			}
-		}
-		_ = portfolio.Analyze(portfolio.Value(totals, market.Snapshot(), true), totals, paid, ref)
-	}
-	oldHistory := func() {
-		changes, err := s.PositionChanges(ctx, u.ID)
-		benchkit.Must(err)
-		_ = portfolio.ReplayHistory(market, changes, prices.Range5Y, time.Now())
-	}
-	// touch edits one holding through the store, as the edit form does (its quantity goes 2,
-	// 3, 2, …), so the ledger and the holdings change in one transaction before the request.
-	all, err := s.AllHoldings(ctx, u.ID)
-	benchkit.Must(err)
-	edited := all[1]
-	touch := func() {
-		edited.Quantity = 3 - edited.Quantity%2
-		_, err := s.UpdateHolding(ctx, edited)
-		benchkit.Must(err)
-	}
-	rows := []struct {
-		what    string
-		f, pre  func()
-		clients []int
-	}{
+	oldAnalytics, lotsAnalytics, oldHistory := b.before(today)
+	touch := b.toucher()
+	return []row{
 		{"SQL only: portfolio aggregate", sqlPortfolio, nil, []int{1}},
 		{"`GET /v1/portfolio`", get("/v1/portfolio"), nil, []int{1, 4}},
 		{"SQL only: analytics aggregate", sqlAnalytics, nil, []int{1}},
@@ -239,25 +241,79 @@ func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, 
 		{"`GET /v1/portfolio/performance/summary` right after an edit", get("/v1/portfolio/performance/summary"), touch, []int{1}},
 		{"`GET /v1/portfolio/performance?period=MAX` (with every flow)", get("/v1/portfolio/performance?period=MAX"), nil, []int{1}},
 	}
-	fxRows := []struct {
-		what    string
-		f, pre  func()
-		clients []int
-	}{
+}
+
+// before are the earlier per-request methods, in process, as baselines: analytics priced
+// every purchase day against the history on the first request after an edit (or aggregated
+// every lot, before the ledger), and the chart replayed every day since the first purchase.
+func (b *bench) before(today db.Date) (oldAnalytics, lotsAnalytics, oldHistory func()) {
+	ctx, s, u, market := b.ctx, b.s, b.u, b.market
+	lotsAnalytics = func() {
+		totals, err := s.PortfolioTotals(ctx, u.ID, today, db.WithPurchases)
+		benchkit.Must(err)
+		paid, ref := map[metals.Metal]decimal.Decimal{}, map[metals.Metal]decimal.Decimal{}
+		for _, t := range totals {
+			paid[t.Metal], ref[t.Metal] = t.Paid, t.Ref
+		}
+		_ = portfolio.Analyze(portfolio.Value(totals, market.Snapshot(), true), totals, paid, ref)
+	}
+	oldAnalytics = func() {
+		totals, err := s.PortfolioTotals(ctx, u.ID, today, db.WithPurchases)
+		benchkit.Must(err)
+		changes, err := s.PositionChanges(ctx, u.ID)
+		benchkit.Must(err)
+		paid, ref := map[metals.Metal]decimal.Decimal{}, map[metals.Metal]decimal.Decimal{}
+		for _, ch := range changes {
+			if !ch.Dated || !ch.PricedOz.IsPositive() {
+				continue
+			}
+			if spot, ok := market.CloseOn(ch.Metal, ch.Day.Time); ok {
+				paid[ch.Metal] = paid[ch.Metal].Add(ch.Paid)
+				ref[ch.Metal] = ref[ch.Metal].Add(ch.PricedOz.Mul(spot))
+			}
+		}
+		_ = portfolio.Analyze(portfolio.Value(totals, market.Snapshot(), true), totals, paid, ref)
+	}
+	oldHistory = func() {
+		changes, err := s.PositionChanges(ctx, u.ID)
+		benchkit.Must(err)
+		_ = portfolio.ReplayHistory(market, changes, prices.Range5Y, time.Now())
+	}
+	return oldAnalytics, lotsAnalytics, oldHistory
+}
+
+// toucher edits one holding through the store, as the edit form does (its quantity goes 2,
+// 3, 2, …), so the ledger and the holdings change in one transaction before the request.
+func (b *bench) toucher() func() {
+	all, err := b.s.AllHoldings(b.ctx, b.u.ID)
+	benchkit.Must(err)
+	edited := all[1]
+	return func() {
+		edited.Quantity = 3 - edited.Quantity%2
+		_, err := b.s.UpdateHolding(b.ctx, edited)
+		benchkit.Must(err)
+	}
+}
+
+// fxRows compare the member with lots in three currencies with the dollar-only member, in
+// USD and in EUR.
+func (b *bench) fxRows() []row {
+	get := func(path string) func() { return b.getAs(b.key, path) }
+	fx := func(path string) func() { return b.getAs(b.fxKey, path) }
+	return []row{
 		{"`GET /v1/portfolio` (lots in USD only)", get("/v1/portfolio"), nil, []int{1}},
-		{"`GET /v1/portfolio` (lots in USD, EUR, GBP)", getAs(fxKey, "/v1/portfolio"), nil, []int{1}},
-		{"`GET /v1/portfolio?currency=EUR` (lots in USD, EUR, GBP)", getAs(fxKey, "/v1/portfolio?currency=EUR"), nil, []int{1}},
+		{"`GET /v1/portfolio` (lots in USD, EUR, GBP)", fx("/v1/portfolio"), nil, []int{1}},
+		{"`GET /v1/portfolio?currency=EUR` (lots in USD, EUR, GBP)", fx("/v1/portfolio?currency=EUR"), nil, []int{1}},
 		{"`GET /v1/analytics` (lots in USD only)", get("/v1/analytics"), nil, []int{1}},
-		{"`GET /v1/analytics` (lots in USD, EUR, GBP)", getAs(fxKey, "/v1/analytics"), nil, []int{1}},
-		{"`GET /v1/analytics?currency=EUR` (lots in USD, EUR, GBP)", getAs(fxKey, "/v1/analytics?currency=EUR"), nil, []int{1}},
+		{"`GET /v1/analytics` (lots in USD, EUR, GBP)", fx("/v1/analytics"), nil, []int{1}},
+		{"`GET /v1/analytics?currency=EUR` (lots in USD, EUR, GBP)", fx("/v1/analytics?currency=EUR"), nil, []int{1}},
+		{"`GET /v1/portfolio/performance/summary?currency=EUR` (lots in USD, EUR, GBP)", fx("/v1/portfolio/performance/summary?currency=EUR"), nil, []int{1}},
 	}
-	if currencyOnly {
-		rows = fxRows
-	} else {
-		rows = append(rows, fxRows...)
-	}
-	p99 := map[string]time.Duration{}
-	p50 := map[string]time.Duration{}
+}
+
+// measureRows times the wanted rows, printing each, and returns their one-client p50 and p99.
+func measureRows(name string, rows []row, requests int) (p50, p99 map[string]time.Duration) {
+	p50, p99 = map[string]time.Duration{}, map[string]time.Duration{}
 	for _, r := range rows {
 		if !wanted(r.what) {
 			continue
@@ -274,6 +330,11 @@ func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, 
 			}
 		}
 	}
+	return p50, p99
+}
+
+// notes are the lines below the table: ratios between rows of the same run, seeding times.
+func notes(name string, b *bench, holdings int, currencyOnly bool, p50, p99 map[string]time.Duration) []string {
 	ratio := func(a, b string) string {
 		return fmt.Sprintf("%.1f× at p50, %.1f× at p99", float64(p50[a])/float64(p50[b]), float64(p99[a])/float64(p99[b]))
 	}
@@ -285,13 +346,17 @@ func run(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdings, 
 	if currencyOnly {
 		return []string{fxNote}
 	}
-	notes := []string{fxNote,
-		fmt.Sprintf("- %s: storing the spot at purchase of %d lots (the refresh after the history loads) took %s.", name, refreshed, refreshTook.Round(time.Millisecond)),
-		fmt.Sprintf("- %s: seeding %d holdings took %s.", name, holdings, seeded.Round(time.Millisecond)),
+	out := []string{fxNote,
+		fmt.Sprintf("- %s: storing the spot at purchase of %d lots (the refresh after the history loads) took %s.", name, b.refreshN, b.refresh.Round(time.Millisecond)),
+		fmt.Sprintf("- %s: seeding %d holdings took %s.", name, holdings, b.seeded.Round(time.Millisecond)),
 	}
 	if p50["SQL only: portfolio aggregate"] > 0 && p50["SQL only: analytics aggregate"] > 0 { // not left out by -only
-		notes[2] += fmt.Sprintf(" Endpoint over SQL alone (one client): portfolio %s; analytics %s.",
+		out[2] += fmt.Sprintf(" Endpoint over SQL alone (one client): portfolio %s; analytics %s.",
 			ratio("`GET /v1/portfolio`", "SQL only: portfolio aggregate"), ratio("`GET /v1/analytics`", "SQL only: analytics aggregate"))
 	}
-	return notes
+	const summary, edited, plain = "`GET /v1/portfolio/performance/summary` (all 10 periods)", "`GET /v1/portfolio/performance/summary` right after an edit", "`GET /v1/portfolio`"
+	if p50[summary] > 0 && p50[plain] > 0 {
+		out = append(out, fmt.Sprintf("- %s: performance summary over `GET /v1/portfolio`, same run (one client): kept %s; right after an edit %s.", name, ratio(summary, plain), ratio(edited, plain)))
+	}
+	return out
 }

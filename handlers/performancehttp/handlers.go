@@ -115,7 +115,7 @@ func ToJSON(r performance.Result) PerformanceJSON {
 func query(get func(string) string) performance.Query {
 	// Copied: Fiber reuses the request's buffers.
 	c := func(k string) string { return strings.Clone(get(k)) }
-	return performance.Query{Period: c("period"), From: c("from"), To: c("to"), Metal: c("metal"), Benchmark: c("benchmark")}
+	return performance.Query{Period: c("period"), From: c("from"), To: c("to"), Metal: c("metal"), Benchmark: c("benchmark"), Currency: c("currency")}
 }
 
 // APIPerformance answers GET /v1/portfolio/performance.
@@ -132,8 +132,8 @@ func (h *Handlers) APIPerformance(c *fiber.Ctx) error {
 	return kit.WriteJSON(c, http.StatusOK, ToJSON(r))
 }
 
-func (h *Handlers) summary(ctx context.Context, u account.User, metal, bench string) (SummaryJSON, error) {
-	rs, err := h.perf.Summary(ctx, u, metal, bench)
+func (h *Handlers) summary(ctx context.Context, u account.User, metal, bench, currency string) (SummaryJSON, error) {
+	rs, err := h.perf.SummaryIn(ctx, u, metal, bench, currency)
 	if err != nil {
 		return SummaryJSON{}, err
 	}
@@ -150,7 +150,7 @@ func (h *Handlers) APISummary(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	out, err := h.summary(h.Ctx(c), u, strings.Clone(c.Query("metal")), strings.Clone(c.Query("benchmark")))
+	out, err := h.summary(h.Ctx(c), u, strings.Clone(c.Query("metal")), strings.Clone(c.Query("benchmark")), strings.Clone(c.Query("currency")))
 	if err != nil {
 		return err
 	}
@@ -164,6 +164,9 @@ var params = []kit.Param{
 	{Name: "to", In: "query", Description: "Last day of a custom period, YYYY-MM-DD, not after today (default today).", Schema: kit.DateSchema(), Example: "2024-12-31"},
 	{Name: "metal", In: "query", Description: "Only this metal's purchases, sales and value (default the whole stack).", Schema: kit.MetalSchema()},
 	{Name: "benchmark", In: "query", Description: "The metal the same flows are compared with (default gold).", Schema: kit.MetalSchema()},
+	{Name: "currency", In: "query", Description: "ISO 4217 code to answer in (default: your display currency, USD without one); an unknown code is 400 listing the supported ones. " +
+		"Values are fine oz × each day's USD close × that day's rate; purchases and sales count at the rate of their own day, exactly when bought in this currency.",
+		Schema: kit.Schema{"type": "string", "pattern": "^[A-Za-z]{3}$"}, Example: "EUR"},
 }
 
 // APIRoutes are the area's /v1 routes; the summary's fixed path comes first.
@@ -173,8 +176,9 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 			Summary:     "How your stack did over every preset period at once",
 			Description: "The answer of GET /v1/portfolio/performance for each of 1D, WTD, MTD, QTD, YTD, 1Y, 3Y, 5Y, 10Y and MAX, in that order, without the flows of each (ask for one period to list them).",
 			Params:      params[3:],
-			Responses:   []kit.Response{{Status: 200, Description: "Every preset period.", Schema: schema(SummaryJSON{})}},
-			Example:     "GET /v1/portfolio/performance/summary"},
+			Responses: []kit.Response{{Status: 200, Description: "Every preset period.", Schema: schema(SummaryJSON{})},
+				{Status: 400, Description: "A bad metal or currency, named in errors."}},
+			Example: "GET /v1/portfolio/performance/summary"},
 		{Method: "GET", Path: "/v1/portfolio/performance", Auth: kit.AuthGold, Handler: h.APIPerformance, OperationID: "getPerformance", Tag: "Portfolio",
 			Summary: "How your stack did over a period: gain, time- and money-weighted return, against a metal, after inflation",
 			Description: "Start value is the stack at the close before the period; end value at its last day's close (live prices for a period ending today when every metal held is live). " +
@@ -182,9 +186,10 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 				"twr_pct chains each day's (value + proceeds) ÷ (previous value + purchases), purchases counted at the start of their day, proceeds at its end; a day starting with nothing held is skipped. " +
 				"mwr_pct is the XIRR (actual/365) of −start value, −purchases and +proceeds on their days and +end value: per year when annualized (periods over 365 days), else the growth over the period. " +
 				"The benchmark puts the start value and every flow into the benchmark metal at that day's close. real_twr_pct deflates twr_pct by the currency's consumer price index (US CPI-U for USD). " +
-				"A figure that cannot be computed is null and notes say why. Amounts are in USD until your own currency is offered.",
+				"A figure that cannot be computed is null and notes say why. Amounts are in currency (your display currency by default): each day's value at that day's exchange rate, each purchase and sale at the rate of its own day (exactly, when bought in that currency).",
 			Params: params,
 			Responses: []kit.Response{{Status: 200, Description: "The period's performance.", Schema: schema(PerformanceJSON{})},
+				{Status: 400, Description: "A bad period, date, metal or currency, named in errors."},
 				{Status: 422, Description: "A bad period, date or metal, named in errors."}},
 			Example: "GET /v1/portfolio/performance?period=YTD"},
 	}
@@ -192,7 +197,7 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 
 // MCPTools are the area's tools.
 func (h *Handlers) MCPTools() []kit.MCPTool {
-	return []kit.MCPTool{{Name: "get_performance", Description: "How your stack did over a period (Gold members): period 1D|WTD|MTD|QTD|YTD|1Y|3Y|5Y|10Y|MAX or from/to dates; start and end value, net flows, gain (realized and unrealized), time- and money-weighted return, change in ounces, a metal benchmark of the same flows, and the return after inflation.",
+	return []kit.MCPTool{{Name: "get_performance", Description: "How your stack did over a period (Gold members): period 1D|WTD|MTD|QTD|YTD|1Y|3Y|5Y|10Y|MAX or from/to dates; start and end value, net flows, gain (realized and unrealized), time- and money-weighted return, change in ounces, a metal benchmark of the same flows, and the return after inflation; currency (ISO 4217, default your display currency) to answer in.",
 		Method: "GET", Path: "/v1/portfolio/performance", Gold: true,
 		Call: func(ctx context.Context, a map[string]string, _ json.RawMessage, u *account.User) (any, error) {
 			r, err := h.perf.Performance(ctx, *u, query(func(k string) string { return a[k] }))

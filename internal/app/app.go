@@ -169,7 +169,7 @@ func (a *App) buildServices(p web.Parts) {
 	// The portfolio values stacks in any currency with the exchange rates, so they come first.
 	a.FX = service(a, fx.New(fx.Deps{Store: store, Config: cfg.FX, Now: now, Logger: log}))
 	a.Portfolio = service(a, portfolio.New(portfolio.Deps{Store: store, Prices: a.Market, Rates: a.FX, Now: now, Logger: log}))
-	a.Performance = service(a, performance.New(performance.Deps{Store: store, Prices: a.Market, Now: now, Logger: log}))
+	a.Performance = service(a, performance.New(performance.Deps{Store: store, Prices: a.Market, Rates: a.FX, Now: now, Logger: log}))
 	a.News = service(a, news.New(news.Deps{Store: store, Logger: log, Now: now, Config: cfg.News}))
 	a.Account = service(a, account.New(account.Deps{Store: store, Limiter: p.Limiter, Now: now, Logger: log,
 		OnKeyUsed: p.OnKeyUsed, Config: cfg.Account}))

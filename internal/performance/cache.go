@@ -6,15 +6,15 @@ import "sync"
 // board, nothing else; so the latest answer per question is kept and served again until one
 // of them moves. The first request after a write recomputes it.
 type cacheKey struct {
-	user         int64
-	metal, bench string
-	spans        string // the periods asked for
-	flows        bool
+	user  int64
+	q     question
+	spans string // the periods asked for
 }
 
 type cacheState struct {
 	rev, day int64
 	gen, seq uint64 // seq is the live board's, zero when not live
+	fx       int64  // the exchange rates' factor epoch (zero without rates)
 }
 
 type cacheEntry struct {

@@ -25,23 +25,6 @@ type Pricer interface {
 	Closes(m metals.Metal, from, to time.Time) []prices.Close
 }
 
-// Converter turns USD amounts into the member's currency at a day's rate. USD is the
-// identity; the currency work supplies the others (rates of the day each figure belongs to:
-// a flow at its day's rate, a value at its valuation day's rate).
-type Converter interface {
-	Currency() string
-	Rate(day time.Time) (decimal.Decimal, bool)
-}
-
-// USD is the identity Converter.
-type USD struct{}
-
-// Currency is "USD".
-func (USD) Currency() string { return "USD" }
-
-// Rate is 1 every day.
-func (USD) Rate(time.Time) (decimal.Decimal, bool) { return one, true }
-
 // point is the stack at one day of the timeline: what it held after that day's flows, its
 // value at that day's prices, and the flows since the point before.
 type point struct {
@@ -99,36 +82,55 @@ func timeline(days []db.PerformanceDay, mk Pricer, conv Converter, bench metals.
 	slices.SortFunc(dates, func(a, b time.Time) int { return a.Compare(b) })
 	dates = slices.CompactFunc(dates, func(a, b time.Time) bool { return a.Equal(b) })
 
-	idx := map[metals.Metal]int{}
-	for i, m := range metals.All {
-		idx[m] = i
-	}
-	benchIdx := idx[bench]
+	idx := func(m metals.Metal) int { return slices.Index(metals.All, m) }
+	benchIdx := idx(bench)
+	// A dollar answer needs no conversion: its rate is exactly 1 every day.
+	unit := conv.Currency() == "USD"
 	pts := make([]point, len(dates))
 	di := 0
 	worth := make([]decimal.Decimal, len(metals.All))
 	for i := range worth {
 		worth[i] = decimal.Zero
 	}
+	oz := decimal.Zero
 	for pi, day := range dates {
 		p := &pts[pi]
 		p.day, p.in, p.out, p.realized = day, decimal.Zero, decimal.Zero, decimal.Zero
-		rate, rateOK := conv.Rate(day)
+		rate, rateOK := one, true
+		if !unit {
+			rate, rateOK = conv.Factor("USD", day)
+		}
+		moved := false
 		for di < len(days) && !days[di].Day.After(day) {
-			d := days[di]
-			s := ser[idx[d.Metal]]
+			d := &days[di]
+			s := ser[idx(d.Metal)]
 			s.oz = s.oz.Add(d.Oz)
-			s.dirty = true
+			s.dirty, moved = true, true
 			if pi > 0 {
-				// Flows are converted at their own day's rate.
-				r, _ := conv.Rate(d.Day.Time)
-				p.in = p.in.Add(d.Bought.Mul(r))
-				p.out = p.out.Add(d.Proceeds.Mul(r))
-				p.realized = p.realized.Add(d.Realized.Mul(r))
+				// The ledger's money is already in the answer's currency (each flow at its day's rate).
+				if !d.Bought.IsZero() {
+					p.in = p.in.Add(d.Bought)
+				}
+				if !d.Proceeds.IsZero() {
+					p.out = p.out.Add(d.Proceeds)
+				}
+				if !d.Realized.IsZero() {
+					p.realized = p.realized.Add(d.Realized)
+				}
 			}
 			di++
 		}
-		p.value, p.ok, p.oz = decimal.Zero, rateOK, decimal.Zero
+		if moved {
+			// The ounces held (of the metals held at all) change only with the ledger.
+			oz = decimal.Zero
+			for _, s := range ser {
+				if s.oz.IsPositive() {
+					oz = oz.Add(s.oz)
+				}
+			}
+		}
+		p.value, p.ok, p.oz = decimal.Zero, rateOK, oz
+		isToday := len(live) > 0 && day.Equal(today)
 		for i, m := range metals.All {
 			s := ser[i]
 			for s.next < len(s.closes) && !s.closes[s.next].Date.After(day) {
@@ -137,16 +139,20 @@ func timeline(days []db.PerformanceDay, mk Pricer, conv Converter, bench metals.
 				s.dirty = true
 			}
 			price, known := s.last, s.known
-			if lp, ok := live[m]; ok && day.Equal(today) {
-				price, known, s.dirty = lp, true, true
+			if isToday {
+				if lp, ok := live[m]; ok {
+					price, known, s.dirty = lp, true, true
+				}
 			}
 			if i == benchIdx && known {
-				p.bench, p.benchOK = price.Mul(rate), rateOK
+				p.bench, p.benchOK = price, rateOK
+				if !unit {
+					p.bench = price.Mul(rate)
+				}
 			}
 			if !s.oz.IsPositive() {
 				continue
 			}
-			p.oz = p.oz.Add(s.oz)
 			if !known {
 				p.ok = false
 				continue
@@ -157,8 +163,19 @@ func timeline(days []db.PerformanceDay, mk Pricer, conv Converter, bench metals.
 			}
 			p.value = p.value.Add(worth[i])
 		}
-		p.value = metals.Money(p.value.Mul(rate))
-		p.in, p.out, p.realized = metals.Money(p.in), metals.Money(p.out), metals.Money(p.realized)
+		if !unit {
+			p.value = p.value.Mul(rate)
+		}
+		p.value = metals.Money(p.value)
+		if !p.in.IsZero() {
+			p.in = metals.Money(p.in)
+		}
+		if !p.out.IsZero() {
+			p.out = metals.Money(p.out)
+		}
+		if !p.realized.IsZero() {
+			p.realized = metals.Money(p.realized)
+		}
 	}
 	return pts
 }
@@ -211,7 +228,16 @@ func prepare(pts []point) *sums {
 	x.in[0], x.out[0], x.realized[0], x.chain[0], x.benchOz[0] = decimal.Zero, decimal.Zero, decimal.Zero, one, decimal.Zero
 	for i := 1; i < n; i++ {
 		p, prev := pts[i], pts[i-1]
-		x.in[i], x.out[i], x.realized[i] = x.in[i-1].Add(p.in), x.out[i-1].Add(p.out), x.realized[i-1].Add(p.realized)
+		x.in[i], x.out[i], x.realized[i] = x.in[i-1], x.out[i-1], x.realized[i-1]
+		if !p.in.IsZero() {
+			x.in[i] = x.in[i].Add(p.in)
+		}
+		if !p.out.IsZero() {
+			x.out[i] = x.out[i].Add(p.out)
+		}
+		if !p.realized.IsZero() {
+			x.realized[i] = x.realized[i].Add(p.realized)
+		}
 		x.chain[i], x.linked[i], x.zeros[i], x.unknown[i], x.benchOz[i] = x.chain[i-1], x.linked[i-1], x.zeros[i-1], x.unknown[i-1], x.benchOz[i-1]
 		if !p.in.IsZero() || !p.out.IsZero() {
 			x.fin[i], _ = p.in.Float64()

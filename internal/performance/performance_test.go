@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/fx"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/prices"
 )
@@ -78,30 +80,167 @@ func (f fakeStore) LedgerRevision(context.Context, int64) (int64, error) { retur
 // HasLotsOutside: the fake's lots are all in US dollars.
 func (f fakeStore) HasLotsOutside(context.Context, int64, string) (bool, error) { return false, nil }
 
-// mixedStore is a stack with a lot bought in another currency.
-type mixedStore struct{ fakeStore }
+func (f fakeStore) PerformanceCurrencyDays(context.Context, int64) ([]db.PerformanceCurrencyDay, error) {
+	out := make([]db.PerformanceCurrencyDay, len(f))
+	for i, d := range f {
+		out[i] = db.PerformanceCurrencyDay{Metal: d.Metal, Currency: "USD", Day: d.Day, Bought: d.Bought, Proceeds: d.Proceeds, Realized: d.Realized}
+	}
+	return out, nil
+}
 
-func (mixedStore) HasLotsOutside(context.Context, int64, string) (bool, error) { return true, nil }
+// currencyStore is a stack whose lots were bought in several currencies: the ledger's days
+// (ounces; their money sums mix currencies and must not be used) and the flows per currency.
+type currencyStore struct {
+	fakeStore
+	rows []db.PerformanceCurrencyDay
+}
 
-// TestMixedCurrencyStackWithholdsMoney: the ledger's daily sums add each lot's cost in its own
-// currency, so a stack with a lot bought in euros gets no money figures or percentages (a note
-// says why) while its ounces stay.
-func TestMixedCurrencyStackWithholdsMoney(t *testing.T) {
-	days := fakeStore{buy("2025-01-02", "1", "112")}
-	mk := handMarket()
-	s := New(Deps{Store: mixedStore{days}, Now: func() time.Time { return day("2025-01-08").Add(15 * time.Hour) }})
-	s.market = mk
+func (c currencyStore) HasLotsOutside(_ context.Context, _ int64, cur string) (bool, error) {
+	for _, r := range c.rows {
+		if r.Currency != cur {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+func (c currencyStore) PerformanceCurrencyDays(context.Context, int64) ([]db.PerformanceCurrencyDay, error) {
+	return c.rows, nil
+}
+
+// fakeRates quotes the dollar against the euro (USD per 1 EUR) from given days on; the euro
+// is 1 per euro.
+type fakeRates map[string]string
+
+func (f fakeRates) Lookup(_ context.Context, cur string, d time.Time) (fx.Rate, error) {
+	var at time.Time
+	var v string
+	for from, x := range f {
+		if t := day(from); !t.After(d) && t.After(at) {
+			at, v = t, x
+		}
+	}
+	if v == "" {
+		return fx.Rate{}, apperr.InvalidField("date", "no rate")
+	}
+	r := fx.Rate{Date: d, RateDate: at, Currency: cur}
+	switch cur {
+	case "EUR":
+		o := dec("1")
+		r.PerEUR, r.PerUSDExact = &o, one.DivRound(dec(v), 20)
+	case "USD":
+		pe := dec(v)
+		r.PerEUR, r.PerUSDExact = &pe, one
+	default:
+		return fx.Rate{}, apperr.InvalidField("currency", "unknown")
+	}
+	r.PerUSD = r.PerUSDExact
+	r.Stale = d.Sub(at) > fx.StaleAfter
+	return r, nil
+}
+
+func (fakeRates) Supported(context.Context) []string { return []string{"EUR", "USD"} }
+
+// mixedCase: gold bought in euros and in dollars, one sale of the dollar lot.
+//
+//	USD per EUR: 1.25 from Dec 31 (a dollar is €0.80), 2 from Jan 3 (€0.50), 1.25 from Jan 6 (€0.80)
+//	Jan 2  buy 1 oz for €90 (a euro lot)                   close $110
+//	Jan 3  buy 2 oz for $214 (a dollar lot)                 close $105
+//	Jan 5  buy 1 oz for €60 (a euro lot)                    close $115
+//	Jan 7  sell 1 oz of the dollar lot: net proceeds $128, basis $107, realized +$21   close $125
+//	Jan 8                                                    close $140, 3 oz held
+var mixedCase = currencyStore{
+	fakeStore: fakeStore{
+		// The ledger adds the lots' costs whatever their currency: 90 + 214 is no amount at all.
+		buy("2025-01-02", "1", "90"), buy("2025-01-03", "2", "214"), buy("2025-01-05", "1", "60"), sell("2025-01-07", "1", "107", "21"),
+	},
+	rows: []db.PerformanceCurrencyDay{
+		{Metal: metals.Gold, Currency: "EUR", Day: db.Date{Time: day("2025-01-02")}, Bought: dec("90"), Proceeds: decimal.Zero, Realized: decimal.Zero},
+		{Metal: metals.Gold, Currency: "USD", Day: db.Date{Time: day("2025-01-03")}, Bought: dec("214"), Proceeds: decimal.Zero, Realized: decimal.Zero},
+		{Metal: metals.Gold, Currency: "EUR", Day: db.Date{Time: day("2025-01-05")}, Bought: dec("60"), Proceeds: decimal.Zero, Realized: decimal.Zero},
+		{Metal: metals.Gold, Currency: "USD", Day: db.Date{Time: day("2025-01-07")}, Bought: decimal.Zero, Proceeds: dec("128"), Realized: dec("21")},
+	},
+}
+
+var mixedRates = fakeRates{"2024-12-31": "1.25", "2025-01-03": "2", "2025-01-06": "1.25"}
+
+func TestMixedCurrencyStackHandComputed(t *testing.T) {
+	s := New(Deps{Store: mixedCase, Rates: mixedRates, Now: func() time.Time { return day("2025-01-08").Add(15 * time.Hour) }})
+	s.market = handMarket()
+
+	// In euros. Values = oz × USD close × that day's rate:
+	//   Dec 31 0; Jan 2 1 × 110 × 0.8 = 88; Jan 3 3 × 105 × 0.5 = 157.50; Jan 4 3 × 120 × 0.5 = 180;
+	//   Jan 5 4 × 115 × 0.5 = 230; Jan 6 4 × 130 × 0.8 = 416; Jan 7 3 × 125 × 0.8 = 300; Jan 8 3 × 140 × 0.8 = 336.
+	// Flows: €90 (exact, a euro lot), $214 × 0.5 = €107, €60, proceeds $128 × 0.8 = €102.40
+	// (realized $21 × 0.8 = €16.80). Net flows 90 + 107 + 60 − 102.40 = 154.60; gain 336 − 0 − 154.60
+	// = 181.40; unrealized 181.40 − 16.80 = 164.60.
+	// TWR = 88/90 × 157.5/(88+107) × 180/157.5 × 230/(180+60) × 416/230 × (300+102.4)/416 × 336/300 − 1
+	//     = 0.6948950427… → 69.4895 %.
+	// MWR: −90 (Jan 2), −107 (Jan 3), −60 (Jan 5), +102.40 (Jan 7), +336 (Jan 8) from Dec 31: the
+	// 8-day growth 1.4776029974 → 147.7603 %.
+	// Benchmark (gold in euros: Dec 31 80, Jan 2 88, Jan 3 52.50, Jan 5 57.50, Jan 7 100, Jan 8 112):
+	// 90/88 + 107/52.5 + 60/57.5 − 102.4/100 = 3.0803007717 oz × 112 = 344.99; gain 344.99 − 154.60 =
+	// 190.39; TWR 112/80 − 1 = 40 %.
+	r := get(t, s, Query{From: "2025-01-01", To: "2025-01-08", Currency: "eur"})
+	if r.Currency != "EUR" {
+		t.Fatalf("currency %s", r.Currency)
+	}
+	eq(t, "start", r.StartValue, "0")
+	eq(t, "end", r.EndValue, "336")
+	eq(t, "net flows", r.NetFlows, "154.6")
+	eq(t, "gain", r.Gain, "181.4")
+	eq(t, "realized", r.RealizedGain, "16.8")
+	eq(t, "unrealized", r.UnrealizedGain, "164.6")
+	eq(t, "twr", r.TWRPct, "69.4895")
+	eq(t, "mwr", r.MWRPct, "147.7603")
+	eq(t, "benchmark end", r.Benchmark.EndValue, "344.99")
+	eq(t, "benchmark gain", r.Benchmark.Gain, "190.39")
+	eq(t, "benchmark twr", r.Benchmark.TWRPct, "40")
+	eq(t, "oz end", r.OzEnd, "3")
+	want := []string{"2025-01-02 90 purchase", "2025-01-03 107 purchase", "2025-01-05 60 purchase", "2025-01-07 -102.4 sale"}
+	var got []string
+	for _, f := range r.Flows {
+		got = append(got, isoDay(f.Date)+" "+f.Amount.String()+" "+f.Kind)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("flows %q, want %q", got, want)
+	}
+	for _, n := range r.Notes {
+		if strings.Contains(n, "currency") || strings.Contains(n, "rate") {
+			t.Errorf("a note withholds figures: %q", n)
+		}
+	}
+
+	// The same stack in dollars: values are oz × close; the euro lots count at their day's
+	// rate (€90 × 1.25 = $112.50, €60 × 2 = $120), the dollar lot and its sale exactly.
+	// Net flows 112.50 + 214 + 120 − 128 = 318.50; gain 420 − 318.50 = 101.50, realized 21.
+	r = get(t, s, Query{From: "2025-01-01", To: "2025-01-08", Currency: "USD"})
+	eq(t, "usd end", r.EndValue, "420")
+	eq(t, "usd net flows", r.NetFlows, "318.5")
+	eq(t, "usd gain", r.Gain, "101.5")
+	eq(t, "usd realized", r.RealizedGain, "21")
+
+	// Unknown codes are refused naming the parameter and listing the codes.
+	_, err := s.Performance(context.Background(), member, Query{Period: "YTD", Currency: "XYZ"})
+	var ae *apperr.Error
+	if !errors.As(err, &ae) || ae.Kind != apperr.Invalid || ae.Fields[0].Field != "currency" || !strings.Contains(ae.Fields[0].Message, "EUR, USD") {
+		t.Errorf("unknown currency: %v", err)
+	}
+}
+
+// TestNoRateWithholdsMoney: without exchange rates a stack with a lot bought in euros gets no
+// money figures or percentages (a note says why) rather than adding amounts of two currencies;
+// its ounces stay.
+func TestNoRateWithholdsMoney(t *testing.T) {
+	s := New(Deps{Store: mixedCase, Now: func() time.Time { return day("2025-01-08").Add(15 * time.Hour) }})
+	s.market = handMarket()
 	r := get(t, s, Query{From: "2025-01-03", To: "2025-01-08"})
 	if r.TWRPct != nil || r.MWRPct != nil || r.EndValue != nil || r.Gain != nil || r.Benchmark.TWRPct != nil {
-		t.Errorf("mixed-currency stack: twr %v mwr %v end %v gain %v benchmark %v; want none", r.TWRPct, r.MWRPct, r.EndValue, r.Gain, r.Benchmark.TWRPct)
+		t.Errorf("twr %v mwr %v end %v gain %v benchmark %v; want none", r.TWRPct, r.MWRPct, r.EndValue, r.Gain, r.Benchmark.TWRPct)
 	}
-	eq(t, "oz at the end", r.OzEnd, "1")
-	if !slices.Contains(r.Notes, MixedCurrencyNote) {
-		t.Errorf("notes %q lack the mixed-currency note", r.Notes)
-	}
-	// The same days in a dollar-only stack do answer.
-	if r := get(t, service(days, mk, "2025-01-08"), Query{From: "2025-01-03", To: "2025-01-08"}); r.TWRPct == nil {
-		t.Error("a dollar stack's TWR is missing")
+	eq(t, "oz at the end", r.OzEnd, "3")
+	if !strings.Contains(strings.Join(r.Notes, " "), "no EUR rate into USD for 2025-01-02") {
+		t.Errorf("notes %q lack the missing rate", r.Notes)
 	}
 }
 
@@ -344,5 +483,70 @@ func TestSummaryHasEveryPreset(t *testing.T) {
 	}
 	if m := rs[len(rs)-1]; m.Gain == nil || !m.Gain.Equal(dec("93")) {
 		t.Errorf("MAX gain %v", m.Gain)
+	}
+}
+
+// TestXIRRMatchesBisection: the safeguarded Newton solver finds the same rate as plain
+// bisection (the root of the same NPV in h) on random flows of every sign pattern.
+func TestXIRRMatchesBisection(t *testing.T) {
+	rng := rand.New(rand.NewPCG(26, 4))
+	for n := 0; n < 500; n++ {
+		start := day("2015-01-01")
+		flows := []cashFlow{{start, -float64(rng.IntN(100000))}}
+		d := start
+		for k := rng.IntN(40); k >= 0; k-- {
+			d = d.AddDate(0, 0, 1+rng.IntN(200))
+			flows = append(flows, cashFlow{d, float64(rng.IntN(20000) - 12000)})
+		}
+		flows = append(flows, cashFlow{d.AddDate(0, 0, rng.IntN(30)+1), float64(rng.IntN(300000))})
+		ann, per, ok := xirr(flows)
+		// The reference: 200 halvings of the same bracket.
+		span := flows[len(flows)-1].Day.Sub(start).Hours() / 24
+		npv := func(h float64) float64 {
+			s := 0.0
+			for _, f := range flows {
+				s += f.Amount * math.Exp(-h*f.Day.Sub(start).Hours()/24/span)
+			}
+			return s
+		}
+		lo, hi := -30.0, 30.0
+		flo, fhi := npv(lo), npv(hi)
+		if (flo > 0) == (fhi > 0) {
+			if ok {
+				t.Errorf("%d: no root in the bracket, yet ok (%v)", n, per)
+			}
+			continue
+		}
+		for range 200 {
+			mid := (lo + hi) / 2
+			if (npv(mid) > 0) == (flo > 0) {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		want := math.Expm1((lo + hi) / 2)
+		if !ok || math.Abs(per-want) > 1e-9*math.Max(1, math.Abs(want)) {
+			t.Errorf("%d: period growth %v (annual %v, ok %v), bisection %v", n, per, ann, ok, want)
+		}
+	}
+}
+
+// TestStaleRateIsNamed: offline, with the newest euro rate a week old, an answer in euros says
+// which rate date valued its end and that it is stale.
+func TestStaleRateIsNamed(t *testing.T) {
+	s := New(Deps{Store: mixedCase, Rates: fakeRates{"2024-12-31": "1.25"}, Now: func() time.Time { return day("2025-01-08").Add(15 * time.Hour) }})
+	s.market = handMarket()
+	r := get(t, s, Query{From: "2025-01-01", To: "2025-01-08", Currency: "EUR"})
+	joined := strings.Join(r.Notes, " ")
+	if !r.Stale || !strings.Contains(joined, "the EUR rate for 2025-01-08 is the newest held, of 2024-12-31 (stale)") {
+		t.Errorf("stale %v notes %q", r.Stale, joined)
+	}
+	eq(t, "end at the old rate", r.EndValue, "336") // 3 oz × 140 × 0.8
+	// With a rate of the day, no such note.
+	s = New(Deps{Store: mixedCase, Rates: mixedRates, Now: func() time.Time { return day("2025-01-08").Add(15 * time.Hour) }})
+	s.market = handMarket()
+	if r := get(t, s, Query{From: "2025-01-01", To: "2025-01-08", Currency: "EUR"}); strings.Contains(strings.Join(r.Notes, " "), "stale") {
+		t.Errorf("fresh rate: notes %q", r.Notes)
 	}
 }

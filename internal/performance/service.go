@@ -27,6 +27,7 @@ type Store interface {
 	PerformanceDays(ctx context.Context, userID int64) ([]db.PerformanceDay, error)
 	LedgerRevision(ctx context.Context, userID int64) (int64, error)
 	HasLotsOutside(ctx context.Context, userID int64, currency string) (bool, error)
+	PerformanceCurrencyDays(ctx context.Context, userID int64) ([]db.PerformanceCurrencyDay, error)
 }
 
 var _ Store = (*db.Store)(nil)
@@ -46,30 +47,28 @@ type Deps struct {
 	Store Store
 	// Prices is the price service; nil means no prices: every figure is null with a note.
 	Prices *prices.Service
-	// Converter gives the member's currency and its daily rate from USD; nil is USD.
-	Converter func(u db.User) Converter
-	Now       func() time.Time
-	Logger    *slog.Logger
+	// Rates are the exchange rates (*fx.Service); nil answers in US dollars only.
+	Rates  Rates
+	Now    func() time.Time
+	Logger *slog.Logger
 }
 
 // Service holds the performance use cases.
 type Service struct {
-	store  Store
-	market market
-	conv   func(u db.User) Converter
-	now    func() time.Time
-	log    *slog.Logger
-	cache  answerCache
+	store   Store
+	market  market
+	rates   Rates
+	now     func() time.Time
+	log     *slog.Logger
+	cache   answerCache
+	factors factorCache
 }
 
 // New builds the service.
 func New(d Deps) *Service {
-	s := &Service{store: d.Store, conv: d.Converter, now: d.Now, log: d.Logger}
+	s := &Service{store: d.Store, rates: d.Rates, now: d.Now, log: d.Logger}
 	if d.Prices != nil {
 		s.market = d.Prices
-	}
-	if s.conv == nil {
-		s.conv = func(db.User) Converter { return USD{} }
 	}
 	if s.now == nil {
 		s.now = time.Now
@@ -88,9 +87,10 @@ const DefaultPeriod = "YTD"
 
 // Query is one period asked for: Period a preset, or From (and To, default the last day
 // with data) as YYYY-MM-DD; Metal narrows to one metal ("" the stack); Benchmark is the
-// metal the flows are compared with (gold when "").
+// metal the flows are compared with (gold when ""); Currency is the ISO 4217 code to answer
+// in ("" the member's display currency).
 type Query struct {
-	Period, From, To, Metal, Benchmark string
+	Period, From, To, Metal, Benchmark, Currency string
 }
 
 // Flow is the money put in (purchases at cost, fees included: positive) or taken out (net
@@ -256,16 +256,25 @@ func (s *Service) Performance(ctx context.Context, u db.User, q Query) (Result, 
 	if err != nil {
 		return Result{}, err
 	}
-	out, err := s.compute(ctx, u, metal, bench, []span{sp}, true)
+	cur, err := s.currency(ctx, u, q.Currency)
+	if err != nil {
+		return Result{}, err
+	}
+	out, err := s.compute(ctx, u, question{metal: metal, bench: bench, currency: cur, flows: true}, []span{sp})
 	if err != nil {
 		return Result{}, err
 	}
 	return out[0], nil
 }
 
-// Summary answers every preset period at once (without the flows of each: one period's
-// answer lists them).
+// Summary answers every preset period at once in the member's display currency (without the
+// flows of each: one period's answer lists them).
 func (s *Service) Summary(ctx context.Context, u db.User, metal, benchmark string) ([]Result, error) {
+	return s.SummaryIn(ctx, u, metal, benchmark, "")
+}
+
+// SummaryIn is Summary in currency ("" the member's display currency).
+func (s *Service) SummaryIn(ctx context.Context, u db.User, metal, benchmark, currency string) ([]Result, error) {
 	if err := requireGold(u); err != nil {
 		return nil, err
 	}
@@ -277,25 +286,40 @@ func (s *Service) Summary(ctx context.Context, u db.User, metal, benchmark strin
 	if err != nil {
 		return nil, err
 	}
+	cur, err := s.currency(ctx, u, currency)
+	if err != nil {
+		return nil, err
+	}
 	spans := make([]span, len(Presets))
 	for i, p := range Presets {
 		spans[i] = span{name: p}
 	}
-	return s.compute(ctx, u, m, b, spans, false)
+	return s.compute(ctx, u, question{metal: m, bench: b, currency: cur}, spans)
 }
 
-func (s *Service) compute(ctx context.Context, u db.User, metal, bench metals.Metal, spans []span, withFlows bool) ([]Result, error) {
+// question is what an answer depends on besides the periods.
+type question struct {
+	metal, bench metals.Metal
+	currency     string
+	flows        bool // list each period's flows
+}
+
+func (s *Service) compute(ctx context.Context, u db.User, q question, spans []span) ([]Result, error) {
 	// The revision is read before the ledger, so an answer is never kept under a revision
 	// newer than the ledger it was computed from.
 	rev, err := s.store.LedgerRevision(ctx, u.ID)
 	if err != nil {
 		return nil, err
 	}
-	key := cacheKey{user: u.ID, metal: string(metal), bench: string(bench), flows: withFlows}
+	key := cacheKey{user: u.ID, q: q}
 	for _, sp := range spans {
 		key.spans += sp.name + isoDay(sp.from) + isoDay(sp.to) + ";"
 	}
 	state := cacheState{rev: rev, day: s.now().UTC().Unix() / 86400}
+	if s.rates != nil {
+		// Rates may be refreshed or corrected: an answer through them lives as long as its factors.
+		state.fx = s.factors.epoch(s.now())
+	}
 	if s.market != nil {
 		state.gen = s.market.Generation()
 		if b := s.market.Snapshot(); len(b.Prices) > 0 {
@@ -305,15 +329,23 @@ func (s *Service) compute(ctx context.Context, u db.User, metal, bench metals.Me
 	if out, ok := s.cache.get(key, state); ok {
 		return out, nil
 	}
-	out, err := s.answer(ctx, u, metal, bench, spans, withFlows)
+	out, err := s.answer(ctx, u, q, spans)
 	if err == nil {
 		s.cache.put(key, state, out)
 	}
 	return out, err
 }
 
-func (s *Service) answer(ctx context.Context, u db.User, metal, bench metals.Metal, spans []span, withFlows bool) ([]Result, error) {
+func (s *Service) answer(ctx context.Context, u db.User, q question, spans []span) ([]Result, error) {
+	metal, bench, withFlows := q.metal, q.bench, q.flows
 	all, err := s.store.PerformanceDays(ctx, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	conv := s.converter(ctx, q.currency)
+	// The money of the ledger in the answer's currency; a flow without a rate withholds the
+	// money figures (ounces stay), said in a note.
+	all, noRate, err := s.inCurrency(ctx, u, conv, all)
 	if err != nil {
 		return nil, err
 	}
@@ -332,7 +364,6 @@ func (s *Service) answer(ctx context.Context, u db.User, metal, bench metals.Met
 	if len(days) > 0 {
 		first = days[0].Day.Time
 	}
-	conv := s.conv(u)
 	out := make([]Result, len(spans))
 	for i, sp := range spans {
 		if sp.name != "custom" {
@@ -400,37 +431,34 @@ func (s *Service) answer(ctx context.Context, u db.User, metal, bench metals.Met
 		if r.Stale {
 			r.Notes = append(r.Notes, "prices are not live: the end value is at the newest closes on or before "+isoDay(sp.to)+" ("+closes+")")
 		}
+		if n := rateNote(conv, sp.to); n != "" {
+			r.Notes = append(r.Notes, n)
+			r.Stale = true
+		}
 		f := x.measure(find(sp.from.AddDate(0, 0, -1)), find(sp.to))
 		fill(r, f)
 		r.Notes = append(r.Notes, f.notes...)
 		s.real(r, f, cpi)
 		if withFlows {
-			r.Flows = flowsOf(days, conv, sp.from, sp.to)
+			r.Flows = flowsOf(days, sp.from, sp.to)
 		}
 	}
-	// The ledger's daily sums add each lot's cost in the currency it was paid in, so a stack
-	// with lots bought in other currencies has no single-currency flows here yet: its money
-	// figures are withheld (ounces stay), said in a note, rather than summed across currencies.
-	if mixed, err := s.store.HasLotsOutside(ctx, u.ID, "USD"); err != nil {
-		return nil, err
-	} else if mixed {
+	if noRate != "" {
 		for i := range out {
-			withholdMoney(&out[i])
+			withholdMoney(&out[i], noRate)
 		}
 	}
 	return out, nil
 }
 
-// MixedCurrencyNote says why a stack with lots bought in several currencies has no returns.
-const MixedCurrencyNote = "some lots were bought in a currency other than US dollars; returns are computed for stacks bought in US dollars only, so the money figures and percentages are left out rather than add amounts of different currencies"
-
-// withholdMoney empties a result's money figures and percentages, keeping the ounces.
-func withholdMoney(r *Result) {
+// withholdMoney empties a result's money figures and percentages, keeping the ounces, and
+// says why.
+func withholdMoney(r *Result, why string) {
 	r.StartValue, r.EndValue, r.NetFlows, r.Gain, r.UnrealizedGain, r.RealizedGain = nil, nil, nil, nil, nil, nil
 	r.TWRPct, r.MWRPct, r.RealTWRPct, r.Annualized = nil, nil, nil, false
 	r.Benchmark = Benchmark{Metal: r.Benchmark.Metal}
 	r.Flows = nil
-	r.Notes = append(r.Notes, MixedCurrencyNote)
+	r.Notes = append(r.Notes, why)
 }
 
 // asOf is when a period's end value is priced: the live board's time, or the oldest of the
@@ -497,17 +525,17 @@ func (s *Service) real(r *Result, f figures, cpi *CPISeries) {
 	}
 }
 
-// flowsOf lists the money in and out per day in [from, to], purchases before sales.
-func flowsOf(days []db.PerformanceDay, conv Converter, from, to time.Time) []Flow {
+// flowsOf lists the money in and out per day in [from, to], purchases before sales (the days'
+// money is in the answer's currency).
+func flowsOf(days []db.PerformanceDay, from, to time.Time) []Flow {
 	out := []Flow{}
 	i, _ := slices.BinarySearchFunc(days, from, func(d db.PerformanceDay, t time.Time) int { return d.Day.Compare(t) })
 	for i < len(days) && !days[i].Day.After(to) {
 		day := days[i].Day.Time
 		in, sold := decimal.Zero, decimal.Zero
 		for ; i < len(days) && days[i].Day.Equal(day); i++ {
-			r, _ := conv.Rate(day)
-			in = in.Add(days[i].Bought.Mul(r))
-			sold = sold.Add(days[i].Proceeds.Mul(r))
+			in = in.Add(days[i].Bought)
+			sold = sold.Add(days[i].Proceeds)
 		}
 		if !in.IsZero() {
 			out = append(out, Flow{Date: day, Amount: metals.Money(in), Kind: "purchase"})

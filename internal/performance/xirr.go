@@ -16,11 +16,12 @@ type cashFlow struct {
 // (actual/365, as spreadsheets' XIRR), returning r and the growth over the whole span,
 // (1+r)^(days/365) − 1, which is what a period of a year or less reports.
 //
-// The root is found in float64 by bisection on h = ln(1+r) × span (the log growth of the
-// whole span), bounded to ±30 (a factor of e^±30), so a one-day period and a ten-year one are
-// searched with the same precision; 64 halvings reach float64 resolution. Results are
-// rounded when they are reported. ok is false when the flows do not change sign (no rate
-// solves them) or when no root lies in the bounds.
+// The root is found in float64 on h = ln(1+r) × span (the log growth of the whole span),
+// bounded to ±30 (a factor of e^±30), so a one-day period and a ten-year one are searched with
+// the same precision: 20 halvings, then Newton's method safeguarded by bisection to float64
+// resolution (a few steps where bisection alone took 64 more). Results are rounded when they are reported. ok is
+// false when the flows do not change sign (no rate solves them) or when no root lies in the
+// bounds.
 func xirr(flows []cashFlow) (annual, period float64, ok bool) {
 	if len(flows) < 2 {
 		return 0, 0, false
@@ -41,32 +42,63 @@ func xirr(flows []cashFlow) (annual, period float64, ok bool) {
 	for i := range ys {
 		ys[i] /= span
 	}
-	npv := func(h float64) float64 {
-		s := 0.0
+	// npv and its derivative in h, one exponential per flow.
+	npv := func(h float64) (v, dv float64) {
 		for i, f := range flows {
-			s += f.Amount * math.Exp(-h*ys[i])
+			e := f.Amount * math.Exp(-h*ys[i])
+			v += e
+			dv -= e * ys[i]
 		}
-		return s
+		return v, dv
 	}
 	lo, hi := -30.0, 30.0
-	flo, fhi := npv(lo), npv(hi)
+	flo, _ := npv(lo)
+	fhi, _ := npv(hi)
 	if math.IsNaN(flo) || math.IsNaN(fhi) || (flo > 0) == (fhi > 0) {
 		return 0, 0, false
 	}
-	for range 64 { // 60 / 2^64: below float64 resolution of h
+	// Bisection first, narrowing the bracket to 60/2^20 (so with several roots, flows that
+	// change sign more than once, the one found is the one plain bisection finds); then
+	// Newton's method kept inside the bracket: a step that would leave it, or that does not
+	// halve it, is a bisection instead. It stops at float64 resolution (or an NPV of zero).
+	for range 20 {
 		mid := (lo + hi) / 2
-		fm := npv(mid)
-		if fm == 0 {
-			lo, hi = mid, mid
-			break
-		}
+		fm, _ := npv(mid)
 		if (fm > 0) == (flo > 0) {
 			lo, flo = mid, fm
 		} else {
 			hi = mid
 		}
 	}
-	h := (lo + hi) / 2
+	x := (lo + hi) / 2
+	for range 200 {
+		fx, dfx := npv(x)
+		if fx == 0 {
+			lo, hi = x, x
+			break
+		}
+		if (fx > 0) == (flo > 0) {
+			lo, flo = x, fx
+		} else {
+			hi = x
+		}
+		if hi-lo <= 4e-16*math.Max(1, math.Abs(x)) {
+			break
+		}
+		next := x - fx/dfx
+		if dfx == 0 || math.IsNaN(next) || next <= lo || next >= hi || math.Abs(next-x) > (hi-lo)/2 {
+			next = (lo + hi) / 2
+		}
+		step := math.Abs(next - x)
+		x = next
+		if step <= 1e-15*math.Max(1, math.Abs(x)) {
+			break
+		}
+	}
+	if lo == hi {
+		x = lo
+	}
+	h := x
 	years := span / 365
 	return math.Expm1(h / years), math.Expm1(h), true
 }
