@@ -51,14 +51,21 @@ func (s *Service) Series(ctx context.Context, u db.User, q Query) (Series, error
 	if err != nil {
 		return Series{}, err
 	}
+	cur, err := s.currency(ctx, u, q.Currency)
+	if err != nil {
+		return Series{}, err
+	}
 	// As the summary's answers, a series is kept until the ledger, the stored closes, the day
 	// or (when live) the board moves. The revision is read before the ledger.
 	rev, err := s.store.LedgerRevision(ctx, u.ID)
 	if err != nil {
 		return Series{}, err
 	}
-	key := seriesKey{user: u.ID, metal: metal, bench: bench, span: sp.name + isoDay(sp.from) + isoDay(sp.to)}
+	key := seriesKey{user: u.ID, metal: metal, bench: bench, currency: cur, span: sp.name + isoDay(sp.from) + isoDay(sp.to)}
 	state := cacheState{rev: rev, day: now.Unix() / 86400}
+	if s.rates != nil {
+		state.fx = s.factors.epoch(s.now())
+	}
 	if s.market != nil {
 		state.gen = s.market.Generation()
 		if b := s.market.Snapshot(); len(b.Prices) > 0 {
@@ -68,7 +75,7 @@ func (s *Service) Series(ctx context.Context, u db.User, q Query) (Series, error
 	if out, ok := seriesCache.get(s, key, state); ok {
 		return out, nil
 	}
-	out, err := s.series(ctx, u, sp, metal, bench, today)
+	out, err := s.series(ctx, u, sp, metal, bench, cur, today)
 	if err == nil {
 		seriesCache.put(s, key, state, out)
 	}
@@ -76,8 +83,15 @@ func (s *Service) Series(ctx context.Context, u db.User, q Query) (Series, error
 }
 
 // series computes a Series (Series checks and caches).
-func (s *Service) series(ctx context.Context, u db.User, sp span, metal, bench metals.Metal, today time.Time) (Series, error) {
+func (s *Service) series(ctx context.Context, u db.User, sp span, metal, bench metals.Metal, cur string, today time.Time) (Series, error) {
 	all, err := s.store.PerformanceDays(ctx, u.ID)
+	if err != nil {
+		return Series{}, err
+	}
+	conv := s.converter(ctx, cur)
+	// The ledger's money in the series' currency, each flow at its own day's rate, as the
+	// summary's; a flow without a rate leaves the money figures out, said in a note.
+	all, noRate, err := s.inCurrency(ctx, u, conv, all)
 	if err != nil {
 		return Series{}, err
 	}
@@ -106,7 +120,6 @@ func (s *Service) series(ctx context.Context, u db.User, sp span, metal, bench m
 	} else {
 		extra = append(extra, sp.from.AddDate(0, 0, -1), sp.to)
 	}
-	conv := s.conv(u)
 	out := Series{Period: sp.name, From: sp.from, To: sp.to, Currency: conv.Currency(), Metal: metal, Benchmark: bench, Points: []SeriesPoint{}}
 	if s.market == nil {
 		out.Stale = true
@@ -141,11 +154,13 @@ func (s *Service) series(ctx context.Context, u db.User, sp span, metal, bench m
 	if out.Stale {
 		out.Notes = append(out.Notes, "prices are not live: the end value is at the newest closes on or before "+isoDay(sp.to)+" ("+closes+")")
 	}
-	if mixed, err := s.store.HasLotsOutside(ctx, u.ID, "USD"); err != nil {
-		return Series{}, err
-	} else if mixed {
-		out.Notes = append(out.Notes, MixedCurrencyNote)
+	if noRate != "" {
+		out.Notes = append(out.Notes, noRate)
 		return out, nil
+	}
+	if n := rateNote(conv, sp.to); n != "" {
+		out.Notes = append(out.Notes, n)
+		out.Stale = true
 	}
 	lo := sp.from.AddDate(0, 0, -1)
 	pts := timeline(days, s.market, conv, bench, lo, sp.to, extra, live, today)
@@ -203,6 +218,7 @@ func (s *Service) series(ctx context.Context, u db.User, sp span, metal, bench m
 type seriesKey struct {
 	user         int64
 	metal, bench metals.Metal
+	currency     string
 	span         string
 }
 

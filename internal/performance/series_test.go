@@ -120,6 +120,9 @@ func (r revStore) LedgerRevision(context.Context, int64) (int64, error) { return
 func (r revStore) HasLotsOutside(context.Context, int64, string) (bool, error) {
 	return false, nil
 }
+func (r revStore) PerformanceCurrencyDays(context.Context, int64) ([]db.PerformanceCurrencyDay, error) {
+	return nil, nil
+}
 
 // TestSeriesFollowsTheLedger: a kept series is served again until the ledger's revision moves.
 func TestSeriesFollowsTheLedger(t *testing.T) {
