@@ -57,7 +57,8 @@ async function audit(ctx, who, path) {
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         if (overflow > 0) problems.push(`${who} ${path} @375: scrolls sideways by ${overflow} px`);
       }
-      const name = (path === "/" ? "home" : path.slice(1).replace(/[^a-z0-9]+/gi, "-")).replace(/-html$/, "");
+      // A lot's id is new each run: its pages are named "lot" so one screenshot is kept per page.
+      const name = (path === "/" ? "home" : path.slice(1).replace(/\/h-[a-z0-9]+/gi, "/lot").replace(/[^a-z0-9]+/gi, "-")).replace(/-html$/, "");
       await page.screenshot({ path: `${shots}/${who}-${name}-${width}.jpg`, fullPage: true, type: "jpeg", quality: 70 });
     }
     console.log(`     checked ${who} ${path}`);

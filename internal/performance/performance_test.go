@@ -550,3 +550,18 @@ func TestStaleRateIsNamed(t *testing.T) {
 		t.Errorf("fresh rate: notes %q", r.Notes)
 	}
 }
+
+// TestRealTWRCountsFromTheFirstPurchase: a period reaching years before the first purchase has
+// that purchase's TWR, and inflation is counted over the same months, not over the years when
+// nothing was held (a 2020–2025 period of a stack bought in January 2025 is not deflated by
+// five years of CPI).
+func TestRealTWRCountsFromTheFirstPurchase(t *testing.T) {
+	s := service(fakeStore{buy("2025-01-06", "1", "131")}, handMarket(), "2025-01-08")
+	long := get(t, s, Query{From: "2020-01-01", To: "2025-01-08"})
+	short := get(t, s, Query{From: "2025-01-01", To: "2025-01-08"})
+	eq(t, "twr", long.TWRPct, short.TWRPct.String())
+	if long.RealTWRPct == nil || short.RealTWRPct == nil {
+		t.Fatalf("real TWR missing: %v %v (%v)", long.RealTWRPct, short.RealTWRPct, long.Notes)
+	}
+	eq(t, "real", long.RealTWRPct, short.RealTWRPct.String())
+}

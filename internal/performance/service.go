@@ -438,7 +438,13 @@ func (s *Service) answer(ctx context.Context, u db.User, q question, spans []spa
 		f := x.measure(find(sp.from.AddDate(0, 0, -1)), find(sp.to))
 		fill(r, f)
 		r.Notes = append(r.Notes, f.notes...)
-		s.real(r, f, cpi)
+		// Inflation counts from when money was first in the stack: a 10Y period of a stack
+		// bought last year has last year's TWR, deflated over the same months.
+		held := sp.from.AddDate(0, 0, -1)
+		if first.AddDate(0, 0, -1).After(held) {
+			held = first.AddDate(0, 0, -1)
+		}
+		s.real(r, f, cpi, held)
 		if withFlows {
 			r.Flows = flowsOf(days, sp.from, sp.to)
 		}
@@ -507,7 +513,7 @@ func fill(r *Result, f figures) {
 }
 
 // real deflates the period's TWR by the currency's consumer price index.
-func (s *Service) real(r *Result, f figures, cpi *CPISeries) {
+func (s *Service) real(r *Result, f figures, cpi *CPISeries, from time.Time) {
 	if cpi == nil {
 		r.Notes = append(r.Notes, "no consumer price index is held for "+r.Currency+", so there is no return after inflation")
 		return
@@ -516,7 +522,7 @@ func (s *Service) real(r *Result, f figures, cpi *CPISeries) {
 	if f.twr == nil {
 		return
 	}
-	v, note, ok := cpi.realReturn(*f.twr, r.From.AddDate(0, 0, -1), r.To)
+	v, note, ok := cpi.realReturn(*f.twr, from, r.To)
 	if note != "" {
 		r.Notes = append(r.Notes, note)
 	}
