@@ -287,7 +287,7 @@ func (s *Store) PositionTotals(ctx context.Context, userID int64, before Date, d
 	out := make([]MetalTotals, len(metals.All))
 	idx := map[string]int{}
 	for i, m := range metals.All {
-		out[i] = MetalTotals{Metal: m, HeldOz: decimal.Zero, HeldCost: decimal.Zero, HeldOzBefore: decimal.Zero,
+		out[i] = MetalTotals{Metal: m, HeldOz: decimal.Zero, HeldCost: decimal.Zero, HeldOzSince: decimal.Zero,
 			BoughtOz: decimal.Zero, BoughtCost: decimal.Zero, BoughtFees: decimal.Zero, Realized: decimal.Zero, Paid: decimal.Zero, Ref: decimal.Zero}
 		idx[string(m)] = i
 	}
@@ -315,7 +315,7 @@ func (s *Store) PositionTotals(ctx context.Context, userID int64, before Date, d
 		t.Purchases, t.Lots, t.Sales = v[lgPurchases], v[lgLots], v[lgSales]
 		t.HeldOz = joinInts(v[lgHeldOzInt], v[lgHeldOzE8], ozPlaces)
 		t.HeldCost = joinInts(v[lgHeldCostInt], v[lgHeldCostC], moneyPlaces)
-		t.HeldOzBefore = t.HeldOz.Sub(joinInts(newInt, newE8, ozPlaces))
+		t.HeldOzSince = joinInts(newInt, newE8, ozPlaces)
 		t.Realized = joinInts(v[lgPLInt], v[lgPLC], moneyPlaces)
 		if detail == WithPurchases {
 			t.BoughtOz = joinInts(v[lgOzInt], v[lgOzE8], ozPlaces)
