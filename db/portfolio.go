@@ -164,13 +164,7 @@ func (s *Store) PortfolioTotals(ctx context.Context, userID int64, before Date, 
 	if err != nil {
 		return nil, fmt.Errorf("realized totals: %w", err)
 	}
-	out := make([]MetalTotals, len(metals.All))
-	idx := map[string]int{}
-	for i, m := range metals.All {
-		out[i] = MetalTotals{Metal: m, HeldOz: decimal.Zero, HeldCost: decimal.Zero, HeldOzSince: decimal.Zero,
-			BoughtOz: decimal.Zero, BoughtCost: decimal.Zero, BoughtFees: decimal.Zero, Realized: decimal.Zero, Paid: decimal.Zero, Ref: decimal.Zero}
-		idx[string(m)] = i
-	}
+	out, idx := zeroTotals()
 	for _, r := range sums {
 		i, ok := idx[r.Metal]
 		if !ok {
@@ -197,6 +191,19 @@ func (s *Store) PortfolioTotals(ctx context.Context, userID int64, before Date, 
 		}
 	}
 	return out, nil
+}
+
+// zeroTotals are the four metals' totals, in metals.All order, all zero, and each metal's
+// index in them.
+func zeroTotals() ([]MetalTotals, map[string]int) {
+	out := make([]MetalTotals, len(metals.All))
+	idx := map[string]int{}
+	for i, m := range metals.All {
+		out[i] = MetalTotals{Metal: m, HeldOz: decimal.Zero, HeldCost: decimal.Zero, HeldOzSince: decimal.Zero,
+			BoughtOz: decimal.Zero, BoughtCost: decimal.Zero, BoughtFees: decimal.Zero, Realized: decimal.Zero, Paid: decimal.Zero, Ref: decimal.Zero}
+		idx[string(m)] = i
+	}
+	return out, idx
 }
 
 type saleSums struct {
