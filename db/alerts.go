@@ -127,14 +127,7 @@ func (s *Store) RegisterDevice(ctx context.Context, d PushDevice, max int) (Push
 
 // DeleteDevice removes the user's own device with that token; another's is ErrNotFound.
 func (s *Store) DeleteDevice(ctx context.Context, userID int64, token string) error {
-	res, err := s.db.ExecContext(ctx, s.rebind(`DELETE FROM push_devices WHERE user_id = ? AND token = ?`), userID, token)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return oneRow(s.db.ExecContext(ctx, s.rebind(`DELETE FROM push_devices WHERE user_id = ? AND token = ?`), userID, token))
 }
 
 // RemoveDevice deletes a device the push service says is gone; its pending outbox rows go too.
@@ -195,16 +188,9 @@ func (s *Store) UpdateAlert(ctx context.Context, a PriceAlert) error {
 		if err := addAlertQuote(ctx, tx, a); err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE price_alerts SET direction = ?, target_units = ?, currency = ?, unit = ?, rearm_units = ?, arm_units = ?, repeat = ?,
+		return oneRow(tx.ExecContext(ctx, tx.Rebind(`UPDATE price_alerts SET direction = ?, target_units = ?, currency = ?, unit = ?, rearm_units = ?, arm_units = ?, repeat = ?,
 		enabled = ?, armed = ?, updated_at = ? WHERE id = ? AND user_id = ?`),
-			a.Direction, a.TargetUnits, quoteCurrency(a.Currency), quoteUnit(a.Unit), a.RearmUnits, a.ArmUnits, a.Repeat, a.Enabled, a.Armed, a.UpdatedAt, a.ID, a.UserID)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return ErrNotFound
-		}
-		return nil
+			a.Direction, a.TargetUnits, quoteCurrency(a.Currency), quoteUnit(a.Unit), a.RearmUnits, a.ArmUnits, a.Repeat, a.Enabled, a.Armed, a.UpdatedAt, a.ID, a.UserID))
 	})
 }
 
@@ -248,14 +234,7 @@ func quoteUnit(u string) string {
 
 // DeleteAlert removes the user's own alert; its firing history stays.
 func (s *Store) DeleteAlert(ctx context.Context, userID, id int64) error {
-	res, err := s.db.ExecContext(ctx, s.rebind(`DELETE FROM price_alerts WHERE id = ? AND user_id = ?`), id, userID)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return oneRow(s.db.ExecContext(ctx, s.rebind(`DELETE FROM price_alerts WHERE id = ? AND user_id = ?`), id, userID))
 }
 
 // FiredAlert is an alert a tick fired, with its notification.

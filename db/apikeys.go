@@ -78,14 +78,7 @@ func (s *Store) ActiveAPIKeyByHash(ctx context.Context, hash string) (KeyOwner, 
 
 // RevokeAPIKey revokes one of the user's keys; someone else's key is ErrNotFound.
 func (s *Store) RevokeAPIKey(ctx context.Context, userID, keyID int64) error {
-	res, err := s.db.ExecContext(ctx, s.rebind(`UPDATE api_keys SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL`), s.now(), keyID, userID)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return oneRow(s.db.ExecContext(ctx, s.rebind(`UPDATE api_keys SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL`), s.now(), keyID, userID))
 }
 
 // TouchAPIKeys records last use for many keys at once; the caller coalesces uses in memory.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
+	"github.com/shopspring/decimal"
 )
 
 // ImportResult says what an import did: how many rows it stored, and which rows (0-based
@@ -55,6 +56,9 @@ type ImportedSale struct {
 	Disposal     int
 	Kind, Method string
 	ReceivedRow  int
+	// DisposalFees are the fees of the whole disposal (the sum over its slices), on its first
+	// slice: the portfolio service sums them (portfolio.SumDisposalFees).
+	DisposalFees decimal.Decimal
 }
 
 // ImportHoldingsWithSales is ImportHoldings followed, in the same transaction, by the sales of
@@ -86,45 +90,13 @@ func (s *Store) importTx(ctx context.Context, tx *sqlx.Tx, userID int64, rows []
 				return err
 			}
 		}
-		var existing []Holding
-		if err := tx.SelectContext(ctx, &existing, tx.Rebind(`SELECT `+holdingCols+` FROM holdings WHERE user_id = ?`), userID); err != nil {
-			return fmt.Errorf("existing holdings: %w", err)
-		}
-		seen := make(map[string]bool, len(existing)+len(rows))
-		for _, h := range existing {
-			seen[DuplicateKey(h)] = true
-		}
 		now := s.now()
-		fresh := make([]Holding, 0, len(rows))
-		for i, h := range rows {
-			k := DuplicateKey(h)
-			if seen[k] {
-				res.Duplicates = append(res.Duplicates, i)
-				continue
-			}
-			seen[k] = true
-			h.ID, h.UserID, h.SoldQuantity = newID("h_"), userID, 0
-			ids[i] = h.ID
-			h.CreatedAt, h.UpdatedAt = now, now
-			fresh = append(fresh, h)
+		fresh, err := freshRows(ctx, tx, userID, rows, ids, &res, now)
+		if err != nil {
+			return err
 		}
-		// Multi-row inserts: 10,000 rows in a few dozen statements.
-		const batch = 200
-		for start := 0; start < len(fresh); start += batch {
-			end := min(start+batch, len(fresh))
-			var sb strings.Builder
-			sb.WriteString(`INSERT INTO holdings (` + holdingInsertCols + `) VALUES `)
-			args := make([]any, 0, (end-start)*22)
-			for i, h := range fresh[start:end] {
-				if i > 0 {
-					sb.WriteString(",")
-				}
-				sb.WriteString("(" + holdingInsertPlaceholders + ")")
-				args = append(args, holdingInsertArgs(h)...)
-			}
-			if _, err := tx.ExecContext(ctx, tx.Rebind(sb.String()), args...); err != nil {
-				return fmt.Errorf("insert imported holdings: %w", err)
-			}
+		if err := insertHoldingRows(ctx, tx, fresh); err != nil {
+			return err
 		}
 		res.Imported = len(fresh)
 		d := ledgerDelta{}
@@ -134,61 +106,135 @@ func (s *Store) importTx(ctx context.Context, tx *sqlx.Tx, userID int64, rows []
 		if err := s.applyLedger(ctx, tx, userID, d); err != nil {
 			return err
 		}
-		for i := 0; i < len(sales); i++ {
-			x := sales[i]
-			if x.Row < 0 || x.Row >= len(ids) {
-				return fmt.Errorf("imported sale %d refers to row %d of %d", i, x.Row, len(ids))
-			}
-			at := now.Add(time.Duration(i) * time.Microsecond)
-			if x.Disposal != 0 && replay != nil {
-				// The slices of one disposal, recorded again as one.
-				j := i
-				for j+1 < len(sales) && sales[j+1].Disposal == x.Disposal {
-					j++
-				}
-				group := sales[i : j+1]
-				i = j
-				d := Disposal{Metal: rows[x.Row].Metal, ProductName: rows[x.Row].ProductName, Kind: x.Kind, Method: x.Method,
-					PricePerUnit: x.Sale.PricePerUnit, SoldOn: x.Sale.SoldOn}
-				if x.ReceivedRow > 0 && x.ReceivedRow <= len(ids) {
-					d.Received = ids[x.ReceivedRow-1]
-				}
-				picks := make([]LotPick, 0, len(group))
-				skip := false
-				for _, g := range group {
-					if g.Row < 0 || g.Row >= len(ids) || ids[g.Row] == "" {
-						skip = true // a slice of a duplicate row: that holding's disposals already stand
-						break
-					}
-					picks = append(picks, LotPick{HoldingID: ids[g.Row], Quantity: g.Sale.Quantity})
-					d.Quantity += g.Sale.Quantity
-					d.Fees = d.Fees.Add(g.Sale.Fees)
-				}
-				if skip {
-					continue
-				}
-				_, slices, err := s.insertDisposalTx(ctx, tx, userID, d, replay(x.Method, picks), at)
-				if err != nil {
-					return err
-				}
-				res.Sales += len(slices)
-				continue
-			}
-			if ids[x.Row] == "" {
-				continue // its holding was a duplicate
-			}
-			// A microsecond apart, so the order they were given is the order they are listed in.
-			if _, err := s.insertSale(ctx, tx, userID, ids[x.Row], x.Sale, at, decide); err != nil {
-				return err
-			}
-			res.Sales++
-		}
-		return nil
+		n, err := s.importSales(ctx, tx, userID, importBatch{rows, ids, now}, sales, decide, replay)
+		res.Sales = n
+		return err
 	}()
 	if err != nil {
 		return ImportResult{}, nil, err
 	}
 	return res, ids, nil
+}
+
+// freshRows are the rows to store, with their ids and times filled in: every row that does
+// not exactly repeat one of the user's holdings or an earlier row (those are listed in
+// res.Duplicates). ids gets each stored row's id.
+func freshRows(ctx context.Context, tx *sqlx.Tx, userID int64, rows []Holding, ids []string, res *ImportResult, now time.Time) ([]Holding, error) {
+	var existing []Holding
+	if err := tx.SelectContext(ctx, &existing, tx.Rebind(`SELECT `+holdingCols+` FROM holdings WHERE user_id = ?`), userID); err != nil {
+		return nil, fmt.Errorf("existing holdings: %w", err)
+	}
+	seen := make(map[string]bool, len(existing)+len(rows))
+	for _, h := range existing {
+		seen[DuplicateKey(h)] = true
+	}
+	fresh := make([]Holding, 0, len(rows))
+	for i, h := range rows {
+		k := DuplicateKey(h)
+		if seen[k] {
+			res.Duplicates = append(res.Duplicates, i)
+			continue
+		}
+		seen[k] = true
+		h.ID, h.UserID, h.SoldQuantity = newID("h_"), userID, 0
+		ids[i] = h.ID
+		h.CreatedAt, h.UpdatedAt = now, now
+		fresh = append(fresh, h)
+	}
+	return fresh, nil
+}
+
+// insertHoldingRows writes holdings in multi-row inserts: 10,000 rows in a few dozen statements.
+func insertHoldingRows(ctx context.Context, tx *sqlx.Tx, fresh []Holding) error {
+	const batch = 200
+	for start := 0; start < len(fresh); start += batch {
+		end := min(start+batch, len(fresh))
+		var sb strings.Builder
+		sb.WriteString(`INSERT INTO holdings (` + holdingInsertCols + `) VALUES `)
+		args := make([]any, 0, (end-start)*22)
+		for i, h := range fresh[start:end] {
+			if i > 0 {
+				sb.WriteString(",")
+			}
+			sb.WriteString("(" + holdingInsertPlaceholders + ")")
+			args = append(args, holdingInsertArgs(h)...)
+		}
+		if _, err := tx.ExecContext(ctx, tx.Rebind(sb.String()), args...); err != nil {
+			return fmt.Errorf("insert imported holdings: %w", err)
+		}
+	}
+	return nil
+}
+
+// importBatch is an import's rows, the ids they were stored with ("" for a duplicate) and
+// the time they were stored at.
+type importBatch struct {
+	rows []Holding
+	ids  []string
+	now  time.Time
+}
+
+// importSales records the sales of an import in the order given, a microsecond apart so the
+// order they were given is the order they are listed in, and answers how many it recorded.
+func (s *Store) importSales(ctx context.Context, tx *sqlx.Tx, userID int64, b importBatch, sales []ImportedSale, decide SaleRule, replay DisposalReplay) (int, error) {
+	ids, now := b.ids, b.now
+	n := 0
+	for i := 0; i < len(sales); i++ {
+		x := sales[i]
+		if x.Row < 0 || x.Row >= len(ids) {
+			return n, fmt.Errorf("imported sale %d refers to row %d of %d", i, x.Row, len(ids))
+		}
+		at := now.Add(time.Duration(i) * time.Microsecond)
+		if x.Disposal != 0 && replay != nil {
+			// The slices of one disposal, recorded again as one.
+			j := i
+			for j+1 < len(sales) && sales[j+1].Disposal == x.Disposal {
+				j++
+			}
+			group := sales[i : j+1]
+			i = j
+			recorded, err := s.importDisposal(ctx, tx, userID, b, group, replay, at)
+			if err != nil {
+				return n, err
+			}
+			n += recorded
+			continue
+		}
+		if ids[x.Row] == "" {
+			continue // its holding was a duplicate
+		}
+		if _, err := s.insertSale(ctx, tx, userID, ids[x.Row], x.Sale, at, decide); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// importDisposal records again the slices of one imported disposal as one disposal, and
+// answers how many slices it recorded (none when a slice is of a duplicate row: that
+// holding's disposals already stand).
+func (s *Store) importDisposal(ctx context.Context, tx *sqlx.Tx, userID int64, b importBatch, group []ImportedSale, replay DisposalReplay, at time.Time) (int, error) {
+	rows, ids := b.rows, b.ids
+	x := group[0]
+	d := Disposal{Metal: rows[x.Row].Metal, ProductName: rows[x.Row].ProductName, Kind: x.Kind, Method: x.Method,
+		PricePerUnit: x.Sale.PricePerUnit, SoldOn: x.Sale.SoldOn, Fees: x.DisposalFees}
+	if x.ReceivedRow > 0 && x.ReceivedRow <= len(ids) {
+		d.Received = ids[x.ReceivedRow-1]
+	}
+	picks := make([]LotPick, 0, len(group))
+	for _, g := range group {
+		if g.Row < 0 || g.Row >= len(ids) || ids[g.Row] == "" {
+			return 0, nil
+		}
+		picks = append(picks, LotPick{HoldingID: ids[g.Row], Quantity: g.Sale.Quantity})
+		d.Quantity += g.Sale.Quantity
+	}
+	_, slices, err := s.insertDisposalTx(ctx, tx, userID, d, replay(x.Method, picks), at)
+	if err != nil {
+		return 0, err
+	}
+	return len(slices), nil
 }
 
 // AllHoldings returns every holding of the user in purchase order (oldest first, undated

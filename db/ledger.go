@@ -284,13 +284,7 @@ func (s *Store) PositionTotals(ctx context.Context, userID int64, before Date, d
 		return nil, fmt.Errorf("position totals: %w", err)
 	}
 	defer rows.Close()
-	out := make([]MetalTotals, len(metals.All))
-	idx := map[string]int{}
-	for i, m := range metals.All {
-		out[i] = MetalTotals{Metal: m, HeldOz: decimal.Zero, HeldCost: decimal.Zero, HeldOzBefore: decimal.Zero,
-			BoughtOz: decimal.Zero, BoughtCost: decimal.Zero, BoughtFees: decimal.Zero, Realized: decimal.Zero, Paid: decimal.Zero, Ref: decimal.Zero}
-		idx[string(m)] = i
-	}
+	out, idx := zeroTotals()
 	for rows.Next() {
 		var metal string
 		var v ledgerSums
@@ -315,7 +309,7 @@ func (s *Store) PositionTotals(ctx context.Context, userID int64, before Date, d
 		t.Purchases, t.Lots, t.Sales = v[lgPurchases], v[lgLots], v[lgSales]
 		t.HeldOz = joinInts(v[lgHeldOzInt], v[lgHeldOzE8], ozPlaces)
 		t.HeldCost = joinInts(v[lgHeldCostInt], v[lgHeldCostC], moneyPlaces)
-		t.HeldOzBefore = t.HeldOz.Sub(joinInts(newInt, newE8, ozPlaces))
+		t.HeldOzSince = joinInts(newInt, newE8, ozPlaces)
 		t.Realized = joinInts(v[lgPLInt], v[lgPLC], moneyPlaces)
 		if detail == WithPurchases {
 			t.BoughtOz = joinInts(v[lgOzInt], v[lgOzE8], ozPlaces)

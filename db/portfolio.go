@@ -57,9 +57,10 @@ type MetalTotals struct {
 	Lots, Purchases int64
 	// HeldOz and HeldCost are the fine ounces still held and their remaining cost basis.
 	HeldOz, HeldCost decimal.Decimal
-	// HeldOzBefore is the part of HeldOz bought before the day given to PortfolioTotals
-	// (undated holdings count when they were recorded before it).
-	HeldOzBefore decimal.Decimal
+	// HeldOzSince is the part of HeldOz bought on or after the day given to PortfolioTotals
+	// (undated holdings: recorded on or after it); the rest was held before that day
+	// (portfolio.Value works it out).
+	HeldOzSince decimal.Decimal
 	// Realized is the realized profit or loss of the metal's sales; Sales counts them.
 	Realized decimal.Decimal
 	Sales    int64
@@ -163,13 +164,7 @@ func (s *Store) PortfolioTotals(ctx context.Context, userID int64, before Date, 
 	if err != nil {
 		return nil, fmt.Errorf("realized totals: %w", err)
 	}
-	out := make([]MetalTotals, len(metals.All))
-	idx := map[string]int{}
-	for i, m := range metals.All {
-		out[i] = MetalTotals{Metal: m, HeldOz: decimal.Zero, HeldCost: decimal.Zero, HeldOzBefore: decimal.Zero,
-			BoughtOz: decimal.Zero, BoughtCost: decimal.Zero, BoughtFees: decimal.Zero, Realized: decimal.Zero, Paid: decimal.Zero, Ref: decimal.Zero}
-		idx[string(m)] = i
-	}
+	out, idx := zeroTotals()
 	for _, r := range sums {
 		i, ok := idx[r.Metal]
 		if !ok {
@@ -179,7 +174,7 @@ func (s *Store) PortfolioTotals(ctx context.Context, userID int64, before Date, 
 		t.Purchases, t.Lots = r.Purchases, r.Lots
 		t.HeldOz = join(r.HeldOzInt, r.HeldOzE8, ozPlaces)
 		t.HeldCost = join(r.HeldCostInt, r.HeldCostC, moneyPlaces)
-		t.HeldOzBefore = t.HeldOz.Sub(join(r.NewOzInt, r.NewOzE8, ozPlaces))
+		t.HeldOzSince = join(r.NewOzInt, r.NewOzE8, ozPlaces)
 		if detail == WithPurchases {
 			t.BoughtOz = join(r.OzInt, r.OzE8, ozPlaces)
 			t.BoughtCost = join(r.CostInt, r.CostC, moneyPlaces)
@@ -196,6 +191,19 @@ func (s *Store) PortfolioTotals(ctx context.Context, userID int64, before Date, 
 		}
 	}
 	return out, nil
+}
+
+// zeroTotals are the four metals' totals, in metals.All order, all zero, and each metal's
+// index in them.
+func zeroTotals() ([]MetalTotals, map[string]int) {
+	out := make([]MetalTotals, len(metals.All))
+	idx := map[string]int{}
+	for i, m := range metals.All {
+		out[i] = MetalTotals{Metal: m, HeldOz: decimal.Zero, HeldCost: decimal.Zero, HeldOzSince: decimal.Zero,
+			BoughtOz: decimal.Zero, BoughtCost: decimal.Zero, BoughtFees: decimal.Zero, Realized: decimal.Zero, Paid: decimal.Zero, Ref: decimal.Zero}
+		idx[string(m)] = i
+	}
+	return out, idx
 }
 
 type saleSums struct {
@@ -240,39 +248,39 @@ func (s *Store) PositionChanges(ctx context.Context, userID int64) ([]PositionCh
 			var metal string
 			var day Date
 			var created sql.NullTime
-			var ozInt, ozE8, costInt, costC, feesC, pInt, pE8 int64
-			dest := []any{&metal, &day, &ozInt, &ozE8, &costInt, &costC, &feesC, &pInt, &pE8}
+			var ozInt, ozE8, costInt, costC, paidC, pInt, pE8 int64
+			dest := []any{&metal, &day, &ozInt, &ozE8, &costInt, &costC, &paidC, &pInt, &pE8}
 			if label == "undated purchases" {
 				dest[1] = &created
 			}
 			if err := rows.Scan(dest...); err != nil {
 				return fmt.Errorf("%s: %w", label, err)
 			}
+			// Sales come with their columns negated by the query, and paidC is cost_c − fees_c:
+			// the integer parts are only joined here.
 			ch := PositionChange{Metal: metals.Metal(metal), Day: day, Dated: label != "undated purchases",
 				Oz: joinInts(ozInt, ozE8, ozPlaces), Cost: joinInts(costInt, costC, moneyPlaces), Paid: decimal.Zero, PricedOz: decimal.Zero}
 			if created.Valid {
 				ch.Day = NewDate(created.Time)
 			}
-			if sale {
-				ch.Oz, ch.Cost = ch.Oz.Neg(), ch.Cost.Neg()
-			} else {
-				ch.Paid = ch.Cost.Sub(decimal.New(feesC, -moneyPlaces))
+			if !sale {
+				ch.Paid = joinInts(costInt, paidC, moneyPlaces)
 				ch.PricedOz = joinInts(pInt, pE8, ozPlaces)
 			}
 			out = append(out, ch)
 		}
 		return rows.Err()
 	}
-	if err := scan("purchases by day", `SELECT metal, purchase_date, SUM(oz_int), SUM(oz_e8), SUM(cost_int), SUM(cost_c), SUM(fees_c),
+	if err := scan("purchases by day", `SELECT metal, purchase_date, SUM(oz_int), SUM(oz_e8), SUM(cost_int), SUM(cost_c), SUM(cost_c - fees_c),
 			SUM(`+pricedInt+`), SUM(`+pricedE8+`)
 		FROM holdings WHERE user_id = ? AND purchase_date IS NOT NULL GROUP BY metal, purchase_date`, false, userID); err != nil {
 		return nil, err
 	}
-	if err := scan("undated purchases", `SELECT metal, created_at, oz_int, oz_e8, cost_int, cost_c, fees_c, `+pricedInt+`, `+pricedE8+`
+	if err := scan("undated purchases", `SELECT metal, created_at, oz_int, oz_e8, cost_int, cost_c, cost_c - fees_c, `+pricedInt+`, `+pricedE8+`
 		FROM holdings WHERE user_id = ? AND purchase_date IS NULL`, false, userID); err != nil {
 		return nil, err
 	}
-	if err := scan("sales by day", `SELECT metal, sold_on, SUM(oz_int), SUM(oz_e8), SUM(cost_int), SUM(cost_c), 0, 0, 0
+	if err := scan("sales by day", `SELECT metal, sold_on, -SUM(oz_int), -SUM(oz_e8), -SUM(cost_int), -SUM(cost_c), 0, 0, 0
 		FROM sales WHERE user_id = ? GROUP BY metal, sold_on`, true, userID); err != nil {
 		return nil, err
 	}

@@ -85,7 +85,7 @@ func TestPortfolioTotalsHandComputed(t *testing.T) {
 		g := got[metals.Gold]
 		pfEq(t, "gold oz", g.HeldOz, "3.09645")
 		pfEq(t, "gold cost", g.HeldCost, "6427.99")
-		pfEq(t, "gold oz before today", g.HeldOzBefore, "3")
+		pfEq(t, "gold oz bought today", g.HeldOzSince, "0.09645")
 		pfEq(t, "gold fees", g.BoughtFees, "35.49")
 		if g.Lots != 3 || g.Purchases != 3 || g.FirstPurchase.String() != "2025-01-10" || g.LastPurchase.String() != "2026-11-20" {
 			t.Errorf("gold counts/dates: %+v", g)
@@ -97,7 +97,7 @@ func TestPortfolioTotalsHandComputed(t *testing.T) {
 		pfEq(t, "platinum oz", pt.HeldOz, "1")
 		pfEq(t, "platinum cost", pt.HeldCost, "1010.11")
 		// Undated and recorded now (after the day's start): not held before today.
-		pfEq(t, "platinum before", pt.HeldOzBefore, "0")
+		pfEq(t, "platinum since", pt.HeldOzSince, "1")
 		if !pt.FirstPurchase.IsZero() {
 			t.Errorf("undated first purchase = %s", pt.FirstPurchase)
 		}
@@ -106,7 +106,7 @@ func TestPortfolioTotalsHandComputed(t *testing.T) {
 
 		// With tomorrow as the day, the undated lot counts as held before it.
 		tomorrow := db.NewDate(time.Now().UTC().AddDate(0, 0, 1)).String()
-		pfEq(t, "platinum before tomorrow", pfTotals(t, s, ann.ID, tomorrow)[metals.Platinum].HeldOzBefore, "1")
+		pfEq(t, "platinum since tomorrow", pfTotals(t, s, ann.ID, tomorrow)[metals.Platinum].HeldOzSince, "0")
 
 		// A user with nothing still gets four zero rows.
 		carl, _ := s.InsertUser(ctx, "carl@example.com", "h", db.TierGold, false)

@@ -279,15 +279,8 @@ func (s *Store) DeleteComment(ctx context.Context, articleID, id string) error {
 		if _, _, _, err := s.lockArticle(ctx, tx, articleID); err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE article_comments SET body = '', deleted_at = ?
-			WHERE id = ? AND article_id = ? AND deleted_at IS NULL`), s.now(), id, articleID)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return ErrNotFound
-		}
-		return nil
+		return oneRow(tx.ExecContext(ctx, tx.Rebind(`UPDATE article_comments SET body = '', deleted_at = ?
+			WHERE id = ? AND article_id = ? AND deleted_at IS NULL`), s.now(), id, articleID))
 	})
 }
 

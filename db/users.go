@@ -89,39 +89,18 @@ func (s *Store) UserByID(ctx context.Context, id int64) (User, error) {
 
 // SetUserTier changes the membership tier of the account with that email.
 func (s *Store) SetUserTier(ctx context.Context, email, tier string) error {
-	res, err := s.db.ExecContext(ctx, s.rebind(`UPDATE users SET tier = ?, updated_at = ? WHERE lower(email) = ?`), tier, s.now(), NormalizeEmail(email))
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return oneRow(s.db.ExecContext(ctx, s.rebind(`UPDATE users SET tier = ?, updated_at = ? WHERE lower(email) = ?`), tier, s.now(), NormalizeEmail(email)))
 }
 
 // SetUserProfile stores a member's display name and time zone.
 func (s *Store) SetUserProfile(ctx context.Context, id int64, displayName, timeZone string) error {
-	res, err := s.db.ExecContext(ctx, s.rebind(`UPDATE users SET display_name = ?, time_zone = ?, updated_at = ? WHERE id = ?`), displayName, timeZone, s.now(), id)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return oneRow(s.db.ExecContext(ctx, s.rebind(`UPDATE users SET display_name = ?, time_zone = ?, updated_at = ? WHERE id = ?`), displayName, timeZone, s.now(), id))
 }
 
 // SetUserUnits stores what a member reads money, weights and times in.
 func (s *Store) SetUserUnits(ctx context.Context, id int64, displayCurrency, weightUnit, timeZone string) error {
-	res, err := s.db.ExecContext(ctx, s.rebind(`UPDATE users SET display_currency = ?, weight_unit = ?, time_zone = ?, updated_at = ? WHERE id = ?`),
-		displayCurrency, weightUnit, timeZone, s.now(), id)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return oneRow(s.db.ExecContext(ctx, s.rebind(`UPDATE users SET display_currency = ?, weight_unit = ?, time_zone = ?, updated_at = ? WHERE id = ?`),
+		displayCurrency, weightUnit, timeZone, s.now(), id))
 }
 
 // SetUserPassword stores a new password hash and moves the account's session generation on,
@@ -186,13 +165,6 @@ func (s *Store) DeleteUser(ctx context.Context, id int64) error {
 
 // SetUserTaxSettings stores a member's default lot method and tax jurisdiction.
 func (s *Store) SetUserTaxSettings(ctx context.Context, id int64, lotMethod, jurisdiction string) error {
-	res, err := s.db.ExecContext(ctx, s.rebind(`UPDATE users SET lot_method = ?, tax_jurisdiction = ?, updated_at = ? WHERE id = ?`),
-		lotMethod, jurisdiction, s.now(), id)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return oneRow(s.db.ExecContext(ctx, s.rebind(`UPDATE users SET lot_method = ?, tax_jurisdiction = ?, updated_at = ? WHERE id = ?`),
+		lotMethod, jurisdiction, s.now(), id))
 }

@@ -37,8 +37,7 @@ func sqliteFileArgs(fs *flag.FlagSet, args []string, usage string) (string, conf
 // cmdBackup handles `ounce backup FILE`: a consistent copy of the embedded database, taken
 // while the server runs.
 func cmdBackup(ctx context.Context, args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("backup", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := quietFlags("backup")
 	file, cfg, err := sqliteFileArgs(fs, args, "backup needs exactly one FILE to write: ounce backup FILE")
 	if err != nil {
 		return err
@@ -70,8 +69,7 @@ func cmdBackup(ctx context.Context, args []string, stdout io.Writer) error {
 // cmdRestore handles `ounce restore [--force] FILE`: the backup becomes the embedded database.
 // Stop the server first; a database with anything in it is replaced only with --force.
 func cmdRestore(ctx context.Context, args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("restore", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := quietFlags("restore")
 	force := fs.Bool("force", false, "replace a database that is not empty")
 	file, cfg, err := sqliteFileArgs(fs, args, "restore needs exactly one backup FILE: ounce restore [--force] FILE")
 	if err != nil {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -150,8 +149,7 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 }
 
 func cmdDealersClicks(ctx context.Context, args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("dealers clicks", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := quietFlags("dealers clicks")
 	since := fs.String("since", "30d", "30d, 12h or YYYY-MM-DD")
 	if err := fs.Parse(args); err != nil {
 		return usageError{flagError(err).Error()}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -15,11 +14,10 @@ import (
 
 // cmdFX handles `ounce fx import FILE`: all rows or none, one line per bad row, exit 2.
 func cmdFX(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] != "import" {
-		return usageError{"fx needs the subcommand import: ounce fx import FILE.csv"}
+	fs, err := subcommandFlags(args, "fx", "import", "fx needs the subcommand import: ounce fx import FILE.csv")
+	if err != nil {
+		return err
 	}
-	fs := flag.NewFlagSet("fx import", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	if err := parseInterspersed(fs, args[1:]); err != nil {
 		return usageError{err.Error()}
 	}

@@ -213,8 +213,7 @@ func fieldLine(f apperr.FieldError) string {
 // withStore opens and migrates the configured database, runs fn, and closes it.
 // It takes serve's flags (--database-url, --data-dir …), as it always has.
 func withStore(ctx context.Context, args []string, fn func(config, *db.Store) error) error {
-	fs := flag.NewFlagSet("ounce", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := quietFlags("ounce")
 	cfg, err := loadConfig(fs, args)
 	if err != nil {
 		return usageError{flagError(err).Error()}
@@ -259,8 +258,7 @@ func redactAttr(_ []string, a slog.Attr) slog.Attr {
 }
 
 func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := quietFlags("serve")
 	cfg, err := loadConfig(fs, args)
 	if err != nil {
 		return usageError{flagError(err).Error()}
@@ -351,8 +349,7 @@ func cmdUser(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if len(args) == 0 {
 		return usageError{"user needs a subcommand: add, list, reset-password, set-admin, set-tier, mute or unmute"}
 	}
-	fs := flag.NewFlagSet("user", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := quietFlags("user")
 	email := fs.String("email", "", "account email")
 	tier := fs.String("tier", "", "free or gold")
 	admin := fs.Bool("admin", false, "make the account an administrator")
@@ -459,11 +456,10 @@ func cmdUserList(ctx context.Context, cfg config, stdout io.Writer) error {
 }
 
 func cmdAPIKey(ctx context.Context, args []string, stdout io.Writer) error {
-	if len(args) == 0 || args[0] != "new" {
-		return usageError{"apikey needs the subcommand new: ounce apikey new --email E [--name N]"}
+	fs, err := subcommandFlags(args, "apikey", "new", "apikey needs the subcommand new: ounce apikey new --email E [--name N]")
+	if err != nil {
+		return err
 	}
-	fs := flag.NewFlagSet("apikey", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	email := fs.String("email", "", "account email")
 	name := fs.String("name", "cli", "a name to recognise the key by")
 	if err := fs.Parse(args[1:]); err != nil {

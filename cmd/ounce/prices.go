@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -15,11 +14,10 @@ import (
 
 // cmdPrices handles `ounce prices import --metal M FILE.csv`.
 func cmdPrices(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] != "import" {
-		return usageError{"prices needs the subcommand import: ounce prices import --metal M FILE.csv"}
+	fs, err := subcommandFlags(args, "prices", "import", "prices needs the subcommand import: ounce prices import --metal M FILE.csv")
+	if err != nil {
+		return err
 	}
-	fs := flag.NewFlagSet("prices import", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	metal := fs.String("metal", "", "gold, silver, platinum or palladium")
 	gran := fs.String("granularity", db.Daily, "daily or monthly")
 	if err := parseInterspersed(fs, args[1:]); err != nil {

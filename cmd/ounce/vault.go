@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -87,8 +86,7 @@ func readLimited(name string) ([]byte, error) {
 }
 
 func cmdVaultOpenInterest(ctx context.Context, args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("vault open-interest", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := quietFlags("vault open-interest")
 	metal := fs.String("metal", "", "gold, silver, platinum or palladium")
 	contracts := fs.String("contracts", "", "open contracts of the metal's main COMEX future")
 	date := fs.String("date", "", "day of the figure, YYYY-MM-DD (default today, UTC)")

@@ -178,11 +178,7 @@ func deviceInput(raw []byte) (alerts.DeviceInput, error) {
 
 // APIPushRegister answers POST /v1/push/register.
 func (h *Handlers) APIPushRegister(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	in, err := deviceInput(c.Body())
+	u, in, err := kit.UserInput(c, deviceInput)
 	if err != nil {
 		return err
 	}
@@ -286,11 +282,7 @@ func alertInput(raw []byte) (alerts.AlertInput, error) {
 
 // APIAlertCreate answers POST /v1/push/price-alerts.
 func (h *Handlers) APIAlertCreate(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	in, err := alertInput(c.Body())
+	u, in, err := kit.UserInput(c, alertInput)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/billing"
 )
 
@@ -67,13 +68,19 @@ func verificationJSON(v billing.Verification) MembershipJSON {
 		CancelAtPeriodEnd: v.CancelAtPeriodEnd, GraceUntil: timeOrNull(v.GraceUntil), Checkout: v.Checkout}
 }
 
-// APICheckoutCreate answers POST /v1/payment/create-checkout-session.
-func (h *Handlers) APICheckoutCreate(c *fiber.Ctx) error {
+// payingMember is the member of a payment route, once payments are known to be enabled.
+func (h *Handlers) payingMember(c *fiber.Ctx) (account.User, error) {
 	u, err := kit.RequireUser(c)
 	if err != nil {
-		return err
+		return u, err
 	}
-	if err := h.billing.RequireEnabled(); err != nil {
+	return u, h.billing.RequireEnabled()
+}
+
+// APICheckoutCreate answers POST /v1/payment/create-checkout-session.
+func (h *Handlers) APICheckoutCreate(c *fiber.Ctx) error {
+	u, err := h.payingMember(c)
+	if err != nil {
 		return err
 	}
 	in, err := billing.ParseCheckoutJSON(c.Body())
@@ -90,11 +97,8 @@ func (h *Handlers) APICheckoutCreate(c *fiber.Ctx) error {
 
 // APICheckoutVerify answers POST /v1/payment/verify-session.
 func (h *Handlers) APICheckoutVerify(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
+	u, err := h.payingMember(c)
 	if err != nil {
-		return err
-	}
-	if err := h.billing.RequireEnabled(); err != nil {
 		return err
 	}
 	id, err := billing.ParseVerifyJSON(c.Body())

@@ -237,31 +237,8 @@ func (b *Broadcast) Serve(c *fiber.Ctx) {
 		if !write(conn, h.Header()) {
 			return
 		}
-		var sent, beats uint64
-		first := true
-		for {
-			f, n, changed := b.current()
-			switch {
-			case f.seq != sent && sent == 0 && have != "" && f.key == have:
-				sent = f.seq // the page shows this already
-			case f.seq != sent:
-				if !write(conn, f.chunk) {
-					return
-				}
-				sent = f.seq
-			case n != beats && !first:
-				if !write(conn, heartbeatChunk) {
-					return
-				}
-			}
-			beats, first = n, false
-			select {
-			case <-b.done:
-				write(conn, lastChunk)
-				return
-			case <-changed:
-			}
-		}
+		b.pump(have, func(f frame) bool { return write(conn, f.chunk) }, func() bool { return write(conn, heartbeatChunk) },
+			func() { write(conn, lastChunk) })
 	})
 }
 
@@ -269,6 +246,13 @@ func (b *Broadcast) Serve(c *fiber.Ctx) {
 func (b *Broadcast) serveRaw(s *SSEStream, have string) {
 	b.streams.Add(1)
 	defer b.streams.Add(-1)
+	b.pump(have, func(f frame) bool { return s.Send(string(f.raw)) }, func() bool { return s.Send(string(heartbeatText)) }, func() {})
+}
+
+// pump feeds one stream until the broadcast ends (then last runs) or the stream breaks (send
+// or beat answers false): every new frame once, except the first when it is the one the page
+// already shows (have), and a heartbeat when the beat moves on with no new frame.
+func (b *Broadcast) pump(have string, send func(frame) bool, beat func() bool, last func()) {
 	var sent, beats uint64
 	first := true
 	for {
@@ -277,18 +261,19 @@ func (b *Broadcast) serveRaw(s *SSEStream, have string) {
 		case f.seq != sent && sent == 0 && have != "" && f.key == have:
 			sent = f.seq // the page shows this already
 		case f.seq != sent:
-			if !s.Send(string(f.raw)) {
+			if !send(f) {
 				return
 			}
 			sent = f.seq
 		case n != beats && !first:
-			if !s.Send(string(heartbeatText)) {
+			if !beat() {
 				return
 			}
 		}
 		beats, first = n, false
 		select {
 		case <-b.done:
+			last()
 			return
 		case <-changed:
 		}

@@ -27,6 +27,18 @@ func RequireUser(c *fiber.Ctx) (u account.User, err error) {
 	return u, nil
 }
 
+// UserInput is the bearer-authenticated user and the request body read by parse: how a
+// handler that acts for a member on a JSON body begins.
+func UserInput[T any](c *fiber.Ctx, parse func([]byte) (T, error)) (account.User, T, error) {
+	var in T
+	u, err := RequireUser(c)
+	if err != nil {
+		return u, in, err
+	}
+	in, err = parse(c.Body())
+	return u, in, err
+}
+
 // PageParams reads the limit and offset of a list.
 func PageParams(c *fiber.Ctx) (limit, offset int, err error) {
 	if limit, err = QueryInt(c, "limit", 50, 1, 200); err != nil {

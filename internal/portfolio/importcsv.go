@@ -13,6 +13,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
@@ -411,7 +413,30 @@ func (s *Service) ImportRows(ctx context.Context, u db.User, data []byte) ([]db.
 	if err := s.checkImportCap(ctx, u, rows); err != nil {
 		return nil, nil, err
 	}
+	SumDisposalFees(p.Sales)
 	return rows, p.Sales, nil
+}
+
+// SumDisposalFees sets DisposalFees on every slice of an imported disposal (a run of
+// consecutive sales with the same Disposal number) to the fees of all its slices: the
+// disposal is recorded again as one, with those fees.
+func SumDisposalFees(sales []db.ImportedSale) {
+	for i := 0; i < len(sales); {
+		j := i + 1
+		if sales[i].Disposal != 0 {
+			for j < len(sales) && sales[j].Disposal == sales[i].Disposal {
+				j++
+			}
+		}
+		fees := decimal.Zero
+		for _, x := range sales[i:j] {
+			fees = fees.Add(x.Sale.Fees)
+		}
+		for k := i; k < j; k++ {
+			sales[k].DisposalFees = fees
+		}
+		i = j
+	}
 }
 
 // checkImportCap refuses an import that would take u past MaxHoldings, counting only the rows

@@ -132,116 +132,166 @@ func strictJSONFields(body []byte, allowed []string) (map[string]string, map[str
 // apply validates the input and writes it onto h. With create, required fields must be
 // present; otherwise absent fields keep h's values (PATCH). It returns every problem found.
 func (in HoldingInput) apply(h *Holding, create bool, now time.Time) []apperr.FieldError {
-	var errs []apperr.FieldError
-	bad := func(f, m string) { errs = append(errs, apperr.FieldError{Field: f, Message: m}) }
-	get := func(f string) (string, bool) { v, ok := in.fields[f]; return v, ok }
-	isNum := func(f string) bool { return !in.json || in.numeric[f] }
-	isStr := func(f string) bool { return !in.json || !in.numeric[f] }
+	a := &applier{in: in, h: h, create: create}
+	a.metal()
+	a.quantity()
+	a.weight()
+	a.money()
+	a.texts()
+	a.purchaseDate(now)
+	a.currency()
+	sortByFieldOrder(a.errs, HoldingFields)
+	return a.errs
+}
 
-	if v, ok := get("metal"); ok || create {
-		// Exactly the documented identifiers: the API promises an enum, so it takes nothing looser.
-		m := metals.Metal(v)
-		if !in.json {
-			// Forms and CSV files are typed by people: "Silver" is silver.
-			m = metals.Metal(strings.ToLower(strings.TrimSpace(v)))
-		}
-		switch {
-		case !isStr("metal"):
-			bad("metal", "must be a string")
-		case strings.TrimSpace(v) == "":
-			bad("metal", "is required: one of gold, silver, platinum, palladium")
-		case !m.Valid():
-			bad("metal", "must be one of gold, silver, platinum, palladium (lowercase)")
-		default:
-			h.Metal = m
-		}
+// applier is one run of apply: the input, the holding it writes onto and the problems found.
+type applier struct {
+	in     HoldingInput
+	h      *Holding
+	create bool
+	errs   []apperr.FieldError
+}
+
+func (a *applier) bad(f, m string) { a.errs = append(a.errs, apperr.FieldError{Field: f, Message: m}) }
+
+func (a *applier) get(f string) (string, bool) { v, ok := a.in.fields[f]; return v, ok }
+
+func (a *applier) isNum(f string) bool { return !a.in.json || a.in.numeric[f] }
+
+func (a *applier) isStr(f string) bool { return !a.in.json || !a.in.numeric[f] }
+
+func (a *applier) metal() {
+	v, ok := a.get("metal")
+	if !ok && !a.create {
+		return
 	}
-	if v, ok := get("quantity"); ok || create {
-		if q, msg := parseQuantity(v, isNum("quantity")); msg != "" {
-			bad("quantity", msg)
-		} else {
-			h.Quantity = q
-		}
+	// Exactly the documented identifiers: the API promises an enum, so it takes nothing looser.
+	m := metals.Metal(v)
+	if !a.in.json {
+		// Forms and CSV files are typed by people: "Silver" is silver.
+		m = metals.Metal(strings.ToLower(strings.TrimSpace(v)))
 	}
-	enteredWeight := strings.TrimSpace(in.fields["weight"]) != ""
+	switch {
+	case !a.isStr("metal"):
+		a.bad("metal", "must be a string")
+	case strings.TrimSpace(v) == "":
+		a.bad("metal", "is required: one of gold, silver, platinum, palladium")
+	case !m.Valid():
+		a.bad("metal", "must be one of gold, silver, platinum, palladium (lowercase)")
+	default:
+		a.h.Metal = m
+	}
+}
+
+func (a *applier) quantity() {
+	v, ok := a.get("quantity")
+	if !ok && !a.create {
+		return
+	}
+	if q, msg := parseQuantity(v, a.isNum("quantity")); msg != "" {
+		a.bad("quantity", msg)
+	} else {
+		a.h.Quantity = q
+	}
+}
+
+// weight reads weight and weight_unit (as entered) or else weight_oz.
+func (a *applier) weight() {
+	h := a.h
+	enteredWeight := strings.TrimSpace(a.in.fields["weight"]) != ""
 	if enteredWeight {
-		in.applyWeight(h, isNum, bad)
-	} else if v, ok := get("weight_unit"); ok && strings.TrimSpace(v) != "" && in.json {
-		bad("weight", "is required with weight_unit")
+		a.in.applyWeight(h, a.isNum, a.bad)
+	} else if v, ok := a.get("weight_unit"); ok && strings.TrimSpace(v) != "" && a.in.json {
+		a.bad("weight", "is required with weight_unit")
 	}
-	if v, ok := get("weight_oz"); !enteredWeight && (ok || create) {
+	if v, ok := a.get("weight_oz"); !enteredWeight && (ok || a.create) {
 		// The same fine weight sent back (an edit form) keeps the weight as it was entered.
-		if d, err := parseBoundedDecimal(strings.TrimSpace(v)); create || err != nil || !d.Equal(h.WeightOz) {
+		if d, err := parseBoundedDecimal(strings.TrimSpace(v)); a.create || err != nil || !d.Equal(h.WeightOz) {
 			h.WeightAmount, h.WeightUnit = decimal.NullDecimal{}, ""
 		}
-		if d, msg := parseAmount(v, isNum("weight_oz"), true, false, maxWeight, MaxWeightDecimals); msg != "" {
-			bad("weight_oz", msg)
+		if d, msg := parseAmount(v, a.isNum("weight_oz"), true, false, maxWeight, MaxWeightDecimals); msg != "" {
+			a.bad("weight_oz", msg)
 		} else {
 			h.WeightOz = d
 		}
 	}
-	if v, ok := get("purchase_price"); ok || create {
-		if d, msg := parseAmount(in.money(v), isNum("purchase_price"), true, true, maxPrice, maxMoneyDecimals); msg != "" {
-			bad("purchase_price", msg)
+}
+
+// money reads purchase_price and fees.
+func (a *applier) money() {
+	h := a.h
+	if v, ok := a.get("purchase_price"); ok || a.create {
+		if d, msg := parseAmount(a.in.money(v), a.isNum("purchase_price"), true, true, maxPrice, maxMoneyDecimals); msg != "" {
+			a.bad("purchase_price", msg)
 		} else {
 			h.PurchasePrice = d
 		}
 	}
-	if create {
+	if a.create {
 		h.Fees = decimal.Zero
 	}
-	if v, ok := get("fees"); ok {
+	if v, ok := a.get("fees"); ok {
 		if strings.TrimSpace(v) == "" {
 			h.Fees = decimal.Zero
-		} else if d, msg := parseAmount(in.money(v), isNum("fees"), true, true, maxPrice, maxMoneyDecimals); msg != "" {
-			bad("fees", msg)
+		} else if d, msg := parseAmount(a.in.money(v), a.isNum("fees"), true, true, maxPrice, maxMoneyDecimals); msg != "" {
+			a.bad("fees", msg)
 		} else {
 			h.Fees = d
 		}
 	}
+}
+
+// texts reads the free-text fields.
+func (a *applier) texts() {
 	for _, f := range []struct {
 		name string
 		max  int
 		dst  *string
-	}{{"product_name", MaxProductName, &h.ProductName}, {"dealer", MaxDealer, &h.Dealer}, {"notes", MaxNotes, &h.Notes}} {
-		v, ok := get(f.name)
+	}{{"product_name", MaxProductName, &a.h.ProductName}, {"dealer", MaxDealer, &a.h.Dealer}, {"notes", MaxNotes, &a.h.Notes}} {
+		v, ok := a.get(f.name)
 		if !ok {
 			continue
 		}
 		s, msg := CleanText(v, f.max, f.name == "notes")
-		if !isStr(f.name) {
+		if !a.isStr(f.name) {
 			msg = "must be a string"
 		}
 		if msg != "" {
-			bad(f.name, msg)
+			a.bad(f.name, msg)
 			continue
 		}
 		*f.dst = s
 	}
-	if v, ok := get("purchase_date"); ok {
-		v = strings.TrimSpace(v)
-		switch {
-		case !isStr("purchase_date"):
-			bad("purchase_date", "must be a string in YYYY-MM-DD form")
-		case v == "":
-			h.PurchaseDate = db.Date{}
-		default:
-			if d, msg := parseDay(v, now); msg != "" {
-				bad("purchase_date", msg)
-			} else {
-				h.PurchaseDate = d
-			}
-		}
+}
+
+func (a *applier) purchaseDate(now time.Time) {
+	v, ok := a.get("purchase_date")
+	if !ok {
+		return
 	}
-	if v, ok := get("purchase_currency"); ok && strings.TrimSpace(v) != "" {
-		if code, msg := parseCurrency(v, isStr("purchase_currency")); msg != "" {
-			bad("purchase_currency", msg)
+	v = strings.TrimSpace(v)
+	switch {
+	case !a.isStr("purchase_date"):
+		a.bad("purchase_date", "must be a string in YYYY-MM-DD form")
+	case v == "":
+		a.h.PurchaseDate = db.Date{}
+	default:
+		if d, msg := parseDay(v, now); msg != "" {
+			a.bad("purchase_date", msg)
 		} else {
-			h.PurchaseCurrency = code
+			a.h.PurchaseDate = d
 		}
 	}
-	sortByFieldOrder(errs, HoldingFields)
-	return errs
+}
+
+func (a *applier) currency() {
+	if v, ok := a.get("purchase_currency"); ok && strings.TrimSpace(v) != "" {
+		if code, msg := parseCurrency(v, a.isStr("purchase_currency")); msg != "" {
+			a.bad("purchase_currency", msg)
+		} else {
+			a.h.PurchaseCurrency = code
+		}
+	}
 }
 
 // applyWeight reads weight and weight_unit (the weight per unit as entered, oz when no unit is

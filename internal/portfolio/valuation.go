@@ -138,6 +138,10 @@ func (s *Service) value(ctx context.Context, u db.User, detail db.TotalsDetail, 
 	return p, totals, nil
 }
 
+// HeldOzBefore is the part of a metal's held ounces bought before the day its totals were
+// read for: what was held through that day's move in spot.
+func HeldOzBefore(t db.MetalTotals) decimal.Decimal { return t.HeldOz.Sub(t.HeldOzSince) }
+
 // Value is the valuation math: the totals of each metal (metals.All order) at the board's
 // prices. Without a price service (live false) every figure that needs a price is unknown
 // and the whole is stale.
@@ -146,8 +150,9 @@ func Value(totals []db.MetalTotals, board prices.Snapshot, live bool) Portfolio 
 	total, day := decimal.Zero, decimal.Zero
 	valueKnown, dayCovered := true, false
 	for _, t := range totals {
+		before := HeldOzBefore(t)
 		p := Position{Metal: t.Metal, Lots: t.Lots, Purchases: t.Purchases, Sales: t.Sales, HeldOz: t.HeldOz, Cost: t.HeldCost,
-			HeldOzBefore: t.HeldOzBefore, Realized: t.Realized, PrevValue: decimal.Zero}
+			HeldOzBefore: before, Realized: t.Realized, PrevValue: decimal.Zero}
 		if sp, ok := board.Prices[t.Metal]; ok {
 			price := sp.Price
 			p.Spot, p.SpotStale, p.SpotAsOf = &price, sp.Stale, sp.AsOf
@@ -159,11 +164,11 @@ func Value(totals []db.MetalTotals, board prices.Snapshot, live bool) Portfolio 
 				p.ChangeFrom, p.ChangeAsOf = sp.PrevDate, sp.Session
 			}
 			switch {
-			case t.HeldOzBefore.IsZero():
+			case before.IsZero():
 				p.DayChange = ptr(decimal.Zero) // nothing was held through any move
 			case live && sp.ChangeIsToday():
-				p.DayChange = ptr(t.HeldOzBefore.Mul(sp.Change))
-				p.PrevValue = t.HeldOzBefore.Mul(sp.PrevClose)
+				p.DayChange = ptr(before.Mul(sp.Change))
+				p.PrevValue = before.Mul(sp.PrevClose)
 			default:
 				p.DayChangeNote = notTodayReason(sp)
 			}
@@ -172,7 +177,7 @@ func Value(totals []db.MetalTotals, board prices.Snapshot, live bool) Portfolio 
 			if t.HeldOz.IsZero() {
 				p.Value = ptr(decimal.Zero)
 			}
-			if t.HeldOzBefore.IsZero() {
+			if before.IsZero() {
 				p.DayChange = ptr(decimal.Zero)
 			} else {
 				p.DayChangeNote = "no " + string(t.Metal) + " price"
@@ -189,7 +194,7 @@ func Value(totals []db.MetalTotals, board prices.Snapshot, live bool) Portfolio 
 			v.DayChangeLeftOut = append(v.DayChangeLeftOut, t.Metal)
 		} else {
 			day = day.Add(*p.DayChange)
-			dayCovered = dayCovered || t.HeldOzBefore.IsPositive()
+			dayCovered = dayCovered || before.IsPositive()
 		}
 		v.PrevValue = v.PrevValue.Add(p.PrevValue)
 		v.TotalCost = v.TotalCost.Add(t.HeldCost)

@@ -51,13 +51,13 @@ var handQuotes = map[metals.Metal][2]string{
 // silver with a zero-cost gift, one of four platinum units sold, two of three palladium sold.
 func handTotals() []db.MetalTotals {
 	return []db.MetalTotals{
-		{Metal: metals.Gold, Lots: 3, Purchases: 3, HeldOz: d("3.09645"), HeldCost: d("6427.99"), HeldOzBefore: d("3"), Realized: d("0"),
+		{Metal: metals.Gold, Lots: 3, Purchases: 3, HeldOz: d("3.09645"), HeldCost: d("6427.99"), HeldOzSince: d("0.09645"), Realized: d("0"),
 			BoughtOz: d("3.09645"), BoughtCost: d("6427.99"), FirstPurchase: day("2025-01-10"), LastPurchase: day("2026-11-20")},
-		{Metal: metals.Silver, Lots: 2, Purchases: 2, HeldOz: d("82.34"), HeldCost: d("1852.00"), HeldOzBefore: d("82.34"), Realized: d("0"),
+		{Metal: metals.Silver, Lots: 2, Purchases: 2, HeldOz: d("82.34"), HeldCost: d("1852.00"), HeldOzSince: d("0"), Realized: d("0"),
 			BoughtOz: d("82.34"), BoughtCost: d("1852.00"), FirstPurchase: day("2023-12-25"), LastPurchase: day("2024-03-15")},
-		{Metal: metals.Platinum, Lots: 1, Purchases: 1, Sales: 1, HeldOz: d("3"), HeldCost: d("2865.00"), HeldOzBefore: d("3"), Realized: d("50"),
+		{Metal: metals.Platinum, Lots: 1, Purchases: 1, Sales: 1, HeldOz: d("3"), HeldCost: d("2865.00"), HeldOzSince: d("0"), Realized: d("50"),
 			BoughtOz: d("4"), BoughtCost: d("3820.00"), FirstPurchase: day("2025-02-01"), LastPurchase: day("2025-02-01")},
-		{Metal: metals.Palladium, Lots: 1, Purchases: 1, Sales: 1, HeldOz: d("1"), HeldCost: d("1000.02"), HeldOzBefore: d("1"), Realized: d("399.97"),
+		{Metal: metals.Palladium, Lots: 1, Purchases: 1, Sales: 1, HeldOz: d("1"), HeldCost: d("1000.02"), HeldOzSince: d("0"), Realized: d("399.97"),
 			BoughtOz: d("3"), BoughtCost: d("3000.05"), FirstPurchase: day("2025-03-03"), LastPurchase: day("2025-03-03")},
 	}
 }
@@ -116,10 +116,10 @@ func TestValueHandComputed(t *testing.T) {
 // TestValueWithoutPrices: a held metal without a price leaves every figure that needs it unknown.
 func TestValueWithoutPrices(t *testing.T) {
 	totals := []db.MetalTotals{
-		{Metal: metals.Gold, HeldOz: d("0"), HeldCost: d("0"), HeldOzBefore: d("0"), Realized: d("0")},
-		{Metal: metals.Silver, Lots: 1, Purchases: 1, HeldOz: d("10"), HeldCost: d("300"), HeldOzBefore: d("10"), Realized: d("0")},
-		{Metal: metals.Platinum, HeldOz: d("0"), HeldCost: d("0"), HeldOzBefore: d("0"), Realized: d("0")},
-		{Metal: metals.Palladium, HeldOz: d("0"), HeldCost: d("0"), HeldOzBefore: d("0"), Realized: d("0")},
+		{Metal: metals.Gold, HeldOz: d("0"), HeldCost: d("0"), HeldOzSince: d("0"), Realized: d("0")},
+		{Metal: metals.Silver, Lots: 1, Purchases: 1, HeldOz: d("10"), HeldCost: d("300"), HeldOzSince: d("0"), Realized: d("0")},
+		{Metal: metals.Platinum, HeldOz: d("0"), HeldCost: d("0"), HeldOzSince: d("0"), Realized: d("0")},
+		{Metal: metals.Palladium, HeldOz: d("0"), HeldCost: d("0"), HeldOzSince: d("0"), Realized: d("0")},
 	}
 	for _, c := range []struct {
 		name  string
@@ -156,7 +156,7 @@ func TestValueWithoutPrices(t *testing.T) {
 func handTotalsZero() []db.MetalTotals {
 	out := make([]db.MetalTotals, len(metals.All))
 	for i, m := range metals.All {
-		out[i] = db.MetalTotals{Metal: m, HeldOz: d("0"), HeldCost: d("0"), HeldOzBefore: d("0"), Realized: d("0")}
+		out[i] = db.MetalTotals{Metal: m, HeldOz: d("0"), HeldCost: d("0"), HeldOzSince: d("0"), Realized: d("0")}
 	}
 	return out
 }

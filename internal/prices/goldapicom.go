@@ -20,16 +20,12 @@ const GoldAPIComBaseURL = "https://api.gold-api.com"
 
 // GoldAPICom reads gold-api.com, which needs no key; that makes it the provider
 // Ounce can always fall back to.
-type GoldAPICom struct {
-	base   string
-	client *http.Client
-	now    func() time.Time
-}
+type GoldAPICom struct{ endpoint }
 
 // NewGoldAPICom builds the adapter; an empty baseURL means the public endpoint
 // and a nil client gets a 10 s timeout.
 func NewGoldAPICom(baseURL string, client *http.Client) *GoldAPICom {
-	return &GoldAPICom{base: baseOrDefault(baseURL, GoldAPIComBaseURL), client: clientOrDefault(client), now: time.Now}
+	return &GoldAPICom{newEndpoint(baseURL, GoldAPIComBaseURL, "", client)}
 }
 
 // Name identifies the adapter in Quote.Source and in logs.

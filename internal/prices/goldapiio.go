@@ -21,17 +21,12 @@ const GoldAPIIOKeyEnv = "OUNCE_GOLDAPI_KEY"
 
 // GoldAPIIO reads GoldAPI.io, one call per metal, with the key in a header. Its
 // free plan has a small monthly quota, so it suits a low polling rate.
-type GoldAPIIO struct {
-	base   string
-	key    string
-	client *http.Client
-	now    func() time.Time
-}
+type GoldAPIIO struct{ endpoint }
 
 // NewGoldAPIIO builds the adapter; an empty baseURL means the public endpoint and
 // a nil client gets a 10 s timeout.
 func NewGoldAPIIO(baseURL, key string, client *http.Client) *GoldAPIIO {
-	return &GoldAPIIO{base: baseOrDefault(baseURL, GoldAPIIOBaseURL), key: key, client: clientOrDefault(client), now: time.Now}
+	return &GoldAPIIO{newEndpoint(baseURL, GoldAPIIOBaseURL, key, client)}
 }
 
 // Name identifies the adapter in Quote.Source and in logs.

@@ -24,17 +24,12 @@ const MetalpriceAPIKeyEnv = "OUNCE_METALPRICEAPI_KEY"
 
 // MetalpriceAPI reads MetalpriceAPI.com. It quotes currency-style rates (metal
 // per dollar), so its answers need inverting.
-type MetalpriceAPI struct {
-	base   string
-	key    string
-	client *http.Client
-	now    func() time.Time
-}
+type MetalpriceAPI struct{ endpoint }
 
 // NewMetalpriceAPI builds the adapter; an empty baseURL means the public endpoint
 // and a nil client gets a 10 s timeout.
 func NewMetalpriceAPI(baseURL, key string, client *http.Client) *MetalpriceAPI {
-	return &MetalpriceAPI{base: baseOrDefault(baseURL, MetalpriceAPIBaseURL), key: key, client: clientOrDefault(client), now: time.Now}
+	return &MetalpriceAPI{newEndpoint(baseURL, MetalpriceAPIBaseURL, key, client)}
 }
 
 // Name identifies the adapter in Quote.Source and in logs.

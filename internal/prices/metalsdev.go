@@ -26,17 +26,12 @@ const metalsDevMaxDays = 30
 
 // MetalsDev reads metals.dev. One call returns all four metals, and it offers a
 // daily timeseries, so it can also backfill history.
-type MetalsDev struct {
-	base   string
-	key    string
-	client *http.Client
-	now    func() time.Time
-}
+type MetalsDev struct{ endpoint }
 
 // NewMetalsDev builds the adapter; an empty baseURL means the public endpoint
 // and a nil client gets a 10 s timeout.
 func NewMetalsDev(baseURL, key string, client *http.Client) *MetalsDev {
-	return &MetalsDev{base: baseOrDefault(baseURL, MetalsDevBaseURL), key: key, client: clientOrDefault(client), now: time.Now}
+	return &MetalsDev{newEndpoint(baseURL, MetalsDevBaseURL, key, client)}
 }
 
 // Name identifies the adapter in Quote.Source and in logs.

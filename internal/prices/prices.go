@@ -114,6 +114,21 @@ func clientOrDefault(c *http.Client) *http.Client {
 	return &http.Client{Timeout: defaultTimeout}
 }
 
+// endpoint is what every HTTP provider adapter holds: its base URL (no trailing slash), its
+// key (empty for a keyless provider), its client and its clock.
+type endpoint struct {
+	base   string
+	key    string
+	client *http.Client
+	now    func() time.Time
+}
+
+// newEndpoint is an adapter's endpoint: an empty baseURL means def, and a nil client gets a
+// 10 s timeout.
+func newEndpoint(baseURL, def, key string, client *http.Client) endpoint {
+	return endpoint{base: baseOrDefault(baseURL, def), key: key, client: clientOrDefault(client), now: time.Now}
+}
+
 func baseOrDefault(base, def string) string {
 	if base == "" {
 		base = def
