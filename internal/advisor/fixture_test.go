@@ -127,9 +127,9 @@ func (f *fixture) useRates(t testing.TB, perEURBought, perEURToday string) *fx.S
 }
 
 // usePerformance gives the advisor the performance service over the fixture's store and
-// prices (conv nil: US dollars).
-func (f *fixture) usePerformance(conv func(db.User) performance.Converter) *performance.Service {
-	perf := performance.New(performance.Deps{Store: f.store, Prices: f.market, Converter: conv, Now: func() time.Time { return *f.clock }, Logger: quiet()})
+// prices (rates nil: US dollars only).
+func (f *fixture) usePerformance(rates performance.Rates) *performance.Service {
+	perf := performance.New(performance.Deps{Store: f.store, Prices: f.market, Rates: rates, Now: func() time.Time { return *f.clock }, Logger: quiet()})
 	f.svc.performance = perf
 	return perf
 }

@@ -6,10 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/shopspring/decimal"
-
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/db/dbtest"
+	"github.com/ouncehq/ounce/internal/fx"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/performance"
 )
@@ -131,8 +130,13 @@ func TestPerformanceAnswers(t *testing.T) {
 			t.Fatalf("free member: %q %v", r.Text, err)
 		}
 
-		// A performance service answering in euros: the answer is in euros.
-		f.usePerformance(func(db.User) performance.Converter { return fixedEUR{} })
+		// A performance service with exchange rates answers a euro member in euros (0.90
+		// euros a dollar every day since 2000): the answer is in euros.
+		if err := f.store.UpsertFXRates(ctx, []db.FXRate{{Currency: "USD", Day: db.NewDate(time.Date(2000, 1, 3, 0, 0, 0, 0, time.UTC)),
+			PerEUR: "1.1111", Source: "test"}}); err != nil {
+			t.Fatal(err)
+		}
+		f.usePerformance(fx.New(fx.Deps{Store: f.store, Now: func() time.Time { return *f.clock }}))
 		eu := u
 		eu.DisplayCurrency = "EUR"
 		r, err = f.svc.Builtin(ctx, eu, "how did my stack do in 2024")
@@ -140,14 +144,6 @@ func TestPerformanceAnswers(t *testing.T) {
 			t.Fatalf("euro answer: %q %v %v", r.Text, err, r.Unverified)
 		}
 	})
-}
-
-// fixedEUR is 0.90 euros a dollar every day.
-type fixedEUR struct{}
-
-func (fixedEUR) Currency() string { return "EUR" }
-func (fixedEUR) Rate(time.Time) (decimal.Decimal, bool) {
-	return decimal.RequireFromString("0.9"), true
 }
 
 // TestBriefSaysHowTheStackDid: the brief of a member with purchases this year says how the
