@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -239,6 +240,7 @@ func (b *bench) rows() []row {
 		{"SQL only: performance days from the ledger", sqlPerformance, nil, []int{1}},
 		{"`GET /v1/portfolio/performance/summary` (all 10 periods)", get("/v1/portfolio/performance/summary"), nil, []int{1, 4}},
 		{"`GET /v1/portfolio/performance/summary` right after an edit", get("/v1/portfolio/performance/summary"), touch, []int{1}},
+		{"`GET /v1/portfolio/performance/summary` right after an edit of the oldest lot", get("/v1/portfolio/performance/summary"), b.oldestToucher(), []int{1}},
 		{"`GET /v1/portfolio/performance?period=MAX` (with every flow)", get("/v1/portfolio/performance?period=MAX"), nil, []int{1}},
 	}
 }
@@ -288,6 +290,27 @@ func (b *bench) toucher() func() {
 	all, err := b.s.AllHoldings(b.ctx, b.u.ID)
 	benchkit.Must(err)
 	edited := all[1]
+	return func() {
+		edited.Quantity = 3 - edited.Quantity%2
+		_, err := b.s.UpdateHolding(b.ctx, edited)
+		benchkit.Must(err)
+	}
+}
+
+// oldestToucher edits the member's first purchase (the earliest ledger day), so everything
+// after it is re-read and recomputed: the worst case of an edit.
+func (b *bench) oldestToucher() func() {
+	all, err := b.s.AllHoldings(b.ctx, b.u.ID)
+	benchkit.Must(err)
+	slices.SortFunc(all, func(x, y db.Holding) int { return x.PurchaseDate.Compare(y.PurchaseDate.Time) })
+	var edited db.Holding
+	for _, h := range all {
+		// The first dated lot with nothing sold (a sold lot's quantity cannot change).
+		if _, err := b.s.UpdateHolding(b.ctx, h); !h.PurchaseDate.IsZero() && err == nil {
+			edited = h
+			break
+		}
+	}
 	return func() {
 		edited.Quantity = 3 - edited.Quantity%2
 		_, err := b.s.UpdateHolding(b.ctx, edited)

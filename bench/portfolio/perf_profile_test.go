@@ -41,4 +41,33 @@ func BenchmarkPerformance(b *testing.B) {
 			benchkit.Must(err)
 		}
 	})
+	all, err := s.AllHoldings(ctx, u.ID)
+	benchkit.Must(err)
+	edited := all[1]
+	b.Run("SummaryAfterEditReadWhole", func(b *testing.B) {
+		for b.Loop() {
+			// Before the change log: a new service after each edit reads every ledger day.
+			b.StopTimer()
+			edited.Quantity = 3 - edited.Quantity%2
+			_, err := s.UpdateHolding(ctx, edited)
+			benchkit.Must(err)
+			svc := performance.New(performance.Deps{Store: s, Prices: market})
+			b.StartTimer()
+			_, err = svc.Summary(ctx, u, "", "")
+			benchkit.Must(err)
+		}
+	})
+	kept := performance.New(performance.Deps{Store: s, Prices: market})
+	b.Run("SummaryAfterEdit", func(b *testing.B) {
+		for b.Loop() {
+			// The same service after each edit: the ledger days it kept are spliced.
+			b.StopTimer()
+			edited.Quantity = 3 - edited.Quantity%2
+			_, err := s.UpdateHolding(ctx, edited)
+			benchkit.Must(err)
+			b.StartTimer()
+			_, err = kept.Summary(ctx, u, "", "")
+			benchkit.Must(err)
+		}
+	})
 }
