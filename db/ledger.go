@@ -194,6 +194,9 @@ func (s *Store) applyLedger(ctx context.Context, tx *sqlx.Tx, userID int64, d le
 	if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE users SET ledger_rev = ledger_rev + 1 WHERE id = ?`), userID); err != nil {
 		return fmt.Errorf("ledger revision: %w", err)
 	}
+	if err := s.recordLedgerChange(ctx, tx, userID, keys); err != nil {
+		return err
+	}
 	// A stable order keeps concurrent writers of one member from deadlocking on PostgreSQL.
 	slices.SortFunc(keys, func(a, b ledgerKey) int {
 		return strings.Compare(a.Metal+a.Day, b.Metal+b.Day)

@@ -28,13 +28,19 @@ type PerformanceDay struct {
 // metals in name order). The ledger holds only days something happened on, so this is a few
 // thousand rows however many lots the member has.
 func (s *Store) PerformanceDays(ctx context.Context, userID int64) ([]PerformanceDay, error) {
+	return s.PerformanceDaysFrom(ctx, userID, Date{})
+}
+
+// PerformanceDaysFrom is PerformanceDays of the days on or after from (every day when from
+// is zero): what a reader that kept the days before from (see LedgerChangedFrom) re-reads.
+func (s *Store) PerformanceDaysFrom(ctx context.Context, userID int64, from Date) ([]PerformanceDay, error) {
 	// One primary-key range (user, metal, day) per metal, already in day order; each row is
 	// reduced in SQL to four exact integers (1e-8 oz and cents), as the drivers' cost is per
 	// column read. The metals' runs are then merged by day.
 	runs := make([][]PerformanceDay, 0, len(metals.All))
 	total := 0
 	for _, m := range metals.All {
-		run, err := s.performanceRun(ctx, userID, m)
+		run, err := s.performanceRun(ctx, userID, m, from)
 		if err != nil {
 			return nil, err
 		}
@@ -63,14 +69,20 @@ func (s *Store) PerformanceDays(ctx context.Context, userID int64) ([]Performanc
 }
 
 // performanceRun is one metal's ledger days, oldest first.
-func (s *Store) performanceRun(ctx context.Context, userID int64, m metals.Metal) ([]PerformanceDay, error) {
+func (s *Store) performanceRun(ctx context.Context, userID int64, m metals.Metal, from Date) ([]PerformanceDay, error) {
 	// The day as a day number (days since 1970-01-01): no date text to parse per row.
 	dayNum := `CAST(unixepoch(day) / 86400 AS INTEGER)`
 	if s.Engine == Postgres {
 		dayNum = `(day - DATE '1970-01-01')`
 	}
+	args := []any{userID, string(m)}
+	since := ""
+	if !from.IsZero() {
+		since = ` AND day >= ?`
+		args = append(args, from.Format(DateLayout))
+	}
 	rows, err := s.db.QueryContext(ctx, s.rebind(`SELECT `+dayNum+`, (oz_int - sold_oz_int) * 100000000 + oz_e8 - sold_oz_e8, cost_int * 100 + cost_c,
-		(sold_cost_int + pl_int) * 100 + sold_cost_c + pl_c, pl_int * 100 + pl_c FROM position_days WHERE user_id = ? AND metal = ? ORDER BY day`), userID, string(m))
+		(sold_cost_int + pl_int) * 100 + sold_cost_c + pl_c, pl_int * 100 + pl_c FROM position_days WHERE user_id = ? AND metal = ?`+since+` ORDER BY day`), args...)
 	if err != nil {
 		return nil, fmt.Errorf("performance days: %w", err)
 	}

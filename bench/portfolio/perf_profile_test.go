@@ -41,4 +41,48 @@ func BenchmarkPerformance(b *testing.B) {
 			benchkit.Must(err)
 		}
 	})
+	all, err := s.AllHoldings(ctx, u.ID) // oldest first
+	benchkit.Must(err)
+	newest := len(all) - 1
+	for ; ; newest-- { // the latest dated lot whose quantity can change (nothing sold)
+		h := all[newest]
+		h.Quantity = 3 - h.Quantity%2
+		if _, err := s.UpdateHolding(ctx, h); err == nil && !h.PurchaseDate.IsZero() {
+			all[newest] = h
+			break
+		}
+	}
+	kept := performance.New(performance.Deps{Store: s, Prices: market})
+	for _, c := range []struct {
+		name string
+		lot  db.Holding
+	}{{"OldLot", all[1]}, {"NewestLot", all[newest]}} {
+		edited := c.lot
+		edit := func() {
+			edited.Quantity = 3 - edited.Quantity%2
+			_, err := s.UpdateHolding(ctx, edited)
+			benchkit.Must(err)
+		}
+		b.Run("SummaryAfterEdit"+c.name+"ReadWhole", func(b *testing.B) {
+			for b.Loop() {
+				// As before the change log: a new service after each edit reads every ledger day.
+				b.StopTimer()
+				edit()
+				svc := performance.New(performance.Deps{Store: s, Prices: market})
+				b.StartTimer()
+				_, err := svc.Summary(ctx, u, "", "")
+				benchkit.Must(err)
+			}
+		})
+		b.Run("SummaryAfterEdit"+c.name+"Kept", func(b *testing.B) {
+			for b.Loop() {
+				// The same service after each edit: the ledger days it kept are spliced.
+				b.StopTimer()
+				edit()
+				b.StartTimer()
+				_, err := kept.Summary(ctx, u, "", "")
+				benchkit.Must(err)
+			}
+		})
+	}
 }

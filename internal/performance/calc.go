@@ -1,6 +1,7 @@
 package performance
 
 import (
+	"cmp"
 	"slices"
 	"time"
 
@@ -79,7 +80,8 @@ func timeline(days []db.PerformanceDay, mk Pricer, conv Converter, bench metals.
 			dates = append(dates, e)
 		}
 	}
-	slices.SortFunc(dates, func(a, b time.Time) int { return a.Compare(b) })
+	// Days have no fraction of a second: their Unix seconds order them as Time.Compare does, cheaper.
+	slices.SortFunc(dates, func(a, b time.Time) int { return cmp.Compare(a.Unix(), b.Unix()) })
 	dates = slices.CompactFunc(dates, func(a, b time.Time) bool { return a.Equal(b) })
 
 	idx := func(m metals.Metal) int { return slices.Index(metals.All, m) }

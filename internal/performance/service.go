@@ -62,6 +62,7 @@ type Service struct {
 	log     *slog.Logger
 	cache   answerCache
 	factors factorCache
+	days    dayCache // the ledger days last read per member (days.go)
 }
 
 // New builds the service.
@@ -329,16 +330,16 @@ func (s *Service) compute(ctx context.Context, u db.User, q question, spans []sp
 	if out, ok := s.cache.get(key, state); ok {
 		return out, nil
 	}
-	out, err := s.answer(ctx, u, q, spans)
+	out, err := s.answer(ctx, u, q, spans, rev)
 	if err == nil {
 		s.cache.put(key, state, out)
 	}
 	return out, err
 }
 
-func (s *Service) answer(ctx context.Context, u db.User, q question, spans []span) ([]Result, error) {
+func (s *Service) answer(ctx context.Context, u db.User, q question, spans []span, rev int64) ([]Result, error) {
 	metal, bench, withFlows := q.metal, q.bench, q.flows
-	all, err := s.store.PerformanceDays(ctx, u.ID)
+	all, err := s.ledgerDays(ctx, u.ID, rev)
 	if err != nil {
 		return nil, err
 	}
