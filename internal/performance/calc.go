@@ -290,6 +290,10 @@ func (x *sums) measure(s, e int) figures {
 	case x.zeros[e] > x.zeros[s]:
 		t := one.Neg() // everything was lost on some day: the chain is zero
 		f.twr = &t
+	case x.chain[s].IsZero():
+		// The chain rounded to nothing before the period (a loss beyond 16 places): a ratio
+		// to it has no value, and dividing by it would fail the request.
+		f.notes = append(f.notes, "the stack's earlier losses leave no base to measure the period's time-weighted return from")
 	default:
 		t := x.chain[e].DivRound(x.chain[s], ratioPlaces).Sub(one)
 		f.twr = &t

@@ -565,3 +565,18 @@ func TestRealTWRCountsFromTheFirstPurchase(t *testing.T) {
 	}
 	eq(t, "real", long.RealTWRPct, short.RealTWRPct.String())
 }
+
+// TestChainRoundedToZeroIsNoPanic: a return chain that rounds to nothing before a period (a
+// loss past 16 decimal places, then money put in again) answers with a note, not a division
+// by zero.
+func TestChainRoundedToZeroIsNoPanic(t *testing.T) {
+	x := &sums{pts: []point{{ok: true, value: dec("1")}, {ok: true, value: dec("1")}},
+		chain: []decimal.Decimal{decimal.Zero, dec("1")}, linked: []int{0, 1}, zeros: []int{0, 0}, unknown: []int{0, 0},
+		in: []decimal.Decimal{decimal.Zero, decimal.Zero}, out: []decimal.Decimal{decimal.Zero, decimal.Zero},
+		realized: []decimal.Decimal{decimal.Zero, decimal.Zero}, benchOz: []decimal.Decimal{decimal.Zero, decimal.Zero},
+		fin: []float64{0, 0}, fout: []float64{0, 0}}
+	f := x.measure(0, 1)
+	if f.twr != nil || len(f.notes) == 0 {
+		t.Fatalf("twr %v notes %v", f.twr, f.notes)
+	}
+}

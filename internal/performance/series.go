@@ -194,6 +194,8 @@ func (s *Service) series(ctx context.Context, u db.User, sp span, metal, bench m
 			case x.zeros[i] > x.zeros[si]:
 				t := one.Neg()
 				pt.TWRPct = pct(&t)
+			case x.chain[si].IsZero():
+				// No base to chain from (see measure).
 			default:
 				t := x.chain[i].DivRound(x.chain[si], ratioPlaces).Sub(one)
 				pt.TWRPct = pct(&t)
