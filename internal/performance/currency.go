@@ -23,11 +23,9 @@ import (
 // own day, unless it is in the currency asked for, when it is taken exactly. So the returns,
 // gains and the benchmark are all in one currency, whatever currencies the lots were paid in.
 
-// Rates is what the service reads of the exchange rates; *fx.Service provides it.
-type Rates interface {
-	Lookup(ctx context.Context, currency string, date time.Time) (fx.Rate, error)
-	Supported(ctx context.Context) []string
-}
+// Rates is what the service reads of the exchange rates, the same as the portfolio's;
+// *fx.Service provides it.
+type Rates = portfolio.Rates
 
 // Converter turns amounts of one currency into the answer's at a day's rate.
 type Converter interface {
