@@ -174,24 +174,30 @@ func warm(t *testing.T, srv *web.Server, ms []member) {
 	}
 }
 
-// holdingsOf is the member's holdings list as the API answers it, by id.
+// holdingsOf is the member's whole holdings list as the API answers it, by id, read page by
+// page: a first page alone holds a different 50 of the original and of a shorter copy.
 func holdingsOf(t *testing.T, srv *web.Server, m member) map[string]string {
-	_, body := call(t, srv, "GET", "/v1/holdings", m.key, "")
-	var v struct {
-		Holdings []json.RawMessage `json:"holdings"`
-	}
-	if err := json.Unmarshal([]byte(body), &v); err != nil {
-		t.Fatalf("holdings: %v %.200s", err, body)
-	}
 	out := map[string]string{}
-	for _, h := range v.Holdings {
-		var id struct{ ID string }
-		if err := json.Unmarshal(h, &id); err != nil || id.ID == "" {
-			t.Fatalf("holding without id: %s", h)
+	for offset := 0; ; offset += 200 {
+		_, body := call(t, srv, "GET", fmt.Sprintf("/v1/holdings?limit=200&offset=%d", offset), m.key, "")
+		var v struct {
+			Holdings []json.RawMessage `json:"holdings"`
+			Total    int               `json:"total"`
 		}
-		out[id.ID] = string(h)
+		if err := json.Unmarshal([]byte(body), &v); err != nil {
+			t.Fatalf("holdings: %v %.200s", err, body)
+		}
+		for _, h := range v.Holdings {
+			var id struct{ ID string }
+			if err := json.Unmarshal(h, &id); err != nil || id.ID == "" {
+				t.Fatalf("holding without id: %s", h)
+			}
+			out[id.ID] = string(h)
+		}
+		if len(v.Holdings) == 0 || offset+len(v.Holdings) >= v.Total {
+			return out
+		}
 	}
-	return out
 }
 
 // prefixOf checks a copy taken under load: every holding it has is the original's, unchanged,
