@@ -90,7 +90,21 @@ func (c *converter) factor(from string, day time.Time) (decimal.Decimal, error) 
 	if f, ok := c.memo[k]; ok {
 		return f, nil
 	}
-	// Before the euro (1999) a currency without a Fed series has no rate: its first one counts.
+	rf, rt, err := c.pair(from, day)
+	if err != nil {
+		return decimal.Zero, err
+	}
+	f := CrossFactor(rf, rt)
+	if c.memo == nil {
+		c.memo = map[convKey]decimal.Decimal{}
+	}
+	c.memo[k] = f
+	return f, nil
+}
+
+// pair are the rates of from and of c.to that convert on day: each the last on or before it;
+// before the euro (1999) a currency without a Fed series has no rate, so its first one counts.
+func (c *converter) pair(from string, day time.Time) (fx.Rate, fx.Rate, error) {
 	at := day
 	if at.Before(fx.ECBStart) {
 		if _, err := c.rates.Lookup(c.ctx, from, at); err != nil {
@@ -101,18 +115,13 @@ func (c *converter) factor(from string, day time.Time) (decimal.Decimal, error) 
 	}
 	rf, err := c.rates.Lookup(c.ctx, from, at)
 	if err != nil {
-		return decimal.Zero, err
+		return fx.Rate{}, fx.Rate{}, err
 	}
 	rt, err := c.rates.Lookup(c.ctx, c.to, at)
 	if err != nil {
-		return decimal.Zero, err
+		return fx.Rate{}, fx.Rate{}, err
 	}
-	f := CrossFactor(rf, rt)
-	if c.memo == nil {
-		c.memo = map[convKey]decimal.Decimal{}
-	}
-	c.memo[k] = f
-	return f, nil
+	return rf, rt, nil
 }
 
 // CrossFactor is what one unit of from's currency is worth in to's: through the euro when both
