@@ -26,6 +26,9 @@ type Disposal struct {
 	// Received names the lot a trade became (kind traded), or is empty.
 	Received  string    `db:"received"`
 	CreatedAt time.Time `db:"created_at"`
+	// Currency is the currency the rule records the disposal in ("" for its lots' own), as
+	// the rule was told; the store keeps it on the slices, not here.
+	Currency string `db:"-"`
 }
 
 const disposalCols = `id, user_id, metal, product_name, kind, method, quantity, price_per_unit, fees, sold_on, received, created_at`

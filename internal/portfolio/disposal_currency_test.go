@@ -278,3 +278,54 @@ func TestDisposalMissingRate(t *testing.T) {
 		}
 	})
 }
+
+// TestDisposalAcrossCurrenciesExportImport: the ledger CSV of a disposal in euros across a
+// dollar and a euro lot carries each slice's currency (sale_currency), and importing it
+// records the disposal again in euros with the same figures (the dollar lot's cost at its
+// purchase day's rate: 3712.96), not its euro prices taken for dollars.
+func TestDisposalAcrossCurrenciesExportImport(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, s *db.Store) {
+		ctx := t.Context()
+		svc, ann, _, _ := crossStack(t, s)
+		if _, err := svc.RecordDisposal(ctx, ann, disposalIn(t, crossBody(`,"method":"fifo"`))); err != nil {
+			t.Fatal(err)
+		}
+		export := func(u db.User) string {
+			t.Helper()
+			list, err := svc.ExportHoldings(ctx, u)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sales, err := svc.ExportSales(ctx, u)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf strings.Builder
+			if err := WriteLedgerCSV(&buf, list, sales); err != nil {
+				t.Fatal(err)
+			}
+			return buf.String()
+		}
+		csv := export(ann)
+		if !strings.Contains(csv, "received_row,sale_currency") || !strings.Contains(csv, ",EUR") {
+			t.Fatalf("the export does not name the slices' currency:\n%s", csv)
+		}
+		bob := member(t, s, "cross-bob@example.com", db.TierGold)
+		bob.DisplayCurrency = "EUR"
+		if _, err := svc.ImportHoldings(ctx, bob, []byte(csv)); err != nil {
+			t.Fatal(err)
+		}
+		page, err := svc.ListSales(ctx, bob, SalesQuery{})
+		if err != nil || page.Total != 2 || page.Realized.StringFixed(2) != "1857.04" {
+			t.Fatalf("imported: %d sales realizing %s, want 2 and 1857.04: %v", page.Total, page.Realized, err)
+		}
+		for _, sl := range page.Sales {
+			if sl.Currency != "EUR" {
+				t.Errorf("imported slice in %s, want EUR: %+v", sl.Currency, sl)
+			}
+		}
+		if again := export(bob); again != csv {
+			t.Errorf("round trip changed the CSV:\n%s\nwant\n%s", again, csv)
+		}
+	})
+}
