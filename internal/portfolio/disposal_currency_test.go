@@ -240,7 +240,7 @@ func fieldsOf(err error) []string {
 
 // TestDisposalMissingRate: a lot bought in shekels in 2010 (the ECB quotes the shekel from
 // 2011-01-03) sold in euros has no rate for its cost: 422 naming currency, nothing stored, no
-// lot changed; sold in its own currency, nothing needs converting for it.
+// lot changed; a disposal that does not take it needs no rate for it.
 func TestDisposalMissingRate(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, s *db.Store) {
 		ctx := context.Background()
@@ -275,6 +275,26 @@ func TestDisposalMissingRate(t *testing.T) {
 		d, err := svc.RecordDisposal(ctx, ann, disposalIn(t, strings.Replace(strings.Replace(body, `"quantity":2`, `"quantity":1`, 1), "fifo", "lifo", 1)))
 		if err != nil || d.Currency != "EUR" || len(d.Slices) != 1 || d.Slices[0].LotCurrency != "USD" {
 			t.Fatalf("lifo of the dollar lot: %+v, %v", d, err)
+		}
+
+		// The ECB did not quote the krona from December 2008 to 2018: a lot bought in 2012 has
+		// only a stale rate while other currencies were quoted, which is missing too.
+		if _, err := svc.CreateHolding(ctx, ann, holdingIn(t, `{"metal":"gold","product_name":"Krona bar","quantity":1,"weight_oz":1,"purchase_price":200000,"purchase_currency":"ISK","purchase_date":"2012-05-02"}`)); err != nil {
+			t.Fatal(err)
+		}
+		isk := `{"product_name":"Krona bar","metal":"gold","quantity":1,"price_per_unit":2000,"sold_on":"2025-03-12","currency":"EUR"}`
+		if _, err := svc.RecordDisposal(ctx, ann, disposalIn(t, isk)); apperr.KindOf(err) != apperr.Unprocessable || !strings.Contains(err.Error(), "2008-12") {
+			t.Errorf("krona lot of 2012: %v, want 422 naming the last rate of 2008", err)
+		}
+		// A lot bought after the newest rate stored (the rates are behind: the embedded
+		// history ends 2026-04-13 and nothing was fetched since) counts at the newest rate, as
+		// every valuation does, not refused.
+		if _, err := svc.CreateHolding(ctx, ann, holdingIn(t, `{"metal":"gold","product_name":"Recent bar","quantity":1,"weight_oz":1,"purchase_price":3000,"purchase_currency":"USD","purchase_date":"2026-11-02"}`)); err != nil {
+			t.Fatal(err)
+		}
+		recent := `{"product_name":"Recent bar","metal":"gold","quantity":1,"price_per_unit":3000,"sold_on":"2026-11-16","currency":"EUR"}`
+		if d, err := svc.RecordDisposal(ctx, ann, disposalIn(t, recent)); err != nil || d.Slices[0].LotCostBasis.StringFixed(2) != "3000.00" {
+			t.Errorf("lot bought after the newest rate: %+v, %v", d, err)
 		}
 	})
 }

@@ -536,10 +536,23 @@ func (s *Service) disposalFX(ctx context.Context, cur string, soldOn db.Date, lo
 			out.Missing[k] = rateWhy(err)
 		case err != nil:
 			return DisposalFX{}, err
-		case rf.Stale:
-			out.Missing[k] = fmt.Sprintf("the last %s rate on or before %s is of %s", rf.Currency, day, rf.RateDate.Format(time.DateOnly))
-		case rt.Stale:
-			out.Missing[k] = fmt.Sprintf("the last %s rate on or before %s is of %s", rt.Currency, day, rt.RateDate.Format(time.DateOnly))
+		case rf.Stale || rt.Stale:
+			// Old because the currency was not quoted then (the ECB published other rates) is
+			// missing; old because no rates at all are stored after it yet (offline) is the
+			// newest known, as every valuation takes it.
+			behind, err := s.ratesBehind(ctx, day)
+			if err != nil {
+				return DisposalFX{}, err
+			}
+			stale := rf
+			if !rf.Stale {
+				stale = rt
+			}
+			if !behind {
+				out.Missing[k] = fmt.Sprintf("the last %s rate on or before %s is of %s", stale.Currency, day, stale.RateDate.Format(time.DateOnly))
+				continue
+			}
+			out.Factors[k] = CrossFactor(rf, rt)
 		default:
 			out.Factors[k] = CrossFactor(rf, rt)
 		}
@@ -741,6 +754,19 @@ func lotCurrencies(lots []db.SaleLot, idx []int) []string {
 
 // lotCurrency is a lot's purchase currency (USD for lots recorded before currencies).
 func lotCurrency(h db.Holding) string { return saleCurrency(h.PurchaseCurrency) }
+
+// ratesBehind reports whether the rates known stop before day: the dollar's euro rate (every
+// ECB day has one) is stale there too.
+func (s *Service) ratesBehind(ctx context.Context, day db.Date) (bool, error) {
+	r, err := s.rates.Lookup(ctx, "USD", day.Time)
+	if err != nil {
+		if apperr.KindOf(err) == apperr.Invalid {
+			return false, nil
+		}
+		return false, err
+	}
+	return r.Stale, nil
+}
 
 // rateWhy is what a rate look-up's refusal says (its field's message).
 func rateWhy(err error) string {
