@@ -152,6 +152,19 @@ func TestDisposalAcrossCurrenciesFIFO(t *testing.T) {
 			t.Errorf("USD report rows %v", rows)
 		}
 
+		// The ledger shows each lot in its own currency: A (dollars) has nothing left and
+		// realized 4980 EUR × 1.10 − 4010 = USD 1468.00; B (euros) 1900.00 left and 590.00.
+		led, err := svc.Ledger(ctx, ann, "gold")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range led.Lots {
+			got := l.RemainingCost.StringFixed(2) + " " + l.Realized.StringFixed(2)
+			if want := map[string]string{a: "0.00 1468.00", b: "1900.00 590.00"}[l.ID]; got != want {
+				t.Errorf("ledger lot %s: remaining cost and realized %s, want %s", l.ID, got, want)
+			}
+		}
+
 		// Each lot holds what is left in its own currency; undo gives every cent back.
 		lots, err := s.ProductLots(ctx, ann.ID, "gold", "Maple Leaf 1 oz")
 		if err != nil || len(lots) != 1 || lots[0].ID != b || lots[0].HeldCost.StringFixed(2) != "1900.00" {
