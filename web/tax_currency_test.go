@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"encoding/json"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -87,6 +88,52 @@ func TestDisposalsAPIAcrossCurrencies(t *testing.T) {
 		}
 		if rs := pfJSON(t, e.api("GET", "/v1/sales", key, nil)); rs["total"] != json.Number("2") {
 			t.Fatalf("sales after the refusal: %v", rs["total"])
+		}
+	})
+}
+
+// TestTaxPageAcrossCurrencies: the sale form takes the currency; its preview shows a dollar and
+// a euro lot sold in euros in euros (the dollar lot's own cost beside it), average with the
+// reason it cannot pool them, and the sale recorded from the form is in the report.
+func TestTaxPageAcrossCurrencies(t *testing.T) {
+	eachEngine(t, pfMarket(t, pfQuotes), func(t *testing.T, e *env) {
+		var rates []db.FXRate
+		for day, perEUR := range map[string]string{"2024-02-05": "1.0800", "2024-06-12": "1.2000", "2025-03-12": "1.1000"} {
+			d, _ := time.Parse(time.DateOnly, day)
+			rates = append(rates, db.FXRate{Currency: "USD", Day: db.NewDate(d), PerEUR: perEUR, Source: "import:test.csv"})
+		}
+		if err := e.store.UpsertFXRates(t.Context(), rates); err != nil {
+			t.Fatal(err)
+		}
+		b := e.browser()
+		b.signUp("taxpage-cross@example.com")
+		u, err := e.store.UserByEmail(t.Context(), "taxpage-cross@example.com")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range []struct{ price, fees, cur, day string }{{"2000", "10", "USD", "2024-02-05"}, {"1900", "0", "EUR", "2024-06-12"}} {
+			if _, err := e.store.InsertHolding(t.Context(), db.Holding{UserID: u.ID, Metal: "gold", ProductName: "Maple", Quantity: 2, WeightOz: pfD("1"),
+				PurchasePrice: pfD(l.price), Fees: pfD(l.fees), PurchaseCurrency: l.cur, PurchaseDate: pfDate(l.day)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if body := string(b.get("/tax").Body); !strings.Contains(body, `name="currency"`) || !strings.Contains(body, `<option value="EUR"`) {
+			t.Fatalf("the sale form has no currency choice")
+		}
+		form := url.Values{"product": {"gold|Maple"}, "quantity": {"3"}, "price_per_unit": {"2500.00"}, "fees": {"30.00"}, "sold_on": {"2025-03-12"}, "method": {"fifo"}, "currency": {"EUR"}}
+		r := b.post("/tax/preview", form, true)
+		body := string(r.Body)
+		for _, want := range []string{"1,857.04", "5,612.96", "4,010.00", "one currency", "€"} {
+			if r.Status != 200 || !strings.Contains(body, want) {
+				t.Fatalf("preview lacks %q: %d %s", want, r.Status, body)
+			}
+		}
+		form.Set("use_method", "fifo")
+		if r := b.post("/tax/sell", form, false); r.Status != 303 && r.Status != 302 {
+			t.Fatalf("sell: %d %s", r.Status, r.Body)
+		}
+		if body := string(b.get("/tax?year=2025&currency=EUR").Body); !strings.Contains(body, "2 × Maple") || !strings.Contains(body, "1,267.04") || !strings.Contains(body, "1,857.04") {
+			t.Fatalf("the report after the sale: %s", body)
 		}
 	})
 }
