@@ -509,7 +509,8 @@ func disposalCurrency(u db.User, r disposalRequest, lots []db.SaleLot) string {
 // every lot held on its day that was bought in another currency, what one unit of that
 // currency was worth in cur on the lot's purchase day (the last ECB-based rate on or before
 // it, as the gains report and valuations convert). A currency with no rate then, or only a
-// stale one (more than fx.StaleAfter older: no longer or not yet quoted), is Missing.
+// stale one (more than fx.StaleAfter older) while the ECB published others (not quoted
+// then), is Missing; when the rates stored stop before the day (offline), the newest counts.
 func (s *Service) disposalFX(ctx context.Context, cur string, soldOn db.Date, lots []db.SaleLot) (DisposalFX, error) {
 	out := DisposalFX{Currency: cur, Factors: map[FXDay]decimal.Decimal{}, Missing: map[FXDay]string{}}
 	elig, _ := eligibleLots(lots, soldOn)
