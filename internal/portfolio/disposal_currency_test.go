@@ -2,6 +2,7 @@ package portfolio
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -361,4 +362,40 @@ func TestDisposalAcrossCurrenciesExportImport(t *testing.T) {
 			t.Errorf("round trip changed the CSV:\n%s\nwant\n%s", again, csv)
 		}
 	})
+}
+
+// TestDecideDisposalInNeedsItsRates: the rule does no I/O. A lot in another currency whose rate
+// was looked up and found missing is a *MissingRateError; one whose rate was never looked up
+// (it arrived after the look-up) is errRateNotLooked, which RecordDisposal answers by looking
+// the rates up again. With the rate given, the slice is costed at it.
+func TestDecideDisposalInNeedsItsRates(t *testing.T) {
+	day := func(s string) db.Date {
+		d, err := time.Parse(time.DateOnly, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return db.NewDate(d)
+	}
+	lots := []db.SaleLot{
+		{Holding: db.Holding{ID: "h_usd", Quantity: 1, WeightOz: decimal.NewFromInt(1), PurchaseCurrency: "USD", PurchaseDate: day("2024-02-05")},
+			Cost: decimal.RequireFromString("100.00"), HeldCost: decimal.RequireFromString("100.00")},
+	}
+	in := db.Disposal{Quantity: 1, PricePerUnit: decimal.RequireFromString("150.00"), Fees: decimal.Zero, SoldOn: day("2025-03-12")}
+	k := FXDay{"USD", "2024-02-05"}
+	if _, err := DecideDisposalIn(MethodFIFO, nil, DisposalFX{Currency: "EUR"})(lots, in); !errors.Is(err, errRateNotLooked) {
+		t.Errorf("rate not looked up: %v", err)
+	}
+	var mr *MissingRateError
+	if _, err := DecideDisposalIn(MethodFIFO, nil, DisposalFX{Currency: "EUR", Missing: map[FXDay]string{k: "none"}})(lots, in); !errors.As(err, &mr) || mr.From != "USD" || mr.To != "EUR" {
+		t.Errorf("rate missing: %v", err)
+	}
+	dec, err := DecideDisposalIn(MethodFIFO, nil, DisposalFX{Currency: "EUR", Factors: map[FXDay]decimal.Decimal{k: decimal.RequireFromString("0.9")}})(lots, in)
+	if err != nil || len(dec.Slices) != 1 {
+		t.Fatalf("with the rate: %+v, %v", dec, err)
+	}
+	sl := dec.Slices[0].Sale
+	if sl.Currency != "EUR" || sl.CostBasis.StringFixed(2) != "90.00" || sl.LotCostBasis().StringFixed(2) != "100.00" || sl.RealizedPL.StringFixed(2) != "60.00" ||
+		!dec.Held[0].HeldCost.IsZero() {
+		t.Errorf("slice %+v, held %+v; want EUR cost 90.00 (USD 100.00), gain 60.00, the lot holding 0", sl, dec.Held[0])
+	}
 }
