@@ -26,6 +26,9 @@ type Disposal struct {
 	// Received names the lot a trade became (kind traded), or is empty.
 	Received  string    `db:"received"`
 	CreatedAt time.Time `db:"created_at"`
+	// Currency is the currency the rule records the disposal in ("" for its lots' own), as
+	// the rule was told; the store keeps it on the slices, not here.
+	Currency string `db:"-"`
 }
 
 const disposalCols = `id, user_id, metal, product_name, kind, method, quantity, price_per_unit, fees, sold_on, received, created_at`
@@ -225,13 +228,13 @@ type TaxSlice struct {
 }
 
 // LotCost is the slice's cost basis in its lot's currency.
-func (t TaxSlice) LotCost() decimal.Decimal { return t.CostBasis }
+func (t TaxSlice) LotCost() decimal.Decimal { return t.LotCostBasis() }
 
 // TaxSlices returns the user's sale rows sold on from ≤ day < to, in date order.
 func (s *Store) TaxSlices(ctx context.Context, userID int64, from, to Date) ([]TaxSlice, error) {
 	out := []TaxSlice{}
 	err := s.db.SelectContext(ctx, &out, s.rebind(`SELECT s.id, s.user_id, s.holding_id, s.metal, s.quantity, s.oz, s.price_per_unit, s.fees, s.sold_on,
-		s.proceeds, s.cost_basis, s.realized_pl, s.created_at, s.currency, COALESCE(s.disposal_id, '') AS disposal_id,
+		s.proceeds, s.cost_basis, s.realized_pl, s.created_at, s.currency, COALESCE(s.disposal_id, '') AS disposal_id, s.lot_cost,
 		h.product_name, h.purchase_date, h.created_at AS lot_created_at, h.purchase_currency AS lot_currency,
 		COALESCE(d.kind, 'sold') AS kind, COALESCE(d.method, 'specific') AS method,
 		COALESCE(l.kind = 'ira', false) AS tax_advantaged
@@ -279,7 +282,9 @@ func (s *Store) insertDisposalTx(ctx context.Context, tx *sqlx.Tx, userID int64,
 		}
 		sale := sl.Sale
 		sale.ID, sale.UserID, sale.HoldingID, sale.Metal, sale.DisposalID = newID("s_"), userID, lots[sl.Lot].ID, lots[sl.Lot].Metal, out.ID
-		sale.Currency = lotCurrency(lots[sl.Lot].Holding)
+		if sale.Currency == "" {
+			sale.Currency = lotCurrency(lots[sl.Lot].Holding)
+		}
 		// Slices are ordered by created_at: a microsecond apart, as an import records them.
 		sale.CreatedAt = now.Add(time.Duration(n) * time.Microsecond)
 		st, err := s.insertSaleRow(ctx, tx, sale)

@@ -59,6 +59,8 @@ type ImportedSale struct {
 	// DisposalFees are the fees of the whole disposal (the sum over its slices), on its first
 	// slice: the portfolio service sums them (portfolio.SumDisposalFees).
 	DisposalFees decimal.Decimal
+	// Currency is the disposal's currency (its price and fees), or "" for the lots' own.
+	Currency string
 }
 
 // ImportHoldingsWithSales is ImportHoldings followed, in the same transaction, by the sales of
@@ -218,7 +220,7 @@ func (s *Store) importDisposal(ctx context.Context, tx *sqlx.Tx, userID int64, b
 	rows, ids := b.rows, b.ids
 	x := group[0]
 	d := Disposal{Metal: rows[x.Row].Metal, ProductName: rows[x.Row].ProductName, Kind: x.Kind, Method: x.Method,
-		PricePerUnit: x.Sale.PricePerUnit, SoldOn: x.Sale.SoldOn, Fees: x.DisposalFees}
+		PricePerUnit: x.Sale.PricePerUnit, SoldOn: x.Sale.SoldOn, Fees: x.DisposalFees, Currency: x.Currency}
 	if x.ReceivedRow > 0 && x.ReceivedRow <= len(ids) {
 		d.Received = ids[x.ReceivedRow-1]
 	}

@@ -16,6 +16,12 @@ type CurrencyDaySums struct {
 	Day      Date
 	// Sale is true for a row of sales (only PLInt, PLC are set then).
 	Sale bool
+	// SaleCurrency is set on a row of the cost of slices recorded in another currency than
+	// their lots' (a disposal across currencies): PLInt, PLC are then minus the lots' cost in
+	// Currency on Day (the purchase day) and SaleCostInt, SaleCostC minus the cost basis the
+	// slices recorded in SaleCurrency, which a valuation in SaleCurrency takes exactly.
+	SaleCurrency           string
+	SaleCostInt, SaleCostC int64
 	// Purchases counts the lots of the row.
 	Purchases              int64
 	HeldCostInt, HeldCostC int64
@@ -98,24 +104,60 @@ func (s *Store) CurrencySums(ctx context.Context, userID int64) ([]CurrencyDaySu
 		FROM sales WHERE user_id = ? GROUP BY currency, metal, sold_on`, false); err != nil {
 		return nil, err
 	}
-	if err := saleRows("sold lot currencies", `SELECT s.metal, h.purchase_currency, h.purchase_date, COUNT(*), -SUM(`+saleLotCostInt+`), -SUM(`+saleLotCostC+`)
-		FROM sales s JOIN holdings h ON h.id = s.holding_id WHERE s.user_id = ? AND h.purchase_date IS NOT NULL
+	if err := saleRows("sold lot currencies", `SELECT s.metal, h.purchase_currency, h.purchase_date, COUNT(*), -SUM(s.cost_int), -SUM(s.cost_c)
+		FROM sales s JOIN holdings h ON h.id = s.holding_id WHERE s.user_id = ? AND h.purchase_date IS NOT NULL AND s.lot_cost_int IS NULL
 		GROUP BY h.purchase_currency, s.metal, h.purchase_date`, false); err != nil {
 		return nil, err
 	}
-	if err := saleRows("sold undated lot currencies", `SELECT s.metal, h.purchase_currency, h.created_at, COUNT(*), -SUM(`+saleLotCostInt+`), -SUM(`+saleLotCostC+`)
-		FROM sales s JOIN holdings h ON h.id = s.holding_id WHERE s.user_id = ? AND h.purchase_date IS NULL
+	if err := saleRows("sold undated lot currencies", `SELECT s.metal, h.purchase_currency, h.created_at, COUNT(*), -SUM(s.cost_int), -SUM(s.cost_c)
+		FROM sales s JOIN holdings h ON h.id = s.holding_id WHERE s.user_id = ? AND h.purchase_date IS NULL AND s.lot_cost_int IS NULL
 		GROUP BY h.purchase_currency, s.metal, h.created_at`, true); err != nil {
+		return nil, err
+	}
+	// Slices recorded in another currency than their lots': the lots' cost (lot currency,
+	// purchase day) and the cost basis recorded (the slice's currency), both negated.
+	crossRows := func(label, q string, undated bool) error {
+		rows, err := s.db.QueryContext(ctx, s.rebind(q), userID)
+		if err != nil {
+			return fmt.Errorf("%s: %w", label, err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			r := CurrencyDaySums{Sale: true}
+			var created sql.NullTime
+			dayDest := any(&r.Day)
+			if undated {
+				dayDest = &created
+			}
+			if err := rows.Scan(&r.Metal, &r.Currency, &r.SaleCurrency, dayDest, &r.Purchases, &r.PLInt, &r.PLC, &r.SaleCostInt, &r.SaleCostC); err != nil {
+				return fmt.Errorf("%s: %w", label, err)
+			}
+			if created.Valid {
+				r.Day = NewDate(created.Time.UTC())
+			}
+			out = append(out, r)
+		}
+		return rows.Err()
+	}
+	const crossSums = `COUNT(*), -SUM(s.lot_cost_int), -SUM(s.lot_cost_c), -SUM(s.cost_int), -SUM(s.cost_c)`
+	if err := crossRows("sold lots in another currency", `SELECT s.metal, h.purchase_currency, s.currency, h.purchase_date, `+crossSums+`
+		FROM sales s JOIN holdings h ON h.id = s.holding_id WHERE s.user_id = ? AND h.purchase_date IS NOT NULL AND s.lot_cost_int IS NOT NULL
+		GROUP BY h.purchase_currency, s.currency, s.metal, h.purchase_date`, false); err != nil {
+		return nil, err
+	}
+	if err := crossRows("sold undated lots in another currency", `SELECT s.metal, h.purchase_currency, s.currency, h.created_at, `+crossSums+`
+		FROM sales s JOIN holdings h ON h.id = s.holding_id WHERE s.user_id = ? AND h.purchase_date IS NULL AND s.lot_cost_int IS NOT NULL
+		GROUP BY h.purchase_currency, s.currency, s.metal, h.created_at`, true); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
 // saleLotCostInt and saleLotCostC are a sale row's cost basis in its lot's currency, as
-// integer parts (the sale's own cost when it is in the lot's currency).
+// integer parts (the sale's own cost when it is in the lot's currency, lot_cost NULL).
 const (
-	saleLotCostInt = `s.cost_int`
-	saleLotCostC   = `s.cost_c`
+	saleLotCostInt = `COALESCE(s.lot_cost_int, s.cost_int)`
+	saleLotCostC   = `COALESCE(s.lot_cost_c, s.cost_c)`
 )
 
 // HasLotsOutside reports whether any of the user's lots or sales is recorded in a currency
@@ -186,12 +228,12 @@ func (s *Store) CostEvents(ctx context.Context, userID int64) ([]CostEvent, erro
 		WHERE user_id = ? AND purchase_date IS NULL`, false, true); err != nil {
 		return nil, err
 	}
-	if err := read("sales by lot currency", `SELECT h.purchase_currency, h.purchase_date, s.sold_on, SUM(s.cost_int), SUM(s.cost_c)
+	if err := read("sales by lot currency", `SELECT h.purchase_currency, h.purchase_date, s.sold_on, SUM(`+saleLotCostInt+`), SUM(`+saleLotCostC+`)
 		FROM sales s JOIN holdings h ON h.id = s.holding_id WHERE s.user_id = ? AND h.purchase_date IS NOT NULL
 		GROUP BY h.purchase_currency, h.purchase_date, s.sold_on`, true, false); err != nil {
 		return nil, err
 	}
-	if err := read("sales of undated lots by currency", `SELECT h.purchase_currency, h.created_at, s.sold_on, s.cost_int, s.cost_c
+	if err := read("sales of undated lots by currency", `SELECT h.purchase_currency, h.created_at, s.sold_on, `+saleLotCostInt+`, `+saleLotCostC+`
 		FROM sales s JOIN holdings h ON h.id = s.holding_id WHERE s.user_id = ? AND h.purchase_date IS NULL`, true, true); err != nil {
 		return nil, err
 	}

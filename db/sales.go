@@ -34,12 +34,25 @@ type Sale struct {
 	// DisposalID names the disposal across lots this sale is a slice of; empty for a
 	// per-lot sale (POST /v1/holdings/{id}/sales).
 	DisposalID string `db:"disposal_id"`
+	// LotCost is the units' cost in their lot's currency when the sale is in another (a slice
+	// of a disposal across lots bought in several currencies: CostBasis is then LotCost at the
+	// exchange rate of the lot's purchase day); not Valid when the sale is in its lot's
+	// currency, where the lot's cost is CostBasis.
+	LotCost decimal.NullDecimal `db:"lot_cost"`
 }
 
-const saleCols = `id, user_id, holding_id, metal, quantity, oz, price_per_unit, fees, sold_on, proceeds, cost_basis, realized_pl, created_at, currency, COALESCE(disposal_id, '') AS disposal_id`
+// LotCostBasis is the sale's cost basis in its lot's currency: what the lot gave up.
+func (s Sale) LotCostBasis() decimal.Decimal {
+	if s.LotCost.Valid {
+		return s.LotCost.Decimal
+	}
+	return s.CostBasis
+}
+
+const saleCols = `id, user_id, holding_id, metal, quantity, oz, price_per_unit, fees, sold_on, proceeds, cost_basis, realized_pl, created_at, currency, COALESCE(disposal_id, '') AS disposal_id, lot_cost`
 
 // saleInsertCols are the columns a sale row is written with.
-const saleInsertCols = `id, user_id, holding_id, metal, quantity, oz, price_per_unit, fees, sold_on, proceeds, cost_basis, realized_pl, created_at, currency, disposal_id, oz_int, oz_e8, cost_int, cost_c, pl_int, pl_c`
+const saleInsertCols = `id, user_id, holding_id, metal, quantity, oz, price_per_unit, fees, sold_on, proceeds, cost_basis, realized_pl, created_at, currency, disposal_id, oz_int, oz_e8, cost_int, cost_c, pl_int, pl_c, lot_cost, lot_cost_int, lot_cost_c`
 
 // ErrOversold (an ErrConflict) means a sale asked for more units than are still held; the
 // error returned is an *OversoldError saying how many.
@@ -277,15 +290,19 @@ func (s *Store) insertSaleRow(ctx context.Context, tx *sqlx.Tx, out Sale) (saleS
 	ozInt, ozE8 := split(out.Oz, ozPlaces)
 	costInt, costC := split(out.CostBasis, moneyPlaces)
 	plInt, plC := split(out.RealizedPL, moneyPlaces)
-	var disposal any
+	var disposal, lotCost, lotCostInt, lotCostC any
 	if out.DisposalID != "" {
 		disposal = out.DisposalID
 	}
+	if out.LotCost.Valid {
+		i, c := split(out.LotCost.Decimal, moneyPlaces)
+		lotCost, lotCostInt, lotCostC = out.LotCost.Decimal.String(), i, c
+	}
 	_, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO sales (`+saleInsertCols+`)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		out.ID, out.UserID, out.HoldingID, out.Metal, out.Quantity, out.Oz.String(), out.PricePerUnit.String(), out.Fees.String(),
 		out.SoldOn, out.Proceeds.String(), out.CostBasis.String(), out.RealizedPL.String(), out.CreatedAt, saleCurrencyOr(out.Currency), disposal,
-		ozInt, ozE8, costInt, costC, plInt, plC)
+		ozInt, ozE8, costInt, costC, plInt, plC, lotCost, lotCostInt, lotCostC)
 	if err != nil {
 		return saleState{}, fmt.Errorf("insert sale: %w", err)
 	}

@@ -1,108 +1,139 @@
 package web_test
 
 import (
-	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"net/url"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ouncehq/ounce/db"
 )
 
-// taxEURStack is the stack of internal/portfolio's TestTaxReportInEUR over HTTP, for a member
-// whose display currency is EUR: two Maple Leaf lots (USD on 2024-02-05, EUR on 2024-06-12),
-// a silver bar in USD (2025-06-03), one unit of each sold in 2025.
-func taxEURStack(t *testing.T, e *env, key string) {
-	t.Helper()
-	if r := e.api("PATCH", "/v1/account/settings", key, map[string]any{"display_currency": "EUR", "tax_jurisdiction": "de"}); r.Status != 200 {
-		t.Fatalf("settings: %d %s", r.Status, r.Body)
-	}
-	lot := func(metal, product string, qty int, w, price, fees, cur, day string) string {
-		h := pfH(metal, qty, w, price, fees, day)
-		h["product_name"], h["purchase_currency"] = product, cur
-		return pfCreate(t, e, key, h)
-	}
-	a := lot("gold", "Maple Leaf 1 oz", 2, "1", "2000.00", "10.00", "USD", "2024-02-05")
-	b := lot("gold", "Maple Leaf 1 oz", 2, "1", "1900.00", "0", "EUR", "2024-06-12")
-	c := lot("silver", "Silver bar 10 oz", 1, "10", "300.00", "0", "USD", "2025-06-03")
-	pfSell(t, e, key, a, map[string]any{"quantity": 1, "price_per_unit": json.Number("2600.00"), "fees": json.Number("5.00"), "sold_on": "2025-03-12"})
-	pfSell(t, e, key, b, map[string]any{"quantity": 1, "price_per_unit": json.Number("2500.00"), "fees": json.Number("10.00"), "sold_on": "2025-09-17"})
-	pfSell(t, e, key, c, map[string]any{"quantity": 1, "price_per_unit": json.Number("320.00"), "sold_on": "2025-09-17"})
-}
-
-// TestTaxReportInMemberCurrencyAPI: the gains report answers in the member's display currency
-// (each slice at its dates' embedded ECB rates, figures worked out in TestTaxReportInEUR),
-// ?currency= overrides it, an unknown code is 400 naming currency and listing the codes; the
-// CSV and the PDF name the currency; the realized P/L of /v1/portfolio and /v1/analytics in
-// the same currency equals the report's total.
-func TestTaxReportInMemberCurrencyAPI(t *testing.T) {
+// TestDisposalsAPIAcrossCurrencies: over HTTP, three units of a product bought in dollars (A)
+// and in euros (B) sold FIFO in euros, with the dollar's euro rates imported on the days that
+// matter (USD per EUR: 2024-02-05 1.0800, 2024-06-12 1.2000, 2025-03-12 1.1000):
+//
+//	A 2 × USD 2,000.00 + USD 10.00 fees = USD 4,010.00 → 4010 ÷ 1.08 = EUR 3,712.96; proceeds 5000.00,
+//	  fees 20.00, gain 1267.04
+//	B 1 of 2 × EUR 1,900.00 → 1900.00; proceeds 2500.00, fees 10.00, gain 590.00
+//	disposal gain 1857.04; the gains report in EUR totals the same, and so do realized_pl of
+//	/v1/portfolio and /v1/analytics in EUR.
+//
+// The preview answers in euros with average unavailable; a lot whose currency has no rate on
+// its purchase day (shekels, quoted by the ECB from 2011) is a 422 naming currency, nothing
+// stored.
+func TestDisposalsAPIAcrossCurrencies(t *testing.T) {
 	eachEngine(t, pfMarket(t, pfQuotes), func(t *testing.T, e *env) {
-		_, key := e.user("tax-eur@example.com", db.TierGold)
-		taxEURStack(t, e, key)
-		r := pfJSON(t, e.api("GET", "/v1/tax/report?year=2025", key, nil))
-		taxCheck(t, r, "currency", "EUR")
-		taxCheck(t, r, "rows.0.proceeds", "2388.39")
-		taxCheck(t, r, "rows.0.cost_basis", "1870.40")
-		taxCheck(t, r, "rows.0.gain", "517.99")
-		taxCheck(t, r, "totals.total", "1114.84")
-		taxCheck(t, r, "totals.tax_free", "1107.99")
-		taxCheck(t, r, "totals.short_term", "6.86")
-		taxCheck(t, pfJSON(t, e.api("GET", "/v1/portfolio", key, nil)), "realized_pl", "1114.84")
-		taxCheck(t, pfJSON(t, e.api("GET", "/v1/analytics", key, nil)), "totals.realized_pl", "1114.84")
-
-		usd := pfJSON(t, e.api("GET", "/v1/tax/report?year=2025&currency=usd", key, nil))
-		taxCheck(t, usd, "currency", "USD")
-		taxCheck(t, usd, "rows.0.proceeds", "2600.00")
-		taxCheck(t, usd, "totals.total", "1512.06")
-		taxCheck(t, pfJSON(t, e.api("GET", "/v1/portfolio?currency=USD", key, nil)), "realized_pl", "1512.06")
-
-		if r := e.api("GET", "/v1/tax/report?year=2025&currency=XYZ", key, nil); r.Status != 400 || pfProblemField(t, r) != "currency" || !strings.Contains(string(r.Body), "GBP") {
-			t.Errorf("unknown currency: %d %s", r.Status, r.Body)
+		var rates []db.FXRate
+		for day, perEUR := range map[string]string{"2024-02-05": "1.0800", "2024-06-12": "1.2000", "2025-03-12": "1.1000"} {
+			d, _ := time.Parse(time.DateOnly, day)
+			rates = append(rates, db.FXRate{Currency: "USD", Day: db.NewDate(d), PerEUR: perEUR, Source: "import:test.csv"})
 		}
-
-		rc := e.api("GET", "/v1/tax/report?year=2025&format=csv", key, nil)
-		recs, err := csv.NewReader(bytes.NewReader(rc.Body)).ReadAll()
-		if err != nil || len(recs) != 4 || recs[0][8] != "currency" {
-			t.Fatalf("csv: %v %q", err, recs)
-		}
-		if got := strings.Join(recs[1], ","); got != "1 × Maple Leaf 1 oz,2024-02-05,2025-03-12,2388.39,1870.40,,0.00,517.99,EUR" {
-			t.Errorf("csv row: %s", got)
-		}
-
-		rp := e.api("GET", "/v1/tax/report?year=2025&format=pdf", key, nil)
-		if rp.Status != 200 {
-			t.Fatalf("pdf: %d", rp.Status)
-		}
-		if _, err := exec.LookPath("pdftotext"); err != nil {
-			t.Fatal("pdftotext is needed to read the PDF (poppler-utils)")
-		}
-		f := filepath.Join(t.TempDir(), "r.pdf")
-		if err := os.WriteFile(f, rp.Body, 0o600); err != nil {
+		if err := e.store.UpsertFXRates(t.Context(), rates); err != nil {
 			t.Fatal(err)
 		}
-		out, err := exec.Command("pdftotext", "-layout", f, "-").Output()
+		_, key := e.user("cross-http@example.com", db.TierGold)
+		if r := e.api("PATCH", "/v1/account/settings", key, map[string]any{"display_currency": "EUR"}); r.Status != 200 {
+			t.Fatalf("settings: %d %s", r.Status, r.Body)
+		}
+		a := pfCreate(t, e, key, map[string]any{"metal": "gold", "product_name": "Maple Leaf 1 oz", "quantity": 2, "weight_oz": 1, "purchase_price": json.Number("2000.00"),
+			"fees": json.Number("10.00"), "purchase_currency": "USD", "purchase_date": "2024-02-05"})
+		b := pfCreate(t, e, key, map[string]any{"metal": "gold", "product_name": "Maple Leaf 1 oz", "quantity": 2, "weight_oz": 1, "purchase_price": json.Number("1900.00"),
+			"purchase_currency": "EUR", "purchase_date": "2024-06-12"})
+		body := map[string]any{"product_name": "Maple Leaf 1 oz", "metal": "gold", "quantity": 3, "price_per_unit": json.Number("2500.00"), "fees": json.Number("30.00"),
+			"sold_on": "2025-03-12", "currency": "EUR", "method": "fifo"}
+
+		r := e.api("POST", "/v1/sales/preview", key, body)
+		if r.Status != 200 {
+			t.Fatalf("preview: %d %s", r.Status, r.Body)
+		}
+		p := pfJSON(t, r)
+		taxCheck(t, p, "methods.fifo.gain", "1857.04")
+		taxCheck(t, p, "methods.fifo.currency", "EUR")
+		taxCheck(t, p, "methods.hifo.gain", "1813.52")
+		taxCheck(t, p, "methods.average.method", "average")
+		if u, _ := taxAt(p, "methods.average.unavailable"); !strings.Contains(u.(string), "one currency") {
+			t.Errorf("average unavailable: %v", u)
+		}
+
+		r = e.api("POST", "/v1/sales", key, body)
+		if r.Status != 201 {
+			t.Fatalf("disposal: %d %s", r.Status, r.Body)
+		}
+		d := pfJSON(t, r)
+		for path, want := range map[string]string{"disposal.currency": "EUR", "disposal.proceeds": "7500.00", "disposal.cost_basis": "5612.96", "disposal.gain": "1857.04",
+			"disposal.slices.0.holding_id": a, "disposal.slices.0.cost_basis": "3712.96", "disposal.slices.0.lot_currency": "USD", "disposal.slices.0.lot_cost_basis": "4010.00",
+			"disposal.slices.0.gain": "1267.04", "disposal.slices.1.holding_id": b, "disposal.slices.1.cost_basis": "1900.00", "disposal.slices.1.lot_currency": "EUR",
+			"disposal.slices.1.lot_cost_basis": "1900.00", "disposal.slices.1.gain": "590.00"} {
+			taxCheck(t, d, path, want)
+		}
+		rep := pfJSON(t, e.api("GET", "/v1/tax/report?year=2025", key, nil))
+		taxCheck(t, rep, "currency", "EUR")
+		taxCheck(t, rep, "totals.total", "1857.04")
+		pfCheck(t, pfJSON(t, e.api("GET", "/v1/portfolio", key, nil)), "realized_pl", "1857.04")
+		taxCheck(t, pfJSON(t, e.api("GET", "/v1/analytics", key, nil)), "totals.realized_pl", "1857.04")
+		usd := pfJSON(t, e.api("GET", "/v1/tax/report?year=2025&currency=USD", key, nil))
+		taxCheck(t, usd, "totals.total", "1927.00")
+		pfCheck(t, pfJSON(t, e.api("GET", "/v1/portfolio?currency=USD", key, nil)), "realized_pl", "1927.00")
+
+		// No shekel rate in 2010: 422 naming currency, nothing stored.
+		pfCreate(t, e, key, map[string]any{"metal": "silver", "product_name": "Bar 1 kg", "quantity": 1, "weight_oz": 32.15, "purchase_price": 3000,
+			"purchase_currency": "ILS", "purchase_date": "2010-06-01"})
+		pfCreate(t, e, key, map[string]any{"metal": "silver", "product_name": "Bar 1 kg", "quantity": 1, "weight_oz": 32.15, "purchase_price": 900,
+			"purchase_currency": "USD", "purchase_date": "2024-06-03"})
+		bad := map[string]any{"product_name": "Bar 1 kg", "metal": "silver", "quantity": 2, "price_per_unit": 1000, "sold_on": "2025-03-12", "currency": "EUR"}
+		if r := e.api("POST", "/v1/sales", key, bad); r.Status != 422 || pfProblemField(t, r) != "currency" {
+			t.Fatalf("missing rate: %d %s", r.Status, r.Body)
+		}
+		if rs := pfJSON(t, e.api("GET", "/v1/sales", key, nil)); rs["total"] != json.Number("2") {
+			t.Fatalf("sales after the refusal: %v", rs["total"])
+		}
+	})
+}
+
+// TestTaxPageAcrossCurrencies: the sale form takes the currency; its preview shows a dollar and
+// a euro lot sold in euros in euros (the dollar lot's own cost beside it), average with the
+// reason it cannot pool them, and the sale recorded from the form is in the report.
+func TestTaxPageAcrossCurrencies(t *testing.T) {
+	eachEngine(t, pfMarket(t, pfQuotes), func(t *testing.T, e *env) {
+		var rates []db.FXRate
+		for day, perEUR := range map[string]string{"2024-02-05": "1.0800", "2024-06-12": "1.2000", "2025-03-12": "1.1000"} {
+			d, _ := time.Parse(time.DateOnly, day)
+			rates = append(rates, db.FXRate{Currency: "USD", Day: db.NewDate(d), PerEUR: perEUR, Source: "import:test.csv"})
+		}
+		if err := e.store.UpsertFXRates(t.Context(), rates); err != nil {
+			t.Fatal(err)
+		}
+		b := e.browser()
+		b.signUp("taxpage-cross@example.com")
+		u, err := e.store.UserByEmail(t.Context(), "taxpage-cross@example.com")
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, want := range []string{"Amounts in EUR", "1114.84 EUR", "Not tax advice"} {
-			if !strings.Contains(string(out), want) {
-				t.Errorf("the PDF lacks %q:\n%s", want, out)
+		for _, l := range []struct{ price, fees, cur, day string }{{"2000", "10", "USD", "2024-02-05"}, {"1900", "0", "EUR", "2024-06-12"}} {
+			if _, err := e.store.InsertHolding(t.Context(), db.Holding{UserID: u.ID, Metal: "gold", ProductName: "Maple", Quantity: 2, WeightOz: pfD("1"),
+				PurchasePrice: pfD(l.price), Fees: pfD(l.fees), PurchaseCurrency: l.cur, PurchaseDate: pfDate(l.day)}); err != nil {
+				t.Fatal(err)
 			}
 		}
-
-		b := e.browser()
-		b.get("/login")
-		b.post("/login", url.Values{"email": {"tax-eur@example.com"}, "password": {"correct horse battery"}}, false)
-		page := b.get("/tax?year=2025")
-		for _, want := range []string{"Amounts in EUR", "€1,114.84", "Not tax advice"} {
-			if !strings.Contains(string(page.Body), want) {
-				t.Errorf("/tax (%d) lacks %q", page.Status, want)
+		if body := string(b.get("/tax").Body); !strings.Contains(body, `name="currency"`) || !strings.Contains(body, `<option value="EUR"`) {
+			t.Fatalf("the sale form has no currency choice")
+		}
+		form := url.Values{"product": {"gold|Maple"}, "quantity": {"3"}, "price_per_unit": {"2500.00"}, "fees": {"30.00"}, "sold_on": {"2025-03-12"}, "method": {"fifo"}, "currency": {"EUR"}}
+		r := b.post("/tax/preview", form, true)
+		body := string(r.Body)
+		for _, want := range []string{"1,857.04", "5,612.96", "4,010.00", "one currency", "€"} {
+			if r.Status != 200 || !strings.Contains(body, want) {
+				t.Fatalf("preview lacks %q: %d %s", want, r.Status, body)
 			}
+		}
+		form.Set("use_method", "fifo")
+		if r := b.post("/tax/sell", form, false); r.Status != 303 && r.Status != 302 {
+			t.Fatalf("sell: %d %s", r.Status, r.Body)
+		}
+		if body := string(b.get("/tax?year=2025&currency=EUR").Body); !strings.Contains(body, "2 × Maple") || !strings.Contains(body, "1,267.04") || !strings.Contains(body, "1,857.04") {
+			t.Fatalf("the report after the sale: %s", body)
 		}
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,13 +22,14 @@ type DisposalCreateJSON struct {
 	ProductName  string        `json:"product_name" schema:"optional,maxLength=MaxProductName" doc:"The product sold: lots of this metal with exactly this product name (empty: lots without one)."`
 	Metal        string        `json:"metal" schema:"enum=metals"`
 	Quantity     int64         `json:"quantity" schema:"optional,min=1,max=MaxQuantity" doc:"Units disposed of; with lots, optional (their sum) or equal to it."`
-	PricePerUnit kit.Num       `json:"price_per_unit" schema:"optional,min=0,max=MaxPrice" doc:"Sale price per unit (to the cent) in the currency the lots were bought in; required for kind sold and traded (the fair value of what was received), absent or 0 for gifted and lost."`
-	Fees         kit.Num       `json:"fees" schema:"optional,min=0,max=MaxPrice" doc:"Fees of the whole disposal, in the lots' currency; split over the lots by units."`
+	PricePerUnit kit.Num       `json:"price_per_unit" schema:"optional,min=0,max=MaxPrice" doc:"Sale price per unit (to the cent) in currency; required for kind sold and traded (the fair value of what was received), absent or 0 for gifted and lost."`
+	Fees         kit.Num       `json:"fees" schema:"optional,min=0,max=MaxPrice" doc:"Fees of the whole disposal, in currency; split over the lots by units."`
 	SoldOn       string        `json:"sold_on" schema:"optional,format=date" doc:"YYYY-MM-DD; default today. Only lots bought on or before it are used."`
 	Method       string        `json:"method" schema:"optional,enum=LotMethods" doc:"How lots are picked; default your lot_method setting (specific when lots are named)."`
 	Lots         []LotPickJSON `json:"lots" schema:"optional" doc:"For method specific: the lots and units."`
 	Kind         string        `json:"kind" schema:"optional,enum=DisposalKinds" doc:"sold (default), traded (name received), gifted or lost (no proceeds)."`
 	Received     string        `json:"received" schema:"optional,maxLength=64" doc:"For kind traded: the holding id of the lot the trade became."`
+	Currency     string        `json:"currency" schema:"optional,minLength=3,maxLength=3" doc:"ISO 4217 code of price_per_unit and fees (one of the display currencies); default the lots' purchase currency when they share one, else your display currency. A lot bought in another currency counts at its cost converted at the ECB rate of its purchase day (the last on or before it); no rate then is a 422 naming currency."`
 	_            struct{}      `schema:"closed"`
 }
 
@@ -39,16 +41,18 @@ type LotPickJSON struct {
 
 // DisposalSliceJSON is one lot's part of a disposal.
 type DisposalSliceJSON struct {
-	SaleID     string  `json:"sale_id,omitempty" doc:"The slice's sale (absent in a preview)."`
-	HoldingID  string  `json:"holding_id"`
-	Quantity   int64   `json:"quantity"`
-	AcquiredOn string  `json:"acquired_on" schema:"format=date" doc:"The lot's purchase date (the day it was recorded when it has none)."`
-	CostBasis  kit.Num `json:"cost_basis" doc:"The units' cost, in currency: their share of the lot's remaining cost, or the pool's average cost for method average."`
-	Proceeds   kit.Num `json:"proceeds" doc:"quantity × price_per_unit, in currency."`
-	Fees       kit.Num `json:"fees" doc:"The slice's share of the disposal's fees, in currency."`
-	Gain       kit.Num `json:"gain" doc:"proceeds − fees − cost_basis, in currency."`
-	Term       string  `json:"term" schema:"enum=Terms" doc:"short: held one year or less; long: more than one year."`
-	Category   string  `json:"category" schema:"enum=Categories" doc:"The tax category under your tax_jurisdiction (not tax advice)."`
+	SaleID       string  `json:"sale_id,omitempty" doc:"The slice's sale (absent in a preview)."`
+	HoldingID    string  `json:"holding_id"`
+	Quantity     int64   `json:"quantity"`
+	AcquiredOn   string  `json:"acquired_on" schema:"format=date" doc:"The lot's purchase date (the day it was recorded when it has none)."`
+	CostBasis    kit.Num `json:"cost_basis" doc:"The units' cost, in currency: their share of the lot's remaining cost (lot_cost_basis at the ECB rate of acquired_on when the lot was bought in another currency, to the cent), or the pool's average cost for method average."`
+	LotCurrency  string  `json:"lot_currency" doc:"ISO 4217 code the lot was bought in."`
+	LotCostBasis kit.Num `json:"lot_cost_basis" doc:"The units' cost in lot_currency, exactly (cost_basis when lot_currency is currency)."`
+	Proceeds     kit.Num `json:"proceeds" doc:"quantity × price_per_unit, in currency."`
+	Fees         kit.Num `json:"fees" doc:"The slice's share of the disposal's fees, in currency."`
+	Gain         kit.Num `json:"gain" doc:"proceeds − fees − cost_basis, in currency."`
+	Term         string  `json:"term" schema:"enum=Terms" doc:"short: held one year or less; long: more than one year."`
+	Category     string  `json:"category" schema:"enum=Categories" doc:"The tax category under your tax_jurisdiction (not tax advice)."`
 }
 
 // DisposalJSON is a disposal across lots.
@@ -66,10 +70,11 @@ type DisposalJSON struct {
 	CostBasis    kit.Num             `json:"cost_basis" doc:"In currency."`
 	Gain         kit.Num             `json:"gain" doc:"proceeds − fees − cost_basis, in currency."`
 	Received     string              `json:"received,omitempty" doc:"For a trade: the lot it became."`
-	Currency     string              `json:"currency" doc:"ISO 4217 code of the price and every amount: the currency the lots were bought in (a disposal takes lots of one currency)."`
+	Currency     string              `json:"currency" doc:"ISO 4217 code of the price and every amount: the currency named, else the lots' purchase currency when they share one, else your display currency."`
 	Jurisdiction string              `json:"jurisdiction" doc:"Your tax_jurisdiction the categories follow."`
 	Notes        []string            `json:"notes" doc:"What the jurisdiction says, \"not tax advice\" first."`
 	Slices       []DisposalSliceJSON `json:"slices"`
+	Unavailable  string              `json:"unavailable,omitempty" doc:"In a preview: why this method cannot decide the disposal (average over lots bought in another currency than the disposal's); its amounts are then 0 and it has no slices."`
 }
 
 // DisposalCreatedJSON is the body of POST /v1/sales.
@@ -96,7 +101,8 @@ func DisposalToJSON(d portfolio.Disposal) DisposalJSON {
 		Notes: d.Notes, Slices: make([]DisposalSliceJSON, len(d.Slices))}
 	for i, s := range d.Slices {
 		out.Slices[i] = DisposalSliceJSON{SaleID: s.SaleID, HoldingID: s.HoldingID, Quantity: s.Quantity, AcquiredOn: s.AcquiredOn.String(),
-			CostBasis: kit.Money(s.CostBasis), Proceeds: kit.Money(s.Proceeds), Fees: kit.Money(s.Fees), Gain: kit.Money(s.Gain), Term: s.Term, Category: s.Category}
+			CostBasis: kit.Money(s.CostBasis), LotCurrency: s.LotCurrency, LotCostBasis: kit.Money(s.LotCostBasis), Proceeds: kit.Money(s.Proceeds), Fees: kit.Money(s.Fees),
+			Gain: kit.Money(s.Gain), Term: s.Term, Category: s.Category}
 	}
 	return out
 }
@@ -137,10 +143,29 @@ func (h *Handlers) APIDisposalPreview(c *fiber.Ctx) error {
 
 func previewJSON(p portfolio.Preview) DisposalPreviewJSON {
 	var out DisposalPreviewJSON
-	out.Methods.FIFO = DisposalToJSON(p.Methods[portfolio.MethodFIFO])
-	out.Methods.LIFO = DisposalToJSON(p.Methods[portfolio.MethodLIFO])
-	out.Methods.HIFO = DisposalToJSON(p.Methods[portfolio.MethodHIFO])
-	out.Methods.Average = DisposalToJSON(p.Methods[portfolio.MethodAverage])
+	var some portfolio.Disposal
+	for _, m := range portfolio.PreviewMethods {
+		if d, ok := p.Methods[m]; ok {
+			some = d
+			break
+		}
+	}
+	one := func(m string) DisposalJSON {
+		if d, ok := p.Methods[m]; ok {
+			return DisposalToJSON(d)
+		}
+		// A method that cannot decide this disposal: the disposal's fields, no amounts.
+		d := portfolio.Disposal{Kind: some.Kind, Method: m, Metal: some.Metal, ProductName: some.ProductName, SoldOn: some.SoldOn, Quantity: some.Quantity,
+			PricePerUnit: some.PricePerUnit, Fees: some.Fees, Received: some.Received, Currency: some.Currency, Jurisdiction: some.Jurisdiction,
+			Notes: append(slices.Clone(some.Notes), p.Unavailable[m])}
+		out := DisposalToJSON(d)
+		out.Unavailable = p.Unavailable[m]
+		return out
+	}
+	out.Methods.FIFO = one(portfolio.MethodFIFO)
+	out.Methods.LIFO = one(portfolio.MethodLIFO)
+	out.Methods.HIFO = one(portfolio.MethodHIFO)
+	out.Methods.Average = one(portfolio.MethodAverage)
 	out.LeastGainMethod = p.LeastGain
 	return out
 }

@@ -31,7 +31,7 @@ func (h *Handlers) taxMCPTools() []kit.MCPTool {
 				}
 				return previewJSON(p), nil
 			}},
-		{Name: "record_sale", Description: "Record a sale (or trade, gift, loss) of units of one product across your lots (Gold members): product_name, metal, quantity, price_per_unit, fees, sold_on, and method (fifo, lifo, hifo, average, or specific with lots [{holding_id, quantity}]); recorded as one slice per lot, all or none. More units than held is refused. Not tax advice.",
+		{Name: "record_sale", Description: "Record a sale (or trade, gift, loss) of units of one product across your lots (Gold members): product_name, metal, quantity, price_per_unit, fees, sold_on, currency (default the lots' own; lots bought in another count at the ECB rate of their purchase day) and method (fifo, lifo, hifo, average, or specific with lots [{holding_id, quantity}]); recorded as one slice per lot, all or none. More units than held is refused. Not tax advice.",
 			Method: "POST", Path: "/v1/sales", Gold: true, Schema: body,
 			Call: func(ctx context.Context, _ map[string]string, raw json.RawMessage, u *account.User) (any, error) {
 				in, err := portfolio.ParseDisposalJSON(raw)

@@ -13,6 +13,7 @@ import (
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/format"
+	"github.com/ouncehq/ounce/internal/fx"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/views/pages"
 )
@@ -51,7 +52,7 @@ func (h *Handlers) taxSaleView(c *fiber.Ctx, u account.User, vals map[string]str
 	if err != nil {
 		return pages.TaxSaleView{}, err
 	}
-	v := pages.TaxSaleView{Methods: portfolio.PreviewMethods, Values: vals, Errors: map[string]string{}, Today: h.memberToday(c)}
+	v := pages.TaxSaleView{Methods: portfolio.PreviewMethods, Currencies: fx.DisplayCurrencies(), Values: vals, Errors: map[string]string{}, Today: h.memberToday(c)}
 	seen := map[string]bool{}
 	for _, x := range list {
 		key := string(x.Metal) + "|" + x.ProductName
@@ -94,7 +95,7 @@ func (h *Handlers) TaxPage(c *fiber.Ctx) error {
 // names its method in use_method.
 func taxFormInput(c *fiber.Ctx) (portfolio.DisposalInput, map[string]string) {
 	vals := map[string]string{}
-	for _, k := range []string{"product", "quantity", "price_per_unit", "fees", "sold_on", "method"} {
+	for _, k := range []string{"product", "quantity", "price_per_unit", "fees", "sold_on", "method", "currency"} {
 		vals[k] = strings.Clone(c.FormValue(k))
 	}
 	if m := c.FormValue("use_method"); m != "" {
@@ -171,19 +172,27 @@ func (h *Handlers) TaxPreview(c *fiber.Ctx) error {
 	for _, l := range lots {
 		per := l.HeldCost.Div(decimal.NewFromInt(l.Remaining())).Round(2)
 		pv.Lots = append(pv.Lots, pages.TaxLotChoice{ID: l.ID, Max: strconv.FormatInt(l.Remaining(), 10),
-			Label: "Bought " + portfolio.AcquiredOn(l.Holding).String() + " · " + strconv.FormatInt(l.Remaining(), 10) + " held at " + format.Money(per, "USD") + " each"})
+			Label: "Bought " + portfolio.AcquiredOn(l.Holding).String() + " · " + strconv.FormatInt(l.Remaining(), 10) + " held at " + format.Money(per, lotCurrency(l.PurchaseCurrency)) + " each"})
 	}
 	for _, m := range portfolio.PreviewMethods {
-		d := p.Methods[m]
+		d, ok := p.Methods[m]
+		if !ok {
+			pv.Methods = append(pv.Methods, pages.TaxPreviewMethod{Method: m, Lots: p.Unavailable[m], Cost: "—", Gain: "—"})
+			continue
+		}
 		var lots, terms []string
 		for _, s := range d.Slices {
-			lots = append(lots, strconv.FormatInt(s.Quantity, 10)+" from "+s.AcquiredOn.String())
+			from := strconv.FormatInt(s.Quantity, 10) + " from " + s.AcquiredOn.String()
+			if s.LotCurrency != d.Currency {
+				from += " (" + format.Money(s.LotCostBasis, s.LotCurrency) + ")"
+			}
+			lots = append(lots, from)
 			if !slices.Contains(terms, s.Term+" ("+strings.ReplaceAll(s.Category, "_", " ")+")") {
 				terms = append(terms, s.Term+" ("+strings.ReplaceAll(s.Category, "_", " ")+")")
 			}
 		}
-		pv.Methods = append(pv.Methods, pages.TaxPreviewMethod{Method: m, Lots: strings.Join(lots, ", "), Cost: format.Money(d.CostBasis, "USD"),
-			Gain: format.SignedMoney(d.Gain, "USD"), Terms: strings.Join(terms, ", "), Least: m == p.LeastGain})
+		pv.Methods = append(pv.Methods, pages.TaxPreviewMethod{Method: m, Lots: strings.Join(lots, ", "), Cost: format.Money(d.CostBasis, d.Currency),
+			Gain: format.SignedMoney(d.Gain, d.Currency), Terms: strings.Join(terms, ", "), Least: m == p.LeastGain})
 	}
 	return h.taxFormProblem(c, u, vals, nil, pv)
 }
@@ -197,4 +206,12 @@ func (h *Handlers) TaxSell(c *fiber.Ctx) error {
 		return h.taxFormProblem(c, u, vals, err, nil)
 	}
 	return kit.Redirect(c, "/tax?sold=1&year="+strconv.Itoa(d.SoldOn.Year()))
+}
+
+// lotCurrency is a lot's purchase currency (USD for lots recorded before currencies).
+func lotCurrency(c string) string {
+	if c == "" {
+		return "USD"
+	}
+	return c
 }

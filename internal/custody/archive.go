@@ -433,7 +433,12 @@ func (s *Service) ImportArchive(ctx context.Context, u db.User, data []byte) (po
 	if err != nil {
 		return portfolio.ImportResult{}, err
 	}
-	res, err := s.store.ImportArchive(ctx, u.ID, rows, sales, portfolio.DecideSale, portfolio.ReplayDisposal, locs, places, moves, docs, MaxMemberBytes)
+	replay, err := s.holdings.ReplayFor(ctx, rows, sales)
+	if err != nil {
+		return portfolio.ImportResult{}, err
+	}
+	res, err := s.store.ImportArchive(ctx, u.ID, rows, sales, portfolio.DecideSale, replay, locs, places, moves, docs, MaxMemberBytes)
+	err = portfolio.ReplayErr(err)
 	if errors.Is(err, db.ErrQuota) {
 		return portfolio.ImportResult{}, apperr.New(apperr.TooLarge, "your documents would take over 500 MB; delete some first")
 	}

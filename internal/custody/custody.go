@@ -72,6 +72,7 @@ type Portfolio interface {
 	ExportHoldings(ctx context.Context, u db.User) ([]portfolio.Holding, error)
 	ExportSales(ctx context.Context, u db.User) ([]portfolio.Sale, error)
 	ImportRows(ctx context.Context, u db.User, data []byte) ([]db.Holding, []db.ImportedSale, error)
+	ReplayFor(ctx context.Context, rows []db.Holding, sales []db.ImportedSale) (db.DisposalReplay, error)
 }
 
 // Deps are what the service is built from.

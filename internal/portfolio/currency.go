@@ -90,7 +90,21 @@ func (c *converter) factor(from string, day time.Time) (decimal.Decimal, error) 
 	if f, ok := c.memo[k]; ok {
 		return f, nil
 	}
-	// Before the euro (1999) a currency without a Fed series has no rate: its first one counts.
+	rf, rt, err := c.pair(from, day)
+	if err != nil {
+		return decimal.Zero, err
+	}
+	f := CrossFactor(rf, rt)
+	if c.memo == nil {
+		c.memo = map[convKey]decimal.Decimal{}
+	}
+	c.memo[k] = f
+	return f, nil
+}
+
+// pair are the rates of from and of c.to that convert on day: each the last on or before it;
+// before the euro (1999) a currency without a Fed series has no rate, so its first one counts.
+func (c *converter) pair(from string, day time.Time) (fx.Rate, fx.Rate, error) {
 	at := day
 	if at.Before(fx.ECBStart) {
 		if _, err := c.rates.Lookup(c.ctx, from, at); err != nil {
@@ -101,18 +115,13 @@ func (c *converter) factor(from string, day time.Time) (decimal.Decimal, error) 
 	}
 	rf, err := c.rates.Lookup(c.ctx, from, at)
 	if err != nil {
-		return decimal.Zero, err
+		return fx.Rate{}, fx.Rate{}, err
 	}
 	rt, err := c.rates.Lookup(c.ctx, c.to, at)
 	if err != nil {
-		return decimal.Zero, err
+		return fx.Rate{}, fx.Rate{}, err
 	}
-	f := CrossFactor(rf, rt)
-	if c.memo == nil {
-		c.memo = map[convKey]decimal.Decimal{}
-	}
-	c.memo[k] = f
-	return f, nil
+	return rf, rt, nil
 }
 
 // CrossFactor is what one unit of from's currency is worth in to's: through the euro when both
@@ -176,8 +185,10 @@ func (c *costCache) put(k costKey, now time.Time, sums map[metals.Metal]converte
 
 // ConvertCosts sums the lots' and sales' money per metal in conv's currency: each purchase at
 // its day's rate, each sale's profit in its parts (proceeds less fees on the sale day, the cost
-// on the purchase day) at their days' rates; a row already in the currency is taken exactly.
-func ConvertCosts(rows []db.CurrencyDaySums, factor func(from string, day time.Time) (decimal.Decimal, error)) (map[metals.Metal]convertedCosts, error) {
+// on the purchase day) at their days' rates; a row already in the currency (to) is taken
+// exactly, and so is the cost basis a slice recorded in to from a lot bought in another
+// currency (at the rate of the lot's purchase day, to the cent, as the sale said).
+func ConvertCosts(rows []db.CurrencyDaySums, to string, factor func(from string, day time.Time) (decimal.Decimal, error)) (map[metals.Metal]convertedCosts, error) {
 	out := map[metals.Metal]convertedCosts{}
 	for _, m := range metals.All {
 		out[m] = convertedCosts{HeldCost: decimal.Zero, BoughtCost: decimal.Zero, BoughtFees: decimal.Zero, Paid: decimal.Zero, Ref: decimal.Zero, Realized: decimal.Zero}
@@ -186,6 +197,11 @@ func ConvertCosts(rows []db.CurrencyDaySums, factor func(from string, day time.T
 		m := metals.Metal(r.Metal)
 		c, ok := out[m]
 		if !ok {
+			continue
+		}
+		if r.SaleCurrency != "" && r.SaleCurrency == to {
+			c.Realized = c.Realized.Add(joinParts(r.SaleCostInt, r.SaleCostC, 2))
+			out[m] = c
 			continue
 		}
 		f, err := factor(r.Currency, r.Day.Time)
@@ -267,7 +283,7 @@ func (s *Service) inCurrency(ctx context.Context, u db.User, currency string, to
 		if err != nil {
 			return used, decimal.Zero, err
 		}
-		if sums, err = ConvertCosts(rows, conv.factor); err != nil {
+		if sums, err = ConvertCosts(rows, currency, conv.factor); err != nil {
 			return used, decimal.Zero, err
 		}
 		s.costs.put(k, now, sums)

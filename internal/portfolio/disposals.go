@@ -59,7 +59,7 @@ const (
 )
 
 // DisposalFields are the names a disposal body may carry.
-var DisposalFields = []string{"product_name", "metal", "quantity", "price_per_unit", "fees", "sold_on", "method", "lots", "kind", "received"}
+var DisposalFields = []string{"product_name", "metal", "quantity", "price_per_unit", "fees", "sold_on", "method", "lots", "kind", "received", "currency"}
 
 // LotPick is one lot named by a specific-identification disposal.
 type LotPick = db.LotPick
@@ -128,8 +128,14 @@ type DisposalSlice struct {
 	AcquiredOn db.Date
 	// Proceeds is quantity × price per unit; Fees the slice's share of the disposal's fees.
 	Proceeds, Fees decimal.Decimal
-	// CostBasis is the lot's cost of the units (the pool's average cost for method average).
+	// CostBasis is the lot's cost of the units (the pool's average cost for method average),
+	// in the disposal's currency: for a lot bought in another, LotCostBasis at the ECB rate
+	// of AcquiredOn (the last on or before it), to the cent.
 	CostBasis decimal.Decimal
+	// LotCurrency is the lot's purchase currency; LotCostBasis the units' cost in it, exactly
+	// (CostBasis when LotCurrency is the disposal's).
+	LotCurrency  string
+	LotCostBasis decimal.Decimal
 	// Gain is proceeds − fees − cost basis.
 	Gain decimal.Decimal
 	// Term is short (held a year or less) or long; Category the jurisdiction's label.
@@ -143,7 +149,8 @@ type Disposal struct {
 	Quantity                                       int64
 	PricePerUnit, Proceeds, Fees, CostBasis, Gain  decimal.Decimal
 	Slices                                         []DisposalSlice
-	// Currency is the ISO 4217 code of the price and every amount: the lots' purchase currency.
+	// Currency is the ISO 4217 code of the price and every amount: the currency named, else the
+	// lots' purchase currency when they share one, else the member's display currency.
 	Currency string
 	// Jurisdiction is the member's tax jurisdiction the categories follow; Notes what it says
 	// about this disposal (not tax advice).
@@ -227,11 +234,13 @@ type disposalRequest struct {
 	d      db.Disposal
 	method string
 	picks  []LotPick
+	// currency is the currency named, or "" (decided from the lots: disposalCurrency).
+	currency string
 }
 
 func (s *Service) validateDisposal(ctx context.Context, u db.User, in DisposalInput, preview bool) (disposalRequest, error) {
 	v := &disposalCheck{in: in, r: disposalRequest{d: db.Disposal{Fees: decimal.Zero, PricePerUnit: decimal.Zero}}}
-	for _, f := range []string{"product_name", "metal", "sold_on", "method", "kind", "received"} {
+	for _, f := range []string{"product_name", "metal", "sold_on", "method", "kind", "received", "currency"} {
 		if _, ok := in.fields[f]; ok && in.numeric[f] && in.fields[f] != "" && !isFormInput(in) {
 			v.bad(f, "must be a string")
 		}
@@ -246,6 +255,13 @@ func (s *Service) validateDisposal(ctx context.Context, u db.User, in DisposalIn
 	v.money()
 	v.soldOn(s.now())
 	v.received(ctx, s, u, preview)
+	if c := v.str("currency"); c != "" {
+		if code, msg := parseCurrency(c, true); msg != "" {
+			v.bad("currency", msg)
+		} else {
+			v.r.currency = code
+		}
+	}
 	v.r.d.Method = v.r.method
 	return v.r, apperr.InvalidFields(v.errs)
 }
@@ -404,7 +420,13 @@ func disposalErr(err error, d db.Disposal) error {
 	var oe *db.OversoldError
 	var pe *PickError
 	var me *MixedCurrencyError
+	var mr *MissingRateError
+	var ae *AverageCurrencyError
 	switch {
+	case errors.As(err, &mr):
+		return unprocessable("currency", mr.Error())
+	case errors.As(err, &ae):
+		return unprocessable("method", ae.Error())
 	case errors.As(err, &oe):
 		return unprocessable("quantity", fmt.Sprintf("at most %d units of %s are held on %s", oe.Held, productLabel(d.ProductName, d.Metal), d.SoldOn))
 	case errors.As(err, &pe):
@@ -428,7 +450,8 @@ func productLabel(name, metal string) string {
 	return name
 }
 
-// disposalOf renders the store's disposal and slices with terms and categories.
+// disposalOf renders the store's disposal and slices with terms and categories. Its currency
+// is its slices' (every slice is in the disposal's currency).
 func disposalOf(d db.Disposal, sales []db.Sale, lots map[string]db.Holding, jurisdiction string) Disposal {
 	out := Disposal{ID: d.ID, Kind: d.Kind, Method: d.Method, Metal: d.Metal, ProductName: d.ProductName, Received: d.Received, SoldOn: d.SoldOn,
 		Quantity: d.Quantity, PricePerUnit: d.PricePerUnit, Fees: d.Fees, Jurisdiction: jurisdiction, Notes: JurisdictionNotes(jurisdiction)}
@@ -437,22 +460,105 @@ func disposalOf(d db.Disposal, sales []db.Sale, lots map[string]db.Holding, juri
 	for i, s := range sales {
 		oz = oz.Add(s.Oz)
 		if i == 0 {
-			out.Currency = lotCurrency(lots[s.HoldingID])
+			out.Currency = saleCurrency(s.Currency)
 		}
 	}
 	if jurisdiction == "us" && d.Kind != KindGifted && d.Kind != KindLost && May1099B(d.Metal, d.ProductName, d.Quantity, oz) {
 		out.Notes = append(out.Notes, Note1099B)
 	}
+	var others []string
 	for _, s := range sales {
 		acq := AcquiredOn(lots[s.HoldingID])
 		term := Term(acq, s.SoldOn)
+		lc := lotCurrency(lots[s.HoldingID])
+		if s.LotCost.Valid && !slices.Contains(others, lc) {
+			others = append(others, lc)
+		}
 		out.Slices = append(out.Slices, DisposalSlice{SaleID: s.ID, HoldingID: s.HoldingID, Quantity: s.Quantity, AcquiredOn: acq,
-			Proceeds: s.Proceeds, Fees: s.Fees, CostBasis: s.CostBasis, Gain: s.RealizedPL, Term: term, Category: Category(jurisdiction, term, d.ProductName)})
+			Proceeds: s.Proceeds, Fees: s.Fees, CostBasis: s.CostBasis, LotCurrency: lc, LotCostBasis: s.LotCostBasis(), Gain: s.RealizedPL,
+			Term: term, Category: Category(jurisdiction, term, d.ProductName)})
 		out.Proceeds = out.Proceeds.Add(s.Proceeds)
 		out.CostBasis = out.CostBasis.Add(s.CostBasis)
 		out.Gain = out.Gain.Add(s.RealizedPL)
 	}
+	if len(others) > 0 {
+		slices.Sort(others)
+		out.Notes = append(out.Notes, fmt.Sprintf("Lots bought in %s count in %s at the ECB reference rate of their purchase day (the last on or before it): cost_basis is lot_cost_basis at that rate, to the cent.",
+			strings.Join(others, " and "), out.Currency))
+	}
 	return out
+}
+
+// disposalCurrency is the currency a disposal is in: the one named, else the lots' own when
+// the lots held on its day share one, else the member's display currency.
+func disposalCurrency(u db.User, r disposalRequest, lots []db.SaleLot) string {
+	if r.currency != "" {
+		return r.currency
+	}
+	elig, _ := eligibleLots(lots, r.d.SoldOn)
+	if cs := lotCurrencies(lots, elig); len(cs) == 1 {
+		return cs[0]
+	}
+	if len(elig) == 0 && len(lots) > 0 {
+		return lotCurrency(lots[0].Holding)
+	}
+	return memberCurrency(u)
+}
+
+// disposalFX looks up, before anything is written, the rates a disposal in cur needs: for
+// every lot held on its day that was bought in another currency, what one unit of that
+// currency was worth in cur on the lot's purchase day (the last ECB-based rate on or before
+// it, as the gains report and valuations convert). A currency with no rate then, or only a
+// stale one (more than fx.StaleAfter older) while the ECB published others (not quoted
+// then), is Missing; when the rates stored stop before the day (offline), the newest counts.
+func (s *Service) disposalFX(ctx context.Context, cur string, soldOn db.Date, lots []db.SaleLot) (DisposalFX, error) {
+	out := DisposalFX{Currency: cur, Factors: map[FXDay]decimal.Decimal{}, Missing: map[FXDay]string{}}
+	elig, _ := eligibleLots(lots, soldOn)
+	conv := &converter{ctx: ctx, rates: s.rates, to: cur}
+	for _, i := range elig {
+		k := LotFXDay(lots[i])
+		if k.Currency == cur {
+			continue
+		}
+		if _, ok := out.Factors[k]; ok {
+			continue
+		}
+		if _, ok := out.Missing[k]; ok {
+			continue
+		}
+		if s.rates == nil {
+			out.Missing[k] = "exchange rates are not available"
+			continue
+		}
+		day := AcquiredOn(lots[i].Holding)
+		rf, rt, err := conv.pair(k.Currency, day.Time)
+		switch {
+		case err != nil && apperr.KindOf(err) == apperr.Invalid:
+			out.Missing[k] = rateWhy(err)
+		case err != nil:
+			return DisposalFX{}, err
+		case rf.Stale || rt.Stale:
+			// Old because the currency was not quoted then (the ECB published other rates) is
+			// missing; old because no rates at all are stored after it yet (offline) is the
+			// newest known, as every valuation takes it.
+			behind, err := s.ratesBehind(ctx, day)
+			if err != nil {
+				return DisposalFX{}, err
+			}
+			stale := rf
+			if !rf.Stale {
+				stale = rt
+			}
+			if !behind {
+				out.Missing[k] = fmt.Sprintf("the last %s rate on or before %s is of %s", stale.Currency, day, stale.RateDate.Format(time.DateOnly))
+				continue
+			}
+			out.Factors[k] = CrossFactor(rf, rt)
+		default:
+			out.Factors[k] = CrossFactor(rf, rt)
+		}
+	}
+	return out, nil
 }
 
 // RecordDisposal validates and records a disposal of units of one product across the
@@ -466,9 +572,27 @@ func (s *Service) RecordDisposal(ctx context.Context, u db.User, in DisposalInpu
 	if err != nil {
 		return Disposal{}, err
 	}
-	d, sales, err := s.store.InsertDisposal(ctx, u.ID, r.d, DecideDisposal(r.method, r.picks))
-	if err != nil {
-		return Disposal{}, disposalErr(err, r.d)
+	// The rates are looked up from the lots as they are now, before the write; a lot that
+	// arrives in between has none looked up, and the rates are looked up again.
+	var d db.Disposal
+	var sales []db.Sale
+	for attempt := 0; ; attempt++ {
+		lots, err := s.store.ProductLots(ctx, u.ID, r.d.Metal, r.d.ProductName)
+		if err != nil {
+			return Disposal{}, err
+		}
+		fx, err := s.disposalFX(ctx, disposalCurrency(u, r, lots), r.d.SoldOn, lots)
+		if err != nil {
+			return Disposal{}, err
+		}
+		d, sales, err = s.store.InsertDisposal(ctx, u.ID, r.d, DecideDisposalIn(r.method, r.picks, fx))
+		if errors.Is(err, errRateNotLooked) && attempt < 3 {
+			continue
+		}
+		if err != nil {
+			return Disposal{}, disposalErr(err, r.d)
+		}
+		break
 	}
 	lots, err := s.lotsByID(ctx, u)
 	if err != nil {
@@ -492,6 +616,9 @@ func (s *Service) lotsByID(ctx context.Context, u db.User) (map[string]db.Holdin
 // Preview is what each method would do with a disposal, nothing stored.
 type Preview struct {
 	Methods map[string]Disposal
+	// Unavailable says why a method cannot decide the disposal (average over lots bought in
+	// another currency than the disposal's); such a method is not in Methods.
+	Unavailable map[string]string
 	// LeastGain is the method with the smallest gain (the first in PreviewMethods on a tie).
 	LeastGain string
 }
@@ -515,9 +642,18 @@ func (s *Service) PreviewDisposal(ctx context.Context, u db.User, in DisposalInp
 		byID[l.ID] = l.Holding
 	}
 	jur := account.SettingsOf(u).TaxJurisdiction
-	out := Preview{Methods: map[string]Disposal{}}
+	fx, err := s.disposalFX(ctx, disposalCurrency(u, r, lots), r.d.SoldOn, lots)
+	if err != nil {
+		return Preview{}, err
+	}
+	out := Preview{Methods: map[string]Disposal{}, Unavailable: map[string]string{}}
 	for _, m := range PreviewMethods {
-		dec, err := DecideDisposal(m, nil)(lots, r.d)
+		dec, err := DecideDisposalIn(m, nil, fx)(lots, r.d)
+		var ae *AverageCurrencyError
+		if errors.As(err, &ae) {
+			out.Unavailable[m] = ae.Error()
+			continue
+		}
 		if err != nil {
 			return Preview{}, disposalErr(err, r.d)
 		}
@@ -619,3 +755,27 @@ func lotCurrencies(lots []db.SaleLot, idx []int) []string {
 
 // lotCurrency is a lot's purchase currency (USD for lots recorded before currencies).
 func lotCurrency(h db.Holding) string { return saleCurrency(h.PurchaseCurrency) }
+
+// ratesBehind reports whether the rates known stop before day: the dollar's euro rate (every
+// ECB day has one) is stale there too.
+func (s *Service) ratesBehind(ctx context.Context, day db.Date) (bool, error) {
+	r, err := s.rates.Lookup(ctx, "USD", day.Time)
+	if err != nil {
+		if apperr.KindOf(err) == apperr.Invalid {
+			return false, nil
+		}
+		return false, err
+	}
+	return r.Stale, nil
+}
+
+// rateWhy is what a rate look-up's refusal says (its field's message).
+func rateWhy(err error) string {
+	if fs := apperr.FieldsOf(err); len(fs) > 0 {
+		return fs[0].Message
+	}
+	if e, ok := apperr.As(err); ok {
+		return e.Msg
+	}
+	return err.Error()
+}

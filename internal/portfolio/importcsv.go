@@ -68,6 +68,12 @@ var SaleColumns = []string{"sale_of_row", "quantity", "price_per_unit", "fees", 
 // and method come back.
 var DisposalColumns = []string{"disposal", "kind", "method", "received_row"}
 
+// SaleCurrencyColumn follows them when a disposal was recorded in another currency than a lot
+// it took from: the currency of the row's price and fees (every row's, its lot's for a per-lot
+// sale). Import records such a disposal again in that currency, each lot's cost at the rate of
+// its purchase day.
+const SaleCurrencyColumn = "sale_currency"
+
 // ImportResult says what an import stored.
 type ImportResult struct {
 	Imported          int
@@ -216,8 +222,8 @@ func saleColumns(rec []string) (map[string]int, error) {
 		if n == "" {
 			continue // padding, so the file stays rectangular
 		}
-		if !slices.Contains(SaleColumns, n) && !slices.Contains(DisposalColumns, n) {
-			return nil, apperr.InvalidField("header", fmt.Sprintf("unknown column %q in the sales section: columns are %s", strings.TrimSpace(name), strings.Join(append(slices.Clone(SaleColumns), DisposalColumns...), ", ")))
+		if !slices.Contains(SaleColumns, n) && !slices.Contains(DisposalColumns, n) && n != SaleCurrencyColumn {
+			return nil, apperr.InvalidField("header", fmt.Sprintf("unknown column %q in the sales section: columns are %s", strings.TrimSpace(name), strings.Join(append(append(slices.Clone(SaleColumns), DisposalColumns...), SaleCurrencyColumn), ", ")))
 		}
 		saleCol[n] = i
 	}
@@ -263,7 +269,26 @@ func (out *ImportParse) addSaleRow(row int, rec []string, err error, saleCol map
 		return
 	}
 	hold := out.Rows[of-1]
-	sale, errs := SaleInputFromForm(get).validate(hold, now)
+	// A per-lot sale is in its lot's currency (validate checks the currency given); a slice of
+	// a disposal is in the disposal's, checked here.
+	inDisposal := strings.TrimSpace(get("disposal")) != ""
+	sale, errs := SaleInputFromForm(func(f string) string {
+		if f == "currency" {
+			if inDisposal {
+				return ""
+			}
+			return get(SaleCurrencyColumn)
+		}
+		return get(f)
+	}).validate(hold, now)
+	saleCur := ""
+	if c := strings.TrimSpace(get(SaleCurrencyColumn)); c != "" && inDisposal {
+		code, msg := parseCurrency(c, true)
+		if msg != "" {
+			errs = append(errs, apperr.FieldError{Field: SaleCurrencyColumn, Message: msg})
+		}
+		saleCur = code
+	}
 	if len(errs) == 0 && sold[of-1]+sale.Quantity > hold.Quantity {
 		errs = append(errs, apperr.FieldError{Field: "quantity", Message: fmt.Sprintf("sells more than the %d units of row %d", hold.Quantity, of)})
 	}
@@ -297,7 +322,7 @@ func (out *ImportParse) addSaleRow(row int, rec []string, err error, saleCol map
 		case !slices.Contains(account.LotMethods, method):
 			errs = append(errs, apperr.FieldError{Field: "method", Message: "must be one of " + strings.Join(account.LotMethods, ", ")})
 		}
-		imp.Disposal, imp.Kind, imp.Method, imp.ReceivedRow = n, kind, method, recv
+		imp.Disposal, imp.Kind, imp.Method, imp.ReceivedRow, imp.Currency = n, kind, method, recv, saleCur
 	}
 	if len(errs) > 0 {
 		out.BadRows++
@@ -376,16 +401,73 @@ func (s *Service) ImportHoldings(ctx context.Context, u db.User, data []byte) (I
 	if err != nil {
 		return ImportResult{}, err
 	}
-	res, err := s.store.ImportHoldingsWithSales(ctx, u.ID, rows, sales, DecideSale, ReplayDisposal)
+	replay, err := s.ReplayFor(ctx, rows, sales)
 	if err != nil {
 		return ImportResult{}, err
+	}
+	res, err := s.store.ImportHoldingsWithSales(ctx, u.ID, rows, sales, DecideSale, replay)
+	if err != nil {
+		return ImportResult{}, ReplayErr(err)
 	}
 	return ImportResult{Imported: res.Imported, SkippedDuplicates: len(res.Duplicates), Sales: res.Sales}, nil
 }
 
-// ReplayDisposal is the disposal rule an import records a disposal's slices again with.
+// ReplayDisposal is the disposal rule an import records a disposal's slices again with, in
+// the lots' own currency (ReplayFor records one in another).
 func ReplayDisposal(method string, picks []db.LotPick) db.DisposalRule {
 	return DecideDisposal(method, picks)
+}
+
+// ReplayFor is the disposal rule an import of rows and sales records its disposals again
+// with: a disposal in another currency than its lots' (sale_currency) converts each lot's
+// cost at the rate of the lot's purchase day, the rates looked up here, before the import's
+// transaction. An imported lot without a purchase date counts as bought today (UTC).
+func (s *Service) ReplayFor(ctx context.Context, rows []db.Holding, sales []db.ImportedSale) (db.DisposalReplay, error) {
+	today := db.NewDate(s.now().UTC())
+	byCur := map[string][]db.SaleLot{}
+	for _, x := range sales {
+		if x.Disposal == 0 || x.Currency == "" || x.Row < 0 || x.Row >= len(rows) {
+			continue
+		}
+		h := rows[x.Row]
+		if h.PurchaseDate.IsZero() {
+			h.PurchaseDate = today
+		}
+		// Every lot of the disposal is held on its day: the import names the units it took.
+		h.SoldQuantity = 0
+		byCur[x.Currency] = append(byCur[x.Currency], db.SaleLot{Holding: h})
+	}
+	fxs := map[string]DisposalFX{}
+	for cur, lots := range byCur {
+		for i := range lots {
+			lots[i].Quantity = max(lots[i].Quantity, 1)
+		}
+		fx, err := s.disposalFX(ctx, cur, db.NewDate(time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)), lots)
+		if err != nil {
+			return nil, err
+		}
+		fxs[cur] = fx
+	}
+	return func(method string, picks []db.LotPick) db.DisposalRule {
+		return func(lots []db.SaleLot, in db.Disposal) (db.DisposalDecision, error) {
+			fx := DisposalFX{}
+			if in.Currency != "" {
+				fx = fxs[in.Currency]
+				fx.Currency = in.Currency
+			}
+			return DecideDisposalIn(method, picks, fx)(lots, in)
+		}
+	}, nil
+}
+
+// ReplayErr is an import's refusal of a disposal it records again, as a field problem: no
+// rate to convert a lot's cost names sale_currency.
+func ReplayErr(err error) error {
+	var mr *MissingRateError
+	if errors.As(err, &mr) {
+		return unprocessable(SaleCurrencyColumn, mr.Error())
+	}
+	return err
 }
 
 // ImportRows validates an import CSV for u and answers the holdings and sales to store, as
@@ -596,8 +678,10 @@ func WriteLedgerCSV(w io.Writer, list []Holding, sales []Sale) error {
 		return nil
 	}
 	row := make(map[string]int, len(list))
+	lotCur := make(map[string]string, len(list))
 	for i, x := range list {
 		row[x.ID] = i + 1
+		lotCur[x.ID] = x.Currency()
 	}
 	// Rows are padded with empty cells to the holdings' width: every row of the file then has
 	// the same number of cells, as spreadsheets and strict CSV readers expect.
@@ -613,6 +697,11 @@ func WriteLedgerCSV(w io.Writer, list []Holding, sales []Sale) error {
 	withDisposals := slices.ContainsFunc(sales, func(x Sale) bool { return x.DisposalID != "" })
 	if withDisposals {
 		header = append(header, DisposalColumns...)
+	}
+	// The currency column only when a disposal was recorded in another currency than a lot's.
+	withCurrency := slices.ContainsFunc(sales, func(x Sale) bool { _, ok := row[x.HoldingID]; return ok && x.Currency != lotCur[x.HoldingID] })
+	if withCurrency {
+		header = append(header, SaleCurrencyColumn)
 	}
 	cw := csv.NewWriter(w)
 	if err := cw.Write(pad(header)); err != nil {
@@ -638,6 +727,9 @@ func WriteLedgerCSV(w io.Writer, list []Holding, sales []Sale) error {
 				}
 				cells = append(cells, strconv.Itoa(number[x.DisposalID]), x.DisposalKind, x.DisposalMethod, recv)
 			}
+		}
+		if withCurrency {
+			cells = append(cells, x.Currency)
 		}
 		if err := cw.Write(pad(cells)); err != nil {
 			return err

@@ -91,8 +91,12 @@ func (s *Service) LedgerSearch(ctx context.Context, u db.User, metal string, q H
 			}
 			l := &out.Lots[i]
 			l.Sales = append(l.Sales, saleFromRow(r))
-			l.RemainingCost = l.RemainingCost.Sub(r.CostBasis)
-			l.Realized = l.Realized.Add(r.RealizedPL)
+			l.RemainingCost = l.RemainingCost.Sub(r.LotCostBasis())
+			pl, err := s.realizedInLot(ctx, l.Holding, r)
+			if err != nil {
+				return Ledger{}, err
+			}
+			l.Realized = l.Realized.Add(pl)
 		}
 	}
 	for i := range out.Lots {
@@ -105,4 +109,22 @@ func (s *Service) LedgerSearch(ctx context.Context, u db.User, metal string, q H
 		}
 	}
 	return out, nil
+}
+
+// realizedInLot is a sale's realized profit in its lot's currency: as recorded, or for a slice
+// recorded in another currency (a disposal across currencies) its proceeds less fees at the
+// sale day's rate less the lot's cost of the units, as the gains report counts it.
+func (s *Service) realizedInLot(ctx context.Context, h Holding, r db.Sale) (decimal.Decimal, error) {
+	if !r.LotCost.Valid {
+		return r.RealizedPL, nil
+	}
+	if s.rates == nil {
+		return decimal.Zero, apperr.New(apperr.Unavailable, "exchange rates are not available")
+	}
+	conv := &converter{ctx: ctx, rates: s.rates, to: h.Currency()}
+	f, err := conv.factor(saleCurrency(r.Currency), r.SoldOn.Time)
+	if err != nil {
+		return decimal.Zero, err
+	}
+	return r.Proceeds.Sub(r.Fees).Mul(f).Sub(r.LotCost.Decimal), nil
 }

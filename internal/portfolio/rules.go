@@ -52,11 +52,12 @@ func DecideSale(lot db.SaleLot, in db.Sale) (db.Sale, db.LotHeld, error) {
 }
 
 // UndoSale is the rule for undoing a sale (a db.UndoRule): its units, their fine ounces and
-// its cost basis go back to the lot, and once no sale is left the lot holds all of its
+// its cost basis in the lot's currency (a slice recorded in another currency keeps it apart)
+// go back to the lot, and once no sale is left the lot holds all of its
 // original cost again (so cents rounded away by earlier shares come back too).
 func UndoSale(lot db.SaleLot, sale db.Sale) (db.LotHeld, error) {
 	sold := max(lot.SoldQuantity-sale.Quantity, 0)
-	held := db.LotHeld{Sold: sold, HeldOz: lot.WeightOz.Mul(decimal.NewFromInt(lot.Quantity - sold)), HeldCost: lot.HeldCost.Add(sale.CostBasis)}
+	held := db.LotHeld{Sold: sold, HeldOz: lot.WeightOz.Mul(decimal.NewFromInt(lot.Quantity - sold)), HeldCost: lot.HeldCost.Add(sale.LotCostBasis())}
 	if sold == 0 {
 		held.HeldCost = lot.Cost
 	}

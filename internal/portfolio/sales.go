@@ -60,8 +60,11 @@ type Sale struct {
 	// RealizedPL is proceeds − fees − cost basis.
 	RealizedPL decimal.Decimal
 	CreatedAt  time.Time
-	// Currency is the ISO 4217 code of the price, fees and amounts: the lot's purchase currency.
-	Currency string
+	// Currency is the ISO 4217 code of the price, fees and amounts: the lot's purchase
+	// currency, or for a slice of a disposal across currencies the disposal's (LotCostBasis is
+	// then the units' cost in the lot's currency).
+	Currency     string
+	LotCostBasis decimal.Decimal
 	// DisposalID names the disposal across lots the sale is a slice of ("" for a per-lot
 	// sale); the export fills in that disposal's kind, method and received lot beside it.
 	DisposalID                                     string
@@ -71,7 +74,7 @@ type Sale struct {
 func saleFromRow(r db.Sale) Sale {
 	return Sale{ID: r.ID, HoldingID: r.HoldingID, Metal: metals.Metal(r.Metal), Quantity: r.Quantity, Oz: r.Oz, PricePerUnit: r.PricePerUnit,
 		Fees: r.Fees, SoldOn: r.SoldOn, Proceeds: r.Proceeds, CostBasis: r.CostBasis, RealizedPL: r.RealizedPL, CreatedAt: r.CreatedAt,
-		Currency: saleCurrency(r.Currency), DisposalID: r.DisposalID}
+		Currency: saleCurrency(r.Currency), LotCostBasis: r.LotCostBasis(), DisposalID: r.DisposalID}
 }
 
 // saleCurrency is a stored sale's currency (USD for sales recorded before currencies).

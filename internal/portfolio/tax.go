@@ -124,10 +124,12 @@ func (s *Service) TaxReportIn(ctx context.Context, u db.User, year int, currency
 
 // convertTaxRow fills the row's money in conv's currency: proceeds and fees at the sale day's
 // rate, the cost at the lot's purchase day's rate; gain is proceeds − cost basis (fees in it).
-// A slice wholly in the currency is exact: its gain is the realized P/L stored.
+// A slice recorded in the currency is exact: its gain is the realized P/L stored (for a slice
+// of a lot bought in another currency, its cost basis was converted at the lot's purchase
+// day's rate when it was recorded, to the cent).
 func (s *Service) convertTaxRow(conv *converter, row *TaxRow, sl db.TaxSlice) error {
 	saleCur, lotCur := saleCurrency(sl.Currency), saleCurrency(sl.LotCurrency)
-	if saleCur == conv.to && lotCur == conv.to {
+	if saleCur == conv.to && (lotCur == conv.to || sl.Sale.LotCost.Valid) {
 		row.Proceeds, row.CostBasis, row.Gain = sl.Proceeds, sl.CostBasis.Add(sl.Fees), sl.RealizedPL
 		return nil
 	}
