@@ -11,6 +11,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/custody"
 )
 
@@ -71,19 +72,11 @@ func (h *Handlers) APIUpload(c *fiber.Ctx) error {
 
 // APIDocuments answers GET /v1/holdings/{id}/documents.
 func (h *Handlers) APIDocuments(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	ds, err := h.custody.Documents(h.Ctx(c), u, c.Params("id"))
-	if err != nil {
-		return err
-	}
-	out := DocumentsJSON{Documents: make([]DocumentJSON, len(ds))}
-	for i, d := range ds {
-		out.Documents[i] = DocumentToJSON(d)
-	}
-	return kit.WriteJSON(c, http.StatusOK, out)
+	return kit.MemberJSON(c, http.StatusOK, func(u account.User) ([]custody.Document, error) {
+		return h.custody.Documents(h.Ctx(c), u, c.Params("id"))
+	}, func(ds []custody.Document) DocumentsJSON {
+		return DocumentsJSON{Documents: kit.MapSlice(ds, DocumentToJSON)}
+	})
 }
 
 // APIDocument answers GET /v1/documents/{id}: the file, to its owner only, never cached.
@@ -110,14 +103,9 @@ func (h *Handlers) APIDocument(c *fiber.Ctx) error {
 
 // APIDeleteDocument answers DELETE /v1/documents/{id}.
 func (h *Handlers) APIDeleteDocument(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	if err := h.custody.DeleteDocument(h.Ctx(c), u, c.Params("id")); err != nil {
-		return err
-	}
-	return c.SendStatus(http.StatusNoContent)
+	return kit.MemberNoContent(c, func(u account.User) error {
+		return h.custody.DeleteDocument(h.Ctx(c), u, c.Params("id"))
+	})
 }
 
 func (h *Handlers) documentRoutes() []kit.APIRoute {

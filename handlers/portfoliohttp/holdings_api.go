@@ -1,6 +1,7 @@
 package portfoliohttp
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"time"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
@@ -156,69 +158,52 @@ func (h *Handlers) APIHoldingsList(c *fiber.Ctx) error {
 
 // APIHoldingsCreate answers POST /v1/holdings.
 func (h *Handlers) APIHoldingsCreate(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
+	return kit.MemberJSON(c, http.StatusCreated, func(u account.User) (HoldingJSON, error) {
+		return h.createHolding(h.Ctx(c), u, c.Body())
+	}, func(out HoldingJSON) HoldingJSON {
+		c.Set(fiber.HeaderLocation, "/v1/holdings/"+out.ID)
+		return out
+	})
+}
+
+// createHolding records the purchase a JSON body describes (POST /v1/holdings and the
+// add_holding tool).
+func (h *Handlers) createHolding(ctx context.Context, u account.User, raw []byte) (HoldingJSON, error) {
+	in, err := portfolio.ParseHoldingJSON(raw)
 	if err != nil {
-		return err
+		return HoldingJSON{}, err
 	}
-	in, err := portfolio.ParseHoldingJSON(c.Body())
+	hold, err := h.portfolio.CreateHolding(ctx, u, in)
 	if err != nil {
-		return err
+		return HoldingJSON{}, err
 	}
-	hold, err := h.portfolio.CreateHolding(h.Ctx(c), u, in)
-	if err != nil {
-		return err
-	}
-	c.Set(fiber.HeaderLocation, "/v1/holdings/"+hold.ID)
-	return kit.WriteJSON(c, http.StatusCreated, HoldingToJSON(hold))
+	return HoldingToJSON(hold), nil
 }
 
 // APIHoldingsGet answers GET /v1/holdings/{id}.
 func (h *Handlers) APIHoldingsGet(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	hold, err := h.portfolio.GetHolding(h.Ctx(c), u, c.Params("id"))
-	if err != nil {
-		return err
-	}
-	out := HoldingToJSON(hold)
-	moves, err := h.portfolio.Transfers(h.Ctx(c), u, hold.ID)
-	if err != nil {
-		return err
-	}
-	out.Transfers = make([]TransferJSON, len(moves))
-	for i, t := range moves {
-		out.Transfers[i] = TransferToJSON(t)
-	}
-	return kit.WriteJSON(c, http.StatusOK, out)
+	return kit.MemberJSON(c, http.StatusOK, func(u account.User) (HoldingJSON, error) {
+		hold, err := h.portfolio.GetHolding(h.Ctx(c), u, c.Params("id"))
+		if err != nil {
+			return HoldingJSON{}, err
+		}
+		moves, err := h.portfolio.Transfers(h.Ctx(c), u, hold.ID)
+		out := HoldingToJSON(hold)
+		out.Transfers = kit.MapSlice(moves, TransferToJSON)
+		return out, err
+	}, kit.Same[HoldingJSON])
 }
 
 // APIHoldingsUpdate answers PATCH /v1/holdings/{id}.
 func (h *Handlers) APIHoldingsUpdate(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	in, err := portfolio.ParseHoldingJSON(c.Body())
-	if err != nil {
-		return err
-	}
-	hold, err := h.portfolio.UpdateHolding(h.Ctx(c), u, c.Params("id"), in)
-	if err != nil {
-		return err
-	}
-	return kit.WriteJSON(c, http.StatusOK, HoldingToJSON(hold))
+	return kit.MemberBodyJSON(c, http.StatusOK, portfolio.ParseHoldingJSON, func(u account.User, in portfolio.HoldingInput) (portfolio.Holding, error) {
+		return h.portfolio.UpdateHolding(h.Ctx(c), u, c.Params("id"), in)
+	}, HoldingToJSON)
 }
 
 // APIHoldingsDelete answers DELETE /v1/holdings/{id}.
 func (h *Handlers) APIHoldingsDelete(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	if err := h.portfolio.DeleteHolding(h.Ctx(c), u, c.Params("id")); err != nil {
-		return err
-	}
-	return c.SendStatus(http.StatusNoContent)
+	return kit.MemberNoContent(c, func(u account.User) error {
+		return h.portfolio.DeleteHolding(h.Ctx(c), u, c.Params("id"))
+	})
 }
