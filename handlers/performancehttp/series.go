@@ -71,8 +71,7 @@ func (h *Handlers) APISeries(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return kit.WriteJSON(c, http.StatusOK, SeriesToJSON(s))
+	return kit.PrivateJSON(c, http.StatusOK, SeriesToJSON(s))
 }
 
 // seriesRoute is GET /v1/portfolio/performance/series (listed before the period's path).

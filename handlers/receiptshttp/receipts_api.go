@@ -210,8 +210,7 @@ func (h *Handlers) APIScanReceipt(c *fiber.Ctx) error {
 		}
 		return err
 	}
-	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return kit.WriteJSON(c, http.StatusOK, receiptJSON(r))
+	return kit.PrivateJSON(c, http.StatusOK, receiptJSON(r))
 }
 
 // wireText accepts a JSON string or number (or null) as its text, so prices and quantities
