@@ -2,6 +2,7 @@ package kit
 
 import (
 	"encoding/json"
+	"net/http"
 
 	"github.com/a-h/templ"
 	"github.com/gofiber/fiber/v2"
@@ -19,6 +20,13 @@ func Render(c *fiber.Ctx, status int, comp templ.Component) error {
 	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
 	c.Vary("HX-Request")
 	return comp.Render(c.UserContext(), c.Response().BodyWriter())
+}
+
+// RenderNoStore renders comp at 200 for figures that change with every price, which no
+// cache may keep.
+func RenderNoStore(c *fiber.Ctx, comp templ.Component) error {
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return Render(c, http.StatusOK, comp)
 }
 
 // Page renders the full page for a normal request and only the fragment for HTMX.
@@ -69,6 +77,17 @@ func PriceNum(d decimal.Decimal) Num {
 		places = e
 	}
 	return Num{d, places}
+}
+
+// Tone classifies a signed amount for colouring: up, down or flat (unknown is flat).
+func Tone(d *decimal.Decimal) string {
+	switch {
+	case d == nil || d.IsZero():
+		return "flat"
+	case d.IsPositive():
+		return "up"
+	}
+	return "down"
 }
 
 // OptMoney renders nil as JSON null.

@@ -42,7 +42,7 @@ func pageDate(d portfolio.Date) string {
 func saleRow(s portfolio.Sale, product string) pages.SaleRow {
 	return pages.SaleRow{ID: s.ID, HoldingID: s.HoldingID, Product: product, Metal: string(s.Metal), Date: pageDate(s.SoldOn),
 		Units: format.Count(s.Quantity, "unit", "units"), Price: format.Money(s.PricePerUnit, s.Currency), Fees: format.Money(s.Fees, s.Currency), Proceeds: format.Money(s.Proceeds, s.Currency),
-		CostBasis: format.Money(s.CostBasis, s.Currency), Realized: format.SignedMoney(s.RealizedPL, s.Currency), RealizedTone: plTone(&s.RealizedPL)}
+		CostBasis: format.Money(s.CostBasis, s.Currency), Realized: format.SignedMoney(s.RealizedPL, s.Currency), RealizedTone: kit.Tone(&s.RealizedPL)}
 }
 
 // ledgerRow formats one lot of the ledger.
@@ -53,7 +53,7 @@ func ledgerRow(l portfolio.LedgerLot) pages.HoldingRow {
 	r.Remaining = format.Count(l.Remaining(), "unit", "units")
 	r.RemainingOz = format.Oz(l.RemainingOz)
 	r.RemainingCost = format.Money(l.RemainingCost, l.Currency())
-	r.Value, r.PL, r.PLPct, r.PLTone = format.MoneyPtr(l.Value, l.Currency()), signedMoneyPtr(l.PL, l.Currency()), format.SignedPctPtr(l.PLPct), plTone(l.PL)
+	r.Value, r.PL, r.PLPct, r.PLTone = format.MoneyPtr(l.Value, l.Currency()), signedMoneyPtr(l.PL, l.Currency()), format.SignedPctPtr(l.PLPct), kit.Tone(l.PL)
 	r.Spot, r.Premium = format.Dash, format.Dash
 	switch {
 	case l.SpotAtPurchase.Valid:
@@ -67,7 +67,7 @@ func ledgerRow(l portfolio.LedgerLot) pages.HoldingRow {
 	if p := l.PremiumPct(); p != nil {
 		r.Premium = format.SignedPct(*p)
 	}
-	r.Realized, r.RealizedTone = format.SignedMoney(l.Realized, l.Currency()), plTone(&l.Realized)
+	r.Realized, r.RealizedTone = format.SignedMoney(l.Realized, l.Currency()), kit.Tone(&l.Realized)
 	r.SoldOut, r.HasSales = l.Remaining() == 0, l.SoldQuantity > 0 || len(l.Sales) > 0
 	for _, s := range l.Sales {
 		r.Sales = append(r.Sales, saleRow(s, l.Name()))
@@ -124,7 +124,7 @@ func (h *Handlers) holdingsView(c *fiber.Ctx, u account.User) (pages.HoldingsVie
 			continue
 		}
 		v.Subtotals = append(v.Subtotals, pages.MetalSubtotal{Metal: string(p.Metal), Title: p.Metal.Title(), Lots: format.Count(p.Lots, "lot held", "lots held"),
-			Oz: format.Oz(p.HeldOz), Cost: format.Money(p.Cost, cur), Value: format.MoneyPtr(p.Value, cur), PL: signedMoneyPtr(p.UnrealizedPL, cur), PLTone: plTone(p.UnrealizedPL),
+			Oz: format.Oz(p.HeldOz), Cost: format.Money(p.Cost, cur), Value: format.MoneyPtr(p.Value, cur), PL: signedMoneyPtr(p.UnrealizedPL, cur), PLTone: kit.Tone(p.UnrealizedPL),
 			Realized: format.SignedMoney(p.Realized, cur)})
 	}
 	return v, nil
@@ -294,7 +294,7 @@ func (h *Handlers) SalesIndex(c *fiber.Ctx) error {
 			names[x.ID] = x.Name()
 		}
 	}
-	v := pages.SalesView{Total: format.Count(int64(p.Total), "sale", "sales"), Realized: format.SignedUSD(p.Realized), Tone: plTone(&p.Realized)}
+	v := pages.SalesView{Total: format.Count(int64(p.Total), "sale", "sales"), Realized: format.SignedUSD(p.Realized), Tone: kit.Tone(&p.Realized)}
 	for _, s := range p.Sales {
 		v.Rows = append(v.Rows, saleRow(s, names[s.HoldingID]))
 	}
