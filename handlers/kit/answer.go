@@ -81,3 +81,12 @@ func MapSlice[S, T any](in []S, conv func(S) T) []T {
 	}
 	return out
 }
+
+// JSONResult answers v at 200, or err when the call that made v failed: how a handler ends
+// whose work is one call it shares with its MCP tool.
+func JSONResult(c *fiber.Ctx, v any, err error) error {
+	if err != nil {
+		return err
+	}
+	return WriteJSON(c, http.StatusOK, v)
+}
