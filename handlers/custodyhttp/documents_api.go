@@ -1,7 +1,6 @@
 package custodyhttp
 
 import (
-	"io"
 	"mime"
 	"net/http"
 	"strconv"
@@ -49,20 +48,11 @@ func (h *Handlers) APIUpload(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	fh, err := c.FormFile("file")
+	body, name, err := kit.UploadedFile(c, "file", "is required: send the photo or PDF in the multipart field file", custody.MaxDocumentBytes, nil)
 	if err != nil {
-		return kit.Invalid("file", "is required: send the photo or PDF in the multipart field file")
+		return err
 	}
-	f, err := fh.Open()
-	if err != nil {
-		return kit.Invalid("file", "could not be read")
-	}
-	defer f.Close()
-	body, err := io.ReadAll(io.LimitReader(f, custody.MaxDocumentBytes+1))
-	if err != nil {
-		return kit.Invalid("file", "could not be read")
-	}
-	d, err := h.custody.Upload(h.Ctx(c), u, strings.Clone(c.Params("id")), strings.Clone(fh.Filename), body)
+	d, err := h.custody.Upload(h.Ctx(c), u, strings.Clone(c.Params("id")), name, body)
 	if err != nil {
 		return err
 	}
