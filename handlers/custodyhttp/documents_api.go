@@ -83,12 +83,9 @@ func (h *Handlers) APIDocument(c *fiber.Ctx) error {
 	if d.ContentType == "application/pdf" {
 		disp = "attachment" // a PDF opens in the viewer the member chooses, never in our origin
 	}
-	c.Set(fiber.HeaderContentType, d.ContentType)
-	c.Set(fiber.HeaderContentDisposition, mime.FormatMediaType(disp, map[string]string{"filename": d.Name}))
-	c.Set(fiber.HeaderCacheControl, "no-store")
 	c.Set("X-Content-Type-Options", "nosniff")
 	c.Set(fiber.HeaderContentLength, strconv.Itoa(len(body)))
-	return c.Status(http.StatusOK).Send(body)
+	return kit.SendDownload(c, d.ContentType, mime.FormatMediaType(disp, map[string]string{"filename": d.Name}), body)
 }
 
 // APIDeleteDocument answers DELETE /v1/documents/{id}.

@@ -48,6 +48,16 @@ func WriteJSON(c *fiber.Ctx, status int, v any) error {
 	return c.Send(b)
 }
 
+// SendDownload answers body as a file for the requester alone: its type, its
+// Content-Disposition (attachment or inline, with the file's name) and no-store, so no
+// cache keeps a member's statement or document.
+func SendDownload(c *fiber.Ctx, contentType, disposition string, body []byte) error {
+	c.Set(fiber.HeaderContentType, contentType)
+	c.Set(fiber.HeaderContentDisposition, disposition)
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.Status(http.StatusOK).Send(body)
+}
+
 // Num is a decimal rendered as a JSON number with a fixed number of places.
 type Num struct {
 	D      decimal.Decimal
