@@ -304,7 +304,7 @@ func (h *Handlers) NotificationEvents(c *fiber.Ctx) error {
 				return true
 			}
 			last = n
-			return s.Send("event: unread\ndata: " + strconv.FormatInt(n, 10) + "\n\n")
+			return s.Send(kit.SSEEvent("unread", strconv.FormatInt(n, 10)))
 		}
 		if !send() {
 			return
