@@ -44,20 +44,16 @@ const documentMaxBody = custody.MaxDocumentBytes + 64<<10
 
 // APIUpload answers POST /v1/holdings/{id}/documents.
 func (h *Handlers) APIUpload(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	body, name, err := kit.UploadedFile(c, "file", "is required: send the photo or PDF in the multipart field file", custody.MaxDocumentBytes, nil)
-	if err != nil {
-		return err
-	}
-	d, err := h.custody.Upload(h.Ctx(c), u, strings.Clone(c.Params("id")), name, body)
-	if err != nil {
-		return err
-	}
-	c.Set(fiber.HeaderLocation, "/v1/documents/"+d.ID)
-	return kit.WriteJSON(c, http.StatusCreated, DocumentResultJSON{Document: DocumentToJSON(d)})
+	return kit.MemberJSON(c, http.StatusCreated, func(u account.User) (custody.Document, error) {
+		body, name, err := kit.UploadedFile(c, "file", "is required: send the photo or PDF in the multipart field file", custody.MaxDocumentBytes, nil)
+		if err != nil {
+			return custody.Document{}, err
+		}
+		return h.custody.Upload(h.Ctx(c), u, strings.Clone(c.Params("id")), name, body)
+	}, func(d custody.Document) DocumentResultJSON {
+		c.Set(fiber.HeaderLocation, "/v1/documents/"+d.ID)
+		return DocumentResultJSON{Document: DocumentToJSON(d)}
+	})
 }
 
 // APIDocuments answers GET /v1/holdings/{id}/documents.

@@ -111,19 +111,15 @@ func (h *Handlers) APIDelete(c *fiber.Ctx) error {
 
 // APIMove answers POST /v1/holdings/{id}/move.
 func (h *Handlers) APIMove(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	in, hasTo, err := custody.ParseMoveJSON(c.Body())
-	if err != nil {
-		return err
-	}
-	t, err := h.custody.Move(h.Ctx(c), u, strings.Clone(c.Params("id")), in, hasTo)
-	if err != nil {
-		return err
-	}
-	return kit.WriteJSON(c, http.StatusCreated, MoveResultJSON{Transfer: portfoliohttp.TransferToJSON(t)})
+	return kit.MemberJSON(c, http.StatusCreated, func(u account.User) (custody.Transfer, error) {
+		in, hasTo, err := custody.ParseMoveJSON(c.Body())
+		if err != nil {
+			return custody.Transfer{}, err
+		}
+		return h.custody.Move(h.Ctx(c), u, strings.Clone(c.Params("id")), in, hasTo)
+	}, func(t custody.Transfer) MoveResultJSON {
+		return MoveResultJSON{Transfer: portfoliohttp.TransferToJSON(t)}
+	})
 }
 
 // BulkJSON is the body of POST /v1/holdings/bulk.

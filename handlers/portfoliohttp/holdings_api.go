@@ -126,26 +126,29 @@ func HoldingToJSON(h portfolio.Holding) HoldingJSON {
 
 // APIHoldingsList answers GET /v1/holdings.
 func (h *Handlers) APIHoldingsList(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
+	return kit.MemberJSON(c, http.StatusOK, func(u account.User) (HoldingsPageJSON, error) {
+		limit, offset, err := kit.PageParams(c)
+		if err != nil {
+			return HoldingsPageJSON{}, err
+		}
+		cur, err := h.portfolio.Currency(h.Ctx(c), u, c.Query("currency"), "currency")
+		if err != nil {
+			return HoldingsPageJSON{}, err
+		}
+		return h.holdingsPage(h.Ctx(c), u, portfolio.HoldingsQuery{Metal: c.Query("metal"), Limit: limit, Offset: offset,
+			Q: strings.Clone(c.Query("q")), Tag: strings.Clone(c.Query("tag")), LocationID: strings.Clone(c.Query("location_id"))}, cur)
+	}, kit.Same[HoldingsPageJSON])
+}
+
+// holdingsPage is the page of the member's holdings q asks for, each with its cost in cur.
+func (h *Handlers) holdingsPage(ctx context.Context, u account.User, q portfolio.HoldingsQuery, cur string) (HoldingsPageJSON, error) {
+	p, err := h.portfolio.ListHoldings(ctx, u, q)
 	if err != nil {
-		return err
+		return HoldingsPageJSON{}, err
 	}
-	limit, offset, err := kit.PageParams(c)
+	costs, err := h.portfolio.CostsIn(ctx, cur, p.Holdings)
 	if err != nil {
-		return err
-	}
-	cur, err := h.portfolio.Currency(h.Ctx(c), u, c.Query("currency"), "currency")
-	if err != nil {
-		return err
-	}
-	p, err := h.portfolio.ListHoldings(h.Ctx(c), u, portfolio.HoldingsQuery{Metal: c.Query("metal"), Limit: limit, Offset: offset,
-		Q: strings.Clone(c.Query("q")), Tag: strings.Clone(c.Query("tag")), LocationID: strings.Clone(c.Query("location_id"))})
-	if err != nil {
-		return err
-	}
-	costs, err := h.portfolio.CostsIn(h.Ctx(c), cur, p.Holdings)
-	if err != nil {
-		return err
+		return HoldingsPageJSON{}, err
 	}
 	items := make([]HoldingJSON, len(p.Holdings))
 	for i, x := range p.Holdings {
@@ -153,7 +156,7 @@ func (h *Handlers) APIHoldingsList(c *fiber.Ctx) error {
 		n := kit.MoneyIn(costs[i], cur)
 		items[i].TotalCostIn = &n
 	}
-	return kit.WriteJSON(c, http.StatusOK, HoldingsPageJSON{Holdings: items, Limit: p.Limit, Offset: p.Offset, Total: p.Total, Currency: cur})
+	return HoldingsPageJSON{Holdings: items, Limit: p.Limit, Offset: p.Offset, Total: p.Total, Currency: cur}, nil
 }
 
 // APIHoldingsCreate answers POST /v1/holdings.
