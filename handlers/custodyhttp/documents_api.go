@@ -100,9 +100,8 @@ func (h *Handlers) documentRoutes() []kit.APIRoute {
 			Summary: "Attach a photo or PDF (a receipt, a certificate, a photo of the coin) to a lot",
 			Description: "The type is read from the bytes: JPEG, PNG or PDF (WebP, HEIC, archives and anything else: 422). Images are decoded and encoded again, so what is kept holds the pixels only: no EXIF (GPS position, camera serial), comments or appended bytes. A file that is two formats at once (a polyglot), a PDF that runs code, an image over 40 megapixels or that would expand over 100× when decoded (a decompression bomb): 422. " +
 				"At most 10 MB a file and 500 MB for all of a member's documents (413). Documents go with their lot and with the account.",
-			Params: []kit.Param{holdID},
-			BodyByType: map[string]kit.Schema{"multipart/form-data": {"type": "object", "required": []string{"file"},
-				"properties": kit.Schema{"file": kit.Schema{"type": "string", "format": "binary", "description": "The photo or PDF, at most 10 MB."}}}},
+			Params:     []kit.Param{holdID},
+			BodyByType: map[string]kit.Schema{"multipart/form-data": kit.MultipartFile("The photo or PDF, at most 10 MB.")},
 			Responses: []kit.Response{{Status: 201, Description: "Attached; Location names the document.", Schema: schema(DocumentResultJSON{})},
 				{Status: 404, Description: "No such holding of yours."}, {Status: 413, Description: "The file is over 10 MB, or your documents would take over 500 MB."},
 				{Status: 422, Description: "Not a JPEG, PNG or PDF, or a polyglot, bomb, damaged image or scripted PDF: errors names file.", Schema: kit.ProblemSchema(), ContentType: "application/problem+json"}},
