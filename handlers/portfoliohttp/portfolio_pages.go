@@ -346,22 +346,22 @@ func perUnit(perOz decimal.Decimal, unit metals.Unit) decimal.Decimal {
 // shown to the cent as it always was; per gram, kilogram or tola at price precision with the
 // unit named ("€122.57/g").
 func breakEvenText(perOz *decimal.Decimal, cur string, unit metals.Unit) string {
-	switch {
-	case perOz == nil:
-		return format.Dash
-	case unit == metals.Ounce:
-		return format.Money(*perOz, cur)
-	}
-	return format.PricePerUnit(perUnit(*perOz, unit), cur, string(unit))
+	return perUnitText(perOz, cur, unit, format.Money)
 }
 
 // spotText is spot in the display currency and unit, the unit named when it is not ounces.
 func spotText(perOz *decimal.Decimal, cur string, unit metals.Unit) string {
+	return perUnitText(perOz, cur, unit, format.PriceIn)
+}
+
+// perUnitText is a price per ounce in the display currency and unit: per ounce as perOunce
+// writes it, per any other unit at price precision with the unit named, a dash when unknown.
+func perUnitText(perOz *decimal.Decimal, cur string, unit metals.Unit, perOunce func(decimal.Decimal, string) string) string {
 	switch {
 	case perOz == nil:
 		return format.Dash
 	case unit == metals.Ounce:
-		return format.PriceIn(*perOz, cur)
+		return perOunce(*perOz, cur)
 	}
 	return format.PricePerUnit(perUnit(*perOz, unit), cur, string(unit))
 }
