@@ -143,11 +143,7 @@ func (h *Handlers) ResetPasswordSubmit(c *fiber.Ctx) error {
 		}
 		return kit.Render(c, http.StatusUnprocessableEntity, pages.ResetPassword(meta, v))
 	}
-	ctx := c.UserContext()
-	if err := h.Sessions.RenewToken(ctx); err != nil {
-		return err
-	}
-	if err := h.Sessions.Destroy(ctx); err != nil {
+	if err := h.endSession(c); err != nil {
 		return err
 	}
 	return kit.Render(c, http.StatusOK, pages.ResetPassword(meta, pages.MailPageView{Done: "Your password is changed and every browser signed in to your account is signed out. Sign in with the new password."}))
