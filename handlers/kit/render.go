@@ -8,6 +8,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/shopspring/decimal"
 
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/metals"
 )
 
@@ -27,6 +28,16 @@ func Render(c *fiber.Ctx, status int, comp templ.Component) error {
 func RenderNoStore(c *fiber.Ctx, comp templ.Component) error {
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	return Render(c, http.StatusOK, comp)
+}
+
+// RenderView renders at 200 what page makes of the view that view builds for the member u,
+// or answers the error building it.
+func RenderView[V any](c *fiber.Ctx, u account.User, view func(*fiber.Ctx, account.User) (V, error), page func(V) templ.Component) error {
+	v, err := view(c, u)
+	if err != nil {
+		return err
+	}
+	return Render(c, http.StatusOK, page(v))
 }
 
 // Page renders the full page for a normal request and only the fragment for HTMX.

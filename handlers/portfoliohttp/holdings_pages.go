@@ -10,6 +10,7 @@ import (
 
 	"github.com/ouncehq/ounce/handlers/kit"
 
+	"github.com/a-h/templ"
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/internal/account"
@@ -274,11 +275,9 @@ func (h *Handlers) HoldingsDelete(c *fiber.Ctx) error {
 	if !kit.IsHTMX(c) {
 		return kit.Redirect(c, "/holdings")
 	}
-	v, err := h.holdingsView(c, u)
-	if err != nil {
-		return err
-	}
-	return kit.Render(c, http.StatusOK, pages.HoldingsTable(h.Meta(c, "", "holdings"), v))
+	return kit.RenderView(c, u, h.holdingsView, func(v pages.HoldingsView) templ.Component {
+		return pages.HoldingsTable(h.Meta(c, "", "holdings"), v)
+	})
 }
 
 // SalesIndex lists every sale of the member, each with undo.
