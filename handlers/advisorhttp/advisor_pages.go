@@ -211,9 +211,7 @@ func (h *Handlers) BriefsPage(c *fiber.Ctx) error {
 			v.HasToday = true
 		}
 	}
-	if c.Query("generated") == "1" {
-		v.Flash = "Today's brief is written."
-	}
+	v.Flash = kit.Flash(c, "generated", "Today's brief is written.")
 	c.Set(fiber.HeaderCacheControl, "private, no-store")
 	return kit.Render(c, http.StatusOK, pages.Briefs(h.Meta(c, "Daily brief", "brief"), v))
 }

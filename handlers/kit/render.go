@@ -40,6 +40,15 @@ func RenderView[V any](c *fiber.Ctx, u account.User, view func(*fiber.Ctx, accou
 	return Render(c, http.StatusOK, page(v))
 }
 
+// Flash is the notice a page shows after a redirect that set flag=1 in its query, else "";
+// cmp.Or picks the first of several.
+func Flash(c *fiber.Ctx, flag, text string) string {
+	if c.Query(flag) == "1" {
+		return text
+	}
+	return ""
+}
+
 // Page renders the full page for a normal request and only the fragment for HTMX.
 func Page(c *fiber.Ctx, status int, full, fragment templ.Component) error {
 	if IsHTMX(c) && fragment != nil {

@@ -1,6 +1,7 @@
 package portfoliohttp
 
 import (
+	"cmp"
 	"fmt"
 	"github.com/shopspring/decimal"
 	"net/http"
@@ -138,16 +139,8 @@ func (h *Handlers) HoldingsIndex(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	switch {
-	case c.Query("saved") == "1":
-		v.Flash = "Holding saved."
-	case c.Query("sold") == "1":
-		v.Flash = "Sale recorded."
-	case c.Query("undone") == "1":
-		v.Flash = "Sale undone: its units are back in the holding."
-	case c.Query("bulk") != "":
-		v.Flash = bulkFlash(c.Query("bulk"), c.Query("bulk_action"))
-	}
+	v.Flash = cmp.Or(kit.Flash(c, "saved", "Holding saved."), kit.Flash(c, "sold", "Sale recorded."), kit.Flash(c, "undone", undoneFlash),
+		bulkFlash(c.Query("bulk"), c.Query("bulk_action")))
 	return kit.Render(c, http.StatusOK, pages.Holdings(h.Meta(c, "Holdings", "holdings"), v))
 }
 
@@ -280,6 +273,9 @@ func (h *Handlers) HoldingsDelete(c *fiber.Ctx) error {
 	})
 }
 
+// undoneFlash is the notice after a sale is undone.
+const undoneFlash = "Sale undone: its units are back in the holding."
+
 // SalesIndex lists every sale of the member, each with undo.
 func (h *Handlers) SalesIndex(c *fiber.Ctx) error {
 	u, _ := kit.UserFrom(c)
@@ -297,9 +293,7 @@ func (h *Handlers) SalesIndex(c *fiber.Ctx) error {
 	for _, s := range p.Sales {
 		v.Rows = append(v.Rows, saleRow(s, names[s.HoldingID]))
 	}
-	if c.Query("undone") == "1" {
-		v.Flash = "Sale undone: its units are back in the holding."
-	}
+	v.Flash = kit.Flash(c, "undone", undoneFlash)
 	return kit.Render(c, http.StatusOK, pages.Sales(h.Meta(c, "Sales", "holdings"), v))
 }
 

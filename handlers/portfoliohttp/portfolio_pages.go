@@ -221,9 +221,7 @@ func (h *Handlers) DashboardPage(c *fiber.Ctx) error {
 		return err
 	}
 	v := pages.DashboardView{Live: h.portfolioLive(), Ticker: h.ticker(), Summary: h.dashboardSummaryView(c, u, val), Empty: val.Empty()}
-	if c.Query("sale") == "1" {
-		v.Flash = "Sale recorded."
-	}
+	v.Flash = kit.Flash(c, "sale", "Sale recorded.")
 	if c.Query("imported") != "" {
 		v.Flash = "Import finished."
 	}
