@@ -197,10 +197,15 @@ func (h *Handlers) HoldingsNew(c *fiber.Ctx) error {
 	return kit.Render(c, http.StatusOK, pages.HoldingForm(h.Meta(c, "Add holding", "holdings"), v))
 }
 
+// pathHolding is the signed-in member's holding the route's :id names.
+func (h *Handlers) pathHolding(c *fiber.Ctx) (portfolio.Holding, error) {
+	u, _ := kit.UserFrom(c)
+	return h.portfolio.GetHolding(h.Ctx(c), u, c.Params("id"))
+}
+
 // HoldingsEdit shows the edit form, filled with the holding's exact values.
 func (h *Handlers) HoldingsEdit(c *fiber.Ctx) error {
-	u, _ := kit.UserFrom(c)
-	x, err := h.portfolio.GetHolding(h.Ctx(c), u, c.Params("id"))
+	x, err := h.pathHolding(c)
 	if err != nil {
 		return err
 	}
@@ -300,8 +305,7 @@ func (h *Handlers) SalesIndex(c *fiber.Ctx) error {
 // HoldingsDeleteConfirm asks before deleting a holding (the Delete link's page without
 // JavaScript); the form posts to HoldingsDelete.
 func (h *Handlers) HoldingsDeleteConfirm(c *fiber.Ctx) error {
-	u, _ := kit.UserFrom(c)
-	x, err := h.portfolio.GetHolding(h.Ctx(c), u, c.Params("id"))
+	x, err := h.pathHolding(c)
 	if err != nil {
 		return err
 	}
