@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/ouncehq/ounce/handlers/kit"
 
@@ -144,10 +143,5 @@ func (h *Handlers) AIPluginJSON(c *fiber.Ctx) error {
 
 // MCPManifestJSON serves GET /.well-known/mcp.json.
 func (h *Handlers) MCPManifestJSON(c *fiber.Ctx) error {
-	body, etag, err := h.Cache.Get("mcp.json", "v", func() (any, error) { return h.MCPManifest(), nil })
-	if err != nil {
-		return err
-	}
-	c.Set(fiber.HeaderAccessControlAllowOrigin, "*")
-	return kit.SendCached(c, body, etag, 5*time.Minute)
+	return h.sendPublicDocument(c, "mcp.json", func() any { return h.MCPManifest() })
 }

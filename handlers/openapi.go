@@ -184,7 +184,13 @@ func openAPISecurity(auth kit.Auth) []kit.Schema {
 
 // OpenAPIJSON serves GET /openapi.json.
 func (h *Handlers) OpenAPIJSON(c *fiber.Ctx) error {
-	body, etag, err := h.Cache.Get("openapi", "v", func() (any, error) { return h.OpenAPI(), nil })
+	return h.sendPublicDocument(c, "openapi", func() any { return h.OpenAPI() })
+}
+
+// sendPublicDocument serves a document any origin may read (the API description, the
+// manifests), encoded once into the cache slot and fresh for five minutes.
+func (h *Handlers) sendPublicDocument(c *fiber.Ctx, slot string, build func() any) error {
+	body, etag, err := h.Cache.Get(slot, "v", func() (any, error) { return build(), nil })
 	if err != nil {
 		return err
 	}

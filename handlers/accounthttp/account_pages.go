@@ -12,6 +12,7 @@ import (
 
 	"github.com/ouncehq/ounce/handlers/kit"
 
+	"github.com/a-h/templ"
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/internal/account"
@@ -118,13 +119,18 @@ func (h *Handlers) LoginSubmit(c *fiber.Ctx) error {
 	return kit.Redirect(c, next)
 }
 
-// Logout ends the browser session.
-func (h *Handlers) Logout(c *fiber.Ctx) error {
+// endSession signs this browser out: a fresh session token, then the session destroyed.
+func (h *Handlers) endSession(c *fiber.Ctx) error {
 	ctx := c.UserContext()
 	if err := h.Sessions.RenewToken(ctx); err != nil {
 		return err
 	}
-	if err := h.Sessions.Destroy(ctx); err != nil {
+	return h.Sessions.Destroy(ctx)
+}
+
+// Logout ends the browser session.
+func (h *Handlers) Logout(c *fiber.Ctx) error {
+	if err := h.endSession(c); err != nil {
 		return err
 	}
 	return kit.Redirect(c, "/")
@@ -153,11 +159,9 @@ func (h *Handlers) developerView(c *fiber.Ctx, u account.User) (pages.DeveloperV
 // DeveloperPage is Settings → Developer Access.
 func (h *Handlers) DeveloperPage(c *fiber.Ctx) error {
 	u, _ := kit.UserFrom(c)
-	v, err := h.developerView(c, u)
-	if err != nil {
-		return err
-	}
-	return kit.Render(c, http.StatusOK, pages.Developer(h.Meta(c, "Developer access", "settings"), v))
+	return kit.RenderView(c, u, h.developerView, func(v pages.DeveloperView) templ.Component {
+		return pages.Developer(h.Meta(c, "Developer access", "settings"), v)
+	})
 }
 
 // DeveloperCreateKey creates a key and shows it once.
@@ -225,11 +229,9 @@ func (h *Handlers) DeveloperRevokeKey(c *fiber.Ctx) error {
 	if !kit.IsHTMX(c) {
 		return kit.Redirect(c, "/settings/developer")
 	}
-	v, err := h.developerView(c, u)
-	if err != nil {
-		return err
-	}
-	return kit.Render(c, http.StatusOK, pages.DeveloperKeys(h.Meta(c, "", "settings"), v))
+	return kit.RenderView(c, u, h.developerView, func(v pages.DeveloperView) templ.Component {
+		return pages.DeveloperKeys(h.Meta(c, "", "settings"), v)
+	})
 }
 
 // humanAgo renders a past time relative to now.

@@ -129,11 +129,7 @@ func (h *Handlers) AccountDelete(c *fiber.Ctx) error {
 	if err := h.account.DeleteAccount(h.Ctx(c), u, c.FormValue("delete_password"), confirm); err != nil {
 		return h.accountRefused(c, u, err, map[string]string{"password": "delete_password"}, map[string]string{"confirm": confirm})
 	}
-	ctx := c.UserContext()
-	if err := h.Sessions.RenewToken(ctx); err != nil {
-		return err
-	}
-	if err := h.Sessions.Destroy(ctx); err != nil {
+	if err := h.endSession(c); err != nil {
 		return err
 	}
 	return kit.Redirect(c, "/?deleted=1")

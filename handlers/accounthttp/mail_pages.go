@@ -6,11 +6,13 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/a-h/templ"
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/mail"
+	"github.com/ouncehq/ounce/views/components"
 	"github.com/ouncehq/ounce/views/pages"
 )
 
@@ -141,11 +143,7 @@ func (h *Handlers) ResetPasswordSubmit(c *fiber.Ctx) error {
 		}
 		return kit.Render(c, http.StatusUnprocessableEntity, pages.ResetPassword(meta, v))
 	}
-	ctx := c.UserContext()
-	if err := h.Sessions.RenewToken(ctx); err != nil {
-		return err
-	}
-	if err := h.Sessions.Destroy(ctx); err != nil {
+	if err := h.endSession(c); err != nil {
 		return err
 	}
 	return kit.Render(c, http.StatusOK, pages.ResetPassword(meta, pages.MailPageView{Done: "Your password is changed and every browser signed in to your account is signed out. Sign in with the new password."}))
@@ -160,17 +158,26 @@ func (h *Handlers) VerifyEmailPage(c *fiber.Ctx) error {
 
 // VerifyEmailSubmit confirms the address the link was mailed to.
 func (h *Handlers) VerifyEmailSubmit(c *fiber.Ctx) error {
-	meta := h.Meta(c, "Confirm your address", "")
+	return h.mailedLinkSubmit(c, "Confirm your address", pages.VerifyEmail, func(ctx context.Context, token string) (string, error) {
+		u, err := h.mail.VerifyEmail(ctx, token)
+		return u.Email + " is confirmed.", err
+	}, "This link has expired, was already used, or is for an address the account no longer has. Ask for a new one in your account settings.")
+}
+
+// mailedLinkSubmit carries out the action of a mailed link's button on the form's token:
+// act says what it did; a token it finds invalid shows the page again with invalid (422).
+func (h *Handlers) mailedLinkSubmit(c *fiber.Ctx, title string, page func(components.Meta, pages.MailPageView) templ.Component,
+	act func(ctx context.Context, token string) (string, error), invalid string) error {
+	meta := h.Meta(c, title, "")
 	token := strings.Clone(c.FormValue("token"))
-	u, err := h.mail.VerifyEmail(h.Ctx(c), token)
+	done, err := act(h.Ctx(c), token)
 	if err != nil {
 		if apperr.KindOf(err) != apperr.Invalid {
 			return err
 		}
-		return kit.Render(c, http.StatusUnprocessableEntity, pages.VerifyEmail(meta, pages.MailPageView{Token: token,
-			Error: "This link has expired, was already used, or is for an address the account no longer has. Ask for a new one in your account settings."}))
+		return kit.Render(c, http.StatusUnprocessableEntity, page(meta, pages.MailPageView{Token: token, Error: invalid}))
 	}
-	return kit.Render(c, http.StatusOK, pages.VerifyEmail(meta, pages.MailPageView{Done: u.Email + " is confirmed."}))
+	return kit.Render(c, http.StatusOK, page(meta, pages.MailPageView{Done: done}))
 }
 
 // UnsubscribePage shows the button that stops a mailing (the mail's body link).
@@ -180,16 +187,10 @@ func (h *Handlers) UnsubscribePage(c *fiber.Ctx) error {
 
 // UnsubscribeSubmit stops the mailing the signed token names.
 func (h *Handlers) UnsubscribeSubmit(c *fiber.Ctx) error {
-	meta := h.Meta(c, "Unsubscribe", "")
-	token := strings.Clone(c.FormValue("token"))
-	name, err := h.mail.Unsubscribe(h.Ctx(c), token)
-	if err != nil {
-		if apperr.KindOf(err) != apperr.Invalid {
-			return err
-		}
-		return kit.Render(c, http.StatusUnprocessableEntity, pages.Unsubscribe(meta, pages.MailPageView{Token: token, Error: "This unsubscribe link is not valid."}))
-	}
-	return kit.Render(c, http.StatusOK, pages.Unsubscribe(meta, pages.MailPageView{Done: "You will get no more " + name + "."}))
+	return h.mailedLinkSubmit(c, "Unsubscribe", pages.Unsubscribe, func(ctx context.Context, token string) (string, error) {
+		name, err := h.mail.Unsubscribe(ctx, token)
+		return "You will get no more " + name + ".", err
+	}, "This unsubscribe link is not valid.")
 }
 
 // mailView is the email section of the settings page.

@@ -278,17 +278,12 @@ func (h *Handlers) APIDailyBrief(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return kit.WriteJSON(c, http.StatusOK, BriefEnvelopeJSON{Brief: briefJSON(b)})
+	return kit.PrivateJSON(c, http.StatusOK, BriefEnvelopeJSON{Brief: briefJSON(b)})
 }
 
 // APIDailyBriefGenerate answers POST /v1/daily-brief/generate.
 func (h *Handlers) APIDailyBriefGenerate(c *fiber.Ctx) error {
-	body, err := kit.JSONObjectBody(c.Body(), "userId")
-	if err != nil {
-		return err
-	}
-	claim, err := kit.ClaimedUserID(c, body)
+	_, claim, err := kit.ClaimBody(c, "userId")
 	if err != nil {
 		return err
 	}
@@ -304,17 +299,12 @@ func (h *Handlers) APIDailyBriefGenerate(c *fiber.Ctx) error {
 	if created {
 		status = http.StatusCreated
 	}
-	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return kit.WriteJSON(c, status, BriefEnvelopeJSON{Brief: briefJSON(b)})
+	return kit.PrivateJSON(c, status, BriefEnvelopeJSON{Brief: briefJSON(b)})
 }
 
 // APIAdvisorChat answers POST /v1/advisor/chat.
 func (h *Handlers) APIAdvisorChat(c *fiber.Ctx) error {
-	body, err := kit.JSONObjectBody(c.Body(), "message", "conversation_id", "userId")
-	if err != nil {
-		return err
-	}
-	claim, err := kit.ClaimedUserID(c, body)
+	body, claim, err := kit.ClaimBody(c, "message", "conversation_id", "userId")
 	if err != nil {
 		return err
 	}
@@ -329,8 +319,7 @@ func (h *Handlers) APIAdvisorChat(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return kit.WriteJSON(c, http.StatusOK, chatReplyJSON(r))
+	return kit.PrivateJSON(c, http.StatusOK, chatReplyJSON(r))
 }
 
 // APIAdvisorConversations answers GET /v1/advisor/conversations.
@@ -351,8 +340,7 @@ func (h *Handlers) APIAdvisorConversations(c *fiber.Ctx) error {
 	for _, cv := range p.Conversations {
 		list = append(list, conversationJSON(cv, false))
 	}
-	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return kit.WriteJSON(c, http.StatusOK, ConversationsPageJSON{Conversations: list, Limit: p.Limit, Offset: p.Offset, Total: p.Total})
+	return kit.PrivateJSON(c, http.StatusOK, ConversationsPageJSON{Conversations: list, Limit: p.Limit, Offset: p.Offset, Total: p.Total})
 }
 
 // APIAdvisorConversation answers GET /v1/advisor/conversations/{id}.
@@ -361,8 +349,7 @@ func (h *Handlers) APIAdvisorConversation(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return kit.WriteJSON(c, http.StatusOK, ConversationEnvelopeJSON{Conversation: conversationJSON(cv, true)})
+	return kit.PrivateJSON(c, http.StatusOK, ConversationEnvelopeJSON{Conversation: conversationJSON(cv, true)})
 }
 
 // APIAdvisorConversationDelete answers DELETE /v1/advisor/conversations/{id}.

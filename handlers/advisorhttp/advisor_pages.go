@@ -168,7 +168,7 @@ func (h *Handlers) AdvisorStream(c *fiber.Ctx) error {
 			}
 		}()
 		r, err := h.advisor.ChatStream(ctx, u, in, func(delta string) {
-			s.Send(sseEvent("delta", html.EscapeString(delta)))
+			s.Send(kit.SSEEvent("delta", html.EscapeString(delta)))
 		})
 		var buf bytes.Buffer
 		if err != nil {
@@ -182,20 +182,9 @@ func (h *Handlers) AdvisorStream(c *fiber.Ctx) error {
 		} else {
 			_ = pages.AdvisorReply(replyView(id, r), r.ConversationID).Render(ctx, &buf)
 		}
-		s.Send(sseEvent("done", strings.TrimSpace(buf.String())))
+		s.Send(kit.SSEEvent("done", strings.TrimSpace(buf.String())))
 	})
 	return nil
-}
-
-// sseEvent formats one named event; every line of data gets its own data field.
-func sseEvent(name, data string) string {
-	var b strings.Builder
-	b.WriteString("event: " + name + "\n")
-	for _, line := range strings.Split(data, "\n") {
-		b.WriteString("data: " + line + "\n")
-	}
-	b.WriteString("\n")
-	return b.String()
 }
 
 func briefView(b advisor.Brief, loc *time.Location) pages.BriefView {
@@ -222,9 +211,7 @@ func (h *Handlers) BriefsPage(c *fiber.Ctx) error {
 			v.HasToday = true
 		}
 	}
-	if c.Query("generated") == "1" {
-		v.Flash = "Today's brief is written."
-	}
+	v.Flash = kit.Flash(c, "generated", "Today's brief is written.")
 	c.Set(fiber.HeaderCacheControl, "private, no-store")
 	return kit.Render(c, http.StatusOK, pages.Briefs(h.Meta(c, "Daily brief", "brief"), v))
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/shopspring/decimal"
 
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/alerts"
 	"github.com/ouncehq/ounce/internal/apperr"
 )
@@ -178,35 +179,26 @@ func deviceInput(raw []byte) (alerts.DeviceInput, error) {
 
 // APIPushRegister answers POST /v1/push/register.
 func (h *Handlers) APIPushRegister(c *fiber.Ctx) error {
-	u, in, err := kit.UserInput(c, deviceInput)
-	if err != nil {
-		return err
-	}
-	d, err := h.alerts.Register(h.Ctx(c), u, in)
-	if err != nil {
-		return err
-	}
-	return kit.WriteJSON(c, http.StatusCreated, DeviceJSON{ID: d.ID, Platform: d.Platform, CreatedAt: d.CreatedAt})
+	return kit.MemberBodyJSON(c, http.StatusCreated, deviceInput, func(u account.User, in alerts.DeviceInput) (alerts.Device, error) {
+		return h.alerts.Register(h.Ctx(c), u, in)
+	}, func(d alerts.Device) DeviceJSON {
+		return DeviceJSON{ID: d.ID, Platform: d.Platform, CreatedAt: d.CreatedAt}
+	})
 }
 
 // APIPushDelete answers DELETE /v1/push/delete {token}.
 func (h *Handlers) APIPushDelete(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	body, err := kit.JSONObjectBody(c.Body(), "token", "platform")
-	if err != nil {
-		return err
-	}
-	token, err := tokenOf(body["token"])
-	if err != nil {
-		return err
-	}
-	if err := h.alerts.Unregister(h.Ctx(c), u, token); err != nil {
-		return err
-	}
-	return c.SendStatus(http.StatusNoContent)
+	return kit.MemberNoContent(c, func(u account.User) error {
+		body, err := kit.JSONObjectBody(c.Body(), "token", "platform")
+		if err != nil {
+			return err
+		}
+		token, err := tokenOf(body["token"])
+		if err != nil {
+			return err
+		}
+		return h.alerts.Unregister(h.Ctx(c), u, token)
+	})
 }
 
 // tokenOf is the stored token a delete names: the Expo token, or the Web Push endpoint (alone
@@ -282,33 +274,19 @@ func alertInput(raw []byte) (alerts.AlertInput, error) {
 
 // APIAlertCreate answers POST /v1/push/price-alerts.
 func (h *Handlers) APIAlertCreate(c *fiber.Ctx) error {
-	u, in, err := kit.UserInput(c, alertInput)
-	if err != nil {
-		return err
-	}
-	a, err := h.alerts.Create(h.Ctx(c), u, in)
-	if err != nil {
-		return err
-	}
-	c.Set(fiber.HeaderLocation, "/v1/push/price-alerts/"+strconv.FormatInt(a.ID, 10))
-	return kit.WriteJSON(c, http.StatusCreated, AlertEnvelopeJSON{Alert: alertJSON(a)})
+	return kit.MemberBodyJSON(c, http.StatusCreated, alertInput, func(u account.User, in alerts.AlertInput) (alerts.Alert, error) {
+		return h.alerts.Create(h.Ctx(c), u, in)
+	}, func(a alerts.Alert) AlertEnvelopeJSON {
+		c.Set(fiber.HeaderLocation, "/v1/push/price-alerts/"+strconv.FormatInt(a.ID, 10))
+		return AlertEnvelopeJSON{Alert: alertJSON(a)}
+	})
 }
 
 // APIAlertList answers GET /v1/push/price-alerts.
 func (h *Handlers) APIAlertList(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	list, err := h.alerts.List(h.Ctx(c), u)
-	if err != nil {
-		return err
-	}
-	out := make([]AlertJSON, 0, len(list))
-	for _, a := range list {
-		out = append(out, alertJSON(a))
-	}
-	return kit.WriteJSON(c, http.StatusOK, AlertsJSON{Alerts: out})
+	return kit.MemberJSON(c, http.StatusOK, func(u account.User) ([]alerts.Alert, error) {
+		return h.alerts.List(h.Ctx(c), u)
+	}, func(list []alerts.Alert) AlertsJSON { return AlertsJSON{Alerts: kit.MapSlice(list, alertJSON)} })
 }
 
 // alertID reads the :id of an alert route; anything that is not an id is simply not found.
@@ -322,64 +300,44 @@ func alertID(c *fiber.Ctx) (int64, error) {
 
 // APIAlertUpdate answers PATCH /v1/push/price-alerts/{id}.
 func (h *Handlers) APIAlertUpdate(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	id, err := alertID(c)
-	if err != nil {
-		return err
-	}
-	in, err := alertInput(c.Body())
-	if err != nil {
-		return err
-	}
-	a, err := h.alerts.Update(h.Ctx(c), u, id, in)
-	if err != nil {
-		return err
-	}
-	return kit.WriteJSON(c, http.StatusOK, AlertEnvelopeJSON{Alert: alertJSON(a)})
+	return kit.MemberJSON(c, http.StatusOK, func(u account.User) (alerts.Alert, error) {
+		id, err := alertID(c)
+		if err != nil {
+			return alerts.Alert{}, err
+		}
+		in, err := alertInput(c.Body())
+		if err != nil {
+			return alerts.Alert{}, err
+		}
+		return h.alerts.Update(h.Ctx(c), u, id, in)
+	}, func(a alerts.Alert) AlertEnvelopeJSON { return AlertEnvelopeJSON{Alert: alertJSON(a)} })
 }
 
 // APIAlertDelete answers DELETE /v1/push/price-alerts/{id}.
 func (h *Handlers) APIAlertDelete(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	id, err := alertID(c)
-	if err != nil {
-		return err
-	}
-	if err := h.alerts.Delete(h.Ctx(c), u, id); err != nil {
-		return err
-	}
-	return c.SendStatus(http.StatusNoContent)
+	return kit.MemberNoContent(c, func(u account.User) error {
+		id, err := alertID(c)
+		if err != nil {
+			return err
+		}
+		return h.alerts.Delete(h.Ctx(c), u, id)
+	})
 }
 
 // APINotifications answers GET /v1/push/notifications.
 func (h *Handlers) APINotifications(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	limit, err := kit.QueryInt(c, "limit", 50, 1, alerts.MaxNotifications)
-	if err != nil {
-		return err
-	}
-	list, err := h.alerts.Notifications(h.Ctx(c), u, limit)
-	if err != nil {
-		return err
-	}
-	unread, err := h.alerts.Unread(h.Ctx(c), u)
-	if err != nil {
-		return err
-	}
-	out := make([]NotificationJSON, 0, len(list))
-	for _, n := range list {
-		out = append(out, notificationJSON(n))
-	}
-	return kit.WriteJSON(c, http.StatusOK, NotificationsJSON{Notifications: out, Unread: unread})
+	return kit.MemberJSON(c, http.StatusOK, func(u account.User) (NotificationsJSON, error) {
+		limit, err := kit.QueryInt(c, "limit", 50, 1, alerts.MaxNotifications)
+		if err != nil {
+			return NotificationsJSON{}, err
+		}
+		list, err := h.alerts.Notifications(h.Ctx(c), u, limit)
+		if err != nil {
+			return NotificationsJSON{}, err
+		}
+		unread, err := h.alerts.Unread(h.Ctx(c), u)
+		return NotificationsJSON{Notifications: kit.MapSlice(list, notificationJSON), Unread: unread}, err
+	}, kit.Same[NotificationsJSON])
 }
 
 // APIVAPIDKey answers GET /v1/push/vapid-public-key.

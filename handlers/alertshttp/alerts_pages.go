@@ -136,10 +136,14 @@ func (h *Handlers) renderAlerts(c *fiber.Ctx, status int, errText, notice string
 	if err != nil {
 		return err
 	}
+	return h.showAlerts(c, u, status, v)
+}
+
+// showAlerts renders the alerts page at status; seeing it reads the notifications listed on it.
+func (h *Handlers) showAlerts(c *fiber.Ctx, u account.User, status int, v pages.AlertsView) error {
 	if err := kit.Render(c, status, pages.AlertsPage(h.Meta(c, "Price alerts", "alerts"), v)); err != nil {
 		return err
 	}
-	// Seeing the page reads the notifications listed on it.
 	return h.alerts.MarkRead(h.Ctx(c), u)
 }
 
@@ -209,10 +213,7 @@ func (h *Handlers) alertsFormError(c *fiber.Ctx, err error) error {
 			v.Cards[0] = card
 		}
 	}
-	if err := kit.Render(c, status, pages.AlertsPage(h.Meta(c, "Price alerts", "alerts"), v)); err != nil {
-		return err
-	}
-	return h.alerts.MarkRead(h.Ctx(c), u)
+	return h.showAlerts(c, u, status, v)
 }
 
 // AlertsToggle pauses or resumes one of the member's alerts.
@@ -304,7 +305,7 @@ func (h *Handlers) NotificationEvents(c *fiber.Ctx) error {
 				return true
 			}
 			last = n
-			return s.Send("event: unread\ndata: " + strconv.FormatInt(n, 10) + "\n\n")
+			return s.Send(kit.SSEEvent("unread", strconv.FormatInt(n, 10)))
 		}
 		if !send() {
 			return

@@ -79,38 +79,40 @@ func (h *Handlers) payingMember(c *fiber.Ctx) (account.User, error) {
 
 // APICheckoutCreate answers POST /v1/payment/create-checkout-session.
 func (h *Handlers) APICheckoutCreate(c *fiber.Ctx) error {
+	return payingJSON(h, c, http.StatusCreated, billing.ParseCheckoutJSON, func(u account.User, in billing.CheckoutInput) (CheckoutJSON, error) {
+		co, err := h.billing.CreateCheckout(h.Ctx(c), u, in)
+		return CheckoutJSON{ID: co.ID, URL: co.URL}, err
+	})
+}
+
+// payingJSON answers a payment route: call acts for the paying member on the body parse
+// reads, and its answer is never stored by a cache.
+func payingJSON[In, T any](h *Handlers, c *fiber.Ctx, status int, parse func([]byte) (In, error), call func(account.User, In) (T, error)) error {
 	u, err := h.payingMember(c)
 	if err != nil {
 		return err
 	}
-	in, err := billing.ParseCheckoutJSON(c.Body())
+	in, err := parse(c.Body())
 	if err != nil {
 		return err
 	}
-	co, err := h.billing.CreateCheckout(h.Ctx(c), u, in)
+	out, err := call(u, in)
 	if err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderCacheControl, "no-store")
-	return kit.WriteJSON(c, http.StatusCreated, CheckoutJSON{ID: co.ID, URL: co.URL})
+	return kit.WriteJSON(c, status, out)
 }
 
 // APICheckoutVerify answers POST /v1/payment/verify-session.
 func (h *Handlers) APICheckoutVerify(c *fiber.Ctx) error {
-	u, err := h.payingMember(c)
-	if err != nil {
-		return err
-	}
-	id, err := billing.ParseVerifyJSON(c.Body())
-	if err != nil {
-		return err
-	}
-	v, err := h.billing.VerifySession(h.Ctx(c), u, id)
-	if err != nil {
-		return err
-	}
-	c.Set(fiber.HeaderCacheControl, "no-store")
-	return kit.WriteJSON(c, http.StatusOK, verificationJSON(v))
+	return payingJSON(h, c, http.StatusOK, billing.ParseVerifyJSON, func(u account.User, id string) (MembershipJSON, error) {
+		v, err := h.billing.VerifySession(h.Ctx(c), u, id)
+		if err != nil {
+			return MembershipJSON{}, err
+		}
+		return verificationJSON(v), nil
+	})
 }
 
 // APIBillingPortal answers POST /v1/payment/portal.

@@ -1,7 +1,6 @@
 package custodyhttp
 
 import (
-	"io"
 	"mime"
 	"net/http"
 	"strconv"
@@ -11,6 +10,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/custody"
 )
 
@@ -44,46 +44,25 @@ const documentMaxBody = custody.MaxDocumentBytes + 64<<10
 
 // APIUpload answers POST /v1/holdings/{id}/documents.
 func (h *Handlers) APIUpload(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	fh, err := c.FormFile("file")
-	if err != nil {
-		return kit.Invalid("file", "is required: send the photo or PDF in the multipart field file")
-	}
-	f, err := fh.Open()
-	if err != nil {
-		return kit.Invalid("file", "could not be read")
-	}
-	defer f.Close()
-	body, err := io.ReadAll(io.LimitReader(f, custody.MaxDocumentBytes+1))
-	if err != nil {
-		return kit.Invalid("file", "could not be read")
-	}
-	d, err := h.custody.Upload(h.Ctx(c), u, strings.Clone(c.Params("id")), strings.Clone(fh.Filename), body)
-	if err != nil {
-		return err
-	}
-	c.Set(fiber.HeaderLocation, "/v1/documents/"+d.ID)
-	return kit.WriteJSON(c, http.StatusCreated, DocumentResultJSON{Document: DocumentToJSON(d)})
+	return kit.MemberJSON(c, http.StatusCreated, func(u account.User) (custody.Document, error) {
+		body, name, err := kit.UploadedFile(c, "file", "is required: send the photo or PDF in the multipart field file", custody.MaxDocumentBytes, nil)
+		if err != nil {
+			return custody.Document{}, err
+		}
+		return h.custody.Upload(h.Ctx(c), u, strings.Clone(c.Params("id")), name, body)
+	}, func(d custody.Document) DocumentResultJSON {
+		c.Set(fiber.HeaderLocation, "/v1/documents/"+d.ID)
+		return DocumentResultJSON{Document: DocumentToJSON(d)}
+	})
 }
 
 // APIDocuments answers GET /v1/holdings/{id}/documents.
 func (h *Handlers) APIDocuments(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	ds, err := h.custody.Documents(h.Ctx(c), u, c.Params("id"))
-	if err != nil {
-		return err
-	}
-	out := DocumentsJSON{Documents: make([]DocumentJSON, len(ds))}
-	for i, d := range ds {
-		out.Documents[i] = DocumentToJSON(d)
-	}
-	return kit.WriteJSON(c, http.StatusOK, out)
+	return kit.MemberJSON(c, http.StatusOK, func(u account.User) ([]custody.Document, error) {
+		return h.custody.Documents(h.Ctx(c), u, c.Params("id"))
+	}, func(ds []custody.Document) DocumentsJSON {
+		return DocumentsJSON{Documents: kit.MapSlice(ds, DocumentToJSON)}
+	})
 }
 
 // APIDocument answers GET /v1/documents/{id}: the file, to its owner only, never cached.
@@ -100,24 +79,16 @@ func (h *Handlers) APIDocument(c *fiber.Ctx) error {
 	if d.ContentType == "application/pdf" {
 		disp = "attachment" // a PDF opens in the viewer the member chooses, never in our origin
 	}
-	c.Set(fiber.HeaderContentType, d.ContentType)
-	c.Set(fiber.HeaderContentDisposition, mime.FormatMediaType(disp, map[string]string{"filename": d.Name}))
-	c.Set(fiber.HeaderCacheControl, "no-store")
 	c.Set("X-Content-Type-Options", "nosniff")
 	c.Set(fiber.HeaderContentLength, strconv.Itoa(len(body)))
-	return c.Status(http.StatusOK).Send(body)
+	return kit.SendDownload(c, d.ContentType, mime.FormatMediaType(disp, map[string]string{"filename": d.Name}), body)
 }
 
 // APIDeleteDocument answers DELETE /v1/documents/{id}.
 func (h *Handlers) APIDeleteDocument(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	if err := h.custody.DeleteDocument(h.Ctx(c), u, c.Params("id")); err != nil {
-		return err
-	}
-	return c.SendStatus(http.StatusNoContent)
+	return kit.MemberNoContent(c, func(u account.User) error {
+		return h.custody.DeleteDocument(h.Ctx(c), u, c.Params("id"))
+	})
 }
 
 func (h *Handlers) documentRoutes() []kit.APIRoute {
@@ -129,9 +100,8 @@ func (h *Handlers) documentRoutes() []kit.APIRoute {
 			Summary: "Attach a photo or PDF (a receipt, a certificate, a photo of the coin) to a lot",
 			Description: "The type is read from the bytes: JPEG, PNG or PDF (WebP, HEIC, archives and anything else: 422). Images are decoded and encoded again, so what is kept holds the pixels only: no EXIF (GPS position, camera serial), comments or appended bytes. A file that is two formats at once (a polyglot), a PDF that runs code, an image over 40 megapixels or that would expand over 100× when decoded (a decompression bomb): 422. " +
 				"At most 10 MB a file and 500 MB for all of a member's documents (413). Documents go with their lot and with the account.",
-			Params: []kit.Param{holdID},
-			BodyByType: map[string]kit.Schema{"multipart/form-data": {"type": "object", "required": []string{"file"},
-				"properties": kit.Schema{"file": kit.Schema{"type": "string", "format": "binary", "description": "The photo or PDF, at most 10 MB."}}}},
+			Params:     []kit.Param{holdID},
+			BodyByType: map[string]kit.Schema{"multipart/form-data": kit.MultipartFile("The photo or PDF, at most 10 MB.")},
 			Responses: []kit.Response{{Status: 201, Description: "Attached; Location names the document.", Schema: schema(DocumentResultJSON{})},
 				{Status: 404, Description: "No such holding of yours."}, {Status: 413, Description: "The file is over 10 MB, or your documents would take over 500 MB."},
 				{Status: 422, Description: "Not a JPEG, PNG or PDF, or a polyglot, bomb, damaged image or scripted PDF: errors names file.", Schema: kit.ProblemSchema(), ContentType: "application/problem+json"}},

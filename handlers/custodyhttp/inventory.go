@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
 
@@ -46,10 +45,7 @@ func (h *Handlers) sendInventory(c *fiber.Ctx, u account.User) error {
 	if err != nil {
 		return err
 	}
-	c.Set(fiber.HeaderContentType, ct)
-	c.Set(fiber.HeaderContentDisposition, `attachment; filename="`+name+`"`)
-	c.Set(fiber.HeaderCacheControl, "no-store")
-	return c.Status(http.StatusOK).Send(b)
+	return kit.SendDownload(c, ct, `attachment; filename="`+name+`"`, b)
 }
 
 // APIInventory answers GET /v1/reports/inventory.

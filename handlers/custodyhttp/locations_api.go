@@ -9,6 +9,7 @@ import (
 
 	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/handlers/portfoliohttp"
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/custody"
 )
 
@@ -70,96 +71,55 @@ func LocationToJSON(l custody.Location) LocationJSON {
 
 // APIList answers GET /v1/locations.
 func (h *Handlers) APIList(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	ls, err := h.custody.Locations(h.Ctx(c), u)
-	if err != nil {
-		return err
-	}
-	out := LocationsJSON{Locations: make([]LocationJSON, len(ls))}
-	for i, l := range ls {
-		out.Locations[i] = LocationToJSON(l)
-	}
-	return kit.WriteJSON(c, http.StatusOK, out)
+	return kit.MemberJSON(c, http.StatusOK, func(u account.User) ([]custody.Location, error) {
+		return h.custody.Locations(h.Ctx(c), u)
+	}, func(ls []custody.Location) LocationsJSON {
+		return LocationsJSON{Locations: kit.MapSlice(ls, LocationToJSON)}
+	})
 }
 
 // APIGet answers GET /v1/locations/{id}.
 func (h *Handlers) APIGet(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	l, err := h.custody.Location(h.Ctx(c), u, c.Params("id"))
-	if err != nil {
-		return err
-	}
-	return kit.WriteJSON(c, http.StatusOK, LocationToJSON(l))
+	return kit.MemberJSON(c, http.StatusOK, func(u account.User) (custody.Location, error) {
+		return h.custody.Location(h.Ctx(c), u, c.Params("id"))
+	}, LocationToJSON)
 }
 
 // APICreate answers POST /v1/locations.
 func (h *Handlers) APICreate(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	in, err := custody.ParseLocationJSON(c.Body())
-	if err != nil {
-		return err
-	}
-	l, err := h.custody.CreateLocation(h.Ctx(c), u, in)
-	if err != nil {
-		return err
-	}
-	c.Set(fiber.HeaderLocation, "/v1/locations/"+l.ID)
-	return kit.WriteJSON(c, http.StatusCreated, LocationToJSON(l))
+	return kit.MemberBodyJSON(c, http.StatusCreated, custody.ParseLocationJSON, func(u account.User, in custody.LocationInput) (custody.Location, error) {
+		return h.custody.CreateLocation(h.Ctx(c), u, in)
+	}, func(l custody.Location) LocationJSON {
+		c.Set(fiber.HeaderLocation, "/v1/locations/"+l.ID)
+		return LocationToJSON(l)
+	})
 }
 
 // APIUpdate answers PATCH /v1/locations/{id}.
 func (h *Handlers) APIUpdate(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	in, err := custody.ParseLocationJSON(c.Body())
-	if err != nil {
-		return err
-	}
-	l, err := h.custody.UpdateLocation(h.Ctx(c), u, strings.Clone(c.Params("id")), in)
-	if err != nil {
-		return err
-	}
-	return kit.WriteJSON(c, http.StatusOK, LocationToJSON(l))
+	return kit.MemberBodyJSON(c, http.StatusOK, custody.ParseLocationJSON, func(u account.User, in custody.LocationInput) (custody.Location, error) {
+		return h.custody.UpdateLocation(h.Ctx(c), u, strings.Clone(c.Params("id")), in)
+	}, LocationToJSON)
 }
 
 // APIDelete answers DELETE /v1/locations/{id}.
 func (h *Handlers) APIDelete(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	if err := h.custody.DeleteLocation(h.Ctx(c), u, c.Params("id")); err != nil {
-		return err
-	}
-	return c.SendStatus(http.StatusNoContent)
+	return kit.MemberNoContent(c, func(u account.User) error {
+		return h.custody.DeleteLocation(h.Ctx(c), u, c.Params("id"))
+	})
 }
 
 // APIMove answers POST /v1/holdings/{id}/move.
 func (h *Handlers) APIMove(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	in, hasTo, err := custody.ParseMoveJSON(c.Body())
-	if err != nil {
-		return err
-	}
-	t, err := h.custody.Move(h.Ctx(c), u, strings.Clone(c.Params("id")), in, hasTo)
-	if err != nil {
-		return err
-	}
-	return kit.WriteJSON(c, http.StatusCreated, MoveResultJSON{Transfer: portfoliohttp.TransferToJSON(t)})
+	return kit.MemberJSON(c, http.StatusCreated, func(u account.User) (custody.Transfer, error) {
+		in, hasTo, err := custody.ParseMoveJSON(c.Body())
+		if err != nil {
+			return custody.Transfer{}, err
+		}
+		return h.custody.Move(h.Ctx(c), u, strings.Clone(c.Params("id")), in, hasTo)
+	}, func(t custody.Transfer) MoveResultJSON {
+		return MoveResultJSON{Transfer: portfoliohttp.TransferToJSON(t)}
+	})
 }
 
 // BulkJSON is the body of POST /v1/holdings/bulk.
@@ -179,17 +139,7 @@ type BulkResultJSON struct {
 
 // APIBulk answers POST /v1/holdings/bulk.
 func (h *Handlers) APIBulk(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	in, err := custody.ParseBulkJSON(c.Body())
-	if err != nil {
-		return err
-	}
-	n, err := h.custody.Bulk(h.Ctx(c), u, in)
-	if err != nil {
-		return err
-	}
-	return kit.WriteJSON(c, http.StatusOK, BulkResultJSON{Updated: n})
+	return kit.MemberBodyJSON(c, http.StatusOK, custody.ParseBulkJSON, func(u account.User, in custody.BulkInput) (int, error) {
+		return h.custody.Bulk(h.Ctx(c), u, in)
+	}, func(n int) BulkResultJSON { return BulkResultJSON{Updated: n} })
 }

@@ -1,6 +1,7 @@
 package custodyhttp
 
 import (
+	"cmp"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -67,12 +68,7 @@ func (h *Handlers) LocationsPage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	switch {
-	case c.Query("saved") == "1":
-		v.Flash = "Location saved."
-	case c.Query("deleted") == "1":
-		v.Flash = "Location deleted."
-	}
+	v.Flash = cmp.Or(kit.Flash(c, "saved", "Location saved."), kit.Flash(c, "deleted", "Location deleted."))
 	return kit.Render(c, http.StatusOK, pages.Locations(h.Meta(c, "Storage locations", "holdings"), v))
 }
 

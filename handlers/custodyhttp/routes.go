@@ -9,7 +9,7 @@ import (
 func (h *Handlers) APIRoutes() []kit.APIRoute {
 	locID := kit.PathParam("id", "Location id.", 64, "")
 	holdID := kit.PathParam("id", "Holding id.", 64, "")
-	loc := kit.Schema{"$ref": "#/components/schemas/Location"}
+	loc := kit.Ref("Location")
 	return append([]kit.APIRoute{
 		{Method: "GET", Path: "/v1/locations", Auth: kit.AuthGold, Handler: h.APIList, OperationID: "listLocations", Tag: "Portfolio",
 			Summary:   "Your storage locations, by name",

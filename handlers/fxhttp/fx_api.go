@@ -62,8 +62,5 @@ func (h *Handlers) rate(ctx context.Context, currency, date string) (RateJSON, e
 // APIRate answers GET /v1/fx.
 func (h *Handlers) APIRate(c *fiber.Ctx) error {
 	out, err := h.rate(h.Ctx(c), c.Query("currency"), c.Query("date"))
-	if err != nil {
-		return err
-	}
-	return kit.WriteJSON(c, fiber.StatusOK, out)
+	return kit.JSONResult(c, out, err)
 }

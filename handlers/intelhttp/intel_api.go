@@ -64,20 +64,13 @@ func (h *Handlers) marketIntel(ctx context.Context, limit, category, metal strin
 	if err != nil {
 		return MarketIntelPage{}, err
 	}
-	out := MarketIntelPage{Items: make([]NewsItemJSON, len(p.Items)), Limit: p.Limit, Total: p.Total}
-	for i, it := range p.Items {
-		out.Items[i] = newsItemJSON(it)
-	}
-	return out, nil
+	return MarketIntelPage{Items: kit.MapSlice(p.Items, newsItemJSON), Limit: p.Limit, Total: p.Total}, nil
 }
 
 // APIMarketIntel answers GET /v1/market-intel.
 func (h *Handlers) APIMarketIntel(c *fiber.Ctx) error {
 	p, err := h.marketIntel(h.Ctx(c), c.Query("limit"), c.Query("category"), c.Query("metal"))
-	if err != nil {
-		return err
-	}
-	return kit.WriteJSON(c, http.StatusOK, p)
+	return kit.JSONResult(c, p, err)
 }
 
 // FeedHealthJSON is the wire form of one feed's health.

@@ -110,20 +110,13 @@ func (h *Handlers) stackSignal(ctx context.Context, limit, offset, category stri
 	if err != nil {
 		return StackSignalPage{}, err
 	}
-	out := StackSignalPage{Articles: make([]ArticleJSON, len(p.Articles)), Limit: p.Limit, Offset: p.Offset, Total: p.Total}
-	for i, a := range p.Articles {
-		out.Articles[i] = articleJSON(a)
-	}
-	return out, nil
+	return StackSignalPage{Articles: kit.MapSlice(p.Articles, articleJSON), Limit: p.Limit, Offset: p.Offset, Total: p.Total}, nil
 }
 
 // APIStackSignal answers GET /v1/stack-signal.
 func (h *Handlers) APIStackSignal(c *fiber.Ctx) error {
 	p, err := h.stackSignal(h.Ctx(c), c.Query("limit"), c.Query("offset"), c.Query("category"))
-	if err != nil {
-		return err
-	}
-	return kit.WriteJSON(c, http.StatusOK, p)
+	return kit.JSONResult(c, p, err)
 }
 
 // APIStackSignalLatest answers GET /v1/stack-signal/latest.

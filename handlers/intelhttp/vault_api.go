@@ -2,7 +2,6 @@ package intelhttp
 
 import (
 	"context"
-	"net/http"
 	"time"
 
 	"github.com/ouncehq/ounce/handlers/kit"
@@ -144,10 +143,7 @@ func (h *Handlers) vaultWatch(ctx context.Context, metal, days string) (VaultWat
 // APIVaultWatch answers GET /v1/vault-watch.
 func (h *Handlers) APIVaultWatch(c *fiber.Ctx) error {
 	v, err := h.vaultWatch(h.Ctx(c), c.Query("metal"), c.Query("days"))
-	if err != nil {
-		return err
-	}
-	return kit.WriteJSON(c, http.StatusOK, v)
+	return kit.JSONResult(c, v, err)
 }
 
 // VaultFetchJSON is the outcome of fetching one metal's CME report.

@@ -2,11 +2,13 @@ package kit
 
 import (
 	"encoding/json"
+	"net/http"
 
 	"github.com/a-h/templ"
 	"github.com/gofiber/fiber/v2"
 	"github.com/shopspring/decimal"
 
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/metals"
 )
 
@@ -19,6 +21,32 @@ func Render(c *fiber.Ctx, status int, comp templ.Component) error {
 	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
 	c.Vary("HX-Request")
 	return comp.Render(c.UserContext(), c.Response().BodyWriter())
+}
+
+// RenderNoStore renders comp at 200 for figures that change with every price, which no
+// cache may keep.
+func RenderNoStore(c *fiber.Ctx, comp templ.Component) error {
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return Render(c, http.StatusOK, comp)
+}
+
+// RenderView renders at 200 what page makes of the view that view builds for the member u,
+// or answers the error building it.
+func RenderView[V any](c *fiber.Ctx, u account.User, view func(*fiber.Ctx, account.User) (V, error), page func(V) templ.Component) error {
+	v, err := view(c, u)
+	if err != nil {
+		return err
+	}
+	return Render(c, http.StatusOK, page(v))
+}
+
+// Flash is the notice a page shows after a redirect that set flag=1 in its query, else "";
+// cmp.Or picks the first of several.
+func Flash(c *fiber.Ctx, flag, text string) string {
+	if c.Query(flag) == "1" {
+		return text
+	}
+	return ""
 }
 
 // Page renders the full page for a normal request and only the fragment for HTMX.
@@ -38,6 +66,16 @@ func WriteJSON(c *fiber.Ctx, status int, v any) error {
 	c.Status(status)
 	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSONCharsetUTF8)
 	return c.Send(b)
+}
+
+// SendDownload answers body as a file for the requester alone: its type, its
+// Content-Disposition (attachment or inline, with the file's name) and no-store, so no
+// cache keeps a member's statement or document.
+func SendDownload(c *fiber.Ctx, contentType, disposition string, body []byte) error {
+	c.Set(fiber.HeaderContentType, contentType)
+	c.Set(fiber.HeaderContentDisposition, disposition)
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.Status(http.StatusOK).Send(body)
 }
 
 // Num is a decimal rendered as a JSON number with a fixed number of places.
@@ -69,6 +107,17 @@ func PriceNum(d decimal.Decimal) Num {
 		places = e
 	}
 	return Num{d, places}
+}
+
+// Tone classifies a signed amount for colouring: up, down or flat (unknown is flat).
+func Tone(d *decimal.Decimal) string {
+	switch {
+	case d == nil || d.IsZero():
+		return "flat"
+	case d.IsPositive():
+		return "up"
+	}
+	return "down"
 }
 
 // OptMoney renders nil as JSON null.

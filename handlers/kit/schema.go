@@ -72,6 +72,12 @@ func Object(props Schema) Schema {
 	return Schema{"type": "object", "required": req, "properties": props}
 }
 
+// MultipartFile is a multipart/form-data body whose one required field, file, is the
+// upload desc describes.
+func MultipartFile(desc string) Schema {
+	return Schema{"type": "object", "required": []string{"file"}, "properties": Schema{"file": Schema{"type": "string", "format": "binary", "description": desc}}}
+}
+
 // MetalsSchema is a list of metals.
 func MetalsSchema() Schema { return Schema{"type": "array", "items": MetalSchema()} }
 

@@ -287,3 +287,14 @@ func write(conn net.Conn, p []byte) bool {
 	_, err := conn.Write(p)
 	return err == nil
 }
+
+// SSEEvent formats one named event; every line of data gets its own data field.
+func SSEEvent(name, data string) string {
+	var b strings.Builder
+	b.WriteString("event: " + name + "\n")
+	for _, line := range strings.Split(data, "\n") {
+		b.WriteString("data: " + line + "\n")
+	}
+	b.WriteString("\n")
+	return b.String()
+}

@@ -179,3 +179,13 @@ func ParseMetalParam(raw, def string) (string, error) {
 
 // Purity is a fineness to as many places as it was given (0.9999, 0.9167).
 func Purity(d decimal.Decimal) Num { return Num{d, max(-d.Exponent(), 1)} }
+
+// ClaimBody reads a JSON object body whose members are among allowed (JSONObjectBody) and
+// the userId the client claims in it or the query (ClaimedUserID).
+func ClaimBody(c *fiber.Ctx, allowed ...string) (body map[string]json.RawMessage, claim string, err error) {
+	if body, err = JSONObjectBody(c.Body(), allowed...); err != nil {
+		return nil, "", err
+	}
+	claim, err = ClaimedUserID(c, body)
+	return body, claim, err
+}

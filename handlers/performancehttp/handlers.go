@@ -128,8 +128,7 @@ func (h *Handlers) APIPerformance(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return kit.WriteJSON(c, http.StatusOK, ToJSON(r))
+	return kit.PrivateJSON(c, http.StatusOK, ToJSON(r))
 }
 
 func (h *Handlers) summary(ctx context.Context, u account.User, metal, bench, currency string) (SummaryJSON, error) {
@@ -154,8 +153,7 @@ func (h *Handlers) APISummary(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return kit.WriteJSON(c, http.StatusOK, out)
+	return kit.PrivateJSON(c, http.StatusOK, out)
 }
 
 var params = []kit.Param{

@@ -1,8 +1,6 @@
 package performancehttp
 
 import (
-	"net/http"
-
 	"github.com/gofiber/fiber/v2"
 	"github.com/shopspring/decimal"
 
@@ -21,16 +19,6 @@ func (h *Handlers) PageRoutes() []kit.PageRoute {
 	}
 }
 
-func tone(d *decimal.Decimal) string {
-	switch {
-	case d == nil || d.IsZero():
-		return "flat"
-	case d.IsPositive():
-		return "up"
-	}
-	return "down"
-}
-
 func pctText(d *decimal.Decimal) string {
 	if d == nil {
 		return "—"
@@ -45,7 +33,7 @@ func View(rs []performance.Result) pages.PerformanceView {
 	for _, r := range rs {
 		v.Benchmark, v.Currency = string(r.Benchmark.Metal), r.Currency
 		row := pages.PerformanceRow{Period: r.Period, Dates: format.Date(r.From) + " – " + format.Date(r.To), Change: "—", TWR: pctText(r.TWRPct),
-			MWR: pctText(r.MWRPct), VsBench: "—", Real: pctText(r.RealTWRPct), ChangeTone: tone(r.Gain), VsTone: "flat"}
+			MWR: pctText(r.MWRPct), VsBench: "—", Real: pctText(r.RealTWRPct), ChangeTone: kit.Tone(r.Gain), VsTone: "flat"}
 		if r.Gain != nil {
 			row.Change = format.SignedMoney(*r.Gain, r.Currency)
 		} else if r.Period == "1D" && r.Stale {
@@ -57,7 +45,7 @@ func View(rs []performance.Result) pages.PerformanceView {
 		}
 		if r.Gain != nil && r.Benchmark.Gain != nil {
 			d := r.Gain.Sub(*r.Benchmark.Gain)
-			row.VsBench, row.VsTone = format.SignedMoney(d, r.Currency), tone(&d)
+			row.VsBench, row.VsTone = format.SignedMoney(d, r.Currency), kit.Tone(&d)
 		}
 		v.Rows = append(v.Rows, row)
 		for _, n := range r.Notes {
@@ -83,6 +71,5 @@ func (h *Handlers) DashboardPerformance(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	c.Set(fiber.HeaderCacheControl, "no-store")
-	return kit.Render(c, http.StatusOK, pages.DashboardPerformanceCard(chart, View(rs)))
+	return kit.RenderNoStore(c, pages.DashboardPerformanceCard(chart, View(rs)))
 }

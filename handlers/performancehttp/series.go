@@ -71,8 +71,7 @@ func (h *Handlers) APISeries(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return kit.WriteJSON(c, http.StatusOK, SeriesToJSON(s))
+	return kit.PrivateJSON(c, http.StatusOK, SeriesToJSON(s))
 }
 
 // seriesRoute is GET /v1/portfolio/performance/series (listed before the period's path).
@@ -262,28 +261,29 @@ func thin(p []performance.SeriesPoint, n int) []performance.SeriesPoint {
 
 // DashboardPerformanceChart is the chart fragment the presets and toggles swap in.
 func (h *Handlers) DashboardPerformanceChart(c *fiber.Ctx) error {
+	_, _, v, err := h.askedChart(c)
+	if err != nil {
+		return err
+	}
+	return kit.RenderNoStore(c, pages.PerformanceChart(v))
+}
+
+// askedChart is the member's chart as the request's query asks for it (period, metal,
+// benchmark), with the member and the query read.
+func (h *Handlers) askedChart(c *fiber.Ctx) (account.User, chartQuery, pages.PerformanceChartView, error) {
 	u, _ := kit.UserFrom(c)
 	q, err := readChartQuery(func(k string) string { return c.Query(k) })
 	if err != nil {
-		return err
+		return u, q, pages.PerformanceChartView{}, err
 	}
 	v, err := h.chartView(h.Ctx(c), u, q)
-	if err != nil {
-		return err
-	}
-	c.Set(fiber.HeaderCacheControl, "no-store")
-	return kit.Render(c, http.StatusOK, pages.PerformanceChart(v))
+	return u, q, v, err
 }
 
 // PerformancePage is GET /performance: the chart and the table on a page of their own, where
 // the presets and toggles lead without JavaScript.
 func (h *Handlers) PerformancePage(c *fiber.Ctx) error {
-	u, _ := kit.UserFrom(c)
-	q, err := readChartQuery(func(k string) string { return c.Query(k) })
-	if err != nil {
-		return err
-	}
-	v, err := h.chartView(h.Ctx(c), u, q)
+	u, q, v, err := h.askedChart(c)
 	if err != nil {
 		return err
 	}
@@ -291,7 +291,6 @@ func (h *Handlers) PerformancePage(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	c.Set(fiber.HeaderCacheControl, "no-store")
 	m := h.Meta(c, "Performance", "home").Describe("How your stack did over every period: value change, time- and money-weighted return, against a metal and after inflation.")
-	return kit.Render(c, http.StatusOK, pages.PerformancePage(m, v, View(rs)))
+	return kit.RenderNoStore(c, pages.PerformancePage(m, v, View(rs)))
 }

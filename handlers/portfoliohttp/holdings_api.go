@@ -1,6 +1,7 @@
 package portfoliohttp
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"time"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
@@ -124,26 +126,29 @@ func HoldingToJSON(h portfolio.Holding) HoldingJSON {
 
 // APIHoldingsList answers GET /v1/holdings.
 func (h *Handlers) APIHoldingsList(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
+	return kit.MemberJSON(c, http.StatusOK, func(u account.User) (HoldingsPageJSON, error) {
+		limit, offset, err := kit.PageParams(c)
+		if err != nil {
+			return HoldingsPageJSON{}, err
+		}
+		cur, err := h.portfolio.Currency(h.Ctx(c), u, c.Query("currency"), "currency")
+		if err != nil {
+			return HoldingsPageJSON{}, err
+		}
+		return h.holdingsPage(h.Ctx(c), u, portfolio.HoldingsQuery{Metal: c.Query("metal"), Limit: limit, Offset: offset,
+			Q: strings.Clone(c.Query("q")), Tag: strings.Clone(c.Query("tag")), LocationID: strings.Clone(c.Query("location_id"))}, cur)
+	}, kit.Same[HoldingsPageJSON])
+}
+
+// holdingsPage is the page of the member's holdings q asks for, each with its cost in cur.
+func (h *Handlers) holdingsPage(ctx context.Context, u account.User, q portfolio.HoldingsQuery, cur string) (HoldingsPageJSON, error) {
+	p, err := h.portfolio.ListHoldings(ctx, u, q)
 	if err != nil {
-		return err
+		return HoldingsPageJSON{}, err
 	}
-	limit, offset, err := kit.PageParams(c)
+	costs, err := h.portfolio.CostsIn(ctx, cur, p.Holdings)
 	if err != nil {
-		return err
-	}
-	cur, err := h.portfolio.Currency(h.Ctx(c), u, c.Query("currency"), "currency")
-	if err != nil {
-		return err
-	}
-	p, err := h.portfolio.ListHoldings(h.Ctx(c), u, portfolio.HoldingsQuery{Metal: c.Query("metal"), Limit: limit, Offset: offset,
-		Q: strings.Clone(c.Query("q")), Tag: strings.Clone(c.Query("tag")), LocationID: strings.Clone(c.Query("location_id"))})
-	if err != nil {
-		return err
-	}
-	costs, err := h.portfolio.CostsIn(h.Ctx(c), cur, p.Holdings)
-	if err != nil {
-		return err
+		return HoldingsPageJSON{}, err
 	}
 	items := make([]HoldingJSON, len(p.Holdings))
 	for i, x := range p.Holdings {
@@ -151,74 +156,57 @@ func (h *Handlers) APIHoldingsList(c *fiber.Ctx) error {
 		n := kit.MoneyIn(costs[i], cur)
 		items[i].TotalCostIn = &n
 	}
-	return kit.WriteJSON(c, http.StatusOK, HoldingsPageJSON{Holdings: items, Limit: p.Limit, Offset: p.Offset, Total: p.Total, Currency: cur})
+	return HoldingsPageJSON{Holdings: items, Limit: p.Limit, Offset: p.Offset, Total: p.Total, Currency: cur}, nil
 }
 
 // APIHoldingsCreate answers POST /v1/holdings.
 func (h *Handlers) APIHoldingsCreate(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
+	return kit.MemberJSON(c, http.StatusCreated, func(u account.User) (HoldingJSON, error) {
+		return h.createHolding(h.Ctx(c), u, c.Body())
+	}, func(out HoldingJSON) HoldingJSON {
+		c.Set(fiber.HeaderLocation, "/v1/holdings/"+out.ID)
+		return out
+	})
+}
+
+// createHolding records the purchase a JSON body describes (POST /v1/holdings and the
+// add_holding tool).
+func (h *Handlers) createHolding(ctx context.Context, u account.User, raw []byte) (HoldingJSON, error) {
+	in, err := portfolio.ParseHoldingJSON(raw)
 	if err != nil {
-		return err
+		return HoldingJSON{}, err
 	}
-	in, err := portfolio.ParseHoldingJSON(c.Body())
+	hold, err := h.portfolio.CreateHolding(ctx, u, in)
 	if err != nil {
-		return err
+		return HoldingJSON{}, err
 	}
-	hold, err := h.portfolio.CreateHolding(h.Ctx(c), u, in)
-	if err != nil {
-		return err
-	}
-	c.Set(fiber.HeaderLocation, "/v1/holdings/"+hold.ID)
-	return kit.WriteJSON(c, http.StatusCreated, HoldingToJSON(hold))
+	return HoldingToJSON(hold), nil
 }
 
 // APIHoldingsGet answers GET /v1/holdings/{id}.
 func (h *Handlers) APIHoldingsGet(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	hold, err := h.portfolio.GetHolding(h.Ctx(c), u, c.Params("id"))
-	if err != nil {
-		return err
-	}
-	out := HoldingToJSON(hold)
-	moves, err := h.portfolio.Transfers(h.Ctx(c), u, hold.ID)
-	if err != nil {
-		return err
-	}
-	out.Transfers = make([]TransferJSON, len(moves))
-	for i, t := range moves {
-		out.Transfers[i] = TransferToJSON(t)
-	}
-	return kit.WriteJSON(c, http.StatusOK, out)
+	return kit.MemberJSON(c, http.StatusOK, func(u account.User) (HoldingJSON, error) {
+		hold, err := h.portfolio.GetHolding(h.Ctx(c), u, c.Params("id"))
+		if err != nil {
+			return HoldingJSON{}, err
+		}
+		moves, err := h.portfolio.Transfers(h.Ctx(c), u, hold.ID)
+		out := HoldingToJSON(hold)
+		out.Transfers = kit.MapSlice(moves, TransferToJSON)
+		return out, err
+	}, kit.Same[HoldingJSON])
 }
 
 // APIHoldingsUpdate answers PATCH /v1/holdings/{id}.
 func (h *Handlers) APIHoldingsUpdate(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	in, err := portfolio.ParseHoldingJSON(c.Body())
-	if err != nil {
-		return err
-	}
-	hold, err := h.portfolio.UpdateHolding(h.Ctx(c), u, c.Params("id"), in)
-	if err != nil {
-		return err
-	}
-	return kit.WriteJSON(c, http.StatusOK, HoldingToJSON(hold))
+	return kit.MemberBodyJSON(c, http.StatusOK, portfolio.ParseHoldingJSON, func(u account.User, in portfolio.HoldingInput) (portfolio.Holding, error) {
+		return h.portfolio.UpdateHolding(h.Ctx(c), u, c.Params("id"), in)
+	}, HoldingToJSON)
 }
 
 // APIHoldingsDelete answers DELETE /v1/holdings/{id}.
 func (h *Handlers) APIHoldingsDelete(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	if err := h.portfolio.DeleteHolding(h.Ctx(c), u, c.Params("id")); err != nil {
-		return err
-	}
-	return c.SendStatus(http.StatusNoContent)
+	return kit.MemberNoContent(c, func(u account.User) error {
+		return h.portfolio.DeleteHolding(h.Ctx(c), u, c.Params("id"))
+	})
 }

@@ -6,8 +6,6 @@ import (
 
 	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/internal/account"
-	"github.com/ouncehq/ounce/internal/portfolio"
-	"github.com/ouncehq/ounce/internal/quote"
 )
 
 // MCPTools are the area's tools for the MCP server: the portfolio, analytics and recording a purchase.
@@ -17,49 +15,17 @@ func (h *Handlers) MCPTools() []kit.MCPTool {
 		{Name: "get_portfolio", Description: "Your stack valued at live spot (Gold members): total value, cost basis, unrealized and realized profit/loss, the day's change, and per metal ounces, value, cost, allocation and break-even price; in the currency and weight unit asked for (default your settings), named in the answer.",
 			Method: "GET", Path: "/v1/portfolio", Gold: true,
 			Call: func(ctx context.Context, args map[string]string, _ json.RawMessage, u *account.User) (any, error) {
-				cur, err := h.portfolio.Currency(ctx, *u, args["currency"], "currency")
-				if err != nil {
-					return nil, err
-				}
-				unit, err := quote.Unit(u, args["unit"])
-				if err != nil {
-					return nil, err
-				}
-				p, err := h.portfolio.PortfolioIn(ctx, *u, cur)
-				if err != nil {
-					return nil, err
-				}
-				return portfolioJSON(p, unit), nil
+				return valuedIn(ctx, h, *u, args["currency"], args["unit"], h.portfolio.PortfolioIn, portfolioJSON)
 			}},
 		{Name: "get_analytics", Description: "Your per-metal analytics (Gold members): cost basis, average cost per ounce, break-even spot price and distance to it, allocation by value and by weight, purchase count and dates, average premium paid over spot; in the currency and weight unit asked for (default your settings), named in the answer.",
 			Method: "GET", Path: "/v1/analytics", Gold: true,
 			Call: func(ctx context.Context, args map[string]string, _ json.RawMessage, u *account.User) (any, error) {
-				cur, err := h.portfolio.Currency(ctx, *u, args["currency"], "currency")
-				if err != nil {
-					return nil, err
-				}
-				unit, err := quote.Unit(u, args["unit"])
-				if err != nil {
-					return nil, err
-				}
-				a, err := h.portfolio.AnalyticsIn(ctx, *u, cur)
-				if err != nil {
-					return nil, err
-				}
-				return analyticsJSON(a, unit), nil
+				return valuedIn(ctx, h, *u, args["currency"], args["unit"], h.portfolio.AnalyticsIn, analyticsJSON)
 			}},
 		{Name: "add_holding", Description: "Record a purchase in your holdings (Gold members): metal, quantity, fine weight per unit in troy ounces, price per unit in USD, and optionally product_name, fees, dealer, purchase_date, notes.",
 			Method: "POST", Path: "/v1/holdings", Gold: true, Schema: create,
 			Call: func(ctx context.Context, _ map[string]string, raw json.RawMessage, u *account.User) (any, error) {
-				in, err := portfolio.ParseHoldingJSON(raw)
-				if err != nil {
-					return nil, err
-				}
-				hold, err := h.portfolio.CreateHolding(ctx, *u, in)
-				if err != nil {
-					return nil, err
-				}
-				return HoldingToJSON(hold), nil
+				return h.createHolding(ctx, *u, raw)
 			}},
 	}, h.taxMCPTools()...)
 }

@@ -1,6 +1,7 @@
 package portfoliohttp
 
 import (
+	"cmp"
 	"fmt"
 	"github.com/shopspring/decimal"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/ouncehq/ounce/handlers/kit"
 
+	"github.com/a-h/templ"
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/internal/account"
@@ -42,7 +44,7 @@ func pageDate(d portfolio.Date) string {
 func saleRow(s portfolio.Sale, product string) pages.SaleRow {
 	return pages.SaleRow{ID: s.ID, HoldingID: s.HoldingID, Product: product, Metal: string(s.Metal), Date: pageDate(s.SoldOn),
 		Units: format.Count(s.Quantity, "unit", "units"), Price: format.Money(s.PricePerUnit, s.Currency), Fees: format.Money(s.Fees, s.Currency), Proceeds: format.Money(s.Proceeds, s.Currency),
-		CostBasis: format.Money(s.CostBasis, s.Currency), Realized: format.SignedMoney(s.RealizedPL, s.Currency), RealizedTone: plTone(&s.RealizedPL)}
+		CostBasis: format.Money(s.CostBasis, s.Currency), Realized: format.SignedMoney(s.RealizedPL, s.Currency), RealizedTone: kit.Tone(&s.RealizedPL)}
 }
 
 // ledgerRow formats one lot of the ledger.
@@ -53,7 +55,7 @@ func ledgerRow(l portfolio.LedgerLot) pages.HoldingRow {
 	r.Remaining = format.Count(l.Remaining(), "unit", "units")
 	r.RemainingOz = format.Oz(l.RemainingOz)
 	r.RemainingCost = format.Money(l.RemainingCost, l.Currency())
-	r.Value, r.PL, r.PLPct, r.PLTone = format.MoneyPtr(l.Value, l.Currency()), signedMoneyPtr(l.PL, l.Currency()), format.SignedPctPtr(l.PLPct), plTone(l.PL)
+	r.Value, r.PL, r.PLPct, r.PLTone = format.MoneyPtr(l.Value, l.Currency()), signedMoneyPtr(l.PL, l.Currency()), format.SignedPctPtr(l.PLPct), kit.Tone(l.PL)
 	r.Spot, r.Premium = format.Dash, format.Dash
 	switch {
 	case l.SpotAtPurchase.Valid:
@@ -67,7 +69,7 @@ func ledgerRow(l portfolio.LedgerLot) pages.HoldingRow {
 	if p := l.PremiumPct(); p != nil {
 		r.Premium = format.SignedPct(*p)
 	}
-	r.Realized, r.RealizedTone = format.SignedMoney(l.Realized, l.Currency()), plTone(&l.Realized)
+	r.Realized, r.RealizedTone = format.SignedMoney(l.Realized, l.Currency()), kit.Tone(&l.Realized)
 	r.SoldOut, r.HasSales = l.Remaining() == 0, l.SoldQuantity > 0 || len(l.Sales) > 0
 	for _, s := range l.Sales {
 		r.Sales = append(r.Sales, saleRow(s, l.Name()))
@@ -124,7 +126,7 @@ func (h *Handlers) holdingsView(c *fiber.Ctx, u account.User) (pages.HoldingsVie
 			continue
 		}
 		v.Subtotals = append(v.Subtotals, pages.MetalSubtotal{Metal: string(p.Metal), Title: p.Metal.Title(), Lots: format.Count(p.Lots, "lot held", "lots held"),
-			Oz: format.Oz(p.HeldOz), Cost: format.Money(p.Cost, cur), Value: format.MoneyPtr(p.Value, cur), PL: signedMoneyPtr(p.UnrealizedPL, cur), PLTone: plTone(p.UnrealizedPL),
+			Oz: format.Oz(p.HeldOz), Cost: format.Money(p.Cost, cur), Value: format.MoneyPtr(p.Value, cur), PL: signedMoneyPtr(p.UnrealizedPL, cur), PLTone: kit.Tone(p.UnrealizedPL),
 			Realized: format.SignedMoney(p.Realized, cur)})
 	}
 	return v, nil
@@ -137,16 +139,8 @@ func (h *Handlers) HoldingsIndex(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	switch {
-	case c.Query("saved") == "1":
-		v.Flash = "Holding saved."
-	case c.Query("sold") == "1":
-		v.Flash = "Sale recorded."
-	case c.Query("undone") == "1":
-		v.Flash = "Sale undone: its units are back in the holding."
-	case c.Query("bulk") != "":
-		v.Flash = bulkFlash(c.Query("bulk"), c.Query("bulk_action"))
-	}
+	v.Flash = cmp.Or(kit.Flash(c, "saved", "Holding saved."), kit.Flash(c, "sold", "Sale recorded."), kit.Flash(c, "undone", undoneFlash),
+		bulkFlash(c.Query("bulk"), c.Query("bulk_action")))
 	return kit.Render(c, http.StatusOK, pages.Holdings(h.Meta(c, "Holdings", "holdings"), v))
 }
 
@@ -203,10 +197,15 @@ func (h *Handlers) HoldingsNew(c *fiber.Ctx) error {
 	return kit.Render(c, http.StatusOK, pages.HoldingForm(h.Meta(c, "Add holding", "holdings"), v))
 }
 
+// pathHolding is the signed-in member's holding the route's :id names.
+func (h *Handlers) pathHolding(c *fiber.Ctx) (portfolio.Holding, error) {
+	u, _ := kit.UserFrom(c)
+	return h.portfolio.GetHolding(h.Ctx(c), u, c.Params("id"))
+}
+
 // HoldingsEdit shows the edit form, filled with the holding's exact values.
 func (h *Handlers) HoldingsEdit(c *fiber.Ctx) error {
-	u, _ := kit.UserFrom(c)
-	x, err := h.portfolio.GetHolding(h.Ctx(c), u, c.Params("id"))
+	x, err := h.pathHolding(c)
 	if err != nil {
 		return err
 	}
@@ -274,12 +273,13 @@ func (h *Handlers) HoldingsDelete(c *fiber.Ctx) error {
 	if !kit.IsHTMX(c) {
 		return kit.Redirect(c, "/holdings")
 	}
-	v, err := h.holdingsView(c, u)
-	if err != nil {
-		return err
-	}
-	return kit.Render(c, http.StatusOK, pages.HoldingsTable(h.Meta(c, "", "holdings"), v))
+	return kit.RenderView(c, u, h.holdingsView, func(v pages.HoldingsView) templ.Component {
+		return pages.HoldingsTable(h.Meta(c, "", "holdings"), v)
+	})
 }
+
+// undoneFlash is the notice after a sale is undone.
+const undoneFlash = "Sale undone: its units are back in the holding."
 
 // SalesIndex lists every sale of the member, each with undo.
 func (h *Handlers) SalesIndex(c *fiber.Ctx) error {
@@ -294,21 +294,18 @@ func (h *Handlers) SalesIndex(c *fiber.Ctx) error {
 			names[x.ID] = x.Name()
 		}
 	}
-	v := pages.SalesView{Total: format.Count(int64(p.Total), "sale", "sales"), Realized: format.SignedUSD(p.Realized), Tone: plTone(&p.Realized)}
+	v := pages.SalesView{Total: format.Count(int64(p.Total), "sale", "sales"), Realized: format.SignedUSD(p.Realized), Tone: kit.Tone(&p.Realized)}
 	for _, s := range p.Sales {
 		v.Rows = append(v.Rows, saleRow(s, names[s.HoldingID]))
 	}
-	if c.Query("undone") == "1" {
-		v.Flash = "Sale undone: its units are back in the holding."
-	}
+	v.Flash = kit.Flash(c, "undone", undoneFlash)
 	return kit.Render(c, http.StatusOK, pages.Sales(h.Meta(c, "Sales", "holdings"), v))
 }
 
 // HoldingsDeleteConfirm asks before deleting a holding (the Delete link's page without
 // JavaScript); the form posts to HoldingsDelete.
 func (h *Handlers) HoldingsDeleteConfirm(c *fiber.Ctx) error {
-	u, _ := kit.UserFrom(c)
-	x, err := h.portfolio.GetHolding(h.Ctx(c), u, c.Params("id"))
+	x, err := h.pathHolding(c)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -132,19 +131,8 @@ func importBodyUpTo(c *fiber.Ctx, limit int64) ([]byte, error) {
 	ct := strings.ToLower(c.Get(fiber.HeaderContentType))
 	switch {
 	case strings.HasPrefix(ct, "multipart/form-data"):
-		fh, err := c.FormFile("file")
-		if err != nil {
-			return nil, kit.Invalid("file", "is required: send the CSV in the multipart field file")
-		}
-		if fh.Size > limit {
-			return nil, importTooLarge()
-		}
-		f, err := fh.Open()
-		if err != nil {
-			return nil, kit.Invalid("file", "could not be read")
-		}
-		defer f.Close()
-		return io.ReadAll(io.LimitReader(f, limit+1))
+		data, _, err := kit.UploadedFile(c, "file", "is required: send the CSV in the multipart field file", limit, importTooLarge())
+		return data, err
 	case strings.HasPrefix(ct, "text/csv"), strings.HasPrefix(ct, "application/csv"), strings.HasPrefix(ct, "text/plain"),
 		limit > portfolio.MaxImportBytes && (strings.HasPrefix(ct, "application/zip") || strings.HasPrefix(ct, "application/octet-stream")):
 		return c.Body(), nil

@@ -1,7 +1,7 @@
 package portfoliohttp
 
 import (
-	"net/http"
+	"context"
 	"time"
 
 	"github.com/ouncehq/ounce/handlers/kit"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/internal/quote"
@@ -264,62 +265,46 @@ func UnitParam() kit.Param {
 
 // APIPortfolio answers GET /v1/portfolio.
 func (h *Handlers) APIPortfolio(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
+	return kit.PrivateMemberJSON(c, func(u account.User) (PortfolioJSON, error) {
+		return valuedIn(h.Ctx(c), h, u, c.Query("currency"), c.Query("unit"), h.portfolio.PortfolioIn, portfolioJSON)
+	}, kit.Same[PortfolioJSON])
+}
+
+// valuedIn answers a valuation of the member's stack in the currency and weight unit asked
+// for (default: the member's settings), as the REST route and its MCP tool both do: value
+// works the figures out in the currency, conv renders them with prices per unit.
+func valuedIn[V, T any](ctx context.Context, h *Handlers, u account.User, currency, unit string,
+	value func(context.Context, account.User, string) (V, error), conv func(V, metals.Unit) T) (T, error) {
+	var out T
+	cur, err := h.portfolio.Currency(ctx, u, currency, "currency")
 	if err != nil {
-		return err
+		return out, err
 	}
-	cur, err := h.portfolio.Currency(h.Ctx(c), u, c.Query("currency"), "currency")
+	wu, err := quote.Unit(&u, unit)
 	if err != nil {
-		return err
+		return out, err
 	}
-	unit, err := quote.Unit(&u, c.Query("unit"))
+	v, err := value(ctx, u, cur)
 	if err != nil {
-		return err
+		return out, err
 	}
-	v, err := h.portfolio.PortfolioIn(h.Ctx(c), u, cur)
-	if err != nil {
-		return err
-	}
-	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return kit.WriteJSON(c, http.StatusOK, portfolioJSON(v, unit))
+	return conv(v, wu), nil
 }
 
 // APIAnalytics answers GET /v1/analytics.
 func (h *Handlers) APIAnalytics(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	cur, err := h.portfolio.Currency(h.Ctx(c), u, c.Query("currency"), "currency")
-	if err != nil {
-		return err
-	}
-	unit, err := quote.Unit(&u, c.Query("unit"))
-	if err != nil {
-		return err
-	}
-	a, err := h.portfolio.AnalyticsIn(h.Ctx(c), u, cur)
-	if err != nil {
-		return err
-	}
-	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return kit.WriteJSON(c, http.StatusOK, analyticsJSON(a, unit))
+	return kit.PrivateMemberJSON(c, func(u account.User) (AnalyticsJSON, error) {
+		return valuedIn(h.Ctx(c), h, u, c.Query("currency"), c.Query("unit"), h.portfolio.AnalyticsIn, analyticsJSON)
+	}, kit.Same[AnalyticsJSON])
 }
 
 // APIPortfolioHistory answers GET /v1/portfolio/history.
 func (h *Handlers) APIPortfolioHistory(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	cur, err := h.portfolio.Currency(h.Ctx(c), u, c.Query("currency"), "currency")
-	if err != nil {
-		return err
-	}
-	hist, err := h.portfolio.HistoryFor(h.Ctx(c), u, c.Query("range"), c.Query("from"), c.Query("to"), cur)
-	if err != nil {
-		return err
-	}
-	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return kit.WriteJSON(c, http.StatusOK, portfolioHistoryJSON(hist))
+	return kit.PrivateMemberJSON(c, func(u account.User) (portfolio.History, error) {
+		cur, err := h.portfolio.Currency(h.Ctx(c), u, c.Query("currency"), "currency")
+		if err != nil {
+			return portfolio.History{}, err
+		}
+		return h.portfolio.HistoryFor(h.Ctx(c), u, c.Query("range"), c.Query("from"), c.Query("to"), cur)
+	}, portfolioHistoryJSON)
 }

@@ -23,17 +23,6 @@ import (
 // dashboardRows caps the dashboard's holdings table; the holdings page lists everything.
 const dashboardRows = 100
 
-// plTone classifies a signed amount for colouring: up, down or flat (unknown is flat).
-func plTone(d *decimal.Decimal) string {
-	switch {
-	case d == nil || d.IsZero():
-		return "flat"
-	case d.IsPositive():
-		return "up"
-	}
-	return "down"
-}
-
 // portfolioLive reports whether pages can follow the price feed's event stream.
 func (h *Handlers) portfolioLive() bool { return h.portfolio.Live() }
 
@@ -42,8 +31,8 @@ func (h *Handlers) dashboardSummaryView(c *fiber.Ctx, u account.User, v portfoli
 	cur, unit := valuationCurrency(v.FX), displayUnit(u)
 	out := pages.DashboardSummaryView{
 		Live: h.portfolioLive(), TotalValue: format.MoneyPtr(v.TotalValue, cur), TotalCost: format.Money(v.TotalCost, cur),
-		UnrealizedPL: signedMoneyPtr(v.UnrealizedPL, cur), UnrealizedPLPct: format.SignedPctPtr(v.UnrealizedPLPct), PLTone: plTone(v.UnrealizedPL),
-		DayChange: signedMoneyPtr(v.DayChange, cur), DayTone: plTone(v.DayChange), RealizedPL: format.SignedMoney(v.Realized, cur), RealizedTone: plTone(&v.Realized),
+		UnrealizedPL: signedMoneyPtr(v.UnrealizedPL, cur), UnrealizedPLPct: format.SignedPctPtr(v.UnrealizedPLPct), PLTone: kit.Tone(v.UnrealizedPL),
+		DayChange: signedMoneyPtr(v.DayChange, cur), DayTone: kit.Tone(v.DayChange), RealizedPL: format.SignedMoney(v.Realized, cur), RealizedTone: kit.Tone(&v.Realized),
 		Stale: v.Stale, Count: format.Int(v.Lots), FXNote: fxNote(v.FX),
 	}
 	// "Today" only for moves of live prices from the preceding session's close.
@@ -83,7 +72,7 @@ func (h *Handlers) dashboardSummaryView(c *fiber.Ctx, u account.User, v portfoli
 			Distance: format.SignedPctPtr(p.DistanceToBreakEvenPct()), DistanceTone: "flat"}
 		if d := p.DistanceToBreakEvenPct(); d != nil {
 			// Spot above break-even (a negative distance) is good news.
-			row.DistanceTone = plTone(negated(*d))
+			row.DistanceTone = kit.Tone(negated(*d))
 		}
 		out.BreakEven = append(out.BreakEven, row)
 		if a := p.AllocationPct; a != nil && a.IsPositive() {
@@ -174,7 +163,7 @@ func (h *Handlers) dashboardHoldingsView(c *fiber.Ctx, u account.User) (pages.Da
 	for _, l := range lots.Lots {
 		row := pages.DashboardHoldingRow{ID: l.ID, Metal: string(l.Metal), MetalTitle: l.Metal.Title(), Product: l.Name(),
 			Units: format.Int(l.Remaining()), Oz: format.Oz(l.HeldOz), Cost: format.Money(l.HeldCost, l.Currency()),
-			Value: format.MoneyPtr(l.Value, l.Currency()), PL: signedMoneyPtr(l.PL, l.Currency()), PLTone: plTone(l.PL), Date: pageDate(l.PurchaseDate)}
+			Value: format.MoneyPtr(l.Value, l.Currency()), PL: signedMoneyPtr(l.PL, l.Currency()), PLTone: kit.Tone(l.PL), Date: pageDate(l.PurchaseDate)}
 		if l.SoldQuantity > 0 {
 			row.Units += " of " + format.Int(l.Quantity)
 		}
@@ -232,9 +221,7 @@ func (h *Handlers) DashboardPage(c *fiber.Ctx) error {
 		return err
 	}
 	v := pages.DashboardView{Live: h.portfolioLive(), Ticker: h.ticker(), Summary: h.dashboardSummaryView(c, u, val), Empty: val.Empty()}
-	if c.Query("sale") == "1" {
-		v.Flash = "Sale recorded."
-	}
+	v.Flash = kit.Flash(c, "sale", "Sale recorded.")
 	if c.Query("imported") != "" {
 		v.Flash = "Import finished."
 	}
@@ -274,8 +261,7 @@ func (h *Handlers) DashboardSummary(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	c.Set(fiber.HeaderCacheControl, "no-store")
-	return kit.Render(c, http.StatusOK, pages.DashboardSummary(h.dashboardSummaryView(c, u, val)))
+	return kit.RenderNoStore(c, pages.DashboardSummary(h.dashboardSummaryView(c, u, val)))
 }
 
 // DashboardHoldings is the sortable holdings table fragment with live values.
@@ -285,8 +271,7 @@ func (h *Handlers) DashboardHoldings(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	c.Set(fiber.HeaderCacheControl, "no-store")
-	return kit.Render(c, http.StatusOK, pages.DashboardHoldings(v))
+	return kit.RenderNoStore(c, pages.DashboardHoldings(v))
 }
 
 // DashboardChart is the value-over-time chart fragment for the range buttons and the dates.
@@ -359,22 +344,22 @@ func perUnit(perOz decimal.Decimal, unit metals.Unit) decimal.Decimal {
 // shown to the cent as it always was; per gram, kilogram or tola at price precision with the
 // unit named ("€122.57/g").
 func breakEvenText(perOz *decimal.Decimal, cur string, unit metals.Unit) string {
-	switch {
-	case perOz == nil:
-		return format.Dash
-	case unit == metals.Ounce:
-		return format.Money(*perOz, cur)
-	}
-	return format.PricePerUnit(perUnit(*perOz, unit), cur, string(unit))
+	return perUnitText(perOz, cur, unit, format.Money)
 }
 
 // spotText is spot in the display currency and unit, the unit named when it is not ounces.
 func spotText(perOz *decimal.Decimal, cur string, unit metals.Unit) string {
+	return perUnitText(perOz, cur, unit, format.PriceIn)
+}
+
+// perUnitText is a price per ounce in the display currency and unit: per ounce as perOunce
+// writes it, per any other unit at price precision with the unit named, a dash when unknown.
+func perUnitText(perOz *decimal.Decimal, cur string, unit metals.Unit, perOunce func(decimal.Decimal, string) string) string {
 	switch {
 	case perOz == nil:
 		return format.Dash
 	case unit == metals.Ounce:
-		return format.PriceIn(*perOz, cur)
+		return perOunce(*perOz, cur)
 	}
 	return format.PricePerUnit(perUnit(*perOz, unit), cur, string(unit))
 }

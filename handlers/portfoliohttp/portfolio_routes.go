@@ -112,7 +112,7 @@ func (h *Handlers) portfolioRoutes() []kit.APIRoute {
 			BodyByType: map[string]kit.Schema{
 				"text/csv":            {"type": "string", "description": "The CSV text."},
 				"application/zip":     {"type": "string", "format": "binary", "description": "A ZIP export."},
-				"multipart/form-data": {"type": "object", "required": []string{"file"}, "properties": kit.Schema{"file": kit.Schema{"type": "string", "format": "binary", "description": "The CSV file."}}},
+				"multipart/form-data": kit.MultipartFile("The CSV file."),
 			},
 			Responses: []kit.Response{
 				{Status: 200, Description: "Imported.", Schema: pfSchema(ImportedJSON{})},

@@ -2,7 +2,6 @@ package priceshttp
 
 import (
 	"context"
-	"net/http"
 	"time"
 
 	"github.com/ouncehq/ounce/handlers/kit"
@@ -173,10 +172,7 @@ func (h *Handlers) APIJunkSilver(c *fiber.Ctx) error {
 		return err
 	}
 	res, err := h.JunkSilver(h.Ctx(c), queryMap(c, coinParams()), c.Query("basis"), t)
-	if err != nil {
-		return err
-	}
-	return kit.WriteJSON(c, http.StatusOK, res)
+	return kit.JSONResult(c, res, err)
 }
 
 // APISpeculation answers GET /v1/speculation.
@@ -194,8 +190,5 @@ func (h *Handlers) APISpeculation(c *fiber.Ctx) error {
 		return err
 	}
 	res, err := h.speculationTool(h.Ctx(c), targets, up, t)
-	if err != nil {
-		return err
-	}
-	return kit.WriteJSON(c, http.StatusOK, res)
+	return kit.JSONResult(c, res, err)
 }

@@ -162,7 +162,7 @@ func (h *Handlers) startTicker() {
 		defer stop()
 		// The stream outlives any request, so it renders with its own context.
 		ctx := context.Background()
-		var buf, ev bytes.Buffer
+		var buf bytes.Buffer
 		for {
 			select {
 			case <-h.Done:
@@ -176,15 +176,7 @@ func (h *Handlers) startTicker() {
 					h.Log.Error("rendering the price ticker", "err", err)
 					continue
 				}
-				ev.Reset()
-				ev.WriteString("event: prices\n")
-				for _, line := range strings.Split(buf.String(), "\n") {
-					ev.WriteString("data: ")
-					ev.WriteString(line)
-					ev.WriteString("\n")
-				}
-				ev.WriteString("\n")
-				h.ticker.PublishKeyed(ev.Bytes(), pages.ContentKey(buf.Bytes()))
+				h.ticker.PublishKeyed([]byte(kit.SSEEvent("prices", buf.String())), pages.ContentKey(buf.Bytes()))
 			}
 		}
 	}()

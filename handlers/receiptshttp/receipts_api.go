@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"strings"
 
@@ -114,19 +113,8 @@ func scanUpload(c *fiber.Ctx) ([]byte, error) {
 	ct := strings.ToLower(c.Get(fiber.HeaderContentType))
 	switch {
 	case strings.HasPrefix(ct, "multipart/form-data"):
-		fh, err := c.FormFile("file")
-		if err != nil {
-			return nil, kit.Invalid("file", "is required: send the receipt in the multipart field file")
-		}
-		if fh.Size > receipts.MaxFileBytes {
-			return nil, scanTooLarge()
-		}
-		f, err := fh.Open()
-		if err != nil {
-			return nil, kit.Invalid("file", "could not be read")
-		}
-		defer f.Close()
-		return io.ReadAll(io.LimitReader(f, receipts.MaxFileBytes+1))
+		data, _, err := kit.UploadedFile(c, "file", "is required: send the receipt in the multipart field file", receipts.MaxFileBytes, scanTooLarge())
+		return data, err
 	case strings.HasPrefix(ct, "application/json"):
 		return scanJSON(c.Body())
 	}
@@ -210,8 +198,7 @@ func (h *Handlers) APIScanReceipt(c *fiber.Ctx) error {
 		}
 		return err
 	}
-	c.Set(fiber.HeaderCacheControl, "private, no-store")
-	return kit.WriteJSON(c, http.StatusOK, receiptJSON(r))
+	return kit.PrivateJSON(c, http.StatusOK, receiptJSON(r))
 }
 
 // wireText accepts a JSON string or number (or null) as its text, so prices and quantities

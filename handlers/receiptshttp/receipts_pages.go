@@ -9,6 +9,7 @@ import (
 	"github.com/ouncehq/ounce/handlers/kit"
 	"github.com/ouncehq/ounce/internal/account"
 
+	"github.com/a-h/templ"
 	"github.com/gofiber/fiber/v2"
 	"github.com/shopspring/decimal"
 
@@ -53,11 +54,9 @@ func allowanceText(a receipts.Allowance) string {
 // ScanPage shows the upload form.
 func (h *Handlers) ScanPage(c *fiber.Ctx) error {
 	u, _ := kit.UserFrom(c)
-	v, err := h.scanView(c, u)
-	if err != nil {
-		return err
-	}
-	return kit.Render(c, http.StatusOK, pages.ScanPage(h.Meta(c, "Scan a receipt", "holdings"), v))
+	return kit.RenderView(c, u, h.scanView, func(v pages.ScanView) templ.Component {
+		return pages.ScanPage(h.Meta(c, "Scan a receipt", "holdings"), v)
+	})
 }
 
 // scanPageProblem shows a member's problem (bad file, limit reached) on the page; 5xx stays an error.

@@ -28,7 +28,7 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 				"Recognises APMEX, JM Bullion, SD Bullion, Monument Metals, Hero Bullion, Bullion Exchanges, Provident Metals and Money Metals Exchange, the order number and date, and each bullion line: metal, quantity, fine weight per unit (oz, fractions, grams, kilos; junk silver by face value), unit price, line total and the catalogue product when one matches, and the currency the receipt prints (symbols, codes and decimal commas such as 1.234,56 €; currency_source says whether it was read or assumed). Where quantity × unit price ≠ line total, or the lines, shipping, tax and fees do not add up to the total, the figures stay as printed and warnings name the field. " +
 				"A Gold member's photo or PDF waits with the scan (scan_id, at most 24 hours) to be attached to the lots the confirmation creates. Limits: free accounts 5 scans per 30 days (429 with reset and Retry-After), Gold 60 per hour. 503 when the server lacks the OCR tools.",
 			BodyByType: map[string]kit.Schema{
-				"multipart/form-data": {"type": "object", "required": []string{"file"}, "properties": kit.Schema{"file": kit.Schema{"type": "string", "format": "binary", "description": "The receipt: PNG, JPEG, PDF or text, at most 10 MB."}}},
+				"multipart/form-data": kit.MultipartFile("The receipt: PNG, JPEG, PDF or text, at most 10 MB."),
 				"application/json":    receiptSchema(ScanBodyJSON{}),
 			},
 			Responses: []kit.Response{

@@ -124,11 +124,7 @@ func (h *Handlers) APIArticleView(c *fiber.Ctx) error {
 
 // APIArticleLike answers POST /v1/stack-signal/articles/{id}/like.
 func (h *Handlers) APIArticleLike(c *fiber.Ctx) error {
-	body, err := kit.JSONObjectBody(c.Body(), "userId")
-	if err != nil {
-		return err
-	}
-	claim, err := kit.ClaimedUserID(c, body)
+	_, claim, err := kit.ClaimBody(c, "userId")
 	if err != nil {
 		return err
 	}
@@ -151,11 +147,7 @@ func (h *Handlers) APIArticleLikes(c *fiber.Ctx) error {
 
 // APICommentCreate answers POST /v1/stack-signal/articles/{id}/comments.
 func (h *Handlers) APICommentCreate(c *fiber.Ctx) error {
-	body, err := kit.JSONObjectBody(c.Body(), "body", "userId")
-	if err != nil {
-		return err
-	}
-	claim, err := kit.ClaimedUserID(c, body)
+	body, claim, err := kit.ClaimBody(c, "body", "userId")
 	if err != nil {
 		return err
 	}
