@@ -90,29 +90,38 @@ func (c *converter) factor(from string, day time.Time) (decimal.Decimal, error) 
 	if f, ok := c.memo[k]; ok {
 		return f, nil
 	}
-	// Before the euro (1999) a currency without a Fed series has no rate: its first one counts.
-	at := day
-	if at.Before(fx.ECBStart) {
-		if _, err := c.rates.Lookup(c.ctx, from, at); err != nil {
-			at = fx.ECBStart
-		} else if _, err := c.rates.Lookup(c.ctx, c.to, at); err != nil {
-			at = fx.ECBStart
-		}
-	}
-	rf, err := c.rates.Lookup(c.ctx, from, at)
+	f, err := DayFactor(c.ctx, c.rates, from, c.to, day)
 	if err != nil {
 		return decimal.Zero, err
 	}
-	rt, err := c.rates.Lookup(c.ctx, c.to, at)
-	if err != nil {
-		return decimal.Zero, err
-	}
-	f := CrossFactor(rf, rt)
 	if c.memo == nil {
 		c.memo = map[convKey]decimal.Decimal{}
 	}
 	c.memo[k] = f
 	return f, nil
+}
+
+// DayFactor is what one unit of from is worth in to on day, at both currencies' rates of that
+// day (the last published on or before it), crossed by CrossFactor. Before the euro (1999) a
+// currency without a Fed series has no rate: its first one counts.
+func DayFactor(ctx context.Context, rates Rates, from, to string, day time.Time) (decimal.Decimal, error) {
+	at := day
+	if at.Before(fx.ECBStart) {
+		if _, err := rates.Lookup(ctx, from, at); err != nil {
+			at = fx.ECBStart
+		} else if _, err := rates.Lookup(ctx, to, at); err != nil {
+			at = fx.ECBStart
+		}
+	}
+	rf, err := rates.Lookup(ctx, from, at)
+	if err != nil {
+		return decimal.Zero, err
+	}
+	rt, err := rates.Lookup(ctx, to, at)
+	if err != nil {
+		return decimal.Zero, err
+	}
+	return CrossFactor(rf, rt), nil
 }
 
 // CrossFactor is what one unit of from's currency is worth in to's: through the euro when both
