@@ -36,12 +36,7 @@ func (s *Store) CurrencySums(ctx context.Context, userID int64) ([]CurrencyDaySu
 		SUM(ref_int), SUM(ref_e8)`
 	var out []CurrencyDaySums
 	read := func(label, q string, undated bool) error {
-		rows, err := s.db.QueryContext(ctx, s.rebind(q), userID)
-		if err != nil {
-			return fmt.Errorf("%s: %w", label, err)
-		}
-		defer rows.Close()
-		for rows.Next() {
+		return s.eachRow(ctx, label, q, func(rows *sql.Rows) error {
 			var r CurrencyDaySums
 			var created sql.NullTime
 			dayDest := any(&r.Day)
@@ -50,14 +45,14 @@ func (s *Store) CurrencySums(ctx context.Context, userID int64) ([]CurrencyDaySu
 			}
 			if err := rows.Scan(&r.Metal, &r.Currency, dayDest, &r.Purchases, &r.HeldCostInt, &r.HeldCostC, &r.CostInt, &r.CostC, &r.FeesC,
 				&r.PaidInt, &r.PaidC, &r.RefInt, &r.RefE8); err != nil {
-				return fmt.Errorf("%s: %w", label, err)
+				return err
 			}
 			if created.Valid {
 				r.Day = NewDate(created.Time.UTC())
 			}
 			out = append(out, r)
-		}
-		return rows.Err()
+			return nil
+		}, userID)
 	}
 	if err := read("lot currencies", `SELECT metal, purchase_currency, purchase_date, `+cols+`
 		FROM holdings WHERE user_id = ? AND purchase_date IS NOT NULL GROUP BY purchase_currency, metal, purchase_date`, false); err != nil {
@@ -72,12 +67,7 @@ func (s *Store) CurrencySums(ctx context.Context, userID int64) ([]CurrencyDaySu
 	// value chart count it): proceeds − fees (pl + cost) per sale currency and day, and the
 	// cost, negated, per lot currency and purchase day (undated lots on the UTC day recorded).
 	saleRows := func(label, q string, undated bool) error {
-		rows, err := s.db.QueryContext(ctx, s.rebind(q), userID)
-		if err != nil {
-			return fmt.Errorf("%s: %w", label, err)
-		}
-		defer rows.Close()
-		for rows.Next() {
+		return s.eachRow(ctx, label, q, func(rows *sql.Rows) error {
 			r := CurrencyDaySums{Sale: true}
 			var created sql.NullTime
 			dayDest := any(&r.Day)
@@ -85,14 +75,14 @@ func (s *Store) CurrencySums(ctx context.Context, userID int64) ([]CurrencyDaySu
 				dayDest = &created
 			}
 			if err := rows.Scan(&r.Metal, &r.Currency, dayDest, &r.Purchases, &r.PLInt, &r.PLC); err != nil {
-				return fmt.Errorf("%s: %w", label, err)
+				return err
 			}
 			if created.Valid {
 				r.Day = NewDate(created.Time.UTC())
 			}
 			out = append(out, r)
-		}
-		return rows.Err()
+			return nil
+		}, userID)
 	}
 	if err := saleRows("sale currencies", `SELECT metal, currency, sold_on, COUNT(*), SUM(pl_int) + SUM(cost_int), SUM(pl_c) + SUM(cost_c)
 		FROM sales WHERE user_id = ? GROUP BY currency, metal, sold_on`, false); err != nil {
@@ -146,12 +136,7 @@ type CostEvent struct {
 func (s *Store) CostEvents(ctx context.Context, userID int64) ([]CostEvent, error) {
 	var out []CostEvent
 	read := func(label, q string, sale, undated bool) error {
-		rows, err := s.db.QueryContext(ctx, s.rebind(q), userID)
-		if err != nil {
-			return fmt.Errorf("%s: %w", label, err)
-		}
-		defer rows.Close()
-		for rows.Next() {
+		return s.eachRow(ctx, label, q, func(rows *sql.Rows) error {
 			var e CostEvent
 			var bought Date
 			var created sql.NullTime
@@ -163,7 +148,7 @@ func (s *Store) CostEvents(ctx context.Context, userID int64) ([]CostEvent, erro
 				dest = []any{&e.Currency, dest[1], &e.CostInt, &e.CostC}
 			}
 			if err := rows.Scan(dest...); err != nil {
-				return fmt.Errorf("%s: %w", label, err)
+				return err
 			}
 			if created.Valid {
 				bought = NewDate(created.Time.UTC())
@@ -175,8 +160,8 @@ func (s *Store) CostEvents(ctx context.Context, userID int64) ([]CostEvent, erro
 				e.CostInt, e.CostC = -e.CostInt, -e.CostC
 			}
 			out = append(out, e)
-		}
-		return rows.Err()
+			return nil
+		}, userID)
 	}
 	if err := read("purchases by currency", `SELECT purchase_currency, purchase_date, SUM(cost_int), SUM(cost_c) FROM holdings
 		WHERE user_id = ? AND purchase_date IS NOT NULL GROUP BY purchase_currency, purchase_date`, false, false); err != nil {
