@@ -64,16 +64,9 @@ func main() {
 	fmt.Println("| engine | what | clients | p50 | p90 | p99 | max |")
 	fmt.Println("|---|---|---:|---:|---:|---:|---:|")
 
-	engines := benchkit.Engines(ctx, *pg, "ounce-bench-advisor")
-	var notes []string
-	for _, eng := range engines {
-		s, raw, done := eng.Open()
-		before := benchkit.LoadAvg()
-		n := run(ctx, eng.Name, s, raw, *holdings, *requests)
-		notes = append(notes, n...)
-		notes = append(notes, fmt.Sprintf("- %s: load average (1 min) %s before, %s after: other work on the machine competes for its two cores.", eng.Name, before, benchkit.LoadAvg()))
-		done()
-	}
+	notes := benchkit.EachEngine(ctx, *pg, "ounce-bench-advisor", func(name string, s *db.Store, raw *sqlx.DB) []string {
+		return run(ctx, name, s, raw, *holdings, *requests)
+	})
 	fmt.Println()
 	for _, n := range notes {
 		fmt.Println(n)

@@ -50,6 +50,21 @@ func Engines(ctx context.Context, pg, tmpPrefix string) []Engine {
 	return engines
 }
 
+// EachEngine runs measure on a fresh store of each of Engines in turn (closed and removed
+// after) and returns the notes for below the table: measure's own, then the machine's load
+// average before and after each engine's run.
+func EachEngine(ctx context.Context, pg, tmpPrefix string, measure func(name string, s *db.Store, raw *sqlx.DB) []string) []string {
+	var notes []string
+	for _, eng := range Engines(ctx, pg, tmpPrefix) {
+		s, raw, done := eng.Open()
+		before := LoadAvg()
+		notes = append(notes, measure(eng.Name, s, raw)...)
+		notes = append(notes, fmt.Sprintf("- %s: load average (1 min) %s before, %s after: other work on the machine competes for its two cores.", eng.Name, before, LoadAvg()))
+		done()
+	}
+	return notes
+}
+
 // LiveMarket is an offline price service over the store's history with a fixed live board
 // (gold 2,650.40, silver 31.25, platinum 1,000, palladium 1,100.55) applied now.
 func LiveMarket(ctx context.Context, s *db.Store) *prices.Service {
