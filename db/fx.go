@@ -33,12 +33,9 @@ func (s *Store) writeFXRates(ctx context.Context, rates []FXRate, overwrite bool
 	}
 	now := s.now()
 	return s.WithTx(ctx, func(tx *sqlx.Tx) error {
-		tail := ` ON CONFLICT (currency, day) DO NOTHING`
-		if overwrite {
-			tail = ` ON CONFLICT (currency, day) DO UPDATE SET per_eur = excluded.per_eur, source = excluded.source, updated_at = excluded.updated_at`
-		}
 		err := insertBatches(ctx, tx, `INSERT INTO fx_rates (currency, day, per_eur, source, updated_at) VALUES `, rates, 400, "?, ?, ?, ?, ?",
-			func(r FXRate) []any { return []any{r.Currency, r.Day, r.PerEUR, r.Source, now} }, tail)
+			func(r FXRate) []any { return []any{r.Currency, r.Day, r.PerEUR, r.Source, now} },
+			onConflict(`currency, day`, `per_eur = excluded.per_eur, source = excluded.source, updated_at = excluded.updated_at`, overwrite))
 		if err != nil {
 			return fmt.Errorf("store fx rates: %w", err)
 		}

@@ -56,12 +56,9 @@ func (s *Store) writeCloses(ctx context.Context, closes []PriceClose, overwrite 
 	}
 	now := s.now()
 	return s.WithTx(ctx, func(tx *sqlx.Tx) error {
-		tail := ` ON CONFLICT (metal, granularity, day) DO NOTHING`
-		if overwrite {
-			tail = ` ON CONFLICT (metal, granularity, day) DO UPDATE SET price = excluded.price, source = excluded.source, updated_at = excluded.updated_at`
-		}
 		err := insertBatches(ctx, tx, `INSERT INTO price_closes (metal, granularity, day, price, source, updated_at) VALUES `, closes, 400, "?, ?, ?, ?, ?, ?",
-			func(c PriceClose) []any { return []any{c.Metal, c.Granularity, c.Day, c.Price.String(), c.Source, now} }, tail)
+			func(c PriceClose) []any { return []any{c.Metal, c.Granularity, c.Day, c.Price.String(), c.Source, now} },
+			onConflict(`metal, granularity, day`, `price = excluded.price, source = excluded.source, updated_at = excluded.updated_at`, overwrite))
 		if err != nil {
 			return fmt.Errorf("upsert closes: %w", err)
 		}

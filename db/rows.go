@@ -44,6 +44,15 @@ func (s *Store) claimLeased(ctx context.Context, tx *sqlx.Tx, table, pending str
 	return ids, nil
 }
 
+// onConflict is the tail of an insert into a table keyed by key (its columns): with overwrite
+// a stored row takes set ("a = excluded.a, …"), else it is left as it is.
+func onConflict(key, set string, overwrite bool) string {
+	if overwrite {
+		return ` ON CONFLICT (` + key + `) DO UPDATE SET ` + set
+	}
+	return ` ON CONFLICT (` + key + `) DO NOTHING`
+}
+
 // insertBatches writes rows in multi-row INSERTs of up to batch rows each: head is the
 // statement up to VALUES ("INSERT INTO t (a, b) VALUES "), placeholders one row's ("?, ?"),
 // args that row's values in order and tail what follows the rows (an ON CONFLICT clause, or
