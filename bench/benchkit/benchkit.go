@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -48,6 +49,13 @@ func Engines(ctx context.Context, pg, tmpPrefix string) []Engine {
 		engines = append(engines, Engine{"PostgreSQL", func() (*db.Store, *sqlx.DB, func()) { return PGStore(ctx, pg) }})
 	}
 	return engines
+}
+
+// MeasuredBy is the first sentence of a results section: which harness (bench/name) ran,
+// when, and on what machine and Go.
+func MeasuredBy(name string) string {
+	return fmt.Sprintf("Measured by `go run ./bench/%s` on %s, %d CPUs (%s/%s), %s.",
+		name, time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
 }
 
 // EachEngine runs measure on a fresh store of each of Engines in turn (closed and removed
