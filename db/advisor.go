@@ -40,14 +40,8 @@ func (s *Store) BriefBefore(ctx context.Context, userID int64, day Date) (Brief,
 
 // BriefsByUser lists the member's briefs, newest day first, and how many there are.
 func (s *Store) BriefsByUser(ctx context.Context, userID int64, limit, offset int) ([]Brief, int, error) {
-	var total int
-	if err := s.db.GetContext(ctx, &total, s.rebind(`SELECT COUNT(*) FROM advisor_briefs WHERE user_id = ?`), userID); err != nil {
-		return nil, 0, fmt.Errorf("count briefs: %w", err)
-	}
-	out := []Brief{}
-	err := s.db.SelectContext(ctx, &out, s.rebind(`SELECT id, user_id, day, generated_at, writer, content FROM advisor_briefs
-		WHERE user_id = ? ORDER BY day DESC LIMIT ? OFFSET ?`), userID, limit, offset)
-	return out, total, err
+	return page[Brief](ctx, s, "briefs", `id, user_id, day, generated_at, writer, content`, `advisor_briefs WHERE user_id = ?`, []any{userID},
+		`day DESC`, limit, offset)
 }
 
 // SaveBrief stores the member's brief of b.Day. With replace false an existing brief of that
@@ -110,14 +104,8 @@ func (s *Store) ConversationByID(ctx context.Context, userID int64, id string) (
 
 // ConversationsByUser lists the member's conversations, most recently active first.
 func (s *Store) ConversationsByUser(ctx context.Context, userID int64, limit, offset int) ([]Conversation, int, error) {
-	var total int
-	if err := s.db.GetContext(ctx, &total, s.rebind(`SELECT COUNT(*) FROM advisor_conversations WHERE user_id = ?`), userID); err != nil {
-		return nil, 0, fmt.Errorf("count conversations: %w", err)
-	}
-	out := []Conversation{}
-	err := s.db.SelectContext(ctx, &out, s.rebind(`SELECT `+conversationCols+` FROM advisor_conversations
-		WHERE user_id = ? ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?`), userID, limit, offset)
-	return out, total, err
+	return page[Conversation](ctx, s, "conversations", conversationCols, `advisor_conversations WHERE user_id = ?`, []any{userID},
+		`updated_at DESC, id DESC`, limit, offset)
 }
 
 // DeleteConversation removes the member's conversation and its messages; another member's

@@ -545,25 +545,11 @@ func evaluateTickSQLite(ctx context.Context, tx *sqlx.Tx, r *TickResult, quote A
 func (s *Store) ClaimOutbox(ctx context.Context, now, lease int64, limit int) ([]OutboxItem, error) {
 	var out []OutboxItem
 	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
-		q := `SELECT id FROM push_outbox WHERE status IN ('pending', 'ticketed') AND next_at <= ? AND lease_until <= ? ORDER BY next_at, id LIMIT ?`
-		if s.Engine == Postgres {
-			q += ` FOR UPDATE SKIP LOCKED`
-		}
-		var ids []int64
-		if err := tx.SelectContext(ctx, &ids, tx.Rebind(q), now, now, limit); err != nil {
+		ids, err := s.claimLeased(ctx, tx, "push_outbox", "status IN ('pending', 'ticketed')", now, lease, limit)
+		if err != nil || len(ids) == 0 {
 			return err
 		}
-		if len(ids) == 0 {
-			return nil
-		}
-		in, args, err := sqlx.In(`UPDATE push_outbox SET lease_until = ? WHERE id IN (?)`, now+lease, ids)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, tx.Rebind(in), args...); err != nil {
-			return err
-		}
-		in, args, err = sqlx.In(`SELECT o.id, o.notification_id, o.device_id, o.status, o.attempts, o.ticket_id, o.created_at,
+		in, args, err := sqlx.In(`SELECT o.id, o.notification_id, o.device_id, o.status, o.attempts, o.ticket_id, o.created_at,
 			d.platform, d.token, d.p256dh, d.auth,
 			n.user_id, n.alert_id, n.metal, n.direction, n.target_units, n.price_units, n.currency, n.unit, n.price_as_of, n.fired_at, n.read_at
 			FROM push_outbox o JOIN push_devices d ON d.id = o.device_id JOIN alert_notifications n ON n.id = o.notification_id

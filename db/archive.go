@@ -60,79 +60,18 @@ func (s *Store) ImportArchive(ctx context.Context, userID int64, rows []Holding,
 			return err
 		}
 		res = r
-		var have []Location
-		if err := tx.SelectContext(ctx, &have, tx.Rebind(`SELECT `+locationCols+` FROM locations WHERE user_id = ?`), userID); err != nil {
-			return err
-		}
-		byName := map[string]string{}
-		for _, l := range have {
-			byName[l.Name] = l.ID
-		}
-		locIDs := make([]string, len(locs))
 		now := s.now()
-		for i, l := range locs {
-			if id, ok := byName[l.Name]; ok {
-				locIDs[i] = id
-				continue
-			}
-			id := newID("loc_")
-			if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO locations (`+locationCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
-				id, userID, l.Name, l.Kind, l.InsuredValue, l.Notes, now, now); err != nil {
-				return fmt.Errorf("insert location: %w", err)
-			}
-			byName[l.Name], locIDs[i] = id, id
-		}
-		for _, p := range places {
-			if p.Row < 0 || p.Row >= len(ids) || ids[p.Row] == "" {
-				continue
-			}
-			loc := sql.NullString{}
-			if p.Location >= 0 && p.Location < len(locIDs) {
-				loc = sql.NullString{String: locIDs[p.Location], Valid: true}
-			}
-			if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE holdings SET location_id = ?, tags = ? WHERE id = ? AND user_id = ?`), loc, p.Tags, ids[p.Row], userID); err != nil {
-				return err
-			}
-		}
-		loc := func(i int) sql.NullString {
-			if i < 0 || i >= len(locIDs) {
-				return sql.NullString{}
-			}
-			return sql.NullString{String: locIDs[i], Valid: true}
-		}
-		for _, t := range transfers {
-			if t.Row < 0 || t.Row >= len(ids) || ids[t.Row] == "" {
-				continue
-			}
-			if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO holding_transfers (user_id, holding_id, from_location_id, to_location_id, moved_on, note, created_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?)`), userID, ids[t.Row], loc(t.From), loc(t.To), t.On, t.Note, now); err != nil {
-				return fmt.Errorf("insert transfer: %w", err)
-			}
-		}
-		var used int64
-		if err := tx.GetContext(ctx, &used, tx.Rebind(`SELECT COALESCE(SUM(size), 0) FROM documents WHERE user_id = ?`), userID); err != nil {
+		locIDs, err := archiveLocations(ctx, tx, userID, locs, now)
+		if err != nil {
 			return err
 		}
-		for i, d := range docs {
-			if d.Row < 0 || d.Row >= len(ids) || ids[d.Row] == "" {
-				continue
-			}
-			if used += int64(len(d.Body)); used > quota {
-				return ErrQuota
-			}
-			id := newID("doc_")
-			// A microsecond apart, so the documents of a lot list in the archive's order.
-			at := now.Add(time.Duration(i) * time.Microsecond)
-			if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO documents (`+documentCols+`) VALUES (?, ?, ?, ?, ?, ?, ?)`),
-				id, userID, ids[d.Row], d.Name, d.ContentType, int64(len(d.Body)), at); err != nil {
-				return err
-			}
-			written = append(written, id)
-			if err := b.put(ctx, tx, userID, id, d.Body); err != nil {
-				return err
-			}
+		if err := archivePlaces(ctx, tx, userID, ids, locIDs, places); err != nil {
+			return err
 		}
-		return nil
+		if err := archiveTransfers(ctx, tx, userID, ids, locIDs, transfers, now); err != nil {
+			return err
+		}
+		return archiveDocuments(ctx, tx, b, userID, ids, docs, quota, now, &written)
 	})
 	if err != nil {
 		if len(written) > 0 {
@@ -141,4 +80,110 @@ func (s *Store) ImportArchive(ctx context.Context, userID int64, rows []Holding,
 		return ImportResult{}, err
 	}
 	return res, nil
+}
+
+// importedID is the id the imported holding at index row was stored with; ok is false for a
+// row out of range or skipped as a duplicate.
+func importedID(ids []string, row int) (string, bool) {
+	if row < 0 || row >= len(ids) || ids[row] == "" {
+		return "", false
+	}
+	return ids[row], true
+}
+
+// archiveLocID is the stored location of the archive's location at index i: NULL (unassigned)
+// when i is out of range.
+func archiveLocID(locIDs []string, i int) sql.NullString {
+	if i < 0 || i >= len(locIDs) {
+		return sql.NullString{}
+	}
+	return sql.NullString{String: locIDs[i], Valid: true}
+}
+
+// archiveLocations stores the archive's locations the member has no location of that name
+// for, and returns the id of each (the member's own where the name matched).
+func archiveLocations(ctx context.Context, tx *sqlx.Tx, userID int64, locs []ArchiveLocation, now time.Time) ([]string, error) {
+	var have []Location
+	if err := tx.SelectContext(ctx, &have, tx.Rebind(`SELECT `+locationCols+` FROM locations WHERE user_id = ?`), userID); err != nil {
+		return nil, err
+	}
+	byName := map[string]string{}
+	for _, l := range have {
+		byName[l.Name] = l.ID
+	}
+	locIDs := make([]string, len(locs))
+	for i, l := range locs {
+		if id, ok := byName[l.Name]; ok {
+			locIDs[i] = id
+			continue
+		}
+		id := newID("loc_")
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO locations (`+locationCols+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+			id, userID, l.Name, l.Kind, l.InsuredValue, l.Notes, now, now); err != nil {
+			return nil, fmt.Errorf("insert location: %w", err)
+		}
+		byName[l.Name], locIDs[i] = id, id
+	}
+	return locIDs, nil
+}
+
+// archivePlaces sets each stored imported holding's location and tags.
+func archivePlaces(ctx context.Context, tx *sqlx.Tx, userID int64, ids, locIDs []string, places []ArchivePlace) error {
+	for _, p := range places {
+		id, ok := importedID(ids, p.Row)
+		if !ok {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE holdings SET location_id = ?, tags = ? WHERE id = ? AND user_id = ?`),
+			archiveLocID(locIDs, p.Location), p.Tags, id, userID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// archiveTransfers records the stored imported holdings' moves, in the order given.
+func archiveTransfers(ctx context.Context, tx *sqlx.Tx, userID int64, ids, locIDs []string, transfers []ArchiveTransfer, now time.Time) error {
+	for _, t := range transfers {
+		id, ok := importedID(ids, t.Row)
+		if !ok {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO holding_transfers (user_id, holding_id, from_location_id, to_location_id, moved_on, note, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`), userID, id, archiveLocID(locIDs, t.From), archiveLocID(locIDs, t.To), t.On, t.Note, now); err != nil {
+			return fmt.Errorf("insert transfer: %w", err)
+		}
+	}
+	return nil
+}
+
+// archiveDocuments stores the stored imported holdings' documents, ErrQuota once the member's
+// documents would pass quota bytes; each file written is added to written, for the caller to
+// drop should the transaction fail.
+func archiveDocuments(ctx context.Context, tx *sqlx.Tx, b Blob, userID int64, ids []string, docs []ArchiveDocument, quota int64, now time.Time, written *[]string) error {
+	var used int64
+	if err := tx.GetContext(ctx, &used, tx.Rebind(`SELECT COALESCE(SUM(size), 0) FROM documents WHERE user_id = ?`), userID); err != nil {
+		return err
+	}
+	for i, d := range docs {
+		holding, ok := importedID(ids, d.Row)
+		if !ok {
+			continue
+		}
+		if used += int64(len(d.Body)); used > quota {
+			return ErrQuota
+		}
+		id := newID("doc_")
+		// A microsecond apart, so the documents of a lot list in the archive's order.
+		at := now.Add(time.Duration(i) * time.Microsecond)
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO documents (`+documentCols+`) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+			id, userID, holding, d.Name, d.ContentType, int64(len(d.Body)), at); err != nil {
+			return err
+		}
+		*written = append(*written, id)
+		if err := b.put(ctx, tx, userID, id, d.Body); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -158,18 +158,11 @@ func (s *Store) Articles(ctx context.Context, f ArticleFilter) ([]Article, int, 
 		where = append(where, `category = ?`)
 		args = append(args, f.Category)
 	}
-	w := ` WHERE ` + strings.Join(where, ` AND `)
-	var total int
-	if err := s.db.GetContext(ctx, &total, s.rebind(`SELECT count(*) FROM articles`+w), args...); err != nil {
-		return nil, 0, err
-	}
 	if f.Limit <= 0 {
 		f.Limit = 20
 	}
-	out := []Article{}
-	err := s.db.SelectContext(ctx, &out, s.rebind(`SELECT `+articleCols+` FROM articles`+w+`
-		ORDER BY published_at DESC, is_synthesis DESC, id DESC LIMIT ? OFFSET ?`), append(args, f.Limit, f.Offset)...)
-	return out, total, err
+	return page[Article](ctx, s, "articles", articleCols, `articles WHERE `+strings.Join(where, ` AND `), args,
+		`published_at DESC, is_synthesis DESC, id DESC`, f.Limit, f.Offset)
 }
 
 // LatestSynthesis returns the newest real synthesis, or the newest demo synthesis while no

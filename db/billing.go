@@ -219,7 +219,7 @@ func (s *Store) UpdateMembership(ctx context.Context, userID int64, ev *BillingE
 				ON CONFLICT (id) DO UPDATE SET customer_id = excluded.customer_id, status = excluded.status, plan = excluded.plan, price_id = excluded.price_id,
 				current_period_end = excluded.current_period_end, cancel_at_period_end = excluded.cancel_at_period_end, ended_at = excluded.ended_at,
 				state_at = excluded.state_at, updated_at = excluded.updated_at`),
-				b.ID, userID, b.CustomerID, b.Status, b.Plan, b.PriceID, utcPtr(b.CurrentPeriodEnd), b.CancelAtPeriodEnd, utcPtr(b.EndedAt), b.StateAt.UTC(), now)
+				b.ID, userID, b.CustomerID, b.Status, b.Plan, b.PriceID, timeOrNil(b.CurrentPeriodEnd), b.CancelAtPeriodEnd, timeOrNil(b.EndedAt), b.StateAt.UTC(), now)
 			if err != nil {
 				return fmt.Errorf("store subscription: %w", err)
 			}
@@ -291,11 +291,13 @@ func (s *Store) MembershipHistory(ctx context.Context, userID int64, limit int) 
 	return out, err
 }
 
-func utcPtr(t *time.Time) any {
+// timeOrNil is an optional time as a column value: NULL when absent or zero, else the time in
+// UTC to the microsecond (what both engines keep).
+func timeOrNil(t *time.Time) any {
 	if t == nil || t.IsZero() {
 		return nil
 	}
-	return t.UTC()
+	return t.UTC().Truncate(time.Microsecond)
 }
 
 // RecordCheckout remembers a Checkout session this server opened for the member.

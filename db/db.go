@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -243,29 +244,26 @@ func (s *Store) Migrate(ctx context.Context) (int, error) {
 // typed code: PostgreSQL's SQLSTATE 23505, SQLite's extended codes for a UNIQUE or PRIMARY KEY
 // constraint. Error text is never matched: it changes with driver versions and locales.
 func isUniqueViolation(err error) bool {
-	if err == nil {
-		return false
-	}
-	if pe, ok := errors.AsType[*pq.Error](err); ok {
-		return pe.Code == pqerror.UniqueViolation
-	}
-	if se, ok := errors.AsType[*sqlite.Error](err); ok {
-		return se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
-	}
-	return false
+	return isViolation(err, pqerror.UniqueViolation, sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY)
 }
 
 // isForeignKeyViolation recognises a foreign-key failure on either engine by the driver's
 // typed code: SQLSTATE 23503, or SQLite's SQLITE_CONSTRAINT_FOREIGNKEY.
 func isForeignKeyViolation(err error) bool {
+	return isViolation(err, pqerror.ForeignKeyViolation, sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY)
+}
+
+// isViolation reports whether err is a constraint failure by the driver's typed code:
+// PostgreSQL's SQLSTATE pgCode, or one of SQLite's extended codes sqliteCodes.
+func isViolation(err error, pgCode pqerror.Code, sqliteCodes ...int) bool {
 	if err == nil {
 		return false
 	}
 	if pe, ok := errors.AsType[*pq.Error](err); ok {
-		return pe.Code == pqerror.ForeignKeyViolation
+		return pe.Code == pgCode
 	}
 	if se, ok := errors.AsType[*sqlite.Error](err); ok {
-		return se.Code() == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY
+		return slices.Contains(sqliteCodes, se.Code())
 	}
 	return false
 }

@@ -3,7 +3,6 @@ package db
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/jmoiron/sqlx"
 )
@@ -34,27 +33,11 @@ func (s *Store) writeFXRates(ctx context.Context, rates []FXRate, overwrite bool
 	}
 	now := s.now()
 	return s.WithTx(ctx, func(tx *sqlx.Tx) error {
-		const batch = 400
-		for start := 0; start < len(rates); start += batch {
-			end := min(start+batch, len(rates))
-			var sb strings.Builder
-			sb.WriteString(`INSERT INTO fx_rates (currency, day, per_eur, source, updated_at) VALUES `)
-			args := make([]any, 0, (end-start)*5)
-			for i, r := range rates[start:end] {
-				if i > 0 {
-					sb.WriteString(",")
-				}
-				sb.WriteString("(?, ?, ?, ?, ?)")
-				args = append(args, r.Currency, r.Day, r.PerEUR, r.Source, now)
-			}
-			if overwrite {
-				sb.WriteString(` ON CONFLICT (currency, day) DO UPDATE SET per_eur = excluded.per_eur, source = excluded.source, updated_at = excluded.updated_at`)
-			} else {
-				sb.WriteString(` ON CONFLICT (currency, day) DO NOTHING`)
-			}
-			if _, err := tx.ExecContext(ctx, tx.Rebind(sb.String()), args...); err != nil {
-				return fmt.Errorf("store fx rates: %w", err)
-			}
+		err := insertBatches(ctx, tx, `INSERT INTO fx_rates (currency, day, per_eur, source, updated_at) VALUES `, rates, 400, "?, ?, ?, ?, ?",
+			func(r FXRate) []any { return []any{r.Currency, r.Day, r.PerEUR, r.Source, now} },
+			onConflict(`currency, day`, `per_eur = excluded.per_eur, source = excluded.source, updated_at = excluded.updated_at`, overwrite))
+		if err != nil {
+			return fmt.Errorf("store fx rates: %w", err)
 		}
 		return nil
 	})

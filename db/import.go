@@ -148,22 +148,8 @@ func freshRows(ctx context.Context, tx *sqlx.Tx, userID int64, rows []Holding, i
 
 // insertHoldingRows writes holdings in multi-row inserts: 10,000 rows in a few dozen statements.
 func insertHoldingRows(ctx context.Context, tx *sqlx.Tx, fresh []Holding) error {
-	const batch = 200
-	for start := 0; start < len(fresh); start += batch {
-		end := min(start+batch, len(fresh))
-		var sb strings.Builder
-		sb.WriteString(`INSERT INTO holdings (` + holdingInsertCols + `) VALUES `)
-		args := make([]any, 0, (end-start)*22)
-		for i, h := range fresh[start:end] {
-			if i > 0 {
-				sb.WriteString(",")
-			}
-			sb.WriteString("(" + holdingInsertPlaceholders + ")")
-			args = append(args, holdingInsertArgs(h)...)
-		}
-		if _, err := tx.ExecContext(ctx, tx.Rebind(sb.String()), args...); err != nil {
-			return fmt.Errorf("insert imported holdings: %w", err)
-		}
+	if err := insertBatches(ctx, tx, `INSERT INTO holdings (`+holdingInsertCols+`) VALUES `, fresh, 200, holdingInsertPlaceholders, holdingInsertArgs, ""); err != nil {
+		return fmt.Errorf("insert imported holdings: %w", err)
 	}
 	return nil
 }

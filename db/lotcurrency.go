@@ -41,88 +41,60 @@ func (s *Store) CurrencySums(ctx context.Context, userID int64) ([]CurrencyDaySu
 		SUM(CASE WHEN ref_int > 0 OR ref_e8 > 0 THEN cost_int ELSE 0 END), SUM(CASE WHEN ref_int > 0 OR ref_e8 > 0 THEN cost_c - fees_c ELSE 0 END),
 		SUM(ref_int), SUM(ref_e8)`
 	var out []CurrencyDaySums
-	read := func(label, q string, undated bool) error {
-		rows, err := s.db.QueryContext(ctx, s.rebind(q), userID)
-		if err != nil {
-			return fmt.Errorf("%s: %w", label, err)
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var r CurrencyDaySums
+	// read appends a query's rows: a purchase group's cost sums, or (sale) a sale group's
+	// realized parts; undated groups come with the time recorded in place of the day.
+	read := func(label, q string, undated, sale bool) error {
+		return s.eachRow(ctx, label, q, func(rows *sql.Rows) error {
+			r := CurrencyDaySums{Sale: sale}
 			var created sql.NullTime
 			dayDest := any(&r.Day)
 			if undated {
 				dayDest = &created
 			}
-			if err := rows.Scan(&r.Metal, &r.Currency, dayDest, &r.Purchases, &r.HeldCostInt, &r.HeldCostC, &r.CostInt, &r.CostC, &r.FeesC,
-				&r.PaidInt, &r.PaidC, &r.RefInt, &r.RefE8); err != nil {
-				return fmt.Errorf("%s: %w", label, err)
+			dest := []any{&r.Metal, &r.Currency, dayDest, &r.Purchases, &r.PLInt, &r.PLC}
+			if !sale {
+				dest = append(dest[:4], &r.HeldCostInt, &r.HeldCostC, &r.CostInt, &r.CostC, &r.FeesC, &r.PaidInt, &r.PaidC, &r.RefInt, &r.RefE8)
+			}
+			if err := rows.Scan(dest...); err != nil {
+				return err
 			}
 			if created.Valid {
 				r.Day = NewDate(created.Time.UTC())
 			}
 			out = append(out, r)
-		}
-		return rows.Err()
+			return nil
+		}, userID)
 	}
 	if err := read("lot currencies", `SELECT metal, purchase_currency, purchase_date, `+cols+`
-		FROM holdings WHERE user_id = ? AND purchase_date IS NOT NULL GROUP BY purchase_currency, metal, purchase_date`, false); err != nil {
+		FROM holdings WHERE user_id = ? AND purchase_date IS NOT NULL GROUP BY purchase_currency, metal, purchase_date`, false, false); err != nil {
 		return nil, err
 	}
 	if err := read("undated lot currencies", `SELECT metal, purchase_currency, created_at, `+cols+`
-		FROM holdings WHERE user_id = ? AND purchase_date IS NULL GROUP BY purchase_currency, metal, created_at`, true); err != nil {
+		FROM holdings WHERE user_id = ? AND purchase_date IS NULL GROUP BY purchase_currency, metal, created_at`, true, false); err != nil {
 		return nil, err
 	}
 	// A sale's realized profit in another currency is its proceeds less fees at the sale day's
 	// rate, less its cost at the rate of the lot's purchase day (as the gains report and the
 	// value chart count it): proceeds − fees (pl + cost) per sale currency and day, and the
 	// cost, negated, per lot currency and purchase day (undated lots on the UTC day recorded).
-	saleRows := func(label, q string, undated bool) error {
-		rows, err := s.db.QueryContext(ctx, s.rebind(q), userID)
-		if err != nil {
-			return fmt.Errorf("%s: %w", label, err)
-		}
-		defer rows.Close()
-		for rows.Next() {
-			r := CurrencyDaySums{Sale: true}
-			var created sql.NullTime
-			dayDest := any(&r.Day)
-			if undated {
-				dayDest = &created
-			}
-			if err := rows.Scan(&r.Metal, &r.Currency, dayDest, &r.Purchases, &r.PLInt, &r.PLC); err != nil {
-				return fmt.Errorf("%s: %w", label, err)
-			}
-			if created.Valid {
-				r.Day = NewDate(created.Time.UTC())
-			}
-			out = append(out, r)
-		}
-		return rows.Err()
-	}
-	if err := saleRows("sale currencies", `SELECT metal, currency, sold_on, COUNT(*), SUM(pl_int) + SUM(cost_int), SUM(pl_c) + SUM(cost_c)
-		FROM sales WHERE user_id = ? GROUP BY currency, metal, sold_on`, false); err != nil {
+	if err := read("sale currencies", `SELECT metal, currency, sold_on, COUNT(*), SUM(pl_int) + SUM(cost_int), SUM(pl_c) + SUM(cost_c)
+		FROM sales WHERE user_id = ? GROUP BY currency, metal, sold_on`, false, true); err != nil {
 		return nil, err
 	}
-	if err := saleRows("sold lot currencies", `SELECT s.metal, h.purchase_currency, h.purchase_date, COUNT(*), -SUM(s.cost_int), -SUM(s.cost_c)
+	if err := read("sold lot currencies", `SELECT s.metal, h.purchase_currency, h.purchase_date, COUNT(*), -SUM(s.cost_int), -SUM(s.cost_c)
 		FROM sales s JOIN holdings h ON h.id = s.holding_id WHERE s.user_id = ? AND h.purchase_date IS NOT NULL AND s.lot_cost_int IS NULL
-		GROUP BY h.purchase_currency, s.metal, h.purchase_date`, false); err != nil {
+		GROUP BY h.purchase_currency, s.metal, h.purchase_date`, false, true); err != nil {
 		return nil, err
 	}
-	if err := saleRows("sold undated lot currencies", `SELECT s.metal, h.purchase_currency, h.created_at, COUNT(*), -SUM(s.cost_int), -SUM(s.cost_c)
+	if err := read("sold undated lot currencies", `SELECT s.metal, h.purchase_currency, h.created_at, COUNT(*), -SUM(s.cost_int), -SUM(s.cost_c)
 		FROM sales s JOIN holdings h ON h.id = s.holding_id WHERE s.user_id = ? AND h.purchase_date IS NULL AND s.lot_cost_int IS NULL
-		GROUP BY h.purchase_currency, s.metal, h.created_at`, true); err != nil {
+		GROUP BY h.purchase_currency, s.metal, h.created_at`, true, true); err != nil {
 		return nil, err
 	}
 	// Slices recorded in another currency than their lots': the lots' cost (lot currency,
 	// purchase day) and the cost basis recorded (the slice's currency), both negated.
 	crossRows := func(label, q string, undated bool) error {
-		rows, err := s.db.QueryContext(ctx, s.rebind(q), userID)
-		if err != nil {
-			return fmt.Errorf("%s: %w", label, err)
-		}
-		defer rows.Close()
-		for rows.Next() {
+		return s.eachRow(ctx, label, q, func(rows *sql.Rows) error {
 			r := CurrencyDaySums{Sale: true}
 			var created sql.NullTime
 			dayDest := any(&r.Day)
@@ -130,14 +102,14 @@ func (s *Store) CurrencySums(ctx context.Context, userID int64) ([]CurrencyDaySu
 				dayDest = &created
 			}
 			if err := rows.Scan(&r.Metal, &r.Currency, &r.SaleCurrency, dayDest, &r.Purchases, &r.PLInt, &r.PLC, &r.SaleCostInt, &r.SaleCostC); err != nil {
-				return fmt.Errorf("%s: %w", label, err)
+				return err
 			}
 			if created.Valid {
 				r.Day = NewDate(created.Time.UTC())
 			}
 			out = append(out, r)
-		}
-		return rows.Err()
+			return nil
+		}, userID)
 	}
 	const crossSums = `COUNT(*), -SUM(s.lot_cost_int), -SUM(s.lot_cost_c), -SUM(s.cost_int), -SUM(s.cost_c)`
 	if err := crossRows("sold lots in another currency", `SELECT s.metal, h.purchase_currency, s.currency, h.purchase_date, `+crossSums+`
@@ -188,12 +160,7 @@ type CostEvent struct {
 func (s *Store) CostEvents(ctx context.Context, userID int64) ([]CostEvent, error) {
 	var out []CostEvent
 	read := func(label, q string, sale, undated bool) error {
-		rows, err := s.db.QueryContext(ctx, s.rebind(q), userID)
-		if err != nil {
-			return fmt.Errorf("%s: %w", label, err)
-		}
-		defer rows.Close()
-		for rows.Next() {
+		return s.eachRow(ctx, label, q, func(rows *sql.Rows) error {
 			var e CostEvent
 			var bought Date
 			var created sql.NullTime
@@ -205,7 +172,7 @@ func (s *Store) CostEvents(ctx context.Context, userID int64) ([]CostEvent, erro
 				dest = []any{&e.Currency, dest[1], &e.CostInt, &e.CostC}
 			}
 			if err := rows.Scan(dest...); err != nil {
-				return fmt.Errorf("%s: %w", label, err)
+				return err
 			}
 			if created.Valid {
 				bought = NewDate(created.Time.UTC())
@@ -217,8 +184,8 @@ func (s *Store) CostEvents(ctx context.Context, userID int64) ([]CostEvent, erro
 				e.CostInt, e.CostC = -e.CostInt, -e.CostC
 			}
 			out = append(out, e)
-		}
-		return rows.Err()
+			return nil
+		}, userID)
 	}
 	if err := read("purchases by currency", `SELECT purchase_currency, purchase_date, SUM(cost_int), SUM(cost_c) FROM holdings
 		WHERE user_id = ? AND purchase_date IS NOT NULL GROUP BY purchase_currency, purchase_date`, false, false); err != nil {

@@ -339,22 +339,11 @@ func (s *Store) EnqueueMails(ctx context.Context, ms []OutMail) (int, error) {
 func (s *Store) ClaimMail(ctx context.Context, now, lease int64, limit int) ([]MailItem, error) {
 	var out []MailItem
 	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
-		q := `SELECT id FROM mail_outbox WHERE status = 'pending' AND next_at <= ? AND lease_until <= ? ORDER BY next_at, id LIMIT ?`
-		if s.Engine == Postgres {
-			q += ` FOR UPDATE SKIP LOCKED`
-		}
-		var ids []int64
-		if err := tx.SelectContext(ctx, &ids, tx.Rebind(q), now, now, limit); err != nil || len(ids) == 0 {
+		ids, err := s.claimLeased(ctx, tx, "mail_outbox", "status = 'pending'", now, lease, limit)
+		if err != nil || len(ids) == 0 {
 			return err
 		}
-		in, args, err := sqlx.In(`UPDATE mail_outbox SET lease_until = ? WHERE id IN (?)`, now+lease, ids)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, tx.Rebind(in), args...); err != nil {
-			return err
-		}
-		in, args, err = sqlx.In(`SELECT `+mailCols+` FROM mail_outbox WHERE id IN (?) ORDER BY id`, ids)
+		in, args, err := sqlx.In(`SELECT `+mailCols+` FROM mail_outbox WHERE id IN (?) ORDER BY id`, ids)
 		if err != nil {
 			return err
 		}

@@ -95,18 +95,11 @@ func (s *Store) NewsItems(ctx context.Context, f NewsFilter) ([]NewsItem, int, e
 		where = append(where, `published_at >= ?`)
 		args = append(args, f.Since.UTC())
 	}
-	w := ` WHERE ` + strings.Join(where, ` AND `)
-	var total int
-	if err := s.db.GetContext(ctx, &total, s.rebind(`SELECT count(*) FROM news_items`+w), args...); err != nil {
-		return nil, 0, err
-	}
 	if f.Limit <= 0 {
 		f.Limit = 20
 	}
-	out := []NewsItem{}
-	err := s.db.SelectContext(ctx, &out, s.rebind(`SELECT `+newsCols+` FROM news_items`+w+`
-		ORDER BY published_at DESC, id DESC LIMIT ? OFFSET ?`), append(args, f.Limit, f.Offset)...)
-	return out, total, err
+	return page[NewsItem](ctx, s, "news items", newsCols, `news_items WHERE `+strings.Join(where, ` AND `), args,
+		`published_at DESC, id DESC`, f.Limit, f.Offset)
 }
 
 // RecentNews returns every item published at or after since, newest first, demo items
@@ -147,18 +140,11 @@ func (s *Store) FeedHealthByURL(ctx context.Context, url string) (FeedHealth, er
 
 // SaveFeedHealth records a feed's state after a fetch, successful or not.
 func (s *Store) SaveFeedHealth(ctx context.Context, f FeedHealth) error {
-	utc := func(t *time.Time) *time.Time {
-		if t == nil || t.IsZero() {
-			return nil
-		}
-		u := t.UTC().Truncate(time.Microsecond)
-		return &u
-	}
 	_, err := s.db.ExecContext(ctx, s.rebind(`INSERT INTO news_feeds (url, name, etag, last_modified, last_ok, last_attempt, last_error)
 		VALUES (?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (url) DO UPDATE SET name = excluded.name, etag = excluded.etag, last_modified = excluded.last_modified,
 			last_ok = excluded.last_ok, last_attempt = excluded.last_attempt, last_error = excluded.last_error`),
-		f.URL, f.Name, f.ETag, f.LastModified, utc(f.LastOK), utc(f.LastAttempt), f.LastError)
+		f.URL, f.Name, f.ETag, f.LastModified, timeOrNil(f.LastOK), timeOrNil(f.LastAttempt), f.LastError)
 	if err != nil {
 		return fmt.Errorf("save feed health: %w", err)
 	}

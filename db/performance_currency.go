@@ -3,7 +3,6 @@ package db
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -37,12 +36,7 @@ func (s *Store) PerformanceCurrencyDays(ctx context.Context, userID int64) ([]Pe
 	}
 	sums := map[key]*[6]int64{} // cost, proceeds and realized, each as whole units and cents
 	read := func(label, q string, undated, sale bool) error {
-		rows, err := s.db.QueryContext(ctx, s.rebind(q), userID)
-		if err != nil {
-			return fmt.Errorf("%s: %w", label, err)
-		}
-		defer rows.Close()
-		for rows.Next() {
+		return s.eachRow(ctx, label, q, func(rows *sql.Rows) error {
 			var k key
 			var created sql.NullTime
 			var a, b, c, d int64
@@ -51,7 +45,7 @@ func (s *Store) PerformanceCurrencyDays(ctx context.Context, userID int64) ([]Pe
 				dayDest = &created
 			}
 			if err := rows.Scan(&k.metal, &k.currency, dayDest, &a, &b, &c, &d); err != nil {
-				return fmt.Errorf("%s: %w", label, err)
+				return err
 			}
 			if created.Valid {
 				k.day = NewDate(created.Time.UTC())
@@ -70,8 +64,8 @@ func (s *Store) PerformanceCurrencyDays(ctx context.Context, userID int64) ([]Pe
 			} else {
 				v[0], v[1] = v[0]+a, v[1]+b
 			}
-		}
-		return rows.Err()
+			return nil
+		}, userID)
 	}
 	if err := read("purchases per currency", `SELECT metal, purchase_currency, purchase_date, SUM(cost_int), SUM(cost_c), 0, 0
 		FROM holdings WHERE user_id = ? AND purchase_date IS NOT NULL GROUP BY purchase_currency, metal, purchase_date`, false, false); err != nil {

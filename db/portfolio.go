@@ -238,12 +238,7 @@ func (s *Store) PositionChanges(ctx context.Context, userID int64) ([]PositionCh
 	pricedInt, pricedE8 := fmt.Sprintf(priced, "oz_int"), fmt.Sprintf(priced, "oz_e8")
 	var out []PositionChange
 	scan := func(label, q string, sale bool, args ...any) error {
-		rows, err := s.db.QueryContext(ctx, s.rebind(q), args...)
-		if err != nil {
-			return fmt.Errorf("%s: %w", label, err)
-		}
-		defer rows.Close()
-		for rows.Next() {
+		return s.eachRow(ctx, label, q, func(rows *sql.Rows) error {
 			// Integers scan far faster than decimals; PostgreSQL's NUMERIC sums parse into them.
 			var metal string
 			var day Date
@@ -254,7 +249,7 @@ func (s *Store) PositionChanges(ctx context.Context, userID int64) ([]PositionCh
 				dest[1] = &created
 			}
 			if err := rows.Scan(dest...); err != nil {
-				return fmt.Errorf("%s: %w", label, err)
+				return err
 			}
 			// Sales come with their columns negated by the query, and paidC is cost_c − fees_c:
 			// the integer parts are only joined here.
@@ -268,8 +263,8 @@ func (s *Store) PositionChanges(ctx context.Context, userID int64) ([]PositionCh
 				ch.PricedOz = joinInts(pInt, pE8, ozPlaces)
 			}
 			out = append(out, ch)
-		}
-		return rows.Err()
+			return nil
+		}, args...)
 	}
 	if err := scan("purchases by day", `SELECT metal, purchase_date, SUM(oz_int), SUM(oz_e8), SUM(cost_int), SUM(cost_c), SUM(cost_c - fees_c),
 			SUM(`+pricedInt+`), SUM(`+pricedE8+`)

@@ -3,7 +3,6 @@ package db
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -57,27 +56,11 @@ func (s *Store) writeCloses(ctx context.Context, closes []PriceClose, overwrite 
 	}
 	now := s.now()
 	return s.WithTx(ctx, func(tx *sqlx.Tx) error {
-		const batch = 400
-		for start := 0; start < len(closes); start += batch {
-			end := min(start+batch, len(closes))
-			var sb strings.Builder
-			sb.WriteString(`INSERT INTO price_closes (metal, granularity, day, price, source, updated_at) VALUES `)
-			args := make([]any, 0, (end-start)*6)
-			for i, c := range closes[start:end] {
-				if i > 0 {
-					sb.WriteString(",")
-				}
-				sb.WriteString("(?, ?, ?, ?, ?, ?)")
-				args = append(args, c.Metal, c.Granularity, c.Day, c.Price.String(), c.Source, now)
-			}
-			if overwrite {
-				sb.WriteString(` ON CONFLICT (metal, granularity, day) DO UPDATE SET price = excluded.price, source = excluded.source, updated_at = excluded.updated_at`)
-			} else {
-				sb.WriteString(` ON CONFLICT (metal, granularity, day) DO NOTHING`)
-			}
-			if _, err := tx.ExecContext(ctx, tx.Rebind(sb.String()), args...); err != nil {
-				return fmt.Errorf("upsert closes: %w", err)
-			}
+		err := insertBatches(ctx, tx, `INSERT INTO price_closes (metal, granularity, day, price, source, updated_at) VALUES `, closes, 400, "?, ?, ?, ?, ?, ?",
+			func(c PriceClose) []any { return []any{c.Metal, c.Granularity, c.Day, c.Price.String(), c.Source, now} },
+			onConflict(`metal, granularity, day`, `price = excluded.price, source = excluded.source, updated_at = excluded.updated_at`, overwrite))
+		if err != nil {
+			return fmt.Errorf("upsert closes: %w", err)
 		}
 		return nil
 	})

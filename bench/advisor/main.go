@@ -20,7 +20,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"runtime"
 	"sort"
 	"sync"
 	"time"
@@ -58,22 +57,15 @@ func main() {
 	ctx := context.Background()
 
 	fmt.Printf("## Advisor: built-in replies with %d holdings (issue 14)\n\n", *holdings)
-	fmt.Printf("Measured by `go run ./bench/advisor` on %s, %d CPUs (%s/%s), %s. One Gold member holds %d lots over all four metals with purchase dates across 2015–2026; every tenth lot is partly sold; the demo Stack Signal articles, the bundled COMEX history and demo dealer quotes are loaded, no language model is configured. ",
-		time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version(), *holdings)
+	fmt.Printf("%s One Gold member holds %d lots over all four metals with purchase dates across 2015–2026; every tenth lot is partly sold; the demo Stack Signal articles, the bundled COMEX history and demo dealer quotes are loaded, no language model is configured. ",
+		benchkit.MeasuredBy("advisor"), *holdings)
 	fmt.Printf("`POST /v1/advisor/chat` goes over loopback HTTP with a bearer key, %d requests per row after a warm-up; each request validates, counts the quota, answers and stores both turns (the member's quota is reset between requests, untimed). \"engine only\" times the built-in reply in process (no HTTP, no quota, no storage). `GET /v1/portfolio` in the same run is the baseline: the valuation every stack answer rests on.\n\n", *requests)
 	fmt.Println("| engine | what | clients | p50 | p90 | p99 | max |")
 	fmt.Println("|---|---|---:|---:|---:|---:|---:|")
 
-	engines := benchkit.Engines(ctx, *pg, "ounce-bench-advisor")
-	var notes []string
-	for _, eng := range engines {
-		s, raw, done := eng.Open()
-		before := benchkit.LoadAvg()
-		n := run(ctx, eng.Name, s, raw, *holdings, *requests)
-		notes = append(notes, n...)
-		notes = append(notes, fmt.Sprintf("- %s: load average (1 min) %s before, %s after: other work on the machine competes for its two cores.", eng.Name, before, benchkit.LoadAvg()))
-		done()
-	}
+	notes := benchkit.EachEngine(ctx, *pg, "ounce-bench-advisor", func(name string, s *db.Store, raw *sqlx.DB) []string {
+		return run(ctx, name, s, raw, *holdings, *requests)
+	})
 	fmt.Println()
 	for _, n := range notes {
 		fmt.Println(n)

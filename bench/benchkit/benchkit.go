@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -48,6 +49,28 @@ func Engines(ctx context.Context, pg, tmpPrefix string) []Engine {
 		engines = append(engines, Engine{"PostgreSQL", func() (*db.Store, *sqlx.DB, func()) { return PGStore(ctx, pg) }})
 	}
 	return engines
+}
+
+// MeasuredBy is the first sentence of a results section: which harness (bench/name) ran,
+// when, and on what machine and Go.
+func MeasuredBy(name string) string {
+	return fmt.Sprintf("Measured by `go run ./bench/%s` on %s, %d CPUs (%s/%s), %s.",
+		name, time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
+}
+
+// EachEngine runs measure on a fresh store of each of Engines in turn (closed and removed
+// after) and returns the notes for below the table: measure's own, then the machine's load
+// average before and after each engine's run.
+func EachEngine(ctx context.Context, pg, tmpPrefix string, measure func(name string, s *db.Store, raw *sqlx.DB) []string) []string {
+	var notes []string
+	for _, eng := range Engines(ctx, pg, tmpPrefix) {
+		s, raw, done := eng.Open()
+		before := LoadAvg()
+		notes = append(notes, measure(eng.Name, s, raw)...)
+		notes = append(notes, fmt.Sprintf("- %s: load average (1 min) %s before, %s after: other work on the machine competes for its two cores.", eng.Name, before, LoadAvg()))
+		done()
+	}
+	return notes
 }
 
 // LiveMarket is an offline price service over the store's history with a fixed live board

@@ -17,7 +17,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"runtime"
 	"strings"
 	"time"
 
@@ -59,23 +58,16 @@ func main() {
 	ctx := context.Background()
 
 	fmt.Printf("## Portfolio and analytics with %d holdings\n\n", *holdings)
-	fmt.Printf("Measured by `go run ./bench/portfolio` on %s, %d CPUs (%s/%s), %s. One member holds %d lots over all four metals with purchase dates across 2015–2026; every tenth lot is partly sold. ",
-		time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version(), *holdings)
+	fmt.Printf("%s One member holds %d lots over all four metals with purchase dates across 2015–2026; every tenth lot is partly sold. ",
+		benchkit.MeasuredBy("portfolio"), *holdings)
 	fmt.Printf("Requests go over loopback HTTP with a bearer key (authentication, logging at info into a discarded writer, no rate limit), %d per row after a warm-up; \"4 clients\" runs four at once. ", *requests)
 	fmt.Printf("On PostgreSQL the tables are vacuumed and analysed after seeding, as autovacuum would do soon after such an import. \"SQL only\" times the store's reads alone, in process: the position ledger's per-metal totals (analytics adds the first and last purchase days) and the 5Y chart's days, kept by the store with every write to holdings and sales. \"Right after an edit\" rows edit one holding through the store (ledger included) before each request. Each member's latest chart per range is kept until their ledger revision, the stored closes or the day move: the plain history row is served from it, the row right after an edit recomputes it every time. The \"before (in process)\" rows re-run earlier per-request methods on the same data: every purchase day priced against the history, the aggregate over every lot (PortfolioTotals), and the chart replaying every day.\n\n")
 	fmt.Println("| engine | what | clients | p50 | p90 | p99 | max |")
 	fmt.Println("|---|---|---:|---:|---:|---:|---:|")
 
-	engines := benchkit.Engines(ctx, *pg, "ounce-bench-portfolio")
-	var notes []string
-	for _, eng := range engines {
-		s, raw, done := eng.Open()
-		before := benchkit.LoadAvg()
-		n := run(ctx, eng.Name, s, raw, *holdings, *requests, *currencyOnly)
-		notes = append(notes, n...)
-		notes = append(notes, fmt.Sprintf("- %s: load average (1 min) %s before, %s after: other work on the machine competes for its two cores.", eng.Name, before, benchkit.LoadAvg()))
-		done()
-	}
+	notes := benchkit.EachEngine(ctx, *pg, "ounce-bench-portfolio", func(name string, s *db.Store, raw *sqlx.DB) []string {
+		return run(ctx, name, s, raw, *holdings, *requests, *currencyOnly)
+	})
 	fmt.Println()
 	for _, n := range notes {
 		fmt.Println(n)

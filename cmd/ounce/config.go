@@ -73,6 +73,25 @@ func envInt(name string, def int) (int, error) {
 	return n, nil
 }
 
+// intVar is one integer setting: where it goes, its variable and its default when unset.
+type intVar struct {
+	dst  *int
+	name string
+	def  int
+}
+
+// envInts reads each setting with envInt, in order, stopping at the first bad value.
+func envInts(vars ...intVar) error {
+	for _, v := range vars {
+		n, err := envInt(v.name, v.def)
+		if err != nil {
+			return err
+		}
+		*v.dst = n
+	}
+	return nil
+}
+
 func envList(name string) []string {
 	var out []string
 	for _, p := range strings.Split(os.Getenv(name), ",") {
@@ -151,27 +170,17 @@ func loadConfig(fs *flag.FlagSet, args []string) (config, error) {
 
 // loadLimits reads the rate limits and the connection and stream caps.
 func loadLimits(app *app.Config) error {
-	var err error
-	if app.HTTP.RateLimitPerKey, err = envInt("OUNCE_RATE_LIMIT_PER_KEY", 120); err != nil {
-		return err
-	}
-	if app.HTTP.RateLimitPerIP, err = envInt("OUNCE_RATE_LIMIT_PER_IP", 60); err != nil {
-		return err
-	}
-	if app.HTTP.CostlyPerMember, err = envInt("OUNCE_RATE_LIMIT_COSTLY", 10); err != nil {
-		return err
-	}
-	if app.Account.SignUpsPerIP, err = envInt("OUNCE_SIGNUP_LIMIT_PER_IP", 5); err != nil {
-		return err
-	}
-	// 0 (unset) lets the server derive each cap from the open-file limit.
-	if app.HTTP.MaxConnections, err = envInt("OUNCE_MAX_CONNECTIONS", 0); err != nil {
-		return err
-	}
-	if app.HTTP.MaxStreams, err = envInt("OUNCE_MAX_STREAMS", 0); err != nil {
-		return err
-	}
-	if app.HTTP.MaxStreamsPerClient, err = envInt("OUNCE_MAX_STREAMS_PER_CLIENT", 0); err != nil {
+	err := envInts(
+		intVar{&app.HTTP.RateLimitPerKey, "OUNCE_RATE_LIMIT_PER_KEY", 120},
+		intVar{&app.HTTP.RateLimitPerIP, "OUNCE_RATE_LIMIT_PER_IP", 60},
+		intVar{&app.HTTP.CostlyPerMember, "OUNCE_RATE_LIMIT_COSTLY", 10},
+		intVar{&app.Account.SignUpsPerIP, "OUNCE_SIGNUP_LIMIT_PER_IP", 5},
+		// 0 (unset) lets the server derive each cap from the open-file limit.
+		intVar{&app.HTTP.MaxConnections, "OUNCE_MAX_CONNECTIONS", 0},
+		intVar{&app.HTTP.MaxStreams, "OUNCE_MAX_STREAMS", 0},
+		intVar{&app.HTTP.MaxStreamsPerClient, "OUNCE_MAX_STREAMS_PER_CLIENT", 0},
+	)
+	if err != nil {
 		return err
 	}
 	app.HTTP.TrustedProxies = envList("OUNCE_TRUSTED_PROXIES")
@@ -224,11 +233,11 @@ func loadSources(app *app.Config) error {
 
 // loadReceipts reads the limits of receipt scanning.
 func loadReceipts(app *app.Config) error {
-	var err error
-	if app.Receipts.FreeScans, err = envInt("OUNCE_RECEIPT_FREE_SCANS", 5); err != nil {
-		return err
-	}
-	if app.Receipts.GoldScansPerHour, err = envInt("OUNCE_RECEIPT_GOLD_SCANS_PER_HOUR", 60); err != nil {
+	err := envInts(
+		intVar{&app.Receipts.FreeScans, "OUNCE_RECEIPT_FREE_SCANS", 5},
+		intVar{&app.Receipts.GoldScansPerHour, "OUNCE_RECEIPT_GOLD_SCANS_PER_HOUR", 60},
+	)
+	if err != nil {
 		return err
 	}
 	if app.Receipts.ToolTimeout, err = envDuration("OUNCE_RECEIPT_TOOL_TIMEOUT", 20*time.Second); err != nil {

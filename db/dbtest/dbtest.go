@@ -30,16 +30,7 @@ func PostgresURL(t testing.TB) (string, bool) {
 // SQLite returns a migrated store on a new SQLite file in the test's temp dir.
 func SQLite(t testing.TB) *db.Store {
 	t.Helper()
-	ctx := context.Background()
-	s, err := db.Open(ctx, "", filepath.Join(t.TempDir(), "ounce.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
-	if _, err := s.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return openMigrated(t, "", filepath.Join(t.TempDir(), "ounce.db"))
 }
 
 // Postgres returns a migrated store in a schema of its own, dropped when the test ends.
@@ -82,8 +73,15 @@ func PostgresSchema(t testing.TB, base string) string {
 // opening the same URL twice gives two instances sharing one database.
 func OpenPostgres(t testing.TB, u string) *db.Store {
 	t.Helper()
+	return openMigrated(t, u, "")
+}
+
+// openMigrated opens the store db.Open opens for (postgresURL, sqlitePath), closed when the
+// test ends, and migrates it; any failure fails the test.
+func openMigrated(t testing.TB, postgresURL, sqlitePath string) *db.Store {
+	t.Helper()
 	ctx := context.Background()
-	s, err := db.Open(ctx, u, "")
+	s, err := db.Open(ctx, postgresURL, sqlitePath)
 	if err != nil {
 		t.Fatal(err)
 	}

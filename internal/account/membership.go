@@ -1,6 +1,9 @@
 package account
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/apperr"
 )
@@ -29,4 +32,22 @@ func RequireAdmin(u db.User) error {
 		return nil
 	}
 	return apperr.ForbiddenF("this is for administrators")
+}
+
+// CheckClaim applies the rule for the userId some clients still send: it never identifies
+// anyone by itself (without a signed-in caller it is 401), and when present it must be the
+// caller's own id (else 403, saying "userId must be your own id or left out; " and then
+// why, e.g. "you can only act as yourself"). Absent, it changes nothing.
+func CheckClaim(caller db.User, claimed, why string) error {
+	claimed = strings.TrimSpace(claimed)
+	if claimed == "" {
+		return nil
+	}
+	if caller.ID == 0 {
+		return apperr.New(apperr.Unauthorized, "userId does not identify anyone by itself: sign in or send Authorization: Bearer <API key>")
+	}
+	if claimed != strconv.FormatInt(caller.ID, 10) {
+		return apperr.ForbiddenF("userId must be your own id or left out; %s", why)
+	}
+	return nil
 }

@@ -12,13 +12,11 @@ package advisor
 import (
 	"context"
 	"log/slog"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/account"
-	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/comex"
 	"github.com/ouncehq/ounce/internal/dealers"
 	"github.com/ouncehq/ounce/internal/intel"
@@ -161,20 +159,10 @@ type ToolCall struct {
 	Arguments string
 }
 
-// checkClaim compares a userId the client sent with the caller: absent is fine, another
-// member's is 403.
+// checkClaim is account.CheckClaim for the advisor: absent is fine, another member's id is
+// 403.
 func checkClaim(caller db.User, claimed string) error {
-	claimed = strings.TrimSpace(claimed)
-	if claimed == "" {
-		return nil
-	}
-	if caller.ID == 0 {
-		return apperr.New(apperr.Unauthorized, "userId does not identify anyone by itself: sign in or send Authorization: Bearer <API key>")
-	}
-	if claimed != strconv.FormatInt(caller.ID, 10) {
-		return apperr.ForbiddenF("userId must be your own id or left out; the advisor only talks about your own stack")
-	}
-	return nil
+	return account.CheckClaim(caller, claimed, "the advisor only talks about your own stack")
 }
 
 // CheckClaim is checkClaim for transports that must refuse before reading a body.

@@ -365,37 +365,30 @@ type storedCall struct {
 }
 
 func encodeFacts(fs []Fact) []storedFact {
-	out := make([]storedFact, len(fs))
-	for i, f := range fs {
-		out[i] = storedFact(f)
-	}
-	return out
+	return convertAll(fs, func(f Fact) storedFact { return storedFact(f) })
 }
 
 func encodeCalls(cs []ToolCall) []storedCall {
-	out := make([]storedCall, len(cs))
-	for i, c := range cs {
-		out[i] = storedCall(c)
-	}
-	return out
+	return convertAll(cs, func(c ToolCall) storedCall { return storedCall(c) })
 }
 
 func decodeFacts(s string) []Fact {
 	var in []storedFact
 	_ = json.Unmarshal([]byte(s), &in)
-	out := make([]Fact, len(in))
-	for i, f := range in {
-		out[i] = Fact(f)
-	}
-	return out
+	return convertAll(in, func(f storedFact) Fact { return Fact(f) })
 }
 
 func decodeCalls(s string) []ToolCall {
 	var in []storedCall
 	_ = json.Unmarshal([]byte(s), &in)
-	out := make([]ToolCall, len(in))
-	for i, c := range in {
-		out[i] = ToolCall(c)
+	return convertAll(in, func(c storedCall) ToolCall { return ToolCall(c) })
+}
+
+// convertAll is f of each of in, in order (an empty slice, never nil, for none).
+func convertAll[A, B any](in []A, f func(A) B) []B {
+	out := make([]B, len(in))
+	for i, a := range in {
+		out[i] = f(a)
 	}
 	return out
 }

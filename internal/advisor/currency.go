@@ -85,11 +85,14 @@ func (v view) own(d decimal.Decimal) decimal.Decimal {
 	return d.Round(format.MinorUnits(v.cur))
 }
 
-func (v view) optOwn(d *decimal.Decimal) *decimal.Decimal {
+func (v view) optOwn(d *decimal.Decimal) *decimal.Decimal { return optional(d, v.own) }
+
+// optional is f of *d, or nil when d is nil.
+func optional(d *decimal.Decimal, f func(decimal.Decimal) decimal.Decimal) *decimal.Decimal {
 	if d == nil {
 		return nil
 	}
-	a := v.own(*d)
+	a := f(*d)
 	return &a
 }
 
@@ -114,11 +117,7 @@ func (v view) ownPerUnit(perOz decimal.Decimal) decimal.Decimal {
 }
 
 func (v view) optOwnPerUnit(perOz *decimal.Decimal) *decimal.Decimal {
-	if perOz == nil {
-		return nil
-	}
-	p := v.ownPerUnit(*perOz)
-	return &p
+	return optional(perOz, v.ownPerUnit)
 }
 
 // perOz is a price per the view's unit back per troy ounce (a target price the member names

@@ -162,10 +162,7 @@ func hasPrefix(t string, stems ...string) bool {
 	return false
 }
 
-var metalWords = []struct {
-	m     metals.Metal
-	words []string
-}{
+var metalWords = []wordsFor[metals.Metal]{
 	{metals.Gold, []string{"gold", "gold's"}},
 	{metals.Silver, []string{"silver", "silver's"}},
 	{metals.Platinum, []string{"platinum", "platinum's"}},
@@ -173,12 +170,23 @@ var metalWords = []struct {
 }
 
 // metalOf is the first metal the text names.
-func metalOf(t string) metals.Metal {
-	best, at := metals.Metal(""), len(t)+1
-	for _, mw := range metalWords {
-		for _, w := range mw.words {
+func metalOf(t string) metals.Metal { return firstNamed(t, metalWords) }
+
+// wordsFor is a value and the words that name it in a question.
+type wordsFor[K any] struct {
+	key   K
+	words []string
+}
+
+// firstNamed is the key of list whose word stands first in the normalized text t (each word
+// between spaces); the zero key when none does. On a tie the earlier entry of list wins.
+func firstNamed[K any](t string, list []wordsFor[K]) K {
+	var best K
+	at := len(t) + 1
+	for _, n := range list {
+		for _, w := range n.words {
 			if i := strings.Index(t, " "+w+" "); i >= 0 && i < at {
-				best, at = mw.m, i
+				best, at = n.key, i
 			}
 		}
 	}
@@ -320,10 +328,7 @@ var productWords = []string{"eagle", "eagles", "maple", "maples", "maple leaf", 
 
 // productKindWords are the words naming a kind of product, and the word of the catalogue
 // names that kind is matched with.
-var productKindWords = []struct {
-	kind  string
-	words []string
-}{
+var productKindWords = []wordsFor[string]{
 	{"eagle", []string{"eagle", "eagles", "ase"}},
 	{"maple leaf", []string{"maple", "maples", "maple leaf", "maple leafs", "maple leaves", "sml", "gml"}},
 	{"buffalo", []string{"buffalo", "buffalos", "buffaloes"}},
@@ -340,23 +345,13 @@ var productKindWords = []struct {
 func productKinds() []string {
 	out := make([]string, len(productKindWords))
 	for i, k := range productKindWords {
-		out[i] = k.kind
+		out[i] = k.key
 	}
 	return out
 }
 
 // productOf is the product kind the text names first ("" for none).
-func productOf(t string) string {
-	best, at := "", len(t)+1
-	for _, k := range productKindWords {
-		for _, w := range k.words {
-			if i := strings.Index(t, " "+w+" "); i >= 0 && i < at {
-				best, at = k.kind, i
-			}
-		}
-	}
-	return best
-}
+func productOf(t string) string { return firstNamed(t, productKindWords) }
 
 // parse reads a question into an intent: the first of intentRules that reads it.
 func parse(msg string) intent {

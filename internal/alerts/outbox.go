@@ -59,17 +59,9 @@ type result struct {
 // RunWorker drains the outbox until ctx ends: at once when woken by a firing, and every
 // PollEvery for retries that fall due (and rows left by an instance that stopped).
 func (s *Service) RunWorker(ctx context.Context) {
-	t := time.NewTicker(s.cfg.PollEvery)
-	defer t.Stop()
-	for {
+	job.Woken(ctx, s.cfg.PollEvery, s.wake, func(ctx context.Context) {
 		job.Drain(ctx, s.log, "push outbox", batchSize, s.DrainOnce)
-		select {
-		case <-ctx.Done():
-			return
-		case <-s.wake:
-		case <-t.C:
-		}
-	}
+	})
 }
 
 // DrainOnce claims the rows due now (up to one batch), sends them and records each outcome.

@@ -152,14 +152,7 @@ func (s *Service) onCheckoutCompleted(ctx context.Context, rec *db.BillingEvent,
 	if err != nil || uid == 0 {
 		return s.recordOr(ctx, *rec, err)
 	}
-	sub, at, err := s.stripe.subscription(ctx, cs.SubscriptionID)
-	if err != nil {
-		return applied{}, err
-	}
-	if at.Before(rec.Created) {
-		at = rec.Created
-	}
-	return s.applyOrRecord(ctx, uid, rec, sub, at, cs.CustomerID, cause)
+	return s.applyFromStripe(ctx, uid, rec, cs.SubscriptionID, cs.CustomerID, cause)
 }
 
 func (s *Service) onInvoice(ctx context.Context, rec *db.BillingEvent, raw []byte, cause string) (applied, error) {
@@ -176,14 +169,20 @@ func (s *Service) onInvoice(ctx context.Context, rec *db.BillingEvent, raw []byt
 	}
 	// An invoice says a payment happened or failed, not what that did to the subscription:
 	// its state is read from Stripe.
-	sub, at, err := s.stripe.subscription(ctx, inv.SubscriptionID)
+	return s.applyFromStripe(ctx, uid, rec, inv.SubscriptionID, inv.CustomerID, cause)
+}
+
+// applyFromStripe applies the subscription subID as Stripe states it now to member uid, as
+// of the event's time at the earliest (applyOrRecord).
+func (s *Service) applyFromStripe(ctx context.Context, uid int64, rec *db.BillingEvent, subID, customerID, cause string) (applied, error) {
+	sub, at, err := s.stripe.subscription(ctx, subID)
 	if err != nil {
 		return applied{}, err
 	}
 	if at.Before(rec.Created) {
 		at = rec.Created
 	}
-	return s.applyOrRecord(ctx, uid, rec, sub, at, inv.CustomerID, cause)
+	return s.applyOrRecord(ctx, uid, rec, sub, at, customerID, cause)
 }
 
 // resolveMember finds the member a subscription belongs to: the one it is already stored

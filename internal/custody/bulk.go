@@ -166,17 +166,9 @@ func (s *Service) Bulk(ctx context.Context, u db.User, in BulkInput) (int, error
 
 func (s *Service) bulkMove(ctx context.Context, u db.User, lots []portfolio.Holding, in BulkInput) (int, error) {
 	to := strings.TrimSpace(deref(in.ToLocationID))
-	today := db.NewDate(s.now())
-	on := today
-	if strings.TrimSpace(in.Date) != "" {
-		d, err := db.ParseDate(strings.TrimSpace(in.Date))
-		switch {
-		case err != nil:
-			return 0, apperr.InvalidField("date", "must be a date like 2026-05-09")
-		case d.After(today.Time):
-			return 0, apperr.InvalidField("date", "cannot be in the future")
-		}
-		on = d
+	on, err := s.moveDate(in.Date)
+	if err != nil {
+		return 0, err
 	}
 	note, msg := portfolio.CleanText(in.Note, MaxMoveNote, false)
 	if msg != "" {

@@ -322,6 +322,24 @@ func ParseMoveJSON(body []byte) (MoveInput, bool, error) {
 	return in, hasTo, nil
 }
 
+// moveDate is the day a move is recorded on: date (YYYY-MM-DD) when given, else today; a
+// malformed or future date is Invalid naming "date".
+func (s *Service) moveDate(date string) (db.Date, error) {
+	today := db.NewDate(s.now())
+	date = strings.TrimSpace(date)
+	if date == "" {
+		return today, nil
+	}
+	d, err := db.ParseDate(date)
+	switch {
+	case err != nil:
+		return db.Date{}, apperr.InvalidField("date", "must be a date like 2026-05-09")
+	case d.After(today.Time):
+		return db.Date{}, apperr.InvalidField("date", "cannot be in the future")
+	}
+	return d, nil
+}
+
 // Move puts the member's lot at a location (or none), recording the transfer.
 func (s *Service) Move(ctx context.Context, u db.User, holdingID string, in MoveInput, hasTo bool) (Transfer, error) {
 	h, err := s.portfolio.GetHolding(ctx, u, holdingID)
@@ -332,19 +350,12 @@ func (s *Service) Move(ctx context.Context, u db.User, holdingID string, in Move
 		return Transfer{}, apperr.InvalidField("to_location_id", "is required: a location id, or null to unassign")
 	}
 	to := deref(in.ToLocationID)
-	today := db.NewDate(s.now())
-	on := today
-	if strings.TrimSpace(in.Date) != "" {
-		d, err := db.ParseDate(strings.TrimSpace(in.Date))
-		switch {
-		case err != nil:
-			return Transfer{}, apperr.InvalidField("date", "must be a date like 2026-05-09")
-		case d.After(today.Time):
-			return Transfer{}, apperr.InvalidField("date", "cannot be in the future")
-		case !h.PurchaseDate.IsZero() && d.Before(h.PurchaseDate.Time):
-			return Transfer{}, apperr.InvalidField("date", "cannot be before the purchase date ("+h.PurchaseDate.String()+")")
-		}
-		on = d
+	on, err := s.moveDate(in.Date)
+	if err != nil {
+		return Transfer{}, err
+	}
+	if strings.TrimSpace(in.Date) != "" && !h.PurchaseDate.IsZero() && on.Before(h.PurchaseDate.Time) {
+		return Transfer{}, apperr.InvalidField("date", "cannot be before the purchase date ("+h.PurchaseDate.String()+")")
 	}
 	note, msg := portfolio.CleanText(in.Note, MaxMoveNote, false)
 	if msg != "" {

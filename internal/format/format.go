@@ -284,13 +284,13 @@ func DatedList(items []Dated) string {
 	}
 	parts := make([]string, len(whens))
 	for i, w := range whens {
-		parts[i] = w + " for " + andList(names[w])
+		parts[i] = w + " for " + AndList(names[w])
 	}
 	return strings.Join(parts, ", ")
 }
 
-// andList joins words as prose: "a", "a and b", "a, b and c".
-func andList(words []string) string {
+// AndList joins words as prose: "a", "a and b", "a, b and c".
+func AndList(words []string) string {
 	if len(words) < 2 {
 		return strings.Join(words, "")
 	}

@@ -79,12 +79,9 @@ func (w LLMWriter) Article(ctx context.Context, cluster []Story, c Context) (Art
 
 // Synthesis asks the model for the daily synthesis, falling back as described on LLMWriter.
 func (w LLMWriter) Synthesis(ctx context.Context, top []Story, c Context) (Article, error) {
-	if len(top) == 0 && len(c.Prices) == 0 {
-		return Article{}, ErrNothingToWrite
-	}
-	ordered := sorted(top)
-	if len(ordered) > MaxSynthesisStories {
-		ordered = ordered[:MaxSynthesisStories]
+	ordered, err := synthesisInput(top, c)
+	if err != nil {
+		return Article{}, err
 	}
 	a := synthesisFrame(ordered, c)
 	user := "Write today's daily synthesis. A suitable title is: " + asciiMinus(synthesisTitle(c)) +

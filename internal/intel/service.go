@@ -12,6 +12,7 @@ import (
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/comex"
+	"github.com/ouncehq/ounce/internal/enum"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/news"
 	"github.com/ouncehq/ounce/internal/prices"
@@ -119,13 +120,7 @@ func checkLimit(n int) (int, error) {
 }
 
 // NewsCategoryNames lists the eight headline categories, for enums and messages.
-func NewsCategoryNames() []string {
-	out := make([]string, len(news.Categories))
-	for i, c := range news.Categories {
-		out[i] = string(c)
-	}
-	return out
-}
+func NewsCategoryNames() []string { return enum.Strings(news.Categories) }
 
 // MarketIntel is the headline list: demo items are left out once real news exists.
 func (s *Service) MarketIntel(ctx context.Context, q NewsQuery) (NewsPage, error) {

@@ -43,17 +43,27 @@ func synthesisTitle(c Context) string {
 	return t + ": " + strings.Join(moves, ", ")
 }
 
+// synthesisInput is what a daily synthesis is written from: the top stories, most relevant
+// first, at most MaxSynthesisStories of them; ErrNothingToWrite with neither stories nor prices.
+func synthesisInput(top []Story, c Context) ([]Story, error) {
+	if len(top) == 0 && len(c.Prices) == 0 {
+		return nil, ErrNothingToWrite
+	}
+	ordered := sorted(top)
+	if len(ordered) > MaxSynthesisStories {
+		ordered = ordered[:MaxSynthesisStories]
+	}
+	return ordered, nil
+}
+
 // Synthesis writes the daily synthesis: all four prices with their change, the COMEX vault
 // position when given, the top stories (at most MaxSynthesisStories, most relevant first),
 // what the day means for a stacker and what to watch next. With no stories it still writes
 // a price-and-vault synthesis; with neither stories nor prices it returns ErrNothingToWrite.
 func (BuiltinWriter) Synthesis(_ context.Context, top []Story, c Context) (Article, error) {
-	if len(top) == 0 && len(c.Prices) == 0 {
-		return Article{}, ErrNothingToWrite
-	}
-	ordered := sorted(top)
-	if len(ordered) > MaxSynthesisStories {
-		ordered = ordered[:MaxSynthesisStories]
+	ordered, err := synthesisInput(top, c)
+	if err != nil {
+		return Article{}, err
 	}
 	a := synthesisFrame(ordered, c)
 	seed := day(a.PublishedAt)

@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ouncehq/ounce/internal/enum"
 	"github.com/ouncehq/ounce/internal/format"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/shopspring/decimal"
@@ -171,30 +172,14 @@ func pick(seed string, options []string) string {
 // an explicit sign, so "up" and "down" never hide in the colour; vault quantities in whole
 // troy ounces (COMEX reports fractions nobody reads); dates as "22 Nov 2026".
 
-func usd(d decimal.Decimal) string { return format.USD(d) }
-func pct(d decimal.Decimal) string { return format.SignedPct(d) }
-func oz(d decimal.Decimal) string  { return format.WholeOunces(d) }
-func day(t time.Time) string       { return format.Date(t) }
+func usd(d decimal.Decimal) string  { return format.USD(d) }
+func pct(d decimal.Decimal) string  { return format.SignedPct(d) }
+func oz(d decimal.Decimal) string   { return format.WholeOunces(d) }
+func day(t time.Time) string        { return format.Date(t) }
+func andList(items []string) string { return format.AndList(items) }
 
 // metalList joins metal names for prose: "gold", "gold and silver", "gold, silver and platinum".
-func metalList(ms []metals.Metal) string {
-	names := make([]string, len(ms))
-	for i, m := range ms {
-		names[i] = string(m)
-	}
-	return andList(names)
-}
-
-// andList joins words with commas and a final "and".
-func andList(items []string) string {
-	switch len(items) {
-	case 0:
-		return ""
-	case 1:
-		return items[0]
-	}
-	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
-}
+func metalList(ms []metals.Metal) string { return format.AndList(enum.Strings(ms)) }
 
 // countWord spells small counts out, which reads better in prose and keeps the text free of
 // digits that a reader might mistake for market figures.

@@ -33,6 +33,23 @@ func Every(name string, interval time.Duration, log *slog.Logger, fn func(ctx co
 	}}
 }
 
+// Woken calls fn at once, then each time wake fires or every passes since the last call
+// (whichever comes first), until ctx ends: the shape of the outbox workers, woken by a new row
+// and polling for retries that fall due.
+func Woken(ctx context.Context, every time.Duration, wake <-chan struct{}, fn func(ctx context.Context)) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		fn(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-wake:
+		case <-t.C:
+		}
+	}
+}
+
 // Drain calls once until it handles fewer than batch rows (the outbox is empty for now) or
 // fails; a failure is logged as what (unless ctx ended). The push and mail outbox workers
 // share it.

@@ -46,20 +46,12 @@ func (s *Service) Run(ctx context.Context) {
 		return
 	}
 	s.store.RunAsLeader(ctx, leaderKey, 10*time.Second, func(ctx context.Context) {
-		t := time.NewTicker(s.every)
-		defer t.Stop()
-		for {
+		job.Woken(ctx, s.every, s.wake, func(ctx context.Context) {
 			if _, err := s.Sweep(ctx); err != nil && ctx.Err() == nil {
 				s.log.Warn("mail sweep", "err", err)
 			}
 			job.Drain(ctx, s.log, "mail outbox", batchSize, s.DrainOnce)
-			select {
-			case <-ctx.Done():
-				return
-			case <-s.wake:
-			case <-t.C:
-			}
-		}
+		})
 	})
 }
 

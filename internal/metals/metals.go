@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/ouncehq/ounce/internal/enum"
 )
 
 // Metal identifies one of the four precious metals Ounce tracks.
@@ -25,13 +27,7 @@ const (
 var All = []Metal{Gold, Silver, Platinum, Palladium}
 
 // Names lists the metal identifiers as strings, for enums in documents and errors.
-func Names() []string {
-	out := make([]string, len(All))
-	for i, m := range All {
-		out[i] = string(m)
-	}
-	return out
-}
+func Names() []string { return enum.Strings(All) }
 
 // Parse accepts a metal identifier (case-insensitive, surrounding space ignored) or its
 // ISO 4217 symbol (XAU, XAG, XPT, XPD).

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/ouncehq/ounce/internal/enum"
 )
 
 // Unit is a unit of weight a member enters and reads metal in. Ounces are always troy ounces.
@@ -23,13 +25,7 @@ const (
 var Units = []Unit{Ounce, Gram, Kilogram, Tola}
 
 // UnitNames lists the unit codes as strings, for enums in documents and errors.
-func UnitNames() []string {
-	out := make([]string, len(Units))
-	for i, u := range Units {
-		out[i] = string(u)
-	}
-	return out
-}
+func UnitNames() []string { return enum.Strings(Units) }
 
 // unitGrams is each unit's exact mass in grams: the troy ounce is defined as 31.1034768 g
 // and the tola (the Indian government's 180 grains, as traded) as 11.6638038 g.

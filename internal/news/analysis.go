@@ -101,9 +101,9 @@ func priceSentence(ms []metals.Metal, pc PriceContext) string {
 		if benchmark {
 			return ""
 		}
-		return "Ounce has no current price for " + joinAnd(lowerAll(missing)) + ", so check a live quote before acting."
+		return "Ounce has no current price for " + format.AndList(lowerAll(missing)) + ", so check a live quote before acting."
 	}
-	body := joinAnd(quoted)
+	body := format.AndList(quoted)
 	switch {
 	case benchmark && pc.Stale:
 		return "For reference, the latest gold price Ounce has may be out of date: " + body + "."
@@ -163,19 +163,7 @@ func metalPhrase(ms []metals.Metal) string {
 	for i, m := range ms {
 		names[i] = strings.ToLower(m.Title())
 	}
-	return joinAnd(names)
-}
-
-func joinAnd(xs []string) string {
-	switch len(xs) {
-	case 0:
-		return ""
-	case 1:
-		return xs[0]
-	case 2:
-		return xs[0] + " and " + xs[1]
-	}
-	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
+	return format.AndList(names)
 }
 
 func lowerAll(xs []string) []string {

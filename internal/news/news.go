@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ouncehq/ounce/internal/enum"
 	"github.com/ouncehq/ounce/internal/metals"
 )
 
@@ -46,11 +47,7 @@ func ParseCategory(s string) (Category, error) {
 			return c, nil
 		}
 	}
-	names := make([]string, len(Categories))
-	for i, c := range Categories {
-		names[i] = string(c)
-	}
-	return "", fmt.Errorf("unknown category %q: want one of %s", s, strings.Join(names, ", "))
+	return "", fmt.Errorf("unknown category %q: want one of %s", s, strings.Join(enum.Strings(Categories), ", "))
 }
 
 // Valid reports whether c is one of the eight categories, so callers can check

@@ -12,7 +12,6 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/apperr"
-	"github.com/ouncehq/ounce/internal/fx"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/portfolio"
 )
@@ -113,7 +112,7 @@ func (c *fxConverter) Factor(from string, day time.Time) (decimal.Decimal, bool)
 	if f, ok := c.cache.get(k, c.now); ok {
 		return f, !f.IsZero()
 	}
-	f, err := c.lookup(from, day)
+	f, err := portfolio.DayFactor(c.ctx, c.rates, from, c.to, day)
 	if err != nil {
 		if c.err == nil {
 			c.err = err
@@ -122,27 +121,6 @@ func (c *fxConverter) Factor(from string, day time.Time) (decimal.Decimal, bool)
 	}
 	c.cache.put(k, f)
 	return f, !f.IsZero()
-}
-
-func (c *fxConverter) lookup(from string, day time.Time) (decimal.Decimal, error) {
-	// Before the euro (1999) a currency without a Fed series has no rate: its first one counts.
-	at := day
-	if at.Before(fx.ECBStart) {
-		if _, err := c.rates.Lookup(c.ctx, from, at); err != nil {
-			at = fx.ECBStart
-		} else if _, err := c.rates.Lookup(c.ctx, c.to, at); err != nil {
-			at = fx.ECBStart
-		}
-	}
-	rf, err := c.rates.Lookup(c.ctx, from, at)
-	if err != nil {
-		return decimal.Zero, err
-	}
-	rt, err := c.rates.Lookup(c.ctx, c.to, at)
-	if err != nil {
-		return decimal.Zero, err
-	}
-	return portfolio.CrossFactor(rf, rt), nil
 }
 
 // currency resolves the currency asked for: code when given (Invalid naming "currency" and

@@ -90,11 +90,10 @@ func (c *converter) factor(from string, day time.Time) (decimal.Decimal, error) 
 	if f, ok := c.memo[k]; ok {
 		return f, nil
 	}
-	rf, rt, err := c.pair(from, day)
+	f, err := DayFactor(c.ctx, c.rates, from, c.to, day)
 	if err != nil {
 		return decimal.Zero, err
 	}
-	f := CrossFactor(rf, rt)
 	if c.memo == nil {
 		c.memo = map[convKey]decimal.Decimal{}
 	}
@@ -102,22 +101,38 @@ func (c *converter) factor(from string, day time.Time) (decimal.Decimal, error) 
 	return f, nil
 }
 
-// pair are the rates of from and of c.to that convert on day: each the last on or before it;
-// before the euro (1999) a currency without a Fed series has no rate, so its first one counts.
+// pair are the rates of from and of c.to that convert on day (DayRates).
 func (c *converter) pair(from string, day time.Time) (fx.Rate, fx.Rate, error) {
+	return DayRates(c.ctx, c.rates, from, c.to, day)
+}
+
+// DayFactor is what one unit of from is worth in to on day, at both currencies' rates of that
+// day (DayRates), crossed by CrossFactor.
+func DayFactor(ctx context.Context, rates Rates, from, to string, day time.Time) (decimal.Decimal, error) {
+	rf, rt, err := DayRates(ctx, rates, from, to, day)
+	if err != nil {
+		return decimal.Zero, err
+	}
+	return CrossFactor(rf, rt), nil
+}
+
+// DayRates are the rates of from and of to that convert on day: each the last published on or
+// before it; before the euro (1999) a currency without a Fed series has no rate, so its first
+// one counts.
+func DayRates(ctx context.Context, rates Rates, from, to string, day time.Time) (fx.Rate, fx.Rate, error) {
 	at := day
 	if at.Before(fx.ECBStart) {
-		if _, err := c.rates.Lookup(c.ctx, from, at); err != nil {
+		if _, err := rates.Lookup(ctx, from, at); err != nil {
 			at = fx.ECBStart
-		} else if _, err := c.rates.Lookup(c.ctx, c.to, at); err != nil {
+		} else if _, err := rates.Lookup(ctx, to, at); err != nil {
 			at = fx.ECBStart
 		}
 	}
-	rf, err := c.rates.Lookup(c.ctx, from, at)
+	rf, err := rates.Lookup(ctx, from, at)
 	if err != nil {
 		return fx.Rate{}, fx.Rate{}, err
 	}
-	rt, err := c.rates.Lookup(c.ctx, c.to, at)
+	rt, err := rates.Lookup(ctx, to, at)
 	if err != nil {
 		return fx.Rate{}, fx.Rate{}, err
 	}

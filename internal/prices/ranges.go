@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/ouncehq/ounce/internal/enum"
 )
 
 // Range is a chart window of GET /v1/prices/history.
@@ -36,11 +38,7 @@ func ParseRange(s string) (Range, error) {
 			return r, nil
 		}
 	}
-	names := make([]string, len(Ranges))
-	for i, r := range Ranges {
-		names[i] = string(r)
-	}
-	return "", fmt.Errorf("unknown range %q: want one of %s", s, strings.Join(names, ", "))
+	return "", fmt.Errorf("unknown range %q: want one of %s", s, strings.Join(enum.Strings(Ranges), ", "))
 }
 
 // Start is the first date (UTC midnight) the range covers when viewed at now.

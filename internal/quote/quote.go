@@ -18,11 +18,9 @@ import (
 	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
-// Rates is what quoting reads of the exchange rates; *fx.Service provides it.
-type Rates interface {
-	Lookup(ctx context.Context, currency string, date time.Time) (fx.Rate, error)
-	Supported(ctx context.Context) []string
-}
+// Rates is what quoting reads of the exchange rates, the same as the portfolio's;
+// *fx.Service provides it.
+type Rates = portfolio.Rates
 
 // Quoter resolves and converts; a nil Rates knows only the dollar.
 type Quoter struct {

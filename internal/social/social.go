@@ -15,11 +15,11 @@ import (
 	"errors"
 	"log/slog"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
 )
 
@@ -100,21 +100,9 @@ func (s *Service) article(ctx context.Context, ref string) (string, error) {
 	return id, err
 }
 
-// checkClaim applies the rule for the userId some clients still send: it never identifies
-// anyone by itself (without a signed-in caller it is 401), and when present it must be the
-// caller's own id (else 403). Absent, it changes nothing.
+// checkClaim is account.CheckClaim for the social features: a member acts only as themself.
 func checkClaim(caller db.User, claimed string) error {
-	claimed = strings.TrimSpace(claimed)
-	if claimed == "" {
-		return nil
-	}
-	if caller.ID == 0 {
-		return apperr.New(apperr.Unauthorized, "userId does not identify anyone by itself: sign in or send Authorization: Bearer <API key>")
-	}
-	if claimed != strconv.FormatInt(caller.ID, 10) {
-		return apperr.ForbiddenF("userId must be your own id or left out; you can only act as yourself")
-	}
-	return nil
+	return account.CheckClaim(caller, claimed, "you can only act as yourself")
 }
 
 // requireMember is the rule of every write: a signed-in member.
