@@ -34,13 +34,34 @@ func (s *Store) PerformanceDays(ctx context.Context, userID int64) ([]Performanc
 // PerformanceDaysFrom is PerformanceDays of the days on or after from (every day when from
 // is zero): what a reader that kept the days before from (see LedgerChangedFrom) re-reads.
 func (s *Store) PerformanceDaysFrom(ctx context.Context, userID int64, from Date) ([]PerformanceDay, error) {
+	if from.IsZero() {
+		return s.performanceDays(ctx, userID, "")
+	}
+	return s.performanceDays(ctx, userID, ` AND day >= ?`, from.Format(DateLayout))
+}
+
+// PerformanceDaysOn is PerformanceDays of the given days only (those a reader that kept the
+// others re-reads, see LedgerChangedDays); no days, no rows.
+func (s *Store) PerformanceDaysOn(ctx context.Context, userID int64, days []Date) ([]PerformanceDay, error) {
+	if len(days) == 0 {
+		return nil, nil
+	}
+	args := make([]any, len(days))
+	for i, d := range days {
+		args[i] = d.Format(DateLayout)
+	}
+	return s.performanceDays(ctx, userID, ` AND day IN (?`+strings.Repeat(", ?", len(days)-1)+`)`, args...)
+}
+
+// performanceDays reads the ledger days matching cond (on day, with its args), oldest first.
+func (s *Store) performanceDays(ctx context.Context, userID int64, cond string, args ...any) ([]PerformanceDay, error) {
 	// One primary-key range (user, metal, day) per metal, already in day order; each row is
 	// reduced in SQL to four exact integers (1e-8 oz and cents), as the drivers' cost is per
 	// column read. The metals' runs are then merged by day.
 	runs := make([][]PerformanceDay, 0, len(metals.All))
 	total := 0
 	for _, m := range metals.All {
-		run, err := s.performanceRun(ctx, userID, m, from)
+		run, err := s.performanceRun(ctx, userID, m, cond, args)
 		if err != nil {
 			return nil, err
 		}
@@ -69,18 +90,14 @@ func (s *Store) PerformanceDaysFrom(ctx context.Context, userID int64, from Date
 }
 
 // performanceRun is one metal's ledger days, oldest first.
-func (s *Store) performanceRun(ctx context.Context, userID int64, m metals.Metal, from Date) ([]PerformanceDay, error) {
+func (s *Store) performanceRun(ctx context.Context, userID int64, m metals.Metal, cond string, condArgs []any) ([]PerformanceDay, error) {
 	// The day as a day number (days since 1970-01-01): no date text to parse per row.
 	dayNum := `CAST(unixepoch(day) / 86400 AS INTEGER)`
 	if s.Engine == Postgres {
 		dayNum = `(day - DATE '1970-01-01')`
 	}
-	args := []any{userID, string(m)}
-	since := ""
-	if !from.IsZero() {
-		since = ` AND day >= ?`
-		args = append(args, from.Format(DateLayout))
-	}
+	args := append([]any{userID, string(m)}, condArgs...)
+	since := cond
 	rows, err := s.db.QueryContext(ctx, s.rebind(`SELECT `+dayNum+`, (oz_int - sold_oz_int) * 100000000 + oz_e8 - sold_oz_e8, cost_int * 100 + cost_c,
 		(sold_cost_int + pl_int) * 100 + sold_cost_c + pl_c, pl_int * 100 + pl_c FROM position_days WHERE user_id = ? AND metal = ?`+since+` ORDER BY day`), args...)
 	if err != nil {

@@ -1,8 +1,6 @@
 package performance
 
 import (
-	"cmp"
-	"slices"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -40,146 +38,6 @@ type point struct {
 	// bench is the benchmark metal's price that day in the currency (benchOK when known).
 	bench   decimal.Decimal
 	benchOK bool
-}
-
-// timeline values the stack at every close of the metals it holds and of the benchmark in
-// [first, last], and on each extra day (the days before periods start and the days they
-// end), priced at the close on or before it (live prices, when given, for the day today).
-// days is the ledger, oldest first, already narrowed to the metals measured; what happened
-// on or before first is the starting position, not a flow.
-func timeline(days []db.PerformanceDay, mk Pricer, conv Converter, bench metals.Metal, first, last time.Time, extra []time.Time, live map[metals.Metal]decimal.Decimal, today time.Time) []point {
-	held := map[metals.Metal]bool{bench: true}
-	for _, d := range days {
-		held[d.Metal] = true
-	}
-	type series struct {
-		closes []prices.Close
-		next   int
-		last   decimal.Decimal
-		known  bool
-		oz     decimal.Decimal
-		dirty  bool // oz or price moved since worth was computed
-	}
-	ser := make([]*series, len(metals.All))
-	var dates []time.Time
-	for i, m := range metals.All {
-		s := &series{oz: decimal.Zero}
-		ser[i] = s
-		if !held[m] {
-			continue
-		}
-		s.closes = mk.Closes(m, first.AddDate(0, 0, 1), last)
-		s.last, s.known = mk.CloseOn(m, first)
-		for _, c := range s.closes {
-			dates = append(dates, c.Date)
-		}
-	}
-	dates = append(dates, first, last)
-	for _, e := range extra {
-		if !e.Before(first) && !e.After(last) {
-			dates = append(dates, e)
-		}
-	}
-	// Days have no fraction of a second: their Unix seconds order them as Time.Compare does, cheaper.
-	slices.SortFunc(dates, func(a, b time.Time) int { return cmp.Compare(a.Unix(), b.Unix()) })
-	dates = slices.CompactFunc(dates, func(a, b time.Time) bool { return a.Equal(b) })
-
-	idx := func(m metals.Metal) int { return slices.Index(metals.All, m) }
-	benchIdx := idx(bench)
-	// A dollar answer needs no conversion: its rate is exactly 1 every day.
-	unit := conv.Currency() == "USD"
-	pts := make([]point, len(dates))
-	di := 0
-	worth := make([]decimal.Decimal, len(metals.All))
-	for i := range worth {
-		worth[i] = decimal.Zero
-	}
-	oz := decimal.Zero
-	for pi, day := range dates {
-		p := &pts[pi]
-		p.day, p.in, p.out, p.realized = day, decimal.Zero, decimal.Zero, decimal.Zero
-		rate, rateOK := one, true
-		if !unit {
-			rate, rateOK = conv.Factor("USD", day)
-		}
-		moved := false
-		for di < len(days) && !days[di].Day.After(day) {
-			d := &days[di]
-			s := ser[idx(d.Metal)]
-			s.oz = s.oz.Add(d.Oz)
-			s.dirty, moved = true, true
-			if pi > 0 {
-				// The ledger's money is already in the answer's currency (each flow at its day's rate).
-				if !d.Bought.IsZero() {
-					p.in = p.in.Add(d.Bought)
-				}
-				if !d.Proceeds.IsZero() {
-					p.out = p.out.Add(d.Proceeds)
-				}
-				if !d.Realized.IsZero() {
-					p.realized = p.realized.Add(d.Realized)
-				}
-			}
-			di++
-		}
-		if moved {
-			// The ounces held (of the metals held at all) change only with the ledger.
-			oz = decimal.Zero
-			for _, s := range ser {
-				if s.oz.IsPositive() {
-					oz = oz.Add(s.oz)
-				}
-			}
-		}
-		p.value, p.ok, p.oz = decimal.Zero, rateOK, oz
-		isToday := len(live) > 0 && day.Equal(today)
-		for i, m := range metals.All {
-			s := ser[i]
-			for s.next < len(s.closes) && !s.closes[s.next].Date.After(day) {
-				s.last, s.known = s.closes[s.next].Price, true
-				s.next++
-				s.dirty = true
-			}
-			price, known := s.last, s.known
-			if isToday {
-				if lp, ok := live[m]; ok {
-					price, known, s.dirty = lp, true, true
-				}
-			}
-			if i == benchIdx && known {
-				p.bench, p.benchOK = price, rateOK
-				if !unit {
-					p.bench = price.Mul(rate)
-				}
-			}
-			if !s.oz.IsPositive() {
-				continue
-			}
-			if !known {
-				p.ok = false
-				continue
-			}
-			if s.dirty {
-				// Only a move of the ounces or the price recomputes the product.
-				worth[i], s.dirty = s.oz.Mul(price), false
-			}
-			p.value = p.value.Add(worth[i])
-		}
-		if !unit {
-			p.value = p.value.Mul(rate)
-		}
-		p.value = metals.Money(p.value)
-		if !p.in.IsZero() {
-			p.in = metals.Money(p.in)
-		}
-		if !p.out.IsZero() {
-			p.out = metals.Money(p.out)
-		}
-		if !p.realized.IsZero() {
-			p.realized = metals.Money(p.realized)
-		}
-	}
-	return pts
 }
 
 // figures are one period's measures over points s..e of a timeline (see Result for their
@@ -222,13 +80,34 @@ type sums struct {
 	fin, fout              []float64         // the flows for XIRR
 }
 
-func prepare(pts []point) *sums {
+func prepare(pts []point) *sums { return prepareFrom(pts, nil, 0) }
+
+// prepareFrom is prepare, taking the sums up to point from (excluded) from kept ones of a
+// timeline whose points before from are the same.
+func prepareFrom(pts []point, kept *sums, from int) *sums {
 	n := len(pts)
 	x := &sums{pts: pts, in: make([]decimal.Decimal, n), out: make([]decimal.Decimal, n), realized: make([]decimal.Decimal, n),
 		chain: make([]decimal.Decimal, n), linked: make([]int, n), zeros: make([]int, n), unknown: make([]int, n),
 		benchOz: make([]decimal.Decimal, n), fin: make([]float64, n), fout: make([]float64, n)}
-	x.in[0], x.out[0], x.realized[0], x.chain[0], x.benchOz[0] = decimal.Zero, decimal.Zero, decimal.Zero, one, decimal.Zero
-	for i := 1; i < n; i++ {
+	if kept == nil || from < 1 || from > len(kept.pts) || from > n {
+		from = 1
+		if n == 0 {
+			return x
+		}
+		x.in[0], x.out[0], x.realized[0], x.chain[0], x.benchOz[0] = decimal.Zero, decimal.Zero, decimal.Zero, one, decimal.Zero
+	} else {
+		copy(x.in, kept.in[:from])
+		copy(x.out, kept.out[:from])
+		copy(x.realized, kept.realized[:from])
+		copy(x.chain, kept.chain[:from])
+		copy(x.linked, kept.linked[:from])
+		copy(x.zeros, kept.zeros[:from])
+		copy(x.unknown, kept.unknown[:from])
+		copy(x.benchOz, kept.benchOz[:from])
+		copy(x.fin, kept.fin[:from])
+		copy(x.fout, kept.fout[:from])
+	}
+	for i := from; i < n; i++ {
 		p, prev := pts[i], pts[i-1]
 		x.in[i], x.out[i], x.realized[i] = x.in[i-1], x.out[i-1], x.realized[i-1]
 		if !p.in.IsZero() {
