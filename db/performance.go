@@ -46,11 +46,44 @@ func (s *Store) PerformanceDaysOn(ctx context.Context, userID int64, days []Date
 	if len(days) == 0 {
 		return nil, nil
 	}
-	args := make([]any, len(days))
-	for i, d := range days {
-		args[i] = d.Format(DateLayout)
+	// One statement (a round trip) for a few days: each metal and day is a primary-key
+	// lookup, in day then metal order as PerformanceDays'.
+	dayNum := `CAST(unixepoch(day) / 86400 AS INTEGER)`
+	if s.Engine == Postgres {
+		dayNum = `(day - DATE '1970-01-01')`
 	}
-	return s.performanceDays(ctx, userID, ` AND day IN (?`+strings.Repeat(", ?", len(days)-1)+`)`, args...)
+	args := []any{userID}
+	for _, m := range metals.All {
+		args = append(args, string(m))
+	}
+	for _, d := range days {
+		args = append(args, d.Format(DateLayout))
+	}
+	rows, err := s.db.QueryContext(ctx, s.rebind(`SELECT metal, `+dayNum+`, `+performanceCols+` FROM position_days
+		WHERE user_id = ? AND metal IN (?`+strings.Repeat(", ?", len(metals.All)-1)+`) AND day IN (?`+strings.Repeat(", ?", len(days)-1)+`) ORDER BY day, metal`), args...)
+	if err != nil {
+		return nil, fmt.Errorf("performance days: %w", err)
+	}
+	defer rows.Close()
+	var out []PerformanceDay
+	for rows.Next() {
+		var m string
+		var day, oz, bought, proceeds, realized int64
+		if err := rows.Scan(&m, &day, &oz, &bought, &proceeds, &realized); err != nil {
+			return nil, fmt.Errorf("performance days: %w", err)
+		}
+		out = append(out, performanceDay(metals.Metal(m), day, oz, bought, proceeds, realized))
+	}
+	return out, rows.Err()
+}
+
+// performanceCols are a ledger row's sums reduced to four exact integers (1e-8 oz and cents).
+const performanceCols = `(oz_int - sold_oz_int) * 100000000 + oz_e8 - sold_oz_e8, cost_int * 100 + cost_c,
+	(sold_cost_int + pl_int) * 100 + sold_cost_c + pl_c, pl_int * 100 + pl_c`
+
+func performanceDay(m metals.Metal, day, oz, bought, proceeds, realized int64) PerformanceDay {
+	return PerformanceDay{Metal: m, Day: Date{time.Unix(day*86400, 0).UTC()},
+		Oz: scaled(oz, ozPlaces), Bought: scaled(bought, moneyPlaces), Proceeds: scaled(proceeds, moneyPlaces), Realized: scaled(realized, moneyPlaces)}
 }
 
 // performanceDays reads the ledger days matching cond (on day, with its args), oldest first.
@@ -98,22 +131,18 @@ func (s *Store) performanceRun(ctx context.Context, userID int64, m metals.Metal
 	}
 	args := append([]any{userID, string(m)}, condArgs...)
 	since := cond
-	rows, err := s.db.QueryContext(ctx, s.rebind(`SELECT `+dayNum+`, (oz_int - sold_oz_int) * 100000000 + oz_e8 - sold_oz_e8, cost_int * 100 + cost_c,
-		(sold_cost_int + pl_int) * 100 + sold_cost_c + pl_c, pl_int * 100 + pl_c FROM position_days WHERE user_id = ? AND metal = ?`+since+` ORDER BY day`), args...)
+	rows, err := s.db.QueryContext(ctx, s.rebind(`SELECT `+dayNum+`, `+performanceCols+` FROM position_days WHERE user_id = ? AND metal = ?`+since+` ORDER BY day`), args...)
 	if err != nil {
 		return nil, fmt.Errorf("performance days: %w", err)
 	}
 	defer rows.Close()
 	var out []PerformanceDay
 	for rows.Next() {
-		d := PerformanceDay{Metal: m}
 		var day, oz, bought, proceeds, realized int64
 		if err := rows.Scan(&day, &oz, &bought, &proceeds, &realized); err != nil {
 			return nil, fmt.Errorf("performance days: %w", err)
 		}
-		d.Day = Date{time.Unix(day*86400, 0).UTC()}
-		d.Oz, d.Bought, d.Proceeds, d.Realized = scaled(oz, ozPlaces), scaled(bought, moneyPlaces), scaled(proceeds, moneyPlaces), scaled(realized, moneyPlaces)
-		out = append(out, d)
+		out = append(out, performanceDay(m, day, oz, bought, proceeds, realized))
 	}
 	return out, rows.Err()
 }

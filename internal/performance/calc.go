@@ -38,6 +38,10 @@ type point struct {
 	// bench is the benchmark metal's price that day in the currency (benchOK when known).
 	bench   decimal.Decimal
 	benchOK bool
+	// fixed says the point was valued in integers (fixed.go): valueC, inC and outC are its
+	// value, in and out in cents, benchE4 the benchmark's price in 1e-4.
+	fixed                      bool
+	valueC, inC, outC, benchE4 int64
 }
 
 // figures are one period's measures over points s..e of a timeline (see Result for their
@@ -78,6 +82,7 @@ type sums struct {
 	linked, zeros, unknown []int             // factors chained, factors of 0, flows without a benchmark price
 	benchOz                []decimal.Decimal // the flows' benchmark ounces
 	fin, fout              []float64         // the flows for XIRR
+	chainE                 []int64           // the chain in 1e-16, noFixed when it does not fit (fixed.go)
 }
 
 func prepare(pts []point) *sums { return prepareFrom(pts, nil, 0) }
@@ -88,13 +93,14 @@ func prepareFrom(pts []point, kept *sums, from int) *sums {
 	n := len(pts)
 	x := &sums{pts: pts, in: make([]decimal.Decimal, n), out: make([]decimal.Decimal, n), realized: make([]decimal.Decimal, n),
 		chain: make([]decimal.Decimal, n), linked: make([]int, n), zeros: make([]int, n), unknown: make([]int, n),
-		benchOz: make([]decimal.Decimal, n), fin: make([]float64, n), fout: make([]float64, n)}
+		benchOz: make([]decimal.Decimal, n), fin: make([]float64, n), fout: make([]float64, n), chainE: make([]int64, n)}
 	if kept == nil || from < 1 || from > len(kept.pts) || from > n {
 		from = 1
 		if n == 0 {
 			return x
 		}
 		x.in[0], x.out[0], x.realized[0], x.chain[0], x.benchOz[0] = decimal.Zero, decimal.Zero, decimal.Zero, one, decimal.Zero
+		x.chainE[0] = chainOne
 	} else {
 		copy(x.in, kept.in[:from])
 		copy(x.out, kept.out[:from])
@@ -106,6 +112,7 @@ func prepareFrom(pts []point, kept *sums, from int) *sums {
 		copy(x.benchOz, kept.benchOz[:from])
 		copy(x.fin, kept.fin[:from])
 		copy(x.fout, kept.fout[:from])
+		copy(x.chainE, kept.chainE[:from])
 	}
 	for i := from; i < n; i++ {
 		p, prev := pts[i], pts[i-1]
@@ -120,32 +127,70 @@ func prepareFrom(pts []point, kept *sums, from int) *sums {
 			x.realized[i] = x.realized[i].Add(p.realized)
 		}
 		x.chain[i], x.linked[i], x.zeros[i], x.unknown[i], x.benchOz[i] = x.chain[i-1], x.linked[i-1], x.zeros[i-1], x.unknown[i-1], x.benchOz[i-1]
+		x.chainE[i] = x.chainE[i-1]
 		if !p.in.IsZero() || !p.out.IsZero() {
 			x.fin[i], _ = p.in.Float64()
 			x.fout[i], _ = p.out.Float64()
 			if p.benchOK && p.bench.IsPositive() {
-				x.benchOz[i] = x.benchOz[i].Add(p.in.Sub(p.out).DivRound(p.bench, ratioPlaces))
+				x.benchOz[i] = x.benchOz[i].Add(benchOunces(p))
 			} else {
 				x.unknown[i]++
 			}
 		}
-		if !p.ok || !prev.ok {
-			continue
+		if p.ok && prev.ok {
+			x.link(i, p, prev)
 		}
-		den := prev.value.Add(p.in)
-		if !den.IsPositive() {
-			continue
-		}
-		x.linked[i]++
-		f := p.value.Add(p.out)
-		if f.IsZero() {
-			x.zeros[i]++
-			x.chain[i] = one
-			continue
-		}
-		x.chain[i] = x.chain[i].Mul(f).DivRound(den, ratioPlaces)
 	}
 	return x
+}
+
+// benchOunces is the benchmark metal's ounces the point's flows buy (in less out, at its
+// price), to 16 places.
+func benchOunces(p point) decimal.Decimal {
+	if p.fixed {
+		if q, ok := mulDivRound(p.inC-p.outC, int64(pow10[ratioPlaces+priceScale-centScale]), p.benchE4); ok {
+			return decimal.New(q, -ratioPlaces)
+		}
+	}
+	return p.in.Sub(p.out).DivRound(p.bench, ratioPlaces)
+}
+
+// link chains point i's return (V_i + out_i) / (V_{i−1} + in_i) onto the TWR chain.
+func (x *sums) link(i int, p, prev point) {
+	if p.fixed && prev.fixed && x.chainE[i-1] != noFixed {
+		den := prev.valueC + p.inC
+		if den <= 0 {
+			return
+		}
+		x.linked[i]++
+		f := p.valueC + p.outC
+		if f == 0 {
+			x.zeros[i]++
+			x.chain[i], x.chainE[i] = one, chainOne
+			return
+		}
+		if q, ok := mulDivRound(x.chainE[i-1], f, den); ok {
+			x.chain[i], x.chainE[i] = decimal.New(q, -ratioPlaces), q
+			return
+		}
+		x.linked[i]-- // counted again below
+	}
+	den := prev.value.Add(p.in)
+	if !den.IsPositive() {
+		return
+	}
+	x.linked[i]++
+	f := p.value.Add(p.out)
+	if f.IsZero() {
+		x.zeros[i]++
+		x.chain[i], x.chainE[i] = one, chainOne
+		return
+	}
+	x.chain[i] = x.chain[i].Mul(f).DivRound(den, ratioPlaces)
+	x.chainE[i] = noFixed
+	if q, ok := fixed(x.chain[i], ratioPlaces); ok {
+		x.chainE[i] = q
+	}
 }
 
 // measure computes the figures of points s..e.

@@ -37,6 +37,48 @@ func (c *countingStore) PerformanceDaysOn(ctx context.Context, id int64, days []
 	return c.Store.PerformanceDaysOn(ctx, id, days)
 }
 
+// waveMarket has gold and silver closes on weekdays from first to last, in triangle waves: up
+// and down again, cent by cent.
+func waveMarket(first, last time.Time) *fakeMarket {
+	mk := &fakeMarket{closes: map[metals.Metal][]prices.Close{}}
+	for d, i := first, 0; !d.After(last); d, i = d.AddDate(0, 0, 1), i+1 {
+		if d.Weekday() == time.Saturday || d.Weekday() == time.Sunday {
+			continue
+		}
+		wave := func(step, top int) int64 {
+			t := (i * step) % (2 * top)
+			return int64(min(t, 2*top-t))
+		}
+		mk.closes[metals.Gold] = append(mk.closes[metals.Gold], prices.Close{Date: d, Price: decimal.New(120000+wave(37, 9000), -2)})
+		mk.closes[metals.Silver] = append(mk.closes[metals.Silver], prices.Close{Date: d, Price: decimal.New(1500+wave(13, 900), -2)})
+	}
+	return mk
+}
+
+// everyAnswer is the summary and a custom period of the stack, of gold and of silver against
+// silver, as JSON.
+func everyAnswer(t *testing.T, s *Service, u db.User) string {
+	t.Helper()
+	ctx := context.Background()
+	var out []any
+	for _, q := range []Query{{Metal: ""}, {Metal: "gold"}, {Metal: "silver", Benchmark: "silver"}} {
+		sum, err := s.Summary(ctx, u, q.Metal, q.Benchmark)
+		if err != nil {
+			t.Fatal(err)
+		}
+		one, err := s.Performance(ctx, u, Query{From: "2016-05-04", To: "2024-11-29", Metal: q.Metal, Benchmark: q.Benchmark})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, sum, one)
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 // TestIncrementalAnswersEqualFullOnes: after each write (a back-dated lot edited, a lot bought
 // today, a sale, a lot deleted, a lot's currency changed), the answer of a service that kept
 // the ledger's days and re-read only those changed is exactly that of a new service over the
@@ -51,19 +93,7 @@ func TestIncrementalAnswersEqualFullOnes(t *testing.T) {
 			t.Fatal(err)
 		}
 		today := day("2025-01-08")
-		mk := &fakeMarket{closes: map[metals.Metal][]prices.Close{}}
-		for d, i := day("2013-01-01"), 0; !d.After(today); d, i = d.AddDate(0, 0, 1), i+1 {
-			if d.Weekday() == time.Saturday || d.Weekday() == time.Sunday {
-				continue
-			}
-			// Triangle waves: up and down again, cent by cent.
-			wave := func(step, top int) int64 {
-				t := (i * step) % (2 * top)
-				return int64(min(t, 2*top-t))
-			}
-			mk.closes[metals.Gold] = append(mk.closes[metals.Gold], prices.Close{Date: d, Price: decimal.New(120000+wave(37, 9000), -2)})
-			mk.closes[metals.Silver] = append(mk.closes[metals.Silver], prices.Close{Date: d, Price: decimal.New(1500+wave(13, 900), -2)})
-		}
+		mk := waveMarket(day("2013-01-01"), today)
 		lot := func(metal, date string, qty int64, oz, price, fees string) db.Holding {
 			h := db.Holding{UserID: u.ID, Metal: metal, ProductName: metal, Quantity: qty, WeightOz: dec(oz),
 				PurchasePrice: dec(price), Fees: dec(fees), PurchaseCurrency: "USD", PurchaseDate: db.Date{Time: day(date)}}
@@ -88,29 +118,9 @@ func TestIncrementalAnswersEqualFullOnes(t *testing.T) {
 			return s
 		}
 		kept := svc(cs)
-		queries := []Query{{Metal: ""}, {Metal: "gold"}, {Metal: "silver", Benchmark: "silver"}}
-		answers := func(s *Service) string {
-			var out []any
-			for _, q := range queries {
-				sum, err := s.Summary(ctx, u, q.Metal, q.Benchmark)
-				if err != nil {
-					t.Fatal(err)
-				}
-				one, err := s.Performance(ctx, u, Query{From: "2016-05-04", To: "2024-11-29", Metal: q.Metal, Benchmark: q.Benchmark})
-				if err != nil {
-					t.Fatal(err)
-				}
-				out = append(out, sum, one)
-			}
-			b, err := json.Marshal(out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return string(b)
-		}
 		same := func(what string) {
 			t.Helper()
-			got, want := answers(kept), answers(svc(st))
+			got, want := everyAnswer(t, kept, u), everyAnswer(t, svc(st), u)
 			if got != want {
 				t.Errorf("%s: the kept service's answer differs from a fresh one:\n got %.600s\nwant %.600s", what, got, want)
 			}

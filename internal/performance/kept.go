@@ -36,7 +36,7 @@ type keptTimeline struct {
 	live map[metals.Metal]decimal.Decimal
 	fr   *frame
 	pts  []point
-	ozs  []decimal.Decimal // each metal's ounces after each point
+	ozs  ozSnap // each metal's ounces after each point
 	x    *sums
 	used uint64
 }
@@ -134,7 +134,7 @@ func (s *Service) valued(ctx context.Context, v valuation) ([]point, *sums) {
 		if fr == nil {
 			fr = newFrame(held, s.market, v.bench, v.lo, v.hi, v.extra)
 		}
-		pts, ozs := fr.value(v.days, v.conv, v.live, v.today, nil, nil, 0)
+		pts, ozs, _ := fr.value(v.days, v.conv, v.live, v.today, nil, ozSnap{}, 0)
 		x := prepare(pts)
 		s.keep(v, &keptTimeline{rev: v.rev, gen: v.gen, fx: v.fxEpoch, live: v.live, fr: fr, pts: pts, ozs: ozs, x: x})
 		return pts, x
@@ -145,7 +145,7 @@ func (s *Service) valued(ctx context.Context, v valuation) ([]point, *sums) {
 		}
 		return k.pts, k.x
 	}
-	pts, ozs := k.fr.value(v.days, v.conv, v.live, v.today, k.pts, k.ozs, from)
+	pts, ozs, from := k.fr.value(v.days, v.conv, v.live, v.today, k.pts, k.ozs, from)
 	x := prepareFrom(pts, k.x, from)
 	s.keep(v, &keptTimeline{rev: v.rev, gen: v.gen, fx: v.fxEpoch, live: v.live, fr: k.fr, pts: pts, ozs: ozs, x: x})
 	return pts, x

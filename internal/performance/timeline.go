@@ -24,6 +24,10 @@ type frame struct {
 	openOK []bool
 	held   uint // bit i set when metals.All[i] is held (or the benchmark)
 	bench  int  // the benchmark's index in metals.All
+	// The closes in units of 1e-4 (fixed.go), when fixed: each is exact at that precision.
+	closeE4 [][]int64
+	openE4  []int64
+	fixed   bool
 }
 
 // heldMask is the metals of days and the benchmark, as frame.held.
@@ -62,6 +66,7 @@ func newFrame(held uint, mk Pricer, bench metals.Metal, first, last time.Time, e
 	// Days have no fraction of a second: their Unix seconds order them as Time.Compare does, cheaper.
 	slices.SortFunc(dates, func(a, b time.Time) int { return cmp.Compare(a.Unix(), b.Unix()) })
 	fr.dates = slices.CompactFunc(dates, func(a, b time.Time) bool { return a.Equal(b) })
+	fr.fixedCloses()
 	return fr
 }
 
@@ -73,6 +78,22 @@ type metalRun struct {
 	known bool
 	oz    decimal.Decimal
 	dirty bool
+	// In integers (fixed.go): the ounces in 1e-8 oz, the price in 1e-4.
+	ozE8, lastE4 int64
+}
+
+// dayE is a ledger day in integers: ounces in 1e-8 oz, money in cents.
+type dayE struct {
+	metal                        int
+	oz, bought, proceeds, realzd int64
+}
+
+// ozSnap is each metal's ounces after each point (len(metals.All) per point), in decimals or,
+// for a timeline valued in integers, in 1e-8 oz.
+type ozSnap struct {
+	fixed bool
+	dec   []decimal.Decimal
+	e8    []int64
 }
 
 // valuer values a frame's days from a ledger.
@@ -87,6 +108,11 @@ type valuer struct {
 	oz    decimal.Decimal // the ounces held of the metals held at all
 	run   []metalRun
 	worth []decimal.Decimal
+	// fast values in integers (fixed.go); rows are the ledger days from row0 on, so.
+	fast   bool
+	rows   []dayE
+	row0   int
+	liveE4 []int64 // per metal, -1 when not live
 }
 
 // timeline values the stack at every close of the metals it holds and of the benchmark in
@@ -96,48 +122,87 @@ type valuer struct {
 // on or before first is the starting position, not a flow.
 func timeline(days []db.PerformanceDay, mk Pricer, conv Converter, bench metals.Metal, first, last time.Time, extra []time.Time, live map[metals.Metal]decimal.Decimal, today time.Time) []point {
 	fr := newFrame(heldMask(days, bench), mk, bench, first, last, extra)
-	pts, _ := fr.value(days, conv, live, today, nil, nil, 0)
+	pts, _, _ := fr.value(days, conv, live, today, nil, ozSnap{}, 0)
 	return pts
 }
 
 // value values the frame's days from the ledger days. With kept points (and the ounces of each
 // metal after each, as value returns them) valued from the same frame, the points before from
 // are taken as they are (the ledger and prices are the same up to them) and the rest valued
-// again; from 0 values every day. It returns the points and the ounces of each metal after
-// each (len(metals.All) per point).
-func (fr *frame) value(days []db.PerformanceDay, conv Converter, live map[metals.Metal]decimal.Decimal, today time.Time, kept []point, keptOz []decimal.Decimal, from int) ([]point, []decimal.Decimal) {
+// again; from 0 values every day. It returns the points, the ounces of each metal after each,
+// and the first point valued (0 when the kept ones could not be taken).
+func (fr *frame) value(days []db.PerformanceDay, conv Converter, live map[metals.Metal]decimal.Decimal, today time.Time, kept []point, keptOz ozSnap, from int) ([]point, ozSnap, int) {
+	pts, snap, at, ok := fr.valueAs(true, days, conv, live, today, kept, keptOz, from)
+	if !ok {
+		// A sum past an int64: in decimals.
+		pts, snap, at, _ = fr.valueAs(false, days, conv, live, today, kept, keptOz, from)
+	}
+	return pts, snap, at
+}
+
+// valueAs is value, in integers when fast is true and they can; ok is false when a sum
+// overflowed them.
+func (fr *frame) valueAs(fast bool, days []db.PerformanceDay, conv Converter, live map[metals.Metal]decimal.Decimal, today time.Time, kept []point, keptOz ozSnap, from int) ([]point, ozSnap, int, bool) {
 	n, nm := len(fr.dates), len(metals.All)
+	v := &valuer{fr: fr, days: days, conv: conv, unit: conv.Currency() == "USD", live: live, today: today,
+		run: make([]metalRun, nm), worth: make([]decimal.Decimal, nm)}
 	if from > len(kept) || from > n {
 		from = 0
 	}
+	// Integers when every price and ledger amount to value from is exact at their precision.
+	v.fast = fast && v.unit && fr.fixed && v.liveFixed() && v.fixedRows(kept, from)
+	if keptOz.fixed != v.fast {
+		from = 0
+		v.fast = v.fast && v.fixedRows(kept, 0)
+	}
 	pts := make([]point, n)
-	ozs := make([]decimal.Decimal, n*nm)
 	copy(pts, kept[:from])
-	copy(ozs, keptOz[:from*nm])
-	v := &valuer{fr: fr, days: days, conv: conv, unit: conv.Currency() == "USD", live: live, today: today,
-		run: make([]metalRun, nm), worth: make([]decimal.Decimal, nm)}
-	v.start(pts, ozs, from)
+	snap := ozSnap{fixed: v.fast}
+	if v.fast {
+		snap.e8 = make([]int64, n*nm)
+		copy(snap.e8, keptOz.e8[:from*nm])
+	} else {
+		snap.dec = make([]decimal.Decimal, n*nm)
+		copy(snap.dec, keptOz.dec[:from*nm])
+	}
+	v.start(pts, snap, from)
 	for pi := from; pi < n; pi++ {
+		if v.fast {
+			if !v.stepFixed(pts, pi) {
+				return nil, ozSnap{}, 0, false
+			}
+			for i := range v.run {
+				snap.e8[pi*nm+i] = v.run[i].ozE8
+			}
+			continue
+		}
 		v.step(pts, pi)
 		for i := range v.run {
-			ozs[pi*nm+i] = v.run[i].oz
+			snap.dec[pi*nm+i] = v.run[i].oz
 		}
 	}
-	return pts, ozs
+	return pts, snap, from, true
+}
+
+// resumeRow is the first ledger day after the points before from.
+func (v *valuer) resumeRow(kept []point, from int) int {
+	if from == 0 {
+		return 0
+	}
+	prev := kept[from-1].day
+	return sort.Search(len(v.days), func(j int) bool { return v.days[j].Day.After(prev) })
 }
 
 // start sets the walk to resume at point from: after the ledger days of the points before it,
 // holding what the point before held, at each metal's close on or before it.
-func (v *valuer) start(pts []point, ozs []decimal.Decimal, from int) {
+func (v *valuer) start(pts []point, snap ozSnap, from int) {
 	fr, nm := v.fr, len(metals.All)
 	v.oz = decimal.Zero
 	for i := range v.worth {
 		v.worth[i] = decimal.Zero
 	}
 	for i := range v.run {
-		r := &v.run[i]
-		r.last, r.known, r.oz, r.dirty = fr.open[i], fr.openOK[i], decimal.Zero, true
-		r.next = 0
+		v.run[i] = metalRun{last: fr.open[i], known: fr.openOK[i], oz: decimal.Zero, dirty: true, lastE4: fr.openE4[i]}
 	}
 	v.di = 0
 	if from == 0 {
@@ -145,13 +210,17 @@ func (v *valuer) start(pts []point, ozs []decimal.Decimal, from int) {
 	}
 	prev := pts[from-1].day
 	v.oz = pts[from-1].oz
-	v.di = sort.Search(len(v.days), func(j int) bool { return v.days[j].Day.After(prev) })
+	v.di = v.resumeRow(pts, from)
 	for i := range v.run {
 		r, cl := &v.run[i], fr.closes[i]
-		r.oz = ozs[(from-1)*nm+i]
+		if snap.fixed {
+			r.ozE8 = snap.e8[(from-1)*nm+i]
+		} else {
+			r.oz = snap.dec[(from-1)*nm+i]
+		}
 		r.next = sort.Search(len(cl), func(j int) bool { return cl[j].Date.After(prev) })
 		if r.next > 0 {
-			r.last, r.known = cl[r.next-1].Price, true
+			r.last, r.known, r.lastE4 = cl[r.next-1].Price, true, fr.closeE4[i][r.next-1]
 		}
 	}
 }
