@@ -33,6 +33,12 @@ func BenchmarkPerformance(b *testing.B) {
 			benchkit.Must(err)
 		}
 	})
+	b.Run("HasLotsOutside", func(b *testing.B) {
+		for b.Loop() {
+			_, err := s.HasLotsOutside(ctx, u.ID, "USD")
+			benchkit.Must(err)
+		}
+	})
 	b.Run("SummaryUncached", func(b *testing.B) {
 		for b.Loop() {
 			// A new service each time: nothing kept.
