@@ -30,9 +30,10 @@ type timelineKey struct {
 
 // keptTimeline is a valued timeline and what it was valued from.
 type keptTimeline struct {
-	rev  int64  // the ledger revision
-	gen  uint64 // the stored closes' generation
-	fx   int64  // the exchange rates' factor epoch
+	rev  int64     // the ledger revision
+	gen  uint64    // the stored closes' generation
+	fx   int64     // the exchange rates' factor epoch
+	day  time.Time // today, when it was valued (its point may be at live prices)
 	live map[metals.Metal]decimal.Decimal
 	fr   *frame
 	pts  []point
@@ -121,7 +122,7 @@ type valuation struct {
 func (s *Service) valued(ctx context.Context, v valuation) ([]point, *sums) {
 	held := heldMask(v.days, v.bench)
 	k, ok := s.timelines.get(v.key)
-	if ok && (k.gen != v.gen || k.fx != v.fxEpoch || k.fr.held != held || k.rev > v.rev) {
+	if ok && (k.gen != v.gen || k.fx != v.fxEpoch || !k.day.Equal(v.today) || k.fr.held != held || k.rev > v.rev) {
 		ok = false
 	}
 	from := 0
@@ -136,18 +137,18 @@ func (s *Service) valued(ctx context.Context, v valuation) ([]point, *sums) {
 		}
 		pts, ozs, _ := fr.value(v.days, v.conv, v.live, v.today, nil, ozSnap{}, 0)
 		x := prepare(pts)
-		s.keep(v, &keptTimeline{rev: v.rev, gen: v.gen, fx: v.fxEpoch, live: v.live, fr: fr, pts: pts, ozs: ozs, x: x})
+		s.keep(v, &keptTimeline{rev: v.rev, gen: v.gen, fx: v.fxEpoch, day: v.today, live: v.live, fr: fr, pts: pts, ozs: ozs, x: x})
 		return pts, x
 	}
 	if from >= len(k.pts) {
 		if k.rev != v.rev {
-			s.keep(v, &keptTimeline{rev: v.rev, gen: k.gen, fx: k.fx, live: k.live, fr: k.fr, pts: k.pts, ozs: k.ozs, x: k.x})
+			s.keep(v, &keptTimeline{rev: v.rev, gen: k.gen, fx: k.fx, day: k.day, live: k.live, fr: k.fr, pts: k.pts, ozs: k.ozs, x: k.x})
 		}
 		return k.pts, k.x
 	}
 	pts, ozs, from := k.fr.value(v.days, v.conv, v.live, v.today, k.pts, k.ozs, from)
 	x := prepareFrom(pts, k.x, from)
-	s.keep(v, &keptTimeline{rev: v.rev, gen: v.gen, fx: v.fxEpoch, live: v.live, fr: k.fr, pts: pts, ozs: ozs, x: x})
+	s.keep(v, &keptTimeline{rev: v.rev, gen: v.gen, fx: v.fxEpoch, day: v.today, live: v.live, fr: k.fr, pts: pts, ozs: ozs, x: x})
 	return pts, x
 }
 
