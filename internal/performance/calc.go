@@ -129,8 +129,7 @@ func prepareFrom(pts []point, kept *sums, from int) *sums {
 		x.chain[i], x.linked[i], x.zeros[i], x.unknown[i], x.benchOz[i] = x.chain[i-1], x.linked[i-1], x.zeros[i-1], x.unknown[i-1], x.benchOz[i-1]
 		x.chainE[i] = x.chainE[i-1]
 		if !p.in.IsZero() || !p.out.IsZero() {
-			x.fin[i], _ = p.in.Float64()
-			x.fout[i], _ = p.out.Float64()
+			x.fin[i], x.fout[i] = flowFloats(p)
 			if p.benchOK && p.bench.IsPositive() {
 				x.benchOz[i] = x.benchOz[i].Add(benchOunces(p))
 			} else {
@@ -142,6 +141,18 @@ func prepareFrom(pts []point, kept *sums, from int) *sums {
 		}
 	}
 	return x
+}
+
+// flowFloats are the point's in and out as float64 for XIRR: from cents, one division each
+// (correctly rounded, so the same float64 as the decimal's), when valued in integers.
+func flowFloats(p point) (in, out float64) {
+	const exact = 1 << 53 // cents a float64 holds exactly
+	if p.fixed && p.inC < exact && p.inC > -exact && p.outC < exact && p.outC > -exact {
+		return float64(p.inC) / 100, float64(p.outC) / 100
+	}
+	in, _ = p.in.Float64()
+	out, _ = p.out.Float64()
+	return in, out
 }
 
 // benchOunces is the benchmark metal's ounces the point's flows buy (in less out, at its

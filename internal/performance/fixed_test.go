@@ -109,7 +109,7 @@ func same(t *testing.T, what string, want, got []point) {
 	xw, xg := prepare(want), prepare(got)
 	for i := range want {
 		if !xw.chain[i].Equal(xg.chain[i]) || !xw.benchOz[i].Equal(xg.benchOz[i]) || !xw.in[i].Equal(xg.in[i]) || !xw.realized[i].Equal(xg.realized[i]) ||
-			xw.linked[i] != xg.linked[i] || xw.zeros[i] != xg.zeros[i] || xw.unknown[i] != xg.unknown[i] {
+			xw.linked[i] != xg.linked[i] || xw.zeros[i] != xg.zeros[i] || xw.unknown[i] != xg.unknown[i] || xw.fin[i] != xg.fin[i] || xw.fout[i] != xg.fout[i] {
 			t.Fatalf("%s: sums at point %d differ: chain %s / %s, bench oz %s / %s", what, i, xg.chain[i], xw.chain[i], xg.benchOz[i], xw.benchOz[i])
 		}
 	}
