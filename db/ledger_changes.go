@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -17,21 +19,29 @@ import (
 // days are older reads everything again.
 const keptLedgerChanges = 256
 
+// maxLoggedDays is how many changed days a revision's log row lists (migration 0029); a write
+// that changed more (an import) logs only its earliest.
+const maxLoggedDays = 32
+
 // recordLedgerChange logs, inside the transaction that raised the member's revision, the
-// earliest day it changed (the keys' days are YYYY-MM-DD, so text order is day order).
+// days it changed (the keys' days are YYYY-MM-DD, so text order is day order).
 func (s *Store) recordLedgerChange(ctx context.Context, tx *sqlx.Tx, userID int64, keys []ledgerKey) error {
 	if len(keys) == 0 {
 		return nil
 	}
-	from := keys[0].Day
-	for _, k := range keys[1:] {
-		if k.Day < from {
-			from = k.Day
-		}
+	days := make([]string, len(keys))
+	for i, k := range keys {
+		days[i] = k.Day
+	}
+	slices.Sort(days)
+	days = slices.Compact(days)
+	var list sql.NullString
+	if len(days) <= maxLoggedDays {
+		list = sql.NullString{String: strings.Join(days, ","), Valid: true}
 	}
 	var rev int64
-	if err := tx.GetContext(ctx, &rev, tx.Rebind(`INSERT INTO ledger_changes (user_id, rev, from_day)
-		SELECT id, ledger_rev, ? FROM users WHERE id = ? RETURNING rev`), from, userID); err != nil {
+	if err := tx.GetContext(ctx, &rev, tx.Rebind(`INSERT INTO ledger_changes (user_id, rev, from_day, days)
+		SELECT id, ledger_rev, ?, ? FROM users WHERE id = ? RETURNING rev`), days[0], list, userID); err != nil {
 		return fmt.Errorf("ledger change: %w", err)
 	}
 	if rev%64 == 0 {
@@ -64,4 +74,69 @@ func (s *Store) LedgerChangedFrom(ctx context.Context, userID, since, upTo int64
 		return Date{}, false, nil
 	}
 	return Date{time.Unix(day.Int64*86400, 0).UTC()}, true, nil
+}
+
+// LedgerChange is what a member's revisions after one changed in the ledger: the earliest day,
+// and every day when each revision listed its days (nil when one did not: then every day on or
+// after From may have changed).
+type LedgerChange struct {
+	From Date
+	Days []Date // oldest first
+}
+
+// LedgerChangedDays is LedgerChangedFrom with the days changed, when the log lists them. ok is
+// false when the log cannot say (as LedgerChangedFrom); a zero From with ok true means nothing
+// changed.
+func (s *Store) LedgerChangedDays(ctx context.Context, userID, since, upTo int64) (LedgerChange, bool, error) {
+	if upTo <= since || upTo-since > keptLedgerChanges {
+		return LedgerChange{}, upTo == since, nil
+	}
+	dayNum := `CAST(unixepoch(from_day) / 86400 AS INTEGER)`
+	if s.Engine == Postgres {
+		dayNum = `(from_day - DATE '1970-01-01')`
+	}
+	rows, err := s.db.QueryContext(ctx, s.rebind(`SELECT `+dayNum+`, days FROM ledger_changes WHERE user_id = ? AND rev > ? AND rev <= ?`), userID, since, upTo)
+	if err != nil {
+		return LedgerChange{}, false, fmt.Errorf("ledger changes: %w", err)
+	}
+	defer rows.Close()
+	var n, from int64
+	listed := true
+	var days []string
+	for rows.Next() {
+		var day int64
+		var list sql.NullString
+		if err := rows.Scan(&day, &list); err != nil {
+			return LedgerChange{}, false, fmt.Errorf("ledger changes: %w", err)
+		}
+		if n == 0 || day < from {
+			from = day
+		}
+		n++
+		listed = listed && list.Valid && list.String != ""
+		if listed {
+			days = append(days, strings.Split(list.String, ",")...)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return LedgerChange{}, false, fmt.Errorf("ledger changes: %w", err)
+	}
+	if n != upTo-since {
+		return LedgerChange{}, false, nil
+	}
+	out := LedgerChange{From: Date{time.Unix(from*86400, 0).UTC()}}
+	if !listed {
+		return out, true, nil
+	}
+	slices.Sort(days)
+	days = slices.Compact(days)
+	out.Days = make([]Date, 0, len(days))
+	for _, d := range days {
+		t, err := ParseDate(d)
+		if err != nil {
+			return LedgerChange{From: out.From}, true, nil // not a day list this store wrote: read from the earliest
+		}
+		out.Days = append(out.Days, t)
+	}
+	return out, true, nil
 }

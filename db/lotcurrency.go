@@ -137,8 +137,12 @@ const (
 // so a member whose every lot is in currency costs no scan of their lots.
 func (s *Store) HasLotsOutside(ctx context.Context, userID int64, currency string) (bool, error) {
 	var n int
-	err := s.db.GetContext(ctx, &n, s.rebind(`SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM holdings WHERE user_id = ? AND (purchase_currency < ? OR purchase_currency > ?) LIMIT 1) h)
-		+ (SELECT COUNT(*) FROM (SELECT 1 FROM sales WHERE user_id = ? AND (currency < ? OR currency > ?) LIMIT 1) x)`), userID, currency, currency, userID, currency, currency)
+	// Each side its own range (an OR of the two is planned as a scan of the member's lots).
+	err := s.db.GetContext(ctx, &n, s.rebind(`SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM holdings WHERE user_id = ? AND purchase_currency < ? LIMIT 1) h1)
+		+ (SELECT COUNT(*) FROM (SELECT 1 FROM holdings WHERE user_id = ? AND purchase_currency > ? LIMIT 1) h2)
+		+ (SELECT COUNT(*) FROM (SELECT 1 FROM sales WHERE user_id = ? AND currency < ? LIMIT 1) x1)
+		+ (SELECT COUNT(*) FROM (SELECT 1 FROM sales WHERE user_id = ? AND currency > ? LIMIT 1) x2)`),
+		userID, currency, userID, currency, userID, currency, userID, currency)
 	if err != nil {
 		return false, fmt.Errorf("lot currencies: %w", err)
 	}

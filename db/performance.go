@@ -34,13 +34,67 @@ func (s *Store) PerformanceDays(ctx context.Context, userID int64) ([]Performanc
 // PerformanceDaysFrom is PerformanceDays of the days on or after from (every day when from
 // is zero): what a reader that kept the days before from (see LedgerChangedFrom) re-reads.
 func (s *Store) PerformanceDaysFrom(ctx context.Context, userID int64, from Date) ([]PerformanceDay, error) {
+	if from.IsZero() {
+		return s.performanceDays(ctx, userID, "")
+	}
+	return s.performanceDays(ctx, userID, ` AND day >= ?`, from.Format(DateLayout))
+}
+
+// PerformanceDaysOn is PerformanceDays of the given days only (those a reader that kept the
+// others re-reads, see LedgerChangedDays); no days, no rows.
+func (s *Store) PerformanceDaysOn(ctx context.Context, userID int64, days []Date) ([]PerformanceDay, error) {
+	if len(days) == 0 {
+		return nil, nil
+	}
+	// One statement (a round trip) for a few days: each metal and day is a primary-key
+	// lookup, in day then metal order as PerformanceDays'.
+	dayNum := `CAST(unixepoch(day) / 86400 AS INTEGER)`
+	if s.Engine == Postgres {
+		dayNum = `(day - DATE '1970-01-01')`
+	}
+	args := []any{userID}
+	for _, m := range metals.All {
+		args = append(args, string(m))
+	}
+	for _, d := range days {
+		args = append(args, d.Format(DateLayout))
+	}
+	rows, err := s.db.QueryContext(ctx, s.rebind(`SELECT metal, `+dayNum+`, `+performanceCols+` FROM position_days
+		WHERE user_id = ? AND metal IN (?`+strings.Repeat(", ?", len(metals.All)-1)+`) AND day IN (?`+strings.Repeat(", ?", len(days)-1)+`) ORDER BY day, metal`), args...)
+	if err != nil {
+		return nil, fmt.Errorf("performance days: %w", err)
+	}
+	defer rows.Close()
+	var out []PerformanceDay
+	for rows.Next() {
+		var m string
+		var day, oz, bought, proceeds, realized int64
+		if err := rows.Scan(&m, &day, &oz, &bought, &proceeds, &realized); err != nil {
+			return nil, fmt.Errorf("performance days: %w", err)
+		}
+		out = append(out, performanceDay(metals.Metal(m), day, oz, bought, proceeds, realized))
+	}
+	return out, rows.Err()
+}
+
+// performanceCols are a ledger row's sums reduced to four exact integers (1e-8 oz and cents).
+const performanceCols = `(oz_int - sold_oz_int) * 100000000 + oz_e8 - sold_oz_e8, cost_int * 100 + cost_c,
+	(sold_cost_int + pl_int) * 100 + sold_cost_c + pl_c, pl_int * 100 + pl_c`
+
+func performanceDay(m metals.Metal, day, oz, bought, proceeds, realized int64) PerformanceDay {
+	return PerformanceDay{Metal: m, Day: Date{time.Unix(day*86400, 0).UTC()},
+		Oz: scaled(oz, ozPlaces), Bought: scaled(bought, moneyPlaces), Proceeds: scaled(proceeds, moneyPlaces), Realized: scaled(realized, moneyPlaces)}
+}
+
+// performanceDays reads the ledger days matching cond (on day, with its args), oldest first.
+func (s *Store) performanceDays(ctx context.Context, userID int64, cond string, args ...any) ([]PerformanceDay, error) {
 	// One primary-key range (user, metal, day) per metal, already in day order; each row is
 	// reduced in SQL to four exact integers (1e-8 oz and cents), as the drivers' cost is per
 	// column read. The metals' runs are then merged by day.
 	runs := make([][]PerformanceDay, 0, len(metals.All))
 	total := 0
 	for _, m := range metals.All {
-		run, err := s.performanceRun(ctx, userID, m, from)
+		run, err := s.performanceRun(ctx, userID, m, cond, args)
 		if err != nil {
 			return nil, err
 		}
@@ -69,34 +123,26 @@ func (s *Store) PerformanceDaysFrom(ctx context.Context, userID int64, from Date
 }
 
 // performanceRun is one metal's ledger days, oldest first.
-func (s *Store) performanceRun(ctx context.Context, userID int64, m metals.Metal, from Date) ([]PerformanceDay, error) {
+func (s *Store) performanceRun(ctx context.Context, userID int64, m metals.Metal, cond string, condArgs []any) ([]PerformanceDay, error) {
 	// The day as a day number (days since 1970-01-01): no date text to parse per row.
 	dayNum := `CAST(unixepoch(day) / 86400 AS INTEGER)`
 	if s.Engine == Postgres {
 		dayNum = `(day - DATE '1970-01-01')`
 	}
-	args := []any{userID, string(m)}
-	since := ""
-	if !from.IsZero() {
-		since = ` AND day >= ?`
-		args = append(args, from.Format(DateLayout))
-	}
-	rows, err := s.db.QueryContext(ctx, s.rebind(`SELECT `+dayNum+`, (oz_int - sold_oz_int) * 100000000 + oz_e8 - sold_oz_e8, cost_int * 100 + cost_c,
-		(sold_cost_int + pl_int) * 100 + sold_cost_c + pl_c, pl_int * 100 + pl_c FROM position_days WHERE user_id = ? AND metal = ?`+since+` ORDER BY day`), args...)
+	args := append([]any{userID, string(m)}, condArgs...)
+	since := cond
+	rows, err := s.db.QueryContext(ctx, s.rebind(`SELECT `+dayNum+`, `+performanceCols+` FROM position_days WHERE user_id = ? AND metal = ?`+since+` ORDER BY day`), args...)
 	if err != nil {
 		return nil, fmt.Errorf("performance days: %w", err)
 	}
 	defer rows.Close()
 	var out []PerformanceDay
 	for rows.Next() {
-		d := PerformanceDay{Metal: m}
 		var day, oz, bought, proceeds, realized int64
 		if err := rows.Scan(&day, &oz, &bought, &proceeds, &realized); err != nil {
 			return nil, fmt.Errorf("performance days: %w", err)
 		}
-		d.Day = Date{time.Unix(day*86400, 0).UTC()}
-		d.Oz, d.Bought, d.Proceeds, d.Realized = scaled(oz, ozPlaces), scaled(bought, moneyPlaces), scaled(proceeds, moneyPlaces), scaled(realized, moneyPlaces)
-		out = append(out, d)
+		out = append(out, performanceDay(m, day, oz, bought, proceeds, realized))
 	}
 	return out, rows.Err()
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 	"testing"
 
 	"github.com/ouncehq/ounce/bench/benchkit"
@@ -9,13 +10,15 @@ import (
 	"github.com/ouncehq/ounce/internal/performance"
 )
 
-// BenchmarkPerformance runs the performance summary's parts in process on SQLite, for
-// profiling:
+// BenchmarkPerformance runs the performance summary's parts in process on SQLite (on
+// PostgreSQL with OUNCE_BENCH_POSTGRES_URL), for profiling:
 //
 //	go test -run X -bench Performance -cpuprofile cpu.out ./bench/portfolio/
 func BenchmarkPerformance(b *testing.B) {
 	ctx := context.Background()
-	eng := benchkit.Engines(ctx, "", "ounce-prof")[0]
+	// SQLite; PostgreSQL with OUNCE_BENCH_POSTGRES_URL set.
+	engines := benchkit.Engines(ctx, os.Getenv("OUNCE_BENCH_POSTGRES_URL"), "ounce-prof")
+	eng := engines[len(engines)-1]
 	s, _, done := eng.Open()
 	defer done()
 	_, err := s.Migrate(ctx)
@@ -30,6 +33,12 @@ func BenchmarkPerformance(b *testing.B) {
 	b.Run("PerformanceDays", func(b *testing.B) {
 		for b.Loop() {
 			_, err := s.PerformanceDays(ctx, u.ID)
+			benchkit.Must(err)
+		}
+	})
+	b.Run("HasLotsOutside", func(b *testing.B) {
+		for b.Loop() {
+			_, err := s.HasLotsOutside(ctx, u.ID, "USD")
 			benchkit.Must(err)
 		}
 	})

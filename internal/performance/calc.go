@@ -1,8 +1,6 @@
 package performance
 
 import (
-	"cmp"
-	"slices"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -40,146 +38,10 @@ type point struct {
 	// bench is the benchmark metal's price that day in the currency (benchOK when known).
 	bench   decimal.Decimal
 	benchOK bool
-}
-
-// timeline values the stack at every close of the metals it holds and of the benchmark in
-// [first, last], and on each extra day (the days before periods start and the days they
-// end), priced at the close on or before it (live prices, when given, for the day today).
-// days is the ledger, oldest first, already narrowed to the metals measured; what happened
-// on or before first is the starting position, not a flow.
-func timeline(days []db.PerformanceDay, mk Pricer, conv Converter, bench metals.Metal, first, last time.Time, extra []time.Time, live map[metals.Metal]decimal.Decimal, today time.Time) []point {
-	held := map[metals.Metal]bool{bench: true}
-	for _, d := range days {
-		held[d.Metal] = true
-	}
-	type series struct {
-		closes []prices.Close
-		next   int
-		last   decimal.Decimal
-		known  bool
-		oz     decimal.Decimal
-		dirty  bool // oz or price moved since worth was computed
-	}
-	ser := make([]*series, len(metals.All))
-	var dates []time.Time
-	for i, m := range metals.All {
-		s := &series{oz: decimal.Zero}
-		ser[i] = s
-		if !held[m] {
-			continue
-		}
-		s.closes = mk.Closes(m, first.AddDate(0, 0, 1), last)
-		s.last, s.known = mk.CloseOn(m, first)
-		for _, c := range s.closes {
-			dates = append(dates, c.Date)
-		}
-	}
-	dates = append(dates, first, last)
-	for _, e := range extra {
-		if !e.Before(first) && !e.After(last) {
-			dates = append(dates, e)
-		}
-	}
-	// Days have no fraction of a second: their Unix seconds order them as Time.Compare does, cheaper.
-	slices.SortFunc(dates, func(a, b time.Time) int { return cmp.Compare(a.Unix(), b.Unix()) })
-	dates = slices.CompactFunc(dates, func(a, b time.Time) bool { return a.Equal(b) })
-
-	idx := func(m metals.Metal) int { return slices.Index(metals.All, m) }
-	benchIdx := idx(bench)
-	// A dollar answer needs no conversion: its rate is exactly 1 every day.
-	unit := conv.Currency() == "USD"
-	pts := make([]point, len(dates))
-	di := 0
-	worth := make([]decimal.Decimal, len(metals.All))
-	for i := range worth {
-		worth[i] = decimal.Zero
-	}
-	oz := decimal.Zero
-	for pi, day := range dates {
-		p := &pts[pi]
-		p.day, p.in, p.out, p.realized = day, decimal.Zero, decimal.Zero, decimal.Zero
-		rate, rateOK := one, true
-		if !unit {
-			rate, rateOK = conv.Factor("USD", day)
-		}
-		moved := false
-		for di < len(days) && !days[di].Day.After(day) {
-			d := &days[di]
-			s := ser[idx(d.Metal)]
-			s.oz = s.oz.Add(d.Oz)
-			s.dirty, moved = true, true
-			if pi > 0 {
-				// The ledger's money is already in the answer's currency (each flow at its day's rate).
-				if !d.Bought.IsZero() {
-					p.in = p.in.Add(d.Bought)
-				}
-				if !d.Proceeds.IsZero() {
-					p.out = p.out.Add(d.Proceeds)
-				}
-				if !d.Realized.IsZero() {
-					p.realized = p.realized.Add(d.Realized)
-				}
-			}
-			di++
-		}
-		if moved {
-			// The ounces held (of the metals held at all) change only with the ledger.
-			oz = decimal.Zero
-			for _, s := range ser {
-				if s.oz.IsPositive() {
-					oz = oz.Add(s.oz)
-				}
-			}
-		}
-		p.value, p.ok, p.oz = decimal.Zero, rateOK, oz
-		isToday := len(live) > 0 && day.Equal(today)
-		for i, m := range metals.All {
-			s := ser[i]
-			for s.next < len(s.closes) && !s.closes[s.next].Date.After(day) {
-				s.last, s.known = s.closes[s.next].Price, true
-				s.next++
-				s.dirty = true
-			}
-			price, known := s.last, s.known
-			if isToday {
-				if lp, ok := live[m]; ok {
-					price, known, s.dirty = lp, true, true
-				}
-			}
-			if i == benchIdx && known {
-				p.bench, p.benchOK = price, rateOK
-				if !unit {
-					p.bench = price.Mul(rate)
-				}
-			}
-			if !s.oz.IsPositive() {
-				continue
-			}
-			if !known {
-				p.ok = false
-				continue
-			}
-			if s.dirty {
-				// Only a move of the ounces or the price recomputes the product.
-				worth[i], s.dirty = s.oz.Mul(price), false
-			}
-			p.value = p.value.Add(worth[i])
-		}
-		if !unit {
-			p.value = p.value.Mul(rate)
-		}
-		p.value = metals.Money(p.value)
-		if !p.in.IsZero() {
-			p.in = metals.Money(p.in)
-		}
-		if !p.out.IsZero() {
-			p.out = metals.Money(p.out)
-		}
-		if !p.realized.IsZero() {
-			p.realized = metals.Money(p.realized)
-		}
-	}
-	return pts
+	// fixed says the point was valued in integers (fixed.go): valueC, inC and outC are its
+	// value, in and out in cents, benchE4 the benchmark's price in 1e-4.
+	fixed                      bool
+	valueC, inC, outC, benchE4 int64
 }
 
 // figures are one period's measures over points s..e of a timeline (see Result for their
@@ -220,15 +82,39 @@ type sums struct {
 	linked, zeros, unknown []int             // factors chained, factors of 0, flows without a benchmark price
 	benchOz                []decimal.Decimal // the flows' benchmark ounces
 	fin, fout              []float64         // the flows for XIRR
+	chainE                 []int64           // the chain in 1e-16, noFixed when it does not fit (fixed.go)
 }
 
-func prepare(pts []point) *sums {
+func prepare(pts []point) *sums { return prepareFrom(pts, nil, 0) }
+
+// prepareFrom is prepare, taking the sums up to point from (excluded) from kept ones of a
+// timeline whose points before from are the same.
+func prepareFrom(pts []point, kept *sums, from int) *sums {
 	n := len(pts)
 	x := &sums{pts: pts, in: make([]decimal.Decimal, n), out: make([]decimal.Decimal, n), realized: make([]decimal.Decimal, n),
 		chain: make([]decimal.Decimal, n), linked: make([]int, n), zeros: make([]int, n), unknown: make([]int, n),
-		benchOz: make([]decimal.Decimal, n), fin: make([]float64, n), fout: make([]float64, n)}
-	x.in[0], x.out[0], x.realized[0], x.chain[0], x.benchOz[0] = decimal.Zero, decimal.Zero, decimal.Zero, one, decimal.Zero
-	for i := 1; i < n; i++ {
+		benchOz: make([]decimal.Decimal, n), fin: make([]float64, n), fout: make([]float64, n), chainE: make([]int64, n)}
+	if kept == nil || from < 1 || from > len(kept.pts) || from > n {
+		from = 1
+		if n == 0 {
+			return x
+		}
+		x.in[0], x.out[0], x.realized[0], x.chain[0], x.benchOz[0] = decimal.Zero, decimal.Zero, decimal.Zero, one, decimal.Zero
+		x.chainE[0] = chainOne
+	} else {
+		copy(x.in, kept.in[:from])
+		copy(x.out, kept.out[:from])
+		copy(x.realized, kept.realized[:from])
+		copy(x.chain, kept.chain[:from])
+		copy(x.linked, kept.linked[:from])
+		copy(x.zeros, kept.zeros[:from])
+		copy(x.unknown, kept.unknown[:from])
+		copy(x.benchOz, kept.benchOz[:from])
+		copy(x.fin, kept.fin[:from])
+		copy(x.fout, kept.fout[:from])
+		copy(x.chainE, kept.chainE[:from])
+	}
+	for i := from; i < n; i++ {
 		p, prev := pts[i], pts[i-1]
 		x.in[i], x.out[i], x.realized[i] = x.in[i-1], x.out[i-1], x.realized[i-1]
 		if !p.in.IsZero() {
@@ -241,32 +127,81 @@ func prepare(pts []point) *sums {
 			x.realized[i] = x.realized[i].Add(p.realized)
 		}
 		x.chain[i], x.linked[i], x.zeros[i], x.unknown[i], x.benchOz[i] = x.chain[i-1], x.linked[i-1], x.zeros[i-1], x.unknown[i-1], x.benchOz[i-1]
+		x.chainE[i] = x.chainE[i-1]
 		if !p.in.IsZero() || !p.out.IsZero() {
-			x.fin[i], _ = p.in.Float64()
-			x.fout[i], _ = p.out.Float64()
+			x.fin[i], x.fout[i] = flowFloats(p)
 			if p.benchOK && p.bench.IsPositive() {
-				x.benchOz[i] = x.benchOz[i].Add(p.in.Sub(p.out).DivRound(p.bench, ratioPlaces))
+				x.benchOz[i] = x.benchOz[i].Add(benchOunces(p))
 			} else {
 				x.unknown[i]++
 			}
 		}
-		if !p.ok || !prev.ok {
-			continue
+		if p.ok && prev.ok {
+			x.link(i, p, prev)
 		}
-		den := prev.value.Add(p.in)
-		if !den.IsPositive() {
-			continue
-		}
-		x.linked[i]++
-		f := p.value.Add(p.out)
-		if f.IsZero() {
-			x.zeros[i]++
-			x.chain[i] = one
-			continue
-		}
-		x.chain[i] = x.chain[i].Mul(f).DivRound(den, ratioPlaces)
 	}
 	return x
+}
+
+// flowFloats are the point's in and out as float64 for XIRR: from cents, one division each
+// (correctly rounded, so the same float64 as the decimal's), when valued in integers.
+func flowFloats(p point) (in, out float64) {
+	const exact = 1 << 53 // cents a float64 holds exactly
+	if p.fixed && p.inC < exact && p.inC > -exact && p.outC < exact && p.outC > -exact {
+		return float64(p.inC) / 100, float64(p.outC) / 100
+	}
+	in, _ = p.in.Float64()
+	out, _ = p.out.Float64()
+	return in, out
+}
+
+// benchOunces is the benchmark metal's ounces the point's flows buy (in less out, at its
+// price), to 16 places.
+func benchOunces(p point) decimal.Decimal {
+	if p.fixed {
+		if q, ok := mulDivRound(p.inC-p.outC, int64(pow10[ratioPlaces+priceScale-centScale]), p.benchE4); ok {
+			return decimal.New(q, -ratioPlaces)
+		}
+	}
+	return p.in.Sub(p.out).DivRound(p.bench, ratioPlaces)
+}
+
+// link chains point i's return (V_i + out_i) / (V_{i−1} + in_i) onto the TWR chain.
+func (x *sums) link(i int, p, prev point) {
+	if p.fixed && prev.fixed && x.chainE[i-1] != noFixed {
+		den := prev.valueC + p.inC
+		if den <= 0 {
+			return
+		}
+		x.linked[i]++
+		f := p.valueC + p.outC
+		if f == 0 {
+			x.zeros[i]++
+			x.chain[i], x.chainE[i] = one, chainOne
+			return
+		}
+		if q, ok := mulDivRound(x.chainE[i-1], f, den); ok {
+			x.chain[i], x.chainE[i] = decimal.New(q, -ratioPlaces), q
+			return
+		}
+		x.linked[i]-- // counted again below
+	}
+	den := prev.value.Add(p.in)
+	if !den.IsPositive() {
+		return
+	}
+	x.linked[i]++
+	f := p.value.Add(p.out)
+	if f.IsZero() {
+		x.zeros[i]++
+		x.chain[i], x.chainE[i] = one, chainOne
+		return
+	}
+	x.chain[i] = x.chain[i].Mul(f).DivRound(den, ratioPlaces)
+	x.chainE[i] = noFixed
+	if q, ok := fixed(x.chain[i], ratioPlaces); ok {
+		x.chainE[i] = q
+	}
 }
 
 // measure computes the figures of points s..e.

@@ -159,8 +159,8 @@ func (s *Service) converter(ctx context.Context, currency string) Converter {
 // currency keeps the ledger's exact sums; otherwise the purchases and sales are read per
 // purchase currency and each is converted at its own day's rate. ok is false (with a note) when
 // a flow has no rate.
-func (s *Service) inCurrency(ctx context.Context, u db.User, conv Converter, days []db.PerformanceDay) ([]db.PerformanceDay, string, error) {
-	outside, err := s.store.HasLotsOutside(ctx, u.ID, conv.Currency())
+func (s *Service) inCurrency(ctx context.Context, u db.User, conv Converter, days []db.PerformanceDay, rev int64) ([]db.PerformanceDay, string, error) {
+	outside, err := s.hasLotsOutside(ctx, u.ID, conv.Currency(), rev)
 	if err != nil || !outside {
 		return days, "", err
 	}
@@ -197,6 +197,50 @@ func (s *Service) inCurrency(ctx context.Context, u db.User, conv Converter, day
 		out[i] = d
 	}
 	return out, "", nil
+}
+
+// outsideCache keeps, per member and currency, whether any lot or sale is in another currency,
+// as of a ledger revision: every write of a lot or sale (its currency included) moves it.
+type outsideCache struct {
+	mu sync.Mutex
+	m  map[outsideKey]outsideAt
+}
+
+type outsideKey struct {
+	user     int64
+	currency string
+}
+
+type outsideAt struct {
+	rev     int64
+	outside bool
+}
+
+// maxOutside bounds the kept answers (a few bytes each).
+const maxOutside = 100_000
+
+// hasLotsOutside is the store's HasLotsOutside, kept per ledger revision rev (read before).
+func (s *Service) hasLotsOutside(ctx context.Context, user int64, currency string, rev int64) (bool, error) {
+	k := outsideKey{user, currency}
+	s.outside.mu.Lock()
+	a, ok := s.outside.m[k]
+	s.outside.mu.Unlock()
+	if ok && a.rev == rev {
+		return a.outside, nil
+	}
+	outside, err := s.store.HasLotsOutside(ctx, user, currency)
+	if err != nil {
+		return false, err
+	}
+	s.outside.mu.Lock()
+	defer s.outside.mu.Unlock()
+	if s.outside.m == nil || len(s.outside.m) >= maxOutside {
+		s.outside.m = map[outsideKey]outsideAt{} // crude but bounded
+	}
+	if old, ok := s.outside.m[k]; !ok || old.rev <= rev {
+		s.outside.m[k] = outsideAt{rev, outside}
+	}
+	return outside, nil
 }
 
 // rateNote says which exchange rate values a period's end, when it is old.

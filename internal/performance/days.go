@@ -3,17 +3,22 @@ package performance
 import (
 	"context"
 	"slices"
+	"sort"
 	"sync"
+	"time"
 
 	"github.com/ouncehq/ounce/db"
 )
 
 // incrementalStore is what lets the service re-read only the ledger days a write changed:
-// the store's change log (the earliest day changed by the revisions after one it kept) and
-// the days on or after a day. *db.Store provides it; a store without it is read whole.
+// the store's change log (the days changed by the revisions after one it kept, or the
+// earliest of them) and the days on or after a day, or on given days. *db.Store provides it;
+// a store without it is read whole.
 type incrementalStore interface {
 	LedgerChangedFrom(ctx context.Context, userID, since, upTo int64) (db.Date, bool, error)
+	LedgerChangedDays(ctx context.Context, userID, since, upTo int64) (db.LedgerChange, bool, error)
 	PerformanceDaysFrom(ctx context.Context, userID int64, from db.Date) ([]db.PerformanceDay, error)
+	PerformanceDaysOn(ctx context.Context, userID int64, days []db.Date) ([]db.PerformanceDay, error)
 }
 
 var _ incrementalStore = (*db.Store)(nil)
@@ -82,38 +87,88 @@ func (c *dayCache) put(user, rev int64, days []db.PerformanceDay) {
 	c.total += len(days)
 }
 
-// ledgerDays is the member's ledger days at revision rev (read just before). With days kept
-// at an older revision, it asks the store's change log for the earliest day changed since,
-// re-reads the days on or after it and splices them onto the kept ones before it; it reads
-// everything when nothing is kept or the log cannot say.
-func (s *Service) ledgerDays(ctx context.Context, userID, rev int64) ([]db.PerformanceDay, error) {
+// dayChange is what changed in a member's ledger between the revision the days were kept at
+// (since) and the one read: from is the earliest day changed (zero when nothing did); known is
+// false when it cannot be said (nothing was kept, or the change log could not say).
+type dayChange struct {
+	since int64
+	from  time.Time
+	known bool
+}
+
+// ledgerDays is the member's ledger days at revision rev (read just before), and what changed
+// since the days it kept. With days kept at an older revision, it asks the store's change log
+// which days changed since: it re-reads just those days when the log lists them, else the
+// days on or after the earliest, and splices them onto the kept ones. It reads everything when
+// nothing is kept or the log cannot say.
+func (s *Service) ledgerDays(ctx context.Context, userID, rev int64) ([]db.PerformanceDay, dayChange, error) {
 	inc, ok := s.store.(incrementalStore)
 	if !ok {
-		return s.store.PerformanceDays(ctx, userID)
+		days, err := s.store.PerformanceDays(ctx, userID)
+		return days, dayChange{}, err
 	}
 	if k, ok := s.days.get(userID); ok && k.rev <= rev {
 		if k.rev == rev {
-			return k.days, nil
+			return k.days, dayChange{since: rev, known: true}, nil
 		}
-		from, ok, err := inc.LedgerChangedFrom(ctx, userID, k.rev, rev)
+		days, from, ok, err := s.spliceChanged(ctx, inc, userID, k, rev)
 		if err != nil {
-			return nil, err
+			return nil, dayChange{}, err
 		}
 		if ok {
-			fresh, err := inc.PerformanceDaysFrom(ctx, userID, from)
-			if err != nil {
-				return nil, err
-			}
-			i, _ := slices.BinarySearchFunc(k.days, from, func(d db.PerformanceDay, t db.Date) int { return d.Day.Compare(t.Time) })
-			days := append(k.days[:i:i], fresh...)
 			s.days.put(userID, rev, days)
-			return days, nil
+			return days, dayChange{since: k.rev, from: from, known: true}, nil
 		}
 	}
 	days, err := s.store.PerformanceDays(ctx, userID)
 	if err != nil {
-		return nil, err
+		return nil, dayChange{}, err
 	}
 	s.days.put(userID, rev, days)
-	return days, nil
+	return days, dayChange{}, nil
+}
+
+// spliceChanged is the kept days k brought to revision rev through the change log, and the
+// earliest day changed; ok is false when the log cannot say.
+func (s *Service) spliceChanged(ctx context.Context, inc incrementalStore, userID int64, k keptDays, rev int64) ([]db.PerformanceDay, time.Time, bool, error) {
+	ch, ok, err := inc.LedgerChangedDays(ctx, userID, k.rev, rev)
+	if err != nil || !ok {
+		return nil, time.Time{}, false, err
+	}
+	if ch.From.IsZero() {
+		return k.days, time.Time{}, true, nil
+	}
+	if ch.Days != nil {
+		fresh, err := inc.PerformanceDaysOn(ctx, userID, ch.Days)
+		if err != nil {
+			return nil, time.Time{}, false, err
+		}
+		return spliceDays(k.days, ch.Days, fresh), ch.From.Time, true, nil
+	}
+	fresh, err := inc.PerformanceDaysFrom(ctx, userID, ch.From)
+	if err != nil {
+		return nil, time.Time{}, false, err
+	}
+	i, _ := slices.BinarySearchFunc(k.days, ch.From, func(d db.PerformanceDay, t db.Date) int { return d.Day.Compare(t.Time) })
+	return append(k.days[:i:i], fresh...), ch.From.Time, true, nil
+}
+
+// spliceDays is kept with the rows of each changed day (oldest first) replaced by fresh's rows
+// of it (fresh holds only changed days, oldest first). kept is not written.
+func spliceDays(kept []db.PerformanceDay, changed []db.Date, fresh []db.PerformanceDay) []db.PerformanceDay {
+	out := make([]db.PerformanceDay, 0, len(kept)+len(fresh))
+	i, f := 0, 0
+	for _, d := range changed {
+		j := i + sort.Search(len(kept)-i, func(n int) bool { return !kept[i+n].Day.Before(d.Time) })
+		out = append(out, kept[i:j]...)
+		for j < len(kept) && kept[j].Day.Equal(d.Time) {
+			j++
+		}
+		for f < len(fresh) && !fresh[f].Day.After(d.Time) {
+			out = append(out, fresh[f])
+			f++
+		}
+		i = j
+	}
+	return append(out, kept[i:]...)
 }

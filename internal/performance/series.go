@@ -75,98 +75,99 @@ func (s *Service) Series(ctx context.Context, u db.User, q Query) (Series, error
 	if out, ok := seriesCache.get(s, key, state); ok {
 		return out, nil
 	}
-	out, err := s.series(ctx, u, sp, metal, bench, cur, today)
+	out, err := s.series(ctx, u, sp, metal, bench, cur, today, rev)
 	if err == nil {
 		seriesCache.put(s, key, state, out)
 	}
 	return out, err
 }
 
-// series computes a Series (Series checks and caches).
-func (s *Service) series(ctx context.Context, u db.User, sp span, metal, bench metals.Metal, cur string, today time.Time) (Series, error) {
-	all, err := s.store.PerformanceDays(ctx, u.ID)
+// series computes a Series (Series checks and caches) from the ledger at revision rev.
+func (s *Service) series(ctx context.Context, u db.User, sp span, metal, bench metals.Metal, cur string, today time.Time, rev int64) (Series, error) {
+	all, _, err := s.ledgerDays(ctx, u.ID, rev)
 	if err != nil {
 		return Series{}, err
 	}
 	conv := s.converter(ctx, cur)
 	// The ledger's money in the series' currency, each flow at its own day's rate, as the
 	// summary's; a flow without a rate leaves the money figures out, said in a note.
-	all, noRate, err := s.inCurrency(ctx, u, conv, all)
+	all, noRate, err := s.inCurrency(ctx, u, conv, all, rev)
 	if err != nil {
 		return Series{}, err
 	}
-	days := all
-	if metal != "" {
-		days = make([]db.PerformanceDay, 0, len(all))
-		for _, d := range all {
-			if d.Metal == metal {
-				days = append(days, d)
-			}
-		}
-	}
+	days := narrow(all, metal)
 	var first time.Time
 	if len(days) > 0 {
 		first = days[0].Day.Time
 	}
-	// The timeline carries the same days as the summary's (every preset's start and end), so
-	// a flow on a day without a close is linked into the chain at the same point.
-	var extra []time.Time
-	if sp.name != "custom" {
-		sp = presetSpan(sp.name, today, first)
-		for _, p := range Presets {
-			o := presetSpan(p, today, first)
-			extra = append(extra, o.from.AddDate(0, 0, -1), o.to)
-		}
-	} else {
-		extra = append(extra, sp.from.AddDate(0, 0, -1), sp.to)
-	}
+	sp, extra := seriesSpan(sp, today, first)
 	out := Series{Period: sp.name, From: sp.from, To: sp.to, Currency: conv.Currency(), Metal: metal, Benchmark: bench, Points: []SeriesPoint{}}
 	if s.market == nil {
 		out.Stale = true
 		out.Notes = append(out.Notes, "this server has no prices, so nothing can be valued")
 		return out, nil
 	}
-	used := map[metals.Metal]bool{bench: true}
-	for _, d := range days {
-		used[d.Metal] = true
-	}
-	board := s.market.Snapshot()
-	live := map[metals.Metal]decimal.Decimal{}
-	isLive := true
-	for m := range used {
-		p, ok := board.Prices[m]
-		if !ok || p.Stale || p.Price.IsZero() {
-			isLive = false
-			continue
-		}
-		live[m] = p.Price
-	}
-	if !isLive {
-		live = nil
-	}
-	liveEnd := isLive && sp.to.Equal(today)
-	var closes string
-	out.AsOf, out.Stale, closes = s.asOf(used, sp.to, today, liveEnd, board.AsOf)
-	if sp.name == "1D" && !liveEnd {
-		out.Notes = append(out.Notes, "1D needs live prices and they are not live: the newest close is of "+isoDay(out.AsOf)+"; ask for a period or dates instead")
+	used, board := usedMetals(days, bench), s.market.Snapshot()
+	live := livePrices(used, board)
+	if !s.seriesStatus(&out, used, live != nil, board.AsOf, today, noRate, conv) {
 		return out, nil
-	}
-	if out.Stale {
-		out.Notes = append(out.Notes, "prices are not live: the end value is at the newest closes on or before "+isoDay(sp.to)+" ("+closes+")")
-	}
-	if noRate != "" {
-		out.Notes = append(out.Notes, noRate)
-		return out, nil
-	}
-	if n := rateNote(conv, sp.to); n != "" {
-		out.Notes = append(out.Notes, n)
-		out.Stale = true
 	}
 	lo := sp.from.AddDate(0, 0, -1)
 	pts := timeline(days, s.market, conv, bench, lo, sp.to, extra, live, today)
 	x := prepare(pts)
 	si, _ := slices.BinarySearchFunc(pts, lo, func(p point, t time.Time) int { return p.day.Compare(t) })
 	ei, _ := slices.BinarySearchFunc(pts, sp.to, func(p point, t time.Time) int { return p.day.Compare(t) })
+	var note string
+	out.Points, note = seriesPoints(x, si, ei)
+	if note != "" {
+		out.Notes = append(out.Notes, note)
+	}
+	return out, nil
+}
+
+// seriesSpan resolves a preset period and lists the timeline's extra days: the same days as
+// the summary's (every preset's start and end), so a flow on a day without a close is linked
+// into the chain at the same point; a custom period's own start and end.
+func seriesSpan(sp span, today, first time.Time) (span, []time.Time) {
+	if sp.name == "custom" {
+		return sp, []time.Time{sp.from.AddDate(0, 0, -1), sp.to}
+	}
+	extra := make([]time.Time, 0, 2*len(Presets))
+	for _, p := range Presets {
+		o := presetSpan(p, today, first)
+		extra = append(extra, o.from.AddDate(0, 0, -1), o.to)
+	}
+	return presetSpan(sp.name, today, first), extra
+}
+
+// seriesStatus dates the series and notes what is not current; it is false when there is
+// nothing to chart (1D without live prices, or a flow without an exchange rate).
+func (s *Service) seriesStatus(out *Series, used map[metals.Metal]bool, isLive bool, liveAt, today time.Time, noRate string, conv Converter) bool {
+	liveEnd := isLive && out.To.Equal(today)
+	var closes string
+	out.AsOf, out.Stale, closes = s.asOf(used, out.To, today, liveEnd, liveAt)
+	if out.Period == "1D" && !liveEnd {
+		out.Notes = append(out.Notes, "1D needs live prices and they are not live: the newest close is of "+isoDay(out.AsOf)+"; ask for a period or dates instead")
+		return false
+	}
+	if out.Stale {
+		out.Notes = append(out.Notes, "prices are not live: the end value is at the newest closes on or before "+isoDay(out.To)+" ("+closes+")")
+	}
+	if noRate != "" {
+		out.Notes = append(out.Notes, noRate)
+		return false
+	}
+	if n := rateNote(conv, out.To); n != "" {
+		out.Notes = append(out.Notes, n)
+		out.Stale = true
+	}
+	return true
+}
+
+// seriesPoints are the points si..ei of a timeline's sums as the chart shows them, and a note
+// when the start cannot be valued or has no benchmark close.
+func seriesPoints(x *sums, si, ei int) ([]SeriesPoint, string) {
+	pts := x.pts
 	a := pts[si]
 	benchBase := a.ok && a.benchOK && a.bench.IsPositive()
 	var baseOz decimal.Decimal
@@ -176,7 +177,7 @@ func (s *Service) series(ctx context.Context, u db.User, sp span, metal, bench m
 			baseOz = a.value.DivRound(a.bench, ratioPlaces)
 		}
 	}
-	out.Points = make([]SeriesPoint, 0, ei-si+1)
+	out := make([]SeriesPoint, 0, ei-si+1)
 	for i := si; i <= ei && i < len(pts); i++ {
 		p := pts[i]
 		pt := SeriesPoint{Date: p.day}
@@ -185,35 +186,44 @@ func (s *Service) series(ctx context.Context, u db.User, sp span, metal, bench m
 			pt.Value = &v
 		}
 		if a.ok && p.ok {
-			switch {
-			case i == si && a.value.IsPositive():
-				z := decimal.Zero
-				pt.TWRPct = &z
-			case x.linked[i] == x.linked[si]:
-				// Nothing held yet: no return to show.
-			case x.zeros[i] > x.zeros[si]:
-				t := one.Neg()
-				pt.TWRPct = pct(&t)
-			case x.chain[si].IsZero():
-				// No base to chain from (see measure).
-			default:
-				t := x.chain[i].DivRound(x.chain[si], ratioPlaces).Sub(one)
-				pt.TWRPct = pct(&t)
-			}
+			pt.TWRPct = x.twrSince(si, i)
 		}
 		if benchBase && p.benchOK && x.unknown[i] == x.unknown[si] {
 			bv := metals.Money(x.benchOz[i].Sub(x.benchOz[si]).Add(baseOz).Mul(p.bench))
 			bt := p.bench.DivRound(a.bench, ratioPlaces).Sub(one)
 			pt.BenchmarkValue, pt.BenchmarkTWRPct = &bv, pct(&bt)
 		}
-		out.Points = append(out.Points, pt)
+		out = append(out, pt)
 	}
-	if !a.ok {
-		out.Notes = append(out.Notes, "a metal held has no price on "+isoDay(a.day)+", so the stack cannot be valued from the start")
-	} else if !benchBase {
-		out.Notes = append(out.Notes, "the benchmark metal has no close at the start of the period")
+	switch {
+	case !a.ok:
+		return out, "a metal held has no price on " + isoDay(a.day) + ", so the stack cannot be valued from the start"
+	case !benchBase:
+		return out, "the benchmark metal has no close at the start of the period"
 	}
-	return out, nil
+	return out, ""
+}
+
+// twrSince is the chart's TWR (percent) at point i of a period starting at point si; nil
+// when there is none to show.
+func (x *sums) twrSince(si, i int) *decimal.Decimal {
+	switch {
+	case i == si && x.pts[si].value.IsPositive():
+		z := decimal.Zero
+		return &z
+	case x.linked[i] == x.linked[si]:
+		// Nothing held yet: no return to show.
+		return nil
+	case x.zeros[i] > x.zeros[si]:
+		t := one.Neg()
+		return pct(&t)
+	case x.chain[si].IsZero():
+		// No base to chain from (see measure).
+		return nil
+	default:
+		t := x.chain[i].DivRound(x.chain[si], ratioPlaces).Sub(one)
+		return pct(&t)
+	}
 }
 
 // seriesKey is one series asked of one service.

@@ -55,14 +55,18 @@ type Deps struct {
 
 // Service holds the performance use cases.
 type Service struct {
-	store   Store
-	market  market
-	rates   Rates
-	now     func() time.Time
-	log     *slog.Logger
-	cache   answerCache
-	factors factorCache
-	days    dayCache // the ledger days last read per member (days.go)
+	store     Store
+	market    market
+	rates     Rates
+	now       func() time.Time
+	log       *slog.Logger
+	cache     answerCache
+	factors   factorCache
+	days      dayCache      // the ledger days last read per member (days.go)
+	timelines timelineCache // the valued timelines per question (kept.go)
+	outside   outsideCache  // whether lots are outside a currency, per member (currency.go)
+
+	wholeValuations wholeValuations
 }
 
 // New builds the service.
@@ -330,37 +334,27 @@ func (s *Service) compute(ctx context.Context, u db.User, q question, spans []sp
 	if out, ok := s.cache.get(key, state); ok {
 		return out, nil
 	}
-	out, err := s.answer(ctx, u, q, spans, rev)
+	out, err := s.answer(ctx, u, q, spans, rev, state)
 	if err == nil {
 		s.cache.put(key, state, out)
 	}
 	return out, err
 }
 
-func (s *Service) answer(ctx context.Context, u db.User, q question, spans []span, rev int64) ([]Result, error) {
-	metal, bench, withFlows := q.metal, q.bench, q.flows
-	all, err := s.ledgerDays(ctx, u.ID, rev)
+func (s *Service) answer(ctx context.Context, u db.User, q question, spans []span, rev int64, st cacheState) ([]Result, error) {
+	all, change, err := s.ledgerDays(ctx, u.ID, rev)
 	if err != nil {
 		return nil, err
 	}
 	conv := s.converter(ctx, q.currency)
 	// The money of the ledger in the answer's currency; a flow without a rate withholds the
 	// money figures (ounces stay), said in a note.
-	all, noRate, err := s.inCurrency(ctx, u, conv, all)
+	all, noRate, err := s.inCurrency(ctx, u, conv, all, rev)
 	if err != nil {
 		return nil, err
 	}
-	days := all
-	if metal != "" {
-		days = make([]db.PerformanceDay, 0, len(all))
-		for _, d := range all {
-			if d.Metal == metal {
-				days = append(days, d)
-			}
-		}
-	}
-	now := s.now().UTC()
-	today := utcDay(now)
+	days := narrow(all, q.metal)
+	today := utcDay(s.now())
 	var first time.Time
 	if len(days) > 0 {
 		first = days[0].Day.Time
@@ -371,7 +365,7 @@ func (s *Service) answer(ctx context.Context, u db.User, q question, spans []spa
 			sp = presetSpan(sp.name, today, first)
 			spans[i] = sp
 		}
-		out[i] = Result{Period: sp.name, From: sp.from, To: sp.to, Currency: conv.Currency(), Metal: metal, Benchmark: Benchmark{Metal: bench}}
+		out[i] = Result{Period: sp.name, From: sp.from, To: sp.to, Currency: conv.Currency(), Metal: q.metal, Benchmark: Benchmark{Metal: q.bench}}
 	}
 	if s.market == nil {
 		for i := range out {
@@ -380,51 +374,28 @@ func (s *Service) answer(ctx context.Context, u db.User, q question, spans []spa
 		}
 		return out, nil
 	}
-	// Which metals the answer values, and whether each has a live price.
-	used := map[metals.Metal]bool{bench: true}
-	for _, d := range days {
-		used[d.Metal] = true
-	}
-	board := s.market.Snapshot()
-	live := map[metals.Metal]decimal.Decimal{}
-	isLive := true
-	asOfLive := board.AsOf
-	for m := range used {
-		sp, ok := board.Prices[m]
-		if !ok || sp.Stale || sp.Price.IsZero() {
-			isLive = false
-			continue
-		}
-		live[m] = sp.Price
-	}
-	if !isLive {
-		live = nil
-	}
+	used, board := usedMetals(days, q.bench), s.market.Snapshot()
+	live := livePrices(used, board)
 	// The timeline spans every period at once, with a point at each start and end.
-	lo, hi := today, time.Time{}
-	var extra []time.Time
+	v := valuation{key: timelineKey{user: u.ID, metal: q.metal, bench: q.bench, currency: conv.Currency()}, rev: rev, change: change,
+		days: days, conv: conv, bench: q.bench, lo: today, live: live, today: today, gen: st.gen, fxEpoch: st.fx}
 	for _, sp := range spans {
 		st := sp.from.AddDate(0, 0, -1)
-		extra = append(extra, st, sp.to)
-		if st.Before(lo) {
-			lo = st
-		}
-		if sp.to.After(hi) {
-			hi = sp.to
-		}
+		v.extra = append(v.extra, st, sp.to)
+		v.lo, v.hi = minTime(v.lo, st), maxTime(v.hi, sp.to)
+		v.key.spans += sp.name + isoDay(sp.from) + isoDay(sp.to) + ";"
 	}
-	pts := timeline(days, s.market, conv, bench, lo, hi, extra, live, today)
+	pts, x := s.valued(ctx, v)
 	find := func(d time.Time) int {
 		i, _ := slices.BinarySearchFunc(pts, d, func(p point, t time.Time) int { return p.day.Compare(t) })
 		return i
 	}
-	x := prepare(pts)
 	cpi := CPIFor(conv.Currency())
 	for i, sp := range spans {
 		r := &out[i]
-		liveEnd := isLive && sp.to.Equal(today)
+		liveEnd := live != nil && sp.to.Equal(today)
 		var closes string
-		r.AsOf, r.Stale, closes = s.asOf(used, sp.to, today, liveEnd, asOfLive)
+		r.AsOf, r.Stale, closes = s.asOf(used, sp.to, today, liveEnd, board.AsOf)
 		if sp.name == "1D" && !liveEnd {
 			r.Notes = append(r.Notes, "1D needs live prices and they are not live: the newest close is of "+isoDay(r.AsOf)+"; ask for a period or dates instead")
 			continue
@@ -446,7 +417,7 @@ func (s *Service) answer(ctx context.Context, u db.User, q question, spans []spa
 			held = first.AddDate(0, 0, -1)
 		}
 		s.real(r, f, cpi, held)
-		if withFlows {
+		if q.flows {
 			r.Flows = flowsOf(days, sp.from, sp.to)
 		}
 	}
@@ -456,6 +427,56 @@ func (s *Service) answer(ctx context.Context, u db.User, q question, spans []spa
 		}
 	}
 	return out, nil
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+// narrow is the days of one metal ("" every day).
+func narrow(all []db.PerformanceDay, metal metals.Metal) []db.PerformanceDay {
+	if metal == "" {
+		return all
+	}
+	days := make([]db.PerformanceDay, 0, len(all))
+	for _, d := range all {
+		if d.Metal == metal {
+			days = append(days, d)
+		}
+	}
+	return days
+}
+
+// usedMetals is the metals an answer values: those of its days and the benchmark.
+func usedMetals(days []db.PerformanceDay, bench metals.Metal) map[metals.Metal]bool {
+	used := map[metals.Metal]bool{bench: true}
+	for _, d := range days {
+		used[d.Metal] = true
+	}
+	return used
+}
+
+// livePrices is the board's price of each metal used, or nil when one of them is not live.
+func livePrices(used map[metals.Metal]bool, board prices.Snapshot) map[metals.Metal]decimal.Decimal {
+	live := map[metals.Metal]decimal.Decimal{}
+	for m := range used {
+		sp, ok := board.Prices[m]
+		if !ok || sp.Stale || sp.Price.IsZero() {
+			return nil
+		}
+		live[m] = sp.Price
+	}
+	return live
 }
 
 // withholdMoney empties a result's money figures and percentages, keeping the ounces, and

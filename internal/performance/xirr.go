@@ -39,18 +39,11 @@ func xirr(flows []cashFlow) (annual, period float64, ok bool) {
 	if !pos || !neg || span <= 0 {
 		return 0, 0, false
 	}
+	gaps := dayGaps(ys)
 	for i := range ys {
 		ys[i] /= span
 	}
-	// npv and its derivative in h, one exponential per flow.
-	npv := func(h float64) (v, dv float64) {
-		for i, f := range flows {
-			e := f.Amount * math.Exp(-h*ys[i])
-			v += e
-			dv -= e * ys[i]
-		}
-		return v, dv
-	}
+	npv := (&discounter{flows: flows, ys: ys, gaps: gaps, span: span}).npv
 	lo, hi := -30.0, 30.0
 	flo, _ := npv(lo)
 	fhi, _ := npv(hi)
@@ -101,4 +94,60 @@ func xirr(flows []cashFlow) (annual, period float64, ok bool) {
 	h := x
 	years := span / 365
 	return math.Expm1(h / years), math.Expm1(h), true
+}
+
+// maxGap is the longest gap between flows' days a discount recurrence takes (a timeline's
+// flows are days apart; a longer gap falls back to one exponential per flow).
+const maxGap = 64
+
+// dayGaps is the whole days between each flow and the one before (0 for the first), or nil
+// when the days are not whole, not in order, or farther apart than maxGap.
+func dayGaps(days []float64) []int {
+	gaps := make([]int, len(days))
+	for i := 1; i < len(days); i++ {
+		g := days[i] - days[i-1]
+		if g < 0 || g > maxGap || g != math.Trunc(g) || days[i] != math.Trunc(days[i]) {
+			return nil
+		}
+		gaps[i] = int(g)
+	}
+	return gaps
+}
+
+// discounter is the NPV of flows at a log growth h over the span, and its derivative in h:
+// one exponential per flow, or, for flows on whole days in order (a timeline's), each flow's
+// discount the one before it times that of the days between, one exponential per distinct
+// gap (a rate, not money: its float64 rounding, relative 1e-16 a step, is far below the four
+// places a percentage shows).
+type discounter struct {
+	flows  []cashFlow
+	ys     []float64 // each flow's time as a fraction of the span
+	gaps   []int     // dayGaps, nil when the days are not whole and in order
+	span   float64
+	gapExp [maxGap + 1]float64
+}
+
+func (c *discounter) npv(h float64) (v, dv float64) {
+	if c.gaps == nil {
+		for i, f := range c.flows {
+			e := f.Amount * math.Exp(-h*c.ys[i])
+			v += e
+			dv -= e * c.ys[i]
+		}
+		return v, dv
+	}
+	clear(c.gapExp[:])
+	disc := 1.0
+	for i, f := range c.flows {
+		if g := c.gaps[i]; g > 0 {
+			if c.gapExp[g] == 0 {
+				c.gapExp[g] = math.Exp(-h * float64(g) / c.span)
+			}
+			disc *= c.gapExp[g]
+		}
+		e := f.Amount * disc
+		v += e
+		dv -= e * c.ys[i]
+	}
+	return v, dv
 }
