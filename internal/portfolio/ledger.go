@@ -33,6 +33,8 @@ type Ledger struct {
 	// Total counts every lot matching the filter; Metal is the filter ("" for all).
 	Total int
 	Metal string
+	// Limit and Offset are the page LedgerPage listed (zero from Ledger and LedgerSearch).
+	Limit, Offset int
 	// Portfolio gives the per-metal subtotals (all lots, not only those listed).
 	Portfolio Portfolio
 }
@@ -62,6 +64,12 @@ func (s *Service) LedgerSearch(ctx context.Context, u db.User, metal string, q H
 	if err != nil {
 		return Ledger{}, err
 	}
+	return s.ledgerOf(ctx, u, rows, total, metal)
+}
+
+// ledgerOf is the ledger of the lots rows (total of them matched), with their sales and
+// the per-metal subtotals of the whole stack.
+func (s *Service) ledgerOf(ctx context.Context, u db.User, rows []db.Holding, total int, metal string) (Ledger, error) {
 	p, err := s.Portfolio(ctx, u)
 	if err != nil {
 		return Ledger{}, err

@@ -30,6 +30,8 @@ type Store interface {
 	HistoryChanges(ctx context.Context, userID int64, since db.Date) ([]db.PositionChange, error)
 	HoldingByID(ctx context.Context, userID int64, id string) (db.Holding, error)
 	HoldingsByUser(ctx context.Context, userID int64, f db.HoldingFilter) ([]db.Holding, int, error)
+	ProductNamesOf(ctx context.Context, userID int64) ([]string, error)
+	TagSetsOf(ctx context.Context, userID int64) ([]string, error)
 	ImportHoldingsWithSales(ctx context.Context, userID int64, rows []db.Holding, sales []db.ImportedSale, decide db.SaleRule, replay db.DisposalReplay) (db.ImportResult, error)
 	InsertHolding(ctx context.Context, h db.Holding) (db.Holding, error)
 	InsertDisposal(ctx context.Context, userID int64, in db.Disposal, decide db.DisposalRule) (db.Disposal, []db.Sale, error)
