@@ -177,3 +177,19 @@ func (s *Store) TagSetsOf(ctx context.Context, userID int64) ([]string, error) {
 	err := s.db.SelectContext(ctx, &out, s.rebind(`SELECT DISTINCT tags FROM holdings WHERE user_id = ? AND tags <> '' ORDER BY tags`), userID)
 	return out, err
 }
+
+// SalesOfHoldings lists the sales of the member's lots ids (a page of the ledger), in the
+// order they were recorded.
+func (s *Store) SalesOfHoldings(ctx context.Context, userID int64, ids []string) ([]Sale, error) {
+	out := []Sale{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	args := []any{userID}
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	err := s.db.SelectContext(ctx, &out, s.rebind(`SELECT `+saleCols+` FROM sales WHERE user_id = ? AND holding_id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)
+		ORDER BY created_at, id`), args...)
+	return out, err
+}

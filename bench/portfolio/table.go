@@ -76,7 +76,15 @@ func tableRun(ctx context.Context, name string, s *db.Store, raw *sqlx.DB, holdi
 		}
 	}
 	last := (holdings + 49) / 50
+	sqlPage := func(offset int) func() {
+		return func() {
+			_, _, err := s.HoldingsByUser(ctx, u.ID, db.HoldingFilter{Sort: db.SortCost, Limit: 50, Offset: offset})
+			benchkit.Must(err)
+		}
+	}
 	rows := []row{
+		{"SQL only: a page of 50 by cost (page 1)", sqlPage(0), nil, []int{1}},
+		{fmt.Sprintf("SQL only: a page of 50 by cost (page %d)", last), sqlPage((last - 1) * 50), nil, []int{1}},
 		{"`/holdings?view=table` (newest first, 50 a page)", get("/holdings?view=table"), nil, []int{1}},
 		{"`/holdings?view=table&sort=cost&dir=asc` (page 1 of 50)", get("/holdings?view=table&sort=cost&dir=asc"), nil, []int{1, 4}},
 		{fmt.Sprintf("`…&sort=cost&dir=asc&page=%d` (the last page)", last), get(fmt.Sprintf("/holdings?view=table&sort=cost&dir=asc&page=%d", last)), nil, []int{1}},

@@ -83,12 +83,15 @@ func (s *Service) ledgerOf(ctx context.Context, u db.User, rows []db.Holding, to
 		out.Lots[i] = LedgerLot{Holding: h, RemainingOz: h.RemainingOz(), RemainingCost: h.TotalCost(), Realized: decimal.Zero}
 		idx[h.ID] = i
 	}
-	sold := false
+	var sold []string
 	for _, l := range out.Lots {
-		sold = sold || l.SoldQuantity > 0
+		if l.SoldQuantity > 0 {
+			sold = append(sold, l.ID)
+		}
 	}
-	if sold {
-		sales, err := s.store.AllSales(ctx, u.ID)
+	if len(sold) > 0 {
+		// Only the listed lots' sales: a page of 50 need not read every sale of the member.
+		sales, err := s.store.SalesOfHoldings(ctx, u.ID, sold)
 		if err != nil {
 			return Ledger{}, err
 		}

@@ -32,6 +32,7 @@ type Store interface {
 	HoldingsByUser(ctx context.Context, userID int64, f db.HoldingFilter) ([]db.Holding, int, error)
 	ProductNamesOf(ctx context.Context, userID int64) ([]string, error)
 	TagSetsOf(ctx context.Context, userID int64) ([]string, error)
+	SalesOfHoldings(ctx context.Context, userID int64, ids []string) ([]db.Sale, error)
 	ImportHoldingsWithSales(ctx context.Context, userID int64, rows []db.Holding, sales []db.ImportedSale, decide db.SaleRule, replay db.DisposalReplay) (db.ImportResult, error)
 	InsertHolding(ctx context.Context, h db.Holding) (db.Holding, error)
 	InsertDisposal(ctx context.Context, userID int64, in db.Disposal, decide db.DisposalRule) (db.Disposal, []db.Sale, error)
