@@ -33,7 +33,7 @@ func TestHoldingsSortFilterPage(t *testing.T) {
 			{"gold", "Eagle", "1", "2000", "2025-01-01", true},
 			{"silver", "Bar", "10.00000001", "30", "2025-02-01", false},
 			{"silver", "Bar", "10", "30", "2025-02-01", false}, // same day and cost: the default order decides
-			{"platinum", "Round", "1", "900", "", true},         // undated; no platinum price below
+			{"platinum", "Round", "1", "900", "", true},        // undated; no platinum price below
 			{"gold", "Eagle", "0.5", "1500", "2024-06-01", false},
 		}
 		ids := make([]string, len(specs))
