@@ -185,9 +185,12 @@ func (s *Store) HoldingsByUser(ctx context.Context, userID int64, f HoldingFilte
 		return nil, 0, err
 	}
 	out := []Holding{}
+	// The page's ids are chosen first, sorting only the sort keys and ids, then the page's
+	// rows are read: a deep page of a large stack no longer sorts every lot's whole row.
 	args = append(append(args, oargs...), f.Limit, f.Offset)
-	err = s.db.SelectContext(ctx, &out, s.rebind(`SELECT `+holdingCols+` FROM holdings `+where+`
-		ORDER BY `+order+` LIMIT ? OFFSET ?`), args...)
+	args = append(args, oargs...)
+	err = s.db.SelectContext(ctx, &out, s.rebind(`SELECT `+holdingCols+` FROM holdings WHERE id IN (SELECT id FROM holdings `+where+`
+		ORDER BY `+order+` LIMIT ? OFFSET ?) ORDER BY `+order), args...)
 	return out, total, err
 }
 
