@@ -177,6 +177,37 @@ func TestLedgerTableEveryLot(t *testing.T) {
 		if r.Status != 400 || !strings.Contains(string(r.Body), `"field":"sort"`) {
 			t.Errorf("bad sort in the API: %d %s", r.Status, r.Body)
 		}
+		// The API sorts and filters through the same query; without them, newest first as before.
+		for i, price := range []float64{50, 20, 35} {
+			h := validHolding()
+			h["purchase_price"], h["purchase_date"] = price, fmt.Sprintf("2026-10-0%d", i+1)
+			if r := e.api("POST", "/v1/holdings", key, h); r.Status != 201 {
+				t.Fatalf("lot: %d %s", r.Status, r.Body)
+			}
+		}
+		prices := func(q string) string {
+			t.Helper()
+			r := e.api("GET", "/v1/holdings"+q, key, nil)
+			if r.Status != 200 {
+				t.Fatalf("%s: %d %s", q, r.Status, r.Body)
+			}
+			var out []string
+			for _, x := range r.JSON(t)["holdings"].([]any) {
+				out = append(out, fmt.Sprint(x.(map[string]any)["purchase_price"]))
+			}
+			return strings.Join(out, ",")
+		}
+		for q, want := range map[string]string{"": "35,20,50", "?sort=cost&order=asc": "20,35,50", "?sort=cost": "50,35,20",
+			"?order=asc": "50,20,35", "?from=2026-10-02&to=2026-10-02": "20", "?form=bar": "", "?form=coin&sort=date&order=asc&limit=2&offset=1": "20,35"} {
+			if got := prices(q); got != want {
+				t.Errorf("GET /v1/holdings%s: prices %s, want %s", q, got, want)
+			}
+		}
+		for q, field := range map[string]string{"?order=up": "order", "?from=2026-13-01": "from", "?form=ingot": "form", "?from=2026-10-02&to=2026-10-01": "to"} {
+			if r := e.api("GET", "/v1/holdings"+q, key, nil); r.Status != 400 || !strings.Contains(string(r.Body), `"field":"`+field+`"`) {
+				t.Errorf("GET /v1/holdings%s: %d %s", q, r.Status, r.Body)
+			}
+		}
 
 		// Select every lot of page 3 (without JavaScript: the server checks them) and tag them.
 		ids, body := get("sort=cost&dir=asc&per_page=100&page=3&select=page")
