@@ -145,24 +145,34 @@ func (s *Store) HoldingByID(ctx context.Context, userID int64, id string) (Holdi
 	return h, notFound(err)
 }
 
-// HoldingFilter narrows and pages a holdings list.
+// HoldingFilter narrows, orders and pages a holdings list.
 type HoldingFilter struct {
 	Metal string
 	// Q, Tag and LocationID ("none": unassigned) narrow by custody (custody.go).
 	Q, Tag, LocationID string
-	Limit              int
-	Offset             int
+	// Products, when not nil, keeps only the lots whose product name is one of them (the
+	// portfolio service's form filter: it knows each name's form).
+	Products []string
+	// From and To keep only the lots bought on or after From and on or before To; an
+	// undated lot has no purchase day and is left out by either.
+	From, To Date
+	// Sort is the order (lot_query.go); Ranks places each metal, product name or location
+	// id for the sorts that need them, Prices each metal's price for SortValue.
+	Sort   LotSort
+	Desc   bool
+	Ranks  map[string]int
+	Prices map[string]decimal.Decimal
+	Limit  int
+	Offset int
 }
 
-// HoldingsByUser lists the user's holdings, newest purchase first, with the unpaged total.
+// HoldingsByUser lists the user's holdings in f's order (newest purchase first unless it
+// names another), with the unpaged total.
 func (s *Store) HoldingsByUser(ctx context.Context, userID int64, f HoldingFilter) ([]Holding, int, error) {
-	where := `WHERE user_id = ?`
-	args := []any{userID}
-	if f.Metal != "" {
-		where += ` AND metal = ?`
-		args = append(args, f.Metal)
+	where, args, err := f.where(userID)
+	if err != nil {
+		return nil, 0, err
 	}
-	where, args = f.custodyWhere(where, args)
 	var total int
 	if err := s.db.GetContext(ctx, &total, s.rebind(`SELECT count(*) FROM holdings `+where), args...); err != nil {
 		return nil, 0, err
@@ -170,9 +180,17 @@ func (s *Store) HoldingsByUser(ctx context.Context, userID int64, f HoldingFilte
 	if f.Limit <= 0 {
 		f.Limit = 50
 	}
+	order, oargs, err := f.orderBy()
+	if err != nil {
+		return nil, 0, err
+	}
 	out := []Holding{}
-	err := s.db.SelectContext(ctx, &out, s.rebind(`SELECT `+holdingCols+` FROM holdings `+where+`
-		ORDER BY purchase_date DESC NULLS LAST, created_at DESC, id DESC LIMIT ? OFFSET ?`), append(args, f.Limit, f.Offset)...)
+	// The page's ids are chosen first, sorting only the sort keys and ids, then the page's
+	// rows are read: a deep page of a large stack no longer sorts every lot's whole row.
+	args = append(append(args, oargs...), f.Limit, f.Offset)
+	args = append(args, oargs...)
+	err = s.db.SelectContext(ctx, &out, s.rebind(`SELECT `+holdingCols+` FROM holdings WHERE id IN (SELECT id FROM holdings `+where+`
+		ORDER BY `+order+` LIMIT ? OFFSET ?) ORDER BY `+order), args...)
 	return out, total, err
 }
 

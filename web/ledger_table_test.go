@@ -93,7 +93,14 @@ func TestLedgerTableView(t *testing.T) {
 		check("tag=gift&sort=date&dir=asc", "round", "eagle")
 		check("from=2025-01-01&to=2025-05-31", "eagle")
 		check("from=2025-01-10", "bar", "eagle")
-		check("sort=nonsense&dir=sideways&from=yesterday", "bar", "eagle", "round")
+		// A value the table does not know is refused, naming the parameter (never ignored:
+		// the member would see an order they did not ask for).
+		for q, param := range map[string]string{"sort=nonsense": "sort", "sort=cost&dir=sideways": "dir", "from=yesterday": "from",
+			"from=2025-02-01&to=2025-01-01": "to", "form=ingot": "form", "page=0": "page", "per_page=500": "per_page"} {
+			if r := b.get("/holdings?view=table&" + q); r.Status != 400 || !strings.Contains(strings.ToLower(string(r.Body)), param) {
+				t.Errorf("table %s: %d, want 400 naming %s", q, r.Status, param)
+			}
+		}
 
 		// Accessible headers: each sortable column is a link with a name; the sorted one says so.
 		page := string(b.get("/holdings?view=table&sort=cost&dir=asc").Body)

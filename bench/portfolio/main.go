@@ -17,6 +17,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime"
 	"strings"
 	"time"
 
@@ -52,20 +53,25 @@ func main() {
 	holdings := flag.Int("holdings", 10_000, "holdings of the measured member")
 	requests := flag.Int("requests", 2000, "requests per endpoint and client setting")
 	currencyOnly := flag.Bool("currency-only", false, "measure only the valuation in another currency (issue 25)")
+	tableOnly := flag.Bool("table-only", false, "measure only the ledger's table view over every lot (issue 28)")
 	pg := flag.String("pg", os.Getenv("OUNCE_TEST_POSTGRES_URL"), "PostgreSQL URL (a throwaway schema is created and dropped)")
 	flag.StringVar(&only, "only", "", "measure only the rows whose name contains one of these comma-separated parts")
 	flag.Parse()
 	ctx := context.Background()
 
-	fmt.Printf("## Portfolio and analytics with %d holdings\n\n", *holdings)
-	fmt.Printf("%s One member holds %d lots over all four metals with purchase dates across 2015–2026; every tenth lot is partly sold. ",
-		benchkit.MeasuredBy("portfolio"), *holdings)
-	fmt.Printf("Requests go over loopback HTTP with a bearer key (authentication, logging at info into a discarded writer, no rate limit), %d per row after a warm-up; \"4 clients\" runs four at once. ", *requests)
-	fmt.Printf("On PostgreSQL the tables are vacuumed and analysed after seeding, as autovacuum would do soon after such an import. \"SQL only\" times the store's reads alone, in process: the position ledger's per-metal totals (analytics adds the first and last purchase days) and the 5Y chart's days, kept by the store with every write to holdings and sales. \"Right after an edit\" rows edit one holding through the store (ledger included) before each request. Each member's latest chart per range is kept until their ledger revision, the stored closes or the day move: the plain history row is served from it, the row right after an edit recomputes it every time. The \"before (in process)\" rows re-run earlier per-request methods on the same data: every purchase day priced against the history, the aggregate over every lot (PortfolioTotals), and the chart replaying every day.\n\n")
+	if *tableOnly {
+		fmt.Printf("## Ledger table over every lot (issue 28)\n\nMeasured by `go run ./bench/portfolio -table-only -requests %d` on %s, %d CPUs (%s/%s), %s, load average %s. A member signed up through the form holds %d lots (the seed above); each request is a page of `/holdings?view=table` over loopback HTTP with the session cookie, %d per row after a warm-up. \"SQL only\" is the store's query for one page alone, in process.\n\n",
+			*requests, time.Now().UTC().Format("2006-01-02"), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version(), benchkit.LoadAvg(), *holdings, *requests)
+	} else {
+		printPortfolioHeader(*holdings, *requests)
+	}
 	fmt.Println("| engine | what | clients | p50 | p90 | p99 | max |")
 	fmt.Println("|---|---|---:|---:|---:|---:|---:|")
 
 	notes := benchkit.EachEngine(ctx, *pg, "ounce-bench-portfolio", func(name string, s *db.Store, raw *sqlx.DB) []string {
+		if *tableOnly {
+			return tableRun(ctx, name, s, raw, *holdings, *requests)
+		}
 		return run(ctx, name, s, raw, *holdings, *requests, *currencyOnly)
 	})
 	fmt.Println()
@@ -373,4 +379,13 @@ func notes(name string, b *bench, holdings int, currencyOnly bool, p50, p99 map[
 		out = append(out, fmt.Sprintf("- %s: performance summary over `GET /v1/portfolio`, same run (one client): kept %s; right after an edit %s.", name, ratio(summary, plain), ratio(edited, plain)))
 	}
 	return out
+}
+
+// printPortfolioHeader is the portfolio run's heading and method paragraph.
+func printPortfolioHeader(holdings, requests int) {
+	fmt.Printf("## Portfolio and analytics with %d holdings\n\n", holdings)
+	fmt.Printf("%s One member holds %d lots over all four metals with purchase dates across 2015–2026; every tenth lot is partly sold. ",
+		benchkit.MeasuredBy("portfolio"), holdings)
+	fmt.Printf("Requests go over loopback HTTP with a bearer key (authentication, logging at info into a discarded writer, no rate limit), %d per row after a warm-up; \"4 clients\" runs four at once. ", requests)
+	fmt.Printf("On PostgreSQL the tables are vacuumed and analysed after seeding, as autovacuum would do soon after such an import. \"SQL only\" times the store's reads alone, in process: the position ledger's per-metal totals (analytics adds the first and last purchase days) and the 5Y chart's days, kept by the store with every write to holdings and sales. \"Right after an edit\" rows edit one holding through the store (ledger included) before each request. Each member's latest chart per range is kept until their ledger revision, the stored closes or the day move: the plain history row is served from it, the row right after an edit recomputes it every time. The \"before (in process)\" rows re-run earlier per-request methods on the same data: every purchase day priced against the history, the aggregate over every lot (PortfolioTotals), and the chart replaying every day.\n\n")
 }

@@ -135,7 +135,7 @@ func (h *Handlers) LocationDelete(c *fiber.Ctx) error {
 }
 
 // bulkBackKeys are the ledger table's query parameters a bulk form may come back to.
-var bulkBackKeys = []string{"view", "q", "metal", "form", "location_id", "tag", "from", "to", "sort", "dir"}
+var bulkBackKeys = []string{"view", "q", "metal", "form", "location_id", "tag", "from", "to", "sort", "dir", "page", "per_page"}
 
 // bulkBack is the ledger table the bulk form came from, its query kept to the known keys.
 func bulkBack(raw string) url.Values {

@@ -136,7 +136,9 @@ func (h *Handlers) APIHoldingsList(c *fiber.Ctx) error {
 			return HoldingsPageJSON{}, err
 		}
 		return h.holdingsPage(h.Ctx(c), u, portfolio.HoldingsQuery{Metal: c.Query("metal"), Limit: limit, Offset: offset,
-			Q: strings.Clone(c.Query("q")), Tag: strings.Clone(c.Query("tag")), LocationID: strings.Clone(c.Query("location_id"))}, cur)
+			Q: strings.Clone(c.Query("q")), Tag: strings.Clone(c.Query("tag")), LocationID: strings.Clone(c.Query("location_id")),
+			Form: strings.Clone(c.Query("form")), From: strings.Clone(c.Query("from")), To: strings.Clone(c.Query("to")),
+			Sort: strings.Clone(c.Query("sort")), Order: strings.Clone(c.Query("order"))}, cur)
 	}, kit.Same[HoldingsPageJSON])
 }
 

@@ -83,29 +83,46 @@ func (h *Handlers) holdingsView(c *fiber.Ctx, u account.User) (pages.HoldingsVie
 		metal = "" // an unknown filter shows everything rather than failing the page
 	}
 	q := strings.Clone(strings.TrimSpace(c.Query("q")))
+	if c.Query("view") == "table" {
+		return h.tableView(c, u, q)
+	}
 	l, err := h.portfolio.LedgerSearch(h.Ctx(c), u, metal, portfolio.HoldingsQuery{Q: q,
 		Tag: strings.Clone(c.Query("tag")), LocationID: strings.Clone(c.Query("location_id"))})
 	if err != nil {
 		return pages.HoldingsView{}, err
 	}
 	v := pages.HoldingsView{Total: format.Count(int64(l.Total), "holding", "holdings"), Metal: l.Metal, Q: q}
-	places := h.locationNames(c, u)
 	if len(l.Lots) < l.Total {
 		v.Shown = fmt.Sprintf(", newest %s shown", format.Int(int64(len(l.Lots))))
 	}
-	lots := l.Lots
-	if c.Query("view") == "table" {
-		t := tableState(c, metal, q)
-		h.tableChoices(c, u, &t, places)
-		lots = filterAndSort(lots, t, places)
-		if len(lots) != len(l.Lots) {
-			v.Total = format.Count(int64(len(lots)), "holding", "holdings") + " match"
-			if len(l.Lots) < l.Total {
-				v.Shown = fmt.Sprintf(" among the newest %s", format.Int(int64(len(l.Lots))))
-			}
-		}
-		v.Table = &t
+	return h.ledgerView(c, u, v, l)
+}
+
+// tableView is the ledger's table view: one page of every lot the filters select, in the
+// order asked for.
+func (h *Handlers) tableView(c *fiber.Ctx, u account.User, q string) (pages.HoldingsView, error) {
+	hq, per, err := tableQuery(c, strings.Clone(c.Query("metal")), q)
+	if err != nil {
+		return pages.HoldingsView{}, err
 	}
+	l, err := h.portfolio.LedgerPage(h.Ctx(c), u, hq)
+	if err != nil {
+		return pages.HoldingsView{}, pageParamErr(err)
+	}
+	v := pages.HoldingsView{Total: format.Count(int64(l.Total), "holding", "holdings"), Metal: l.Metal, Q: q}
+	t := tableState(c, hq, per, l)
+	if t.Filtered {
+		v.Total += " match"
+	}
+	h.tableChoices(c, u, &t)
+	v.Table = &t
+	return h.ledgerView(c, u, v, l)
+}
+
+// ledgerView fills the ledger page's rows and subtotals.
+func (h *Handlers) ledgerView(c *fiber.Ctx, u account.User, v pages.HoldingsView, l portfolio.Ledger) (pages.HoldingsView, error) {
+	places := h.locationNames(c, u)
+	lots := l.Lots
 	for _, x := range lots {
 		r := ledgerRow(x)
 		r.Location = places[x.LocationID]
@@ -114,6 +131,7 @@ func (h *Handlers) holdingsView(c *fiber.Ctx, u account.User) (pages.HoldingsVie
 	}
 	// The subtotals speak the member's display currency; each lot's row keeps its own.
 	pf := l.Portfolio
+	var err error
 	if cur := memberCurrency(u); cur != valuationCurrency(pf.FX) {
 		if pf, err = h.portfolio.PortfolioIn(h.Ctx(c), u, cur); err != nil {
 			return pages.HoldingsView{}, err

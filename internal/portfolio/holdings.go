@@ -134,6 +134,12 @@ type HoldingsQuery struct {
 	Offset int
 	// Q searches names, dealers, notes and tags; Tag and LocationID ("none": unassigned) filter.
 	Q, Tag, LocationID string
+	// Form is one of LotForms ("" for every form); From and To (YYYY-MM-DD, "" for no bound)
+	// keep the lots bought from and until those days, leaving undated lots out.
+	Form, From, To string
+	// Sort is a key of LotSorts ("" for the default, newest purchase first) and Order asc or
+	// desc ("" for the key's own).
+	Sort, Order string
 }
 
 // HoldingsPage is one page of a member's holdings, newest purchase first.
@@ -149,16 +155,15 @@ func (s *Service) ListHoldings(ctx context.Context, u db.User, q HoldingsQuery) 
 	if err := requireGold(u); err != nil {
 		return HoldingsPage{}, err
 	}
-	if q.Metal != "" && !metals.Metal(q.Metal).Valid() {
-		// Exactly the documented identifiers: the API promises an enum.
-		return HoldingsPage{}, apperr.InvalidField("metal", "must be one of gold, silver, platinum, palladium")
-	}
 	if q.Limit <= 0 {
 		q.Limit = 50
 	}
 	q.Offset = max(q.Offset, 0)
-	rows, total, err := s.store.HoldingsByUser(ctx, u.ID, db.HoldingFilter{Metal: q.Metal, Limit: q.Limit, Offset: q.Offset,
-		Q: q.Q, Tag: q.Tag, LocationID: q.LocationID})
+	f, err := s.lotFilter(ctx, u, q)
+	if err != nil {
+		return HoldingsPage{}, err
+	}
+	rows, total, err := s.store.HoldingsByUser(ctx, u.ID, f)
 	if err != nil {
 		return HoldingsPage{}, err
 	}

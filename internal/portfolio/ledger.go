@@ -33,6 +33,8 @@ type Ledger struct {
 	// Total counts every lot matching the filter; Metal is the filter ("" for all).
 	Total int
 	Metal string
+	// Limit and Offset are the page LedgerPage listed (zero from Ledger and LedgerSearch).
+	Limit, Offset int
 	// Portfolio gives the per-metal subtotals (all lots, not only those listed).
 	Portfolio Portfolio
 }
@@ -62,6 +64,12 @@ func (s *Service) LedgerSearch(ctx context.Context, u db.User, metal string, q H
 	if err != nil {
 		return Ledger{}, err
 	}
+	return s.ledgerOf(ctx, u, rows, total, metal)
+}
+
+// ledgerOf is the ledger of the lots rows (total of them matched), with their sales and
+// the per-metal subtotals of the whole stack.
+func (s *Service) ledgerOf(ctx context.Context, u db.User, rows []db.Holding, total int, metal string) (Ledger, error) {
 	p, err := s.Portfolio(ctx, u)
 	if err != nil {
 		return Ledger{}, err
@@ -75,12 +83,15 @@ func (s *Service) LedgerSearch(ctx context.Context, u db.User, metal string, q H
 		out.Lots[i] = LedgerLot{Holding: h, RemainingOz: h.RemainingOz(), RemainingCost: h.TotalCost(), Realized: decimal.Zero}
 		idx[h.ID] = i
 	}
-	sold := false
+	var sold []string
 	for _, l := range out.Lots {
-		sold = sold || l.SoldQuantity > 0
+		if l.SoldQuantity > 0 {
+			sold = append(sold, l.ID)
+		}
 	}
-	if sold {
-		sales, err := s.store.AllSales(ctx, u.ID)
+	if len(sold) > 0 {
+		// Only the listed lots' sales: a page of 50 need not read every sale of the member.
+		sales, err := s.store.SalesOfHoldings(ctx, u.ID, sold)
 		if err != nil {
 			return Ledger{}, err
 		}

@@ -55,3 +55,27 @@
     if (svg) move(svg, e);
   });
 })();
+// The ledger table's header checkbox checks or clears every lot of the page, and follows
+// them (checked when all are, mixed when some are). Without this file the "Select all on
+// this page" link does the same through the server.
+(function () {
+  "use strict";
+  function sync(table) {
+    var head = table.querySelector("[data-select-page]");
+    if (!head) return;
+    var boxes = table.querySelectorAll("[data-lot-check]"), on = 0;
+    for (var i = 0; i < boxes.length; i++) if (boxes[i].checked) on++;
+    head.checked = on > 0 && on === boxes.length;
+    head.indeterminate = on > 0 && on < boxes.length;
+  }
+  document.addEventListener("change", function (e) {
+    var t = e.target;
+    if (!t || !t.closest) return;
+    var table = t.closest("#ledger-table");
+    if (!table) return;
+    if (t.hasAttribute("data-select-page")) {
+      table.querySelectorAll("[data-lot-check]").forEach(function (b) { b.checked = t.checked; });
+    }
+    sync(table);
+  });
+})();
