@@ -39,6 +39,25 @@ func (s *Service) lotFilter(ctx context.Context, u db.User, q HoldingsQuery) (db
 		// Exactly the documented identifiers: the API promises an enum.
 		return f, apperr.InvalidField("metal", "must be one of gold, silver, platinum, palladium")
 	}
+	if err := lotDates(q, &f); err != nil {
+		return f, err
+	}
+	if err := lotOrder(q, &f); err != nil {
+		return f, err
+	}
+	if q.Form != "" && !slices.Contains(LotForms, q.Form) {
+		return f, apperr.InvalidField("form", "must be one of coin, bar, round, junk, other")
+	}
+	if q.Form != "" || f.Sort == db.SortForm {
+		if err := s.lotForms(ctx, u, q.Form, &f); err != nil {
+			return f, err
+		}
+	}
+	return f, s.lotRanks(ctx, u, &f)
+}
+
+// lotDates checks q's from and to (YYYY-MM-DD, to not before from) into f.
+func lotDates(q HoldingsQuery, f *db.HoldingFilter) error {
 	for _, d := range []struct {
 		field, in string
 		dst       *db.Date
@@ -48,55 +67,69 @@ func (s *Service) lotFilter(ctx context.Context, u db.User, q HoldingsQuery) (db
 		}
 		v, err := db.ParseDate(d.in)
 		if err != nil {
-			return f, apperr.InvalidField(d.field, "must be a date as YYYY-MM-DD")
+			return apperr.InvalidField(d.field, "must be a date as YYYY-MM-DD")
 		}
 		*d.dst = v
 	}
 	if !f.From.IsZero() && !f.To.IsZero() && f.To.Before(f.From.Time) {
-		return f, apperr.InvalidField("to", "must not be before from")
+		return apperr.InvalidField("to", "must not be before from")
 	}
+	return nil
+}
+
+// lotOrder checks q's sort and order (an order alone sorts by date; a sort alone takes its
+// own direction) into f.
+func lotOrder(q HoldingsQuery, f *db.HoldingFilter) error {
 	sortKey, order := q.Sort, q.Order
 	if sortKey == "" && order != "" {
 		sortKey = "date"
 	}
-	if sortKey != "" {
-		i := slices.IndexFunc(LotSorts, func(x LotSort) bool { return x.Key == sortKey })
-		if i < 0 {
-			return f, apperr.InvalidField("sort", "must be one of date, metal, form, location, cost, value")
-		}
-		if order == "" {
-			order = LotSorts[i].Order
-		}
-		if order != "asc" && order != "desc" {
-			return f, apperr.InvalidField("order", "must be asc or desc")
-		}
-		f.Sort, f.Desc = db.LotSort(sortKey), order == "desc"
+	if sortKey == "" {
+		return nil
 	}
-	if q.Form != "" && !slices.Contains(LotForms, q.Form) {
-		return f, apperr.InvalidField("form", "must be one of coin, bar, round, junk, other")
+	i := slices.IndexFunc(LotSorts, func(x LotSort) bool { return x.Key == sortKey })
+	if i < 0 {
+		return apperr.InvalidField("sort", "must be one of date, metal, form, location, cost, value")
 	}
-	if q.Form != "" || f.Sort == db.SortForm {
-		names, err := s.store.ProductNamesOf(ctx, u.ID)
-		if err != nil {
-			return f, err
+	if order == "" {
+		order = LotSorts[i].Order
+	}
+	if order != "asc" && order != "desc" {
+		return apperr.InvalidField("order", "must be asc or desc")
+	}
+	f.Sort, f.Desc = db.LotSort(sortKey), order == "desc"
+	return nil
+}
+
+// lotForms sets, from the member's product names, the products of form (when one is asked
+// for) and each product's place in the form order (when the list sorts by form).
+func (s *Service) lotForms(ctx context.Context, u db.User, form string, f *db.HoldingFilter) error {
+	names, err := s.store.ProductNamesOf(ctx, u.ID)
+	if err != nil {
+		return err
+	}
+	rank := formRanks()
+	if f.Sort == db.SortForm {
+		f.Ranks = make(map[string]int, len(names))
+	}
+	if form != "" {
+		f.Products = []string{}
+	}
+	for _, n := range names {
+		of := FormOf(n)
+		if form != "" && of == form {
+			f.Products = append(f.Products, n)
 		}
-		rank := formRanks()
-		if f.Sort == db.SortForm {
-			f.Ranks = make(map[string]int, len(names))
-		}
-		if q.Form != "" {
-			f.Products = []string{}
-		}
-		for _, n := range names {
-			form := FormOf(n)
-			if q.Form != "" && form == q.Form {
-				f.Products = append(f.Products, n)
-			}
-			if f.Ranks != nil {
-				f.Ranks[n] = rank[form]
-			}
+		if f.Ranks != nil {
+			f.Ranks[n] = rank[of]
 		}
 	}
+	return nil
+}
+
+// lotRanks sets what a metal, location or value sort orders by: the metals' order, the
+// locations' names (unassigned as "Unassigned"), or the live spot in US dollars.
+func (s *Service) lotRanks(ctx context.Context, u db.User, f *db.HoldingFilter) error {
 	switch f.Sort {
 	case db.SortMetal:
 		f.Ranks = map[string]int{}
@@ -106,7 +139,7 @@ func (s *Service) lotFilter(ctx context.Context, u db.User, q HoldingsQuery) (db
 	case db.SortLocation:
 		locs, err := s.store.LocationsByUser(ctx, u.ID)
 		if err != nil {
-			return f, err
+			return err
 		}
 		type place struct{ name, id string }
 		places := []place{{"unassigned", ""}}
@@ -129,7 +162,7 @@ func (s *Service) lotFilter(ctx context.Context, u db.User, q HoldingsQuery) (db
 			f.Prices[string(m)] = sp.Price
 		}
 	}
-	return f, nil
+	return nil
 }
 
 // formRanks places each form by its name as the pages show it.
