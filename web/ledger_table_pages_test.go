@@ -81,6 +81,12 @@ func TestLedgerTableEveryLot(t *testing.T) {
 			return ids, string(r.Body)
 		}
 
+		// The cards view lists the newest 200 and says so, pointing at the table for the rest.
+		if r := b.get("/holdings"); r.Status != 200 || !strings.Contains(string(r.Body), "450 holdings, newest 200 shown") ||
+			!strings.Contains(string(r.Body), `<a href="/holdings?view=table" class="underline">the table lists every lot`) {
+			t.Fatalf("cards view of 450 lots: %d, no count or no way to the table", r.Status)
+		}
+
 		// By cost, ascending, 200 a page: three pages, the true cheapest first.
 		var all []string
 		for page := 1; page <= 3; page++ {
