@@ -70,18 +70,7 @@ func (c *dayCache) put(user, rev int64, days []db.PerformanceDay) {
 		c.total -= len(old.days)
 		delete(c.m, user)
 	}
-	for c.total+len(days) > maxKeptDays && len(c.m) > 0 {
-		var lru int64
-		var least uint64
-		first := true
-		for id, k := range c.m {
-			if first || k.used < least {
-				lru, least, first = id, k.used, false
-			}
-		}
-		c.total -= len(c.m[lru].days)
-		delete(c.m, lru)
-	}
+	c.total = evictLRU(c.m, c.total, len(days), maxKeptDays, func(k *keptDays) (uint64, int) { return k.used, len(k.days) })
 	c.tick++
 	c.m[user] = &keptDays{rev: rev, days: days, used: c.tick}
 	c.total += len(days)
@@ -171,4 +160,24 @@ func spliceDays(kept []db.PerformanceDay, changed []db.Date, fresh []db.Performa
 		i = j
 	}
 	return append(out, kept[i:]...)
+}
+
+// evictLRU removes the least recently used entries of m until adding need more to total
+// (the entries' summed sizes) stays within most, and returns the new total. usage gives an
+// entry's last use and its size.
+func evictLRU[K comparable, V any](m map[K]V, total, need, most int, usage func(V) (uint64, int)) int {
+	for total+need > most && len(m) > 0 {
+		var lru K
+		var least uint64
+		first := true
+		for id, v := range m {
+			if used, _ := usage(v); first || used < least {
+				lru, least, first = id, used, false
+			}
+		}
+		_, size := usage(m[lru])
+		total -= size
+		delete(m, lru)
+	}
+	return total
 }

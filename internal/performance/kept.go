@@ -80,18 +80,7 @@ func (c *timelineCache) put(k timelineKey, t *keptTimeline) {
 		c.total -= len(old.pts)
 		delete(c.m, k)
 	}
-	for c.total+len(t.pts) > maxKeptPoints && len(c.m) > 0 {
-		var lru timelineKey
-		var least uint64
-		first := true
-		for id, x := range c.m {
-			if first || x.used < least {
-				lru, least, first = id, x.used, false
-			}
-		}
-		c.total -= len(c.m[lru].pts)
-		delete(c.m, lru)
-	}
+	c.total = evictLRU(c.m, c.total, len(t.pts), maxKeptPoints, func(x *keptTimeline) (uint64, int) { return x.used, len(x.pts) })
 	c.tick++
 	t.used = c.tick
 	c.m[k] = t
