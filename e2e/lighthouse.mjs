@@ -54,11 +54,12 @@ try {
       }
       // One run's performance score moves by several points with what else the machine is doing
       // (Lighthouse's own variability guide); its advice is the median of several runs, so the
-      // page is measured three times and the run with the median performance score is the one judged.
+      // page is measured five times and the run with the median performance score is the one judged
+      // (three runs let two slow ones in a row, seen on a two-core machine, decide the score).
       // A run Lighthouse itself reports as failed (runtimeError, no score) is said and measured
-      // again, at most twice; it is not a page score.
+      // again, at most three times; it is not a page score.
       const runs = [];
-      for (let attempt = 0; runs.length < 3 && attempt < 5; attempt++) {
+      for (let attempt = 0; runs.length < 5 && attempt < 8; attempt++) {
         if (attempt > 0) run = await lighthouse(base + path, runFlags);
         if (run.lhr.runtimeError || run.lhr.categories.performance.score === null) {
           console.log(`       a run failed and is measured again: ${run.lhr.runtimeError?.code}: ${run.lhr.runtimeError?.message}`);
@@ -66,11 +67,11 @@ try {
         }
         runs.push(run);
       }
-      assert.equal(runs.length, 3, "Lighthouse failed to measure the page three times in five runs");
+      assert.equal(runs.length, 5, "Lighthouse failed to measure the page five times in eight runs");
       const perfOf = (r) => r.lhr.categories.performance.score;
-      console.log(`     three runs: performance ${runs.map((r) => Math.round(perfOf(r) * 100)).join(", ")}; the median is judged`);
+      console.log(`     five runs: performance ${runs.map((r) => Math.round(perfOf(r) * 100)).join(", ")}; the median is judged`);
       runs.sort((a, b) => perfOf(a) - perfOf(b));
-      run = runs[1];
+      run = runs[2];
       const lhr = run.lhr;
       writeFileSync(`${shots}/lighthouse-${name}.json`, run.report);
       assert.equal(lhr.finalDisplayedUrl, base + path, "Lighthouse ended on another page (signed out?)");
