@@ -45,7 +45,7 @@ func TestImportArchiveAllOrNothing(t *testing.T) {
 			entries, _ := os.ReadDir(dir)
 			return len(entries)
 		}
-		if _, err := s.ImportArchive(ctx, u.ID, rows, nil, nil, nil, locs, places, nil, docs, 1000); !errors.Is(err, db.ErrQuota) {
+		if _, err := s.ImportArchive(ctx, u.ID, totaled(rows), nil, nil, nil, locs, places, nil, docs, 1000); !errors.Is(err, db.ErrQuota) {
 			t.Fatalf("past the allowance: %v", err)
 		}
 		hs, _ := s.AllHoldings(ctx, u.ID)
@@ -55,7 +55,7 @@ func TestImportArchiveAllOrNothing(t *testing.T) {
 			t.Fatalf("a failed import left %d lots, %d locations, %d documents, %d files", len(hs), len(ls), len(ds), files())
 		}
 
-		res, err := s.ImportArchive(ctx, u.ID, rows, nil, nil, nil, locs, places, nil, docs, 1<<20)
+		res, err := s.ImportArchive(ctx, u.ID, totaled(rows), nil, nil, nil, locs, places, nil, docs, 1<<20)
 		if err != nil || res.Imported != 2 {
 			t.Fatalf("import: %+v %v", res, err)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/db/dbtest"
+	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
 // TestBulkHoldingsAllOrNothing: a bulk move records a transfer per lot; one naming another
@@ -21,8 +22,8 @@ func TestBulkHoldingsAllOrNothing(t *testing.T) {
 		u, _ := s.InsertUser(ctx, "bulk@example.com", "x", db.TierGold, false)
 		o, _ := s.InsertUser(ctx, "other@example.com", "x", db.TierGold, false)
 		lot := func(userID int64) string {
-			h, err := s.InsertHolding(ctx, db.Holding{UserID: userID, Metal: "gold", ProductName: "Bar", Quantity: 1, WeightOz: decimal.NewFromInt(1),
-				PurchasePrice: decimal.NewFromInt(2000), Fees: decimal.Zero})
+			h, err := s.InsertHolding(ctx, portfolio.WithTotals(db.Holding{UserID: userID, Metal: "gold", ProductName: "Bar", Quantity: 1, WeightOz: decimal.NewFromInt(1),
+				PurchasePrice: decimal.NewFromInt(2000), Fees: decimal.Zero}))
 			if err != nil {
 				t.Fatal(err)
 			}

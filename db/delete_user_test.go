@@ -143,7 +143,7 @@ func TestDeleteUserRemovesEveryRow(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			h, err := s.InsertHolding(ctx, db.Holding{UserID: u.ID, Metal: "silver", Quantity: 5, WeightOz: decimal.NewFromInt(10), PurchasePrice: decimal.NewFromInt(310), Fees: decimal.Zero})
+			h, err := s.InsertHolding(ctx, portfolio.WithTotals(db.Holding{UserID: u.ID, Metal: "silver", Quantity: 5, WeightOz: decimal.NewFromInt(10), PurchasePrice: decimal.NewFromInt(310), Fees: decimal.Zero}))
 			if err != nil {
 				t.Fatal(err)
 			}

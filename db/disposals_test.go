@@ -20,7 +20,7 @@ func disposalLots(t *testing.T, s *db.Store, uid int64) {
 	}{{10, "20", "2024-01-01"}, {10, "25", "2024-02-01"}, {10, "30", "2024-03-01"}, {10, "22", "2024-04-01"}, {10, "28", "2024-05-01"}} {
 		h := pfLot(uid, "silver", l.qty, "1", l.price, "0", l.date)
 		h.ProductName = "Eagle"
-		if _, err := s.InsertHolding(context.Background(), h); err != nil {
+		if _, err := s.InsertHolding(context.Background(), portfolio.WithTotals(h)); err != nil {
 			t.Fatal(err)
 		}
 	}

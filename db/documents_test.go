@@ -10,6 +10,7 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/db/dbtest"
+	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
 // TestDocumentsGoWithTheLotAndTheAccount: a document's bytes are files under the data
@@ -21,7 +22,7 @@ func TestDocumentsGoWithTheLotAndTheAccount(t *testing.T) {
 		u, _ := s.InsertUser(ctx, "docs@example.com", "x", db.TierGold, false)
 		other, _ := s.InsertUser(ctx, "other@example.com", "x", db.TierGold, false)
 		lot := func() db.Holding {
-			h, err := s.InsertHolding(ctx, db.Holding{UserID: u.ID, Metal: "gold", Quantity: 1, WeightOz: decimal.NewFromInt(1), PurchasePrice: decimal.NewFromInt(2000), Fees: decimal.Zero})
+			h, err := s.InsertHolding(ctx, portfolio.WithTotals(db.Holding{UserID: u.ID, Metal: "gold", Quantity: 1, WeightOz: decimal.NewFromInt(1), PurchasePrice: decimal.NewFromInt(2000), Fees: decimal.Zero}))
 			if err != nil {
 				t.Fatal(err)
 			}

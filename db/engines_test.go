@@ -10,6 +10,7 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/db/dbtest"
+	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
 // TestConstraintViolationsAreTyped checks the unique and foreign-key checks read each
@@ -59,10 +60,10 @@ func TestInTxMakesWritesOneUnit(t *testing.T) {
 		lot := db.Holding{UserID: u.ID, Metal: "silver", ProductName: "coin", Quantity: 1, WeightOz: decimal.NewFromInt(1), PurchasePrice: decimal.NewFromInt(30), Fees: decimal.Zero}
 		undo := errors.New("changed my mind")
 		err = s.InTx(ctx, func(ctx context.Context) error {
-			if _, err := s.InsertHolding(ctx, lot); err != nil {
+			if _, err := s.InsertHolding(ctx, portfolio.WithTotals(lot)); err != nil {
 				return err
 			}
-			if _, err := s.InsertHolding(ctx, lot); err != nil {
+			if _, err := s.InsertHolding(ctx, portfolio.WithTotals(lot)); err != nil {
 				return err
 			}
 			return undo
@@ -78,7 +79,7 @@ func TestInTxMakesWritesOneUnit(t *testing.T) {
 		}
 		err = s.InTx(ctx, func(ctx context.Context) error {
 			for range 2 {
-				if _, err := s.InsertHolding(ctx, lot); err != nil {
+				if _, err := s.InsertHolding(ctx, portfolio.WithTotals(lot)); err != nil {
 					return err
 				}
 			}

@@ -42,6 +42,12 @@ type Holding struct {
 	// computes it (portfolio.PremiumRef) beside SpotAtPurchase on every write; the store keeps
 	// it in the exact columns the premium sums read and does not read it back.
 	Ref decimal.Decimal `db:"-"`
+	// Oz and Cost are the lot's fine ounces (quantity × weight per unit) and cost basis
+	// (quantity × price per unit plus fees). The portfolio service computes them
+	// (portfolio.WithTotals) on every write, as it does Ref; the store keeps them in the exact
+	// columns the portfolio sums read, refuses a holding written without them
+	// (ErrMissingTotals), and does not read them back.
+	Oz, Cost decimal.NullDecimal `db:"-"`
 
 	// PurchaseCurrency is the ISO 4217 code PurchasePrice and Fees are in (issue 25).
 	PurchaseCurrency string `db:"purchase_currency"`
@@ -53,14 +59,6 @@ type Holding struct {
 
 // Remaining is how many units are still held after sales.
 func (h Holding) Remaining() int64 { return h.Quantity - h.SoldQuantity }
-
-// TotalOz is quantity × weight per unit.
-func (h Holding) TotalOz() decimal.Decimal { return h.WeightOz.Mul(decimal.NewFromInt(h.Quantity)) }
-
-// TotalCost is quantity × price per unit plus fees: the lot's cost basis.
-func (h Holding) TotalCost() decimal.Decimal {
-	return h.PurchasePrice.Mul(decimal.NewFromInt(h.Quantity)).Add(h.Fees)
-}
 
 const holdingCols = `id, user_id, metal, product_name, quantity, weight_oz, purchase_price, fees, dealer, purchase_date, notes, sold_quantity, created_at, updated_at, spot_at_purchase, location_id, tags` +
 	lotCurrencyCols
@@ -118,8 +116,12 @@ func newID(prefix string) string {
 }
 
 // InsertHolding stores a new holding for h.UserID, filling ID and timestamps, and adds it to
-// the member's position ledger in the same transaction.
+// the member's position ledger in the same transaction. A holding without its totals (Oz,
+// Cost) is ErrMissingTotals.
 func (s *Store) InsertHolding(ctx context.Context, h Holding) (Holding, error) {
+	if err := checkTotals(h); err != nil {
+		return Holding{}, err
+	}
 	now := s.now()
 	h.ID = newID("h_")
 	h.CreatedAt, h.UpdatedAt = now, now
@@ -197,8 +199,11 @@ func (s *Store) HoldingsByUser(ctx context.Context, userID int64, f HoldingFilte
 // UpdateHolding overwrites the editable fields of the user's holding. Once units of it have
 // been sold, its economics (metal, quantity, weight, price, fees) are fixed, because recorded
 // sales took their cost basis from them; changing them then, or dating the purchase after its
-// first sale, is ErrConflict.
+// first sale, is ErrConflict. A holding without its totals (Oz, Cost) is ErrMissingTotals.
 func (s *Store) UpdateHolding(ctx context.Context, h Holding) (Holding, error) {
+	if err := checkTotals(h); err != nil {
+		return Holding{}, err
+	}
 	h.UpdatedAt = s.now()
 	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
 		var cur Holding

@@ -39,7 +39,8 @@ func currencyKey(h Holding) string {
 // ImportHoldings stores validated holdings for the user in one transaction, all or nothing,
 // skipping rows that exactly duplicate one of the user's existing holdings or an earlier row
 // of the same import, and adds them to the position ledger. Concurrent imports of one user
-// are serialised, so they cannot both insert the same purchase.
+// are serialised, so they cannot both insert the same purchase. A stored row without its
+// totals (Oz, Cost) fails the import with ErrMissingTotals.
 func (s *Store) ImportHoldings(ctx context.Context, userID int64, rows []Holding) (ImportResult, error) {
 	return s.ImportHoldingsWithSales(ctx, userID, rows, nil, nil, nil)
 }
@@ -148,6 +149,11 @@ func freshRows(ctx context.Context, tx *sqlx.Tx, userID int64, rows []Holding, i
 
 // insertHoldingRows writes holdings in multi-row inserts: 10,000 rows in a few dozen statements.
 func insertHoldingRows(ctx context.Context, tx *sqlx.Tx, fresh []Holding) error {
+	for _, h := range fresh {
+		if err := checkTotals(h); err != nil {
+			return err
+		}
+	}
 	if err := insertBatches(ctx, tx, `INSERT INTO holdings (`+holdingInsertCols+`) VALUES `, fresh, 200, holdingInsertPlaceholders, holdingInsertArgs, ""); err != nil {
 		return fmt.Errorf("insert imported holdings: %w", err)
 	}

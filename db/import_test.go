@@ -9,6 +9,7 @@ import (
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/db/dbtest"
 	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
 func TestImportHoldingsSkipsDuplicates(t *testing.T) {
@@ -18,12 +19,12 @@ func TestImportHoldingsSkipsDuplicates(t *testing.T) {
 		other, _ := s.InsertUser(ctx, "other@example.com", "h", db.TierGold, false)
 		existing := pfLot(u.ID, "silver", 20, "1", "32.50", "12.40", "2026-11-02")
 		existing.ProductName, existing.Dealer = "1 oz Eagle", "APMEX"
-		if _, err := s.InsertHolding(ctx, existing); err != nil {
+		if _, err := s.InsertHolding(ctx, portfolio.WithTotals(existing)); err != nil {
 			t.Fatal(err)
 		}
 		// The same purchase in another account is not a duplicate of this one.
 		theirs := pfLot(other.ID, "gold", 1, "1", "2000", "0", "2025-01-01")
-		if _, err := s.InsertHolding(ctx, theirs); err != nil {
+		if _, err := s.InsertHolding(ctx, portfolio.WithTotals(theirs)); err != nil {
 			t.Fatal(err)
 		}
 		dupExisting := existing
@@ -32,7 +33,7 @@ func TestImportHoldingsSkipsDuplicates(t *testing.T) {
 		a := pfLot(0, "gold", 1, "1", "2000", "0", "2025-01-01")
 		b := pfLot(0, "gold", 1, "1", "2000", "0", "2025-01-02")
 		rows := []db.Holding{dupExisting, a, b, a}
-		res, err := s.ImportHoldings(ctx, u.ID, rows)
+		res, err := s.ImportHoldings(ctx, u.ID, totaled(rows))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,7 +49,7 @@ func TestImportHoldingsSkipsDuplicates(t *testing.T) {
 		}
 		pfEq(t, "imported gold cost", pfTotals(t, s, u.ID, "2026-11-20")[metals.Gold].HeldCost, "4000")
 		// Importing the same rows again adds nothing.
-		res, err = s.ImportHoldings(ctx, u.ID, rows)
+		res, err = s.ImportHoldings(ctx, u.ID, totaled(rows))
 		if err != nil || res.Imported != 0 || len(res.Duplicates) != 4 {
 			t.Fatalf("re-import: %+v %v", res, err)
 		}
@@ -70,7 +71,7 @@ func TestImportHoldingsLargeAndConcurrent(t *testing.T) {
 		errs := make([]error, 2)
 		for i := range 2 {
 			wg.Add(1)
-			go func() { defer wg.Done(); results[i], errs[i] = s.ImportHoldings(ctx, u.ID, rows) }()
+			go func() { defer wg.Done(); results[i], errs[i] = s.ImportHoldings(ctx, u.ID, totaled(rows)) }()
 		}
 		wg.Wait()
 		if errs[0] != nil || errs[1] != nil {

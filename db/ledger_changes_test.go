@@ -9,6 +9,7 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/db/dbtest"
+	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
 // TestLedgerChangeLog: each write that raises the ledger revision logs the earliest day it
@@ -24,8 +25,8 @@ func TestLedgerChangeLog(t *testing.T) {
 		}
 		d := func(v string) db.Date { x, _ := db.ParseDate(v); return x }
 		lot := func(metal, date string) db.Holding {
-			h, err := s.InsertHolding(ctx, db.Holding{UserID: u.ID, Metal: metal, ProductName: metal, Quantity: 1, WeightOz: decimal.NewFromInt(1),
-				PurchasePrice: decimal.NewFromInt(100), Fees: decimal.Zero, PurchaseCurrency: "USD", PurchaseDate: d(date)})
+			h, err := s.InsertHolding(ctx, portfolio.WithTotals(db.Holding{UserID: u.ID, Metal: metal, ProductName: metal, Quantity: 1, WeightOz: decimal.NewFromInt(1),
+				PurchasePrice: decimal.NewFromInt(100), Fees: decimal.Zero, PurchaseCurrency: "USD", PurchaseDate: d(date)}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -70,7 +71,7 @@ func TestLedgerChangeLog(t *testing.T) {
 		}
 		// Moving a lot from May back to February changes both days: the earlier counts.
 		a.PurchaseDate = d("2024-02-01")
-		if _, err := s.UpdateHolding(ctx, a); err != nil {
+		if _, err := s.UpdateHolding(ctx, portfolio.WithTotals(a)); err != nil {
 			t.Fatal(err)
 		}
 		if got := from(r3, rev()); got != "2024-02-01" {
@@ -85,7 +86,7 @@ func TestLedgerChangeLog(t *testing.T) {
 		r5 := rev()
 		a = lot("gold", "2024-06-01")
 		a.PurchaseCurrency = "EUR" // raises the revision without a change to the days' sums, nor a record
-		if _, err := s.UpdateHolding(ctx, a); err != nil {
+		if _, err := s.UpdateHolding(ctx, portfolio.WithTotals(a)); err != nil {
 			t.Fatal(err)
 		}
 		if rev() != r5+2 {
@@ -123,8 +124,8 @@ func TestLedgerChangedDays(t *testing.T) {
 		}
 		d := func(v string) db.Date { x, _ := db.ParseDate(v); return x }
 		lot := func(metal, date string) db.Holding {
-			h, err := s.InsertHolding(ctx, db.Holding{UserID: u.ID, Metal: metal, ProductName: metal, Quantity: 1, WeightOz: decimal.NewFromInt(1),
-				PurchasePrice: decimal.NewFromInt(100), Fees: decimal.Zero, PurchaseCurrency: "USD", PurchaseDate: d(date)})
+			h, err := s.InsertHolding(ctx, portfolio.WithTotals(db.Holding{UserID: u.ID, Metal: metal, ProductName: metal, Quantity: 1, WeightOz: decimal.NewFromInt(1),
+				PurchasePrice: decimal.NewFromInt(100), Fees: decimal.Zero, PurchaseCurrency: "USD", PurchaseDate: d(date)}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -161,7 +162,7 @@ func TestLedgerChangedDays(t *testing.T) {
 		lot("gold", "2024-04-01")
 		lot("silver", "2024-04-01")
 		a.PurchaseDate = d("2024-02-01") // moving a lot changes its old day and its new one
-		if _, err := s.UpdateHolding(ctx, a); err != nil {
+		if _, err := s.UpdateHolding(ctx, portfolio.WithTotals(a)); err != nil {
 			t.Fatal(err)
 		}
 		r5 := rev()
@@ -197,7 +198,7 @@ func TestLedgerChangedDays(t *testing.T) {
 			many = append(many, db.Holding{UserID: u.ID, Metal: "gold", ProductName: "bar", Quantity: 1, WeightOz: decimal.NewFromInt(1),
 				PurchasePrice: decimal.NewFromInt(100), Fees: decimal.Zero, PurchaseCurrency: "USD", PurchaseDate: db.Date{Time: d("2023-01-01").AddDate(0, 0, i)}})
 		}
-		if _, err := s.ImportHoldings(ctx, u.ID, many); err != nil {
+		if _, err := s.ImportHoldings(ctx, u.ID, totaled(many)); err != nil {
 			t.Fatal(err)
 		}
 		if got := changed(r5, rev()); got != "from 2023-01-01: every day after" {

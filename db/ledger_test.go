@@ -104,7 +104,7 @@ func TestLedgerEqualsRecomputation(t *testing.T) {
 			var err error
 			switch op {
 			case "create":
-				_, err = s.InsertHolding(ctx, lot(uid))
+				_, err = s.InsertHolding(ctx, portfolio.WithTotals(lot(uid)))
 			case "edit":
 				h, ok := pick(uid)
 				if !ok {
@@ -116,7 +116,7 @@ func TestLedgerEqualsRecomputation(t *testing.T) {
 					h.Metal, h.Quantity, h.WeightOz, h.PurchasePrice, h.Fees = n.Metal, n.Quantity, n.WeightOz, n.PurchasePrice, n.Fees
 				}
 				h.Ref = portfolio.PremiumRef(h.Quantity, h.WeightOz, h.PurchasePrice, h.SpotAtPurchase)
-				_, err = s.UpdateHolding(ctx, h)
+				_, err = s.UpdateHolding(ctx, portfolio.WithTotals(h))
 			case "delete":
 				h, ok := pick(uid)
 				if !ok {
@@ -146,7 +146,7 @@ func TestLedgerEqualsRecomputation(t *testing.T) {
 					rows[i] = lot(uid)
 				}
 				sales := []db.ImportedSale{{Row: 0, Sale: db.Sale{Quantity: 1, PricePerUnit: decimal.RequireFromString("12.34"), SoldOn: db.NewDate(base.AddDate(0, 0, 75))}}}
-				_, err = s.ImportHoldingsWithSales(ctx, uid, rows, sales, portfolio.DecideSale, nil)
+				_, err = s.ImportHoldingsWithSales(ctx, uid, totaled(rows), sales, portfolio.DecideSale, nil)
 			case "spot":
 				spots, e := s.LotSpots(ctx, "", 1000)
 				if e != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/db/dbtest"
+	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
 // TestHoldingsSortFilterPage: HoldingsByUser orders by each sort in both directions with the
@@ -42,8 +43,8 @@ func TestHoldingsSortFilterPage(t *testing.T) {
 			if sp.date != "" {
 				d, _ = db.ParseDate(sp.date)
 			}
-			h, err := s.InsertHolding(ctx, db.Holding{UserID: u.ID, Metal: sp.metal, ProductName: sp.name, Quantity: 1, WeightOz: decimal.RequireFromString(sp.oz),
-				PurchasePrice: decimal.RequireFromString(sp.price), Fees: decimal.Zero, PurchaseDate: d})
+			h, err := s.InsertHolding(ctx, portfolio.WithTotals(db.Holding{UserID: u.ID, Metal: sp.metal, ProductName: sp.name, Quantity: 1, WeightOz: decimal.RequireFromString(sp.oz),
+				PurchasePrice: decimal.RequireFromString(sp.price), Fees: decimal.Zero, PurchaseDate: d}))
 			if err != nil {
 				t.Fatal(err)
 			}

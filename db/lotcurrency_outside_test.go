@@ -30,8 +30,8 @@ func TestHasLotsOutside(t *testing.T) {
 			return ok
 		}
 		lot := func(cur string) db.Holding {
-			h, err := s.InsertHolding(ctx, db.Holding{UserID: u.ID, Metal: "gold", ProductName: "bar", Quantity: 2, WeightOz: decimal.NewFromInt(1),
-				PurchasePrice: decimal.NewFromInt(100), Fees: decimal.Zero, PurchaseCurrency: cur, PurchaseDate: db.NewDate(time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC))})
+			h, err := s.InsertHolding(ctx, portfolio.WithTotals(db.Holding{UserID: u.ID, Metal: "gold", ProductName: "bar", Quantity: 2, WeightOz: decimal.NewFromInt(1),
+				PurchasePrice: decimal.NewFromInt(100), Fees: decimal.Zero, PurchaseCurrency: cur, PurchaseDate: db.NewDate(time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC))}))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -146,11 +146,3 @@ func (s *Store) performanceRun(ctx context.Context, userID int64, m metals.Metal
 	}
 	return out, rows.Err()
 }
-
-// scaled is n / 10^places, sharing decimal.Zero for zero (most days have no sale).
-func scaled(n int64, places int32) decimal.Decimal {
-	if n == 0 {
-		return decimal.Zero
-	}
-	return decimal.New(n, -places)
-}

@@ -33,7 +33,7 @@ func TestPerformanceDaysPerCurrency(t *testing.T) {
 				h.PurchaseDate = d(date)
 			}
 			h.Ref = portfolio.PremiumRef(h.Quantity, h.WeightOz, h.PurchasePrice, h.SpotAtPurchase)
-			got, err := s.InsertHolding(ctx, h)
+			got, err := s.InsertHolding(ctx, portfolio.WithTotals(h))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,8 +3,8 @@ package db
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 
@@ -12,24 +12,6 @@ import (
 
 	"github.com/ouncehq/ounce/internal/metals"
 )
-
-// Scales of the exact integer columns: fine ounces to 1e-8, money to cents.
-const (
-	ozPlaces    = 8
-	moneyPlaces = 2
-)
-
-// split returns floor(d) and the rest scaled by 10^places. Callers pass values with at most
-// places decimals (weights have 8, money 2), so nothing is lost.
-func split(d decimal.Decimal, places int32) (whole, frac int64) {
-	w := d.Floor()
-	return w.IntPart(), d.Sub(w).Shift(places).Floor().IntPart()
-}
-
-// join is the inverse of split over sums: whole + frac/10^places, exact.
-func join(whole, frac decimal.Decimal, places int32) decimal.Decimal {
-	return whole.Add(frac.Shift(-places))
-}
 
 // lotTotals are the integer columns the store keeps beside each holding.
 type lotTotals struct {
@@ -39,12 +21,25 @@ type lotTotals struct {
 	RefInt, RefE8 int64
 }
 
-// lotTotalsOf computes the totals of a holding with nothing sold yet.
+// ErrMissingTotals means a holding was written without the totals the portfolio service
+// computes for it (Holding.Oz and Holding.Cost).
+var ErrMissingTotals = errors.New("holding written without its totals")
+
+// checkTotals refuses a holding whose writer did not give its totals.
+func checkTotals(h Holding) error {
+	if !h.Oz.Valid || !h.Cost.Valid {
+		return fmt.Errorf("holding %q: %w", h.ProductName, ErrMissingTotals)
+	}
+	return nil
+}
+
+// lotTotalsOf stores the totals of a holding with nothing sold yet (checked by checkTotals)
+// in the integer columns.
 func lotTotalsOf(h Holding) lotTotals {
 	var t lotTotals
-	t.OzInt, t.OzE8 = split(h.TotalOz(), ozPlaces)
-	t.CostInt, t.CostC = split(h.TotalCost(), moneyPlaces)
-	t.FeesC = h.Fees.Shift(moneyPlaces).Floor().IntPart()
+	t.OzInt, t.OzE8 = split(h.Oz.Decimal, ozPlaces)
+	t.CostInt, t.CostC = split(h.Cost.Decimal, moneyPlaces)
+	t.FeesC = scaledInt(h.Fees, moneyPlaces)
 	t.HeldOzInt, t.HeldOzE8, t.HeldCostInt, t.HeldCostC = t.OzInt, t.OzE8, t.CostInt, t.CostC
 	t.RefInt, t.RefE8 = split(h.Ref, ozPlaces)
 	return t
@@ -178,7 +173,7 @@ func (s *Store) PortfolioTotals(ctx context.Context, userID int64, before Date, 
 		if detail == WithPurchases {
 			t.BoughtOz = join(r.OzInt, r.OzE8, ozPlaces)
 			t.BoughtCost = join(r.CostInt, r.CostC, moneyPlaces)
-			t.BoughtFees = r.FeesC.Shift(-moneyPlaces)
+			t.BoughtFees = join(decimal.Zero, r.FeesC, moneyPlaces)
 			t.FirstPurchase, t.LastPurchase, t.LastChange = r.First, r.Last, r.LastChange.String
 			t.Paid = join(r.PaidInt, r.PaidC, moneyPlaces)
 			t.Ref = join(r.RefInt, r.RefE8, ozPlaces)
@@ -282,20 +277,6 @@ func (s *Store) PositionChanges(ctx context.Context, userID int64) ([]PositionCh
 	// Stable: on one day, purchases (read first) stay before sales.
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Day.Before(out[j].Day.Time) })
 	return out, nil
-}
-
-// joinInts is join over int64 parts: whole + frac/10^places, exact.
-func joinInts(whole, frac int64, places int32) decimal.Decimal {
-	scale := int64(1)
-	for range places {
-		scale *= 10
-	}
-	// One small coefficient when whole × 10^places + frac fits in int64 (always, for stacks
-	// below 90 billion ounces or dollars); the general sum otherwise.
-	if limit := (math.MaxInt64 - scale) / scale / 2; whole > -limit && whole < limit && frac > -limit && frac < limit {
-		return decimal.New(whole*scale+frac, -places)
-	}
-	return decimal.NewFromInt(whole).Add(decimal.New(frac, -places))
 }
 
 // HeldLot is a holding with units still held, with the fine ounces and cost basis left.

@@ -30,6 +30,15 @@ func pfDay(s string) db.Date {
 	return d
 }
 
+// totaled is rows as the portfolio service writes them: with their totals.
+func totaled(rows []db.Holding) []db.Holding {
+	out := make([]db.Holding, len(rows))
+	for i, h := range rows {
+		out[i] = portfolio.WithTotals(h)
+	}
+	return out
+}
+
 func pfLot(uid int64, metal string, qty int64, w, price, fees, date string) db.Holding {
 	return db.Holding{UserID: uid, Metal: metal, Quantity: qty, WeightOz: pfDec(w), PurchasePrice: pfDec(price), Fees: pfDec(fees), PurchaseDate: pfDay(date)}
 }
@@ -77,7 +86,7 @@ func TestPortfolioTotalsHandComputed(t *testing.T) {
 			pfLot(ann.ID, "palladium", 7, "0.00000001", "0.01", "0", "2020-02-29"), // 0.00000007 oz, 0.07
 			pfLot(bob.ID, "gold", 1000, "100", "99999.99", "1", "2025-01-01"),      // someone else's
 		} {
-			if _, err := s.InsertHolding(ctx, h); err != nil {
+			if _, err := s.InsertHolding(ctx, portfolio.WithTotals(h)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -129,7 +138,7 @@ func TestPortfolioTotalsExtremes(t *testing.T) {
 			rows[i] = pfLot(u.ID, "gold", 1_000_000, "99999.99999999", "99999999.99", "99999999.99", "")
 			rows[i].ProductName = "max " + strings.Repeat("x", i)
 		}
-		if _, err := s.ImportHoldings(ctx, u.ID, rows); err != nil {
+		if _, err := s.ImportHoldings(ctx, u.ID, totaled(rows)); err != nil {
 			t.Fatal(err)
 		}
 		g := pfTotals(t, s, u.ID, "2026-11-20")[metals.Gold]
@@ -157,11 +166,11 @@ func TestPortfolioTotalsProperties(t *testing.T) {
 				w := decimal.New(int64(1+rng.IntN(100_000_000)), -8)     // up to 1 oz, 8 places
 				p := decimal.New(int64(rng.IntN(500_000)), -2)           // 0 .. 5,000.00
 				f := decimal.New(int64(rng.IntN(3)*rng.IntN(5_000)), -2) // often zero
-				h, err := s.InsertHolding(ctx, db.Holding{UserID: u.ID, Metal: string(m), Quantity: qty, WeightOz: w, PurchasePrice: p, Fees: f})
+				h, err := s.InsertHolding(ctx, portfolio.WithTotals(db.Holding{UserID: u.ID, Metal: string(m), Quantity: qty, WeightOz: w, PurchasePrice: p, Fees: f}))
 				if err != nil {
 					t.Fatal(err)
 				}
-				held, cost := qty, h.TotalCost()
+				held, cost := qty, portfolio.LotCost(qty, p, f)
 				for k := 0; k < 3 && held > 0 && rng.IntN(2) == 0; k++ {
 					q := int64(1 + rng.IntN(int(held)))
 					sale, err := s.InsertSale(ctx, u.ID, h.ID, db.Sale{Quantity: q, PricePerUnit: decimal.New(int64(rng.IntN(600_000)), -2), Fees: decimal.New(int64(rng.IntN(1000)), -2), SoldOn: pfDay("2026-01-02")}, portfolio.DecideSale)
@@ -199,10 +208,10 @@ func TestPositionChanges(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, s *db.Store) {
 		ctx := context.Background()
 		u, _ := s.InsertUser(ctx, "pc@example.com", "h", db.TierGold, false)
-		a, _ := s.InsertHolding(ctx, pfLot(u.ID, "gold", 4, "0.5", "1000", "20", "2025-03-03"))
-		_, _ = s.InsertHolding(ctx, pfLot(u.ID, "gold", 1, "1", "2100", "0", "2025-03-03"))
-		_, _ = s.InsertHolding(ctx, pfLot(u.ID, "silver", 10, "1", "0", "0", "2025-01-01")) // gift
-		_, _ = s.InsertHolding(ctx, pfLot(u.ID, "silver", 2, "1", "30", "1", ""))
+		a, _ := s.InsertHolding(ctx, portfolio.WithTotals(pfLot(u.ID, "gold", 4, "0.5", "1000", "20", "2025-03-03")))
+		_, _ = s.InsertHolding(ctx, portfolio.WithTotals(pfLot(u.ID, "gold", 1, "1", "2100", "0", "2025-03-03")))
+		_, _ = s.InsertHolding(ctx, portfolio.WithTotals(pfLot(u.ID, "silver", 10, "1", "0", "0", "2025-01-01"))) // gift
+		_, _ = s.InsertHolding(ctx, portfolio.WithTotals(pfLot(u.ID, "silver", 2, "1", "30", "1", "")))
 		if _, err := s.InsertSale(ctx, u.ID, a.ID, db.Sale{Quantity: 1, PricePerUnit: pfDec("1300"), Fees: pfDec("5"), SoldOn: pfDay("2025-04-01")}, portfolio.DecideSale); err != nil {
 			t.Fatal(err)
 		}
@@ -261,7 +270,7 @@ func TestMigrationBackfillIsExact(t *testing.T) {
 				t.Fatal(err)
 			}
 			w := want[h.Metal]
-			want[h.Metal] = [2]decimal.Decimal{w[0].Add(h.TotalOz()), w[1].Add(h.TotalCost())}
+			want[h.Metal] = [2]decimal.Decimal{w[0].Add(portfolio.LotOz(h.Quantity, h.WeightOz)), w[1].Add(portfolio.LotCost(h.Quantity, h.PurchasePrice, h.Fees))}
 		}
 		if _, err := s.ExecForTest(ctx, backfill); err != nil {
 			t.Fatalf("backfill: %v", err)
@@ -290,7 +299,7 @@ func pfSeedBench(b testing.TB, s *db.Store, n int) int64 {
 			WeightOz: decimal.New(int64(1+rng.IntN(100_000_000)), -8), PurchasePrice: decimal.New(int64(rng.IntN(300_000)), -2),
 			Fees: decimal.New(int64(rng.IntN(500)), -2), PurchaseDate: db.NewDate(start.AddDate(0, 0, rng.IntN(4200)))}
 	}
-	if _, err := s.ImportHoldings(ctx, u.ID, rows); err != nil {
+	if _, err := s.ImportHoldings(ctx, u.ID, totaled(rows)); err != nil {
 		b.Fatal(err)
 	}
 	return u.ID

@@ -17,7 +17,7 @@ func TestSalesCostBasisAndRealized(t *testing.T) {
 		ctx := context.Background()
 		u, _ := s.InsertUser(ctx, "sell@example.com", "h", db.TierGold, false)
 		// 3 units at 100.00 plus 0.01 fees: 300.01, which does not split evenly in thirds.
-		h, err := s.InsertHolding(ctx, pfLot(u.ID, "silver", 3, "10", "100", "0.01", "2025-02-01"))
+		h, err := s.InsertHolding(ctx, portfolio.WithTotals(pfLot(u.ID, "silver", 3, "10", "100", "0.01", "2025-02-01")))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,8 +82,8 @@ func TestSalesRulesAndIsolation(t *testing.T) {
 		ctx := context.Background()
 		ann, _ := s.InsertUser(ctx, "ann@example.com", "h", db.TierGold, false)
 		bob, _ := s.InsertUser(ctx, "bob@example.com", "h", db.TierGold, false)
-		h, _ := s.InsertHolding(ctx, pfLot(ann.ID, "gold", 10, "1", "2000", "0", "2025-02-01"))
-		plain, _ := s.InsertHolding(ctx, pfLot(ann.ID, "gold", 1, "1", "2000", "0", "2025-02-01"))
+		h, _ := s.InsertHolding(ctx, portfolio.WithTotals(pfLot(ann.ID, "gold", 10, "1", "2000", "0", "2025-02-01")))
+		plain, _ := s.InsertHolding(ctx, portfolio.WithTotals(pfLot(ann.ID, "gold", 1, "1", "2000", "0", "2025-02-01")))
 		if _, err := s.InsertSale(ctx, bob.ID, h.ID, db.Sale{Quantity: 1, PricePerUnit: pfDec("1"), SoldOn: pfDay("2025-03-01")}, portfolio.DecideSale); !errors.Is(err, db.ErrNotFound) {
 			t.Fatalf("selling another user's holding: %v", err)
 		}
@@ -132,17 +132,17 @@ func TestSalesRulesAndIsolation(t *testing.T) {
 		cur, _ := s.HoldingByID(ctx, ann.ID, h.ID)
 		changed := cur
 		changed.PurchasePrice = pfDec("1")
-		if _, err := s.UpdateHolding(ctx, changed); !errors.Is(err, db.ErrConflict) {
+		if _, err := s.UpdateHolding(ctx, portfolio.WithTotals(changed)); !errors.Is(err, db.ErrConflict) {
 			t.Fatalf("repricing a sold holding: %v", err)
 		}
 		late := cur
 		late.PurchaseDate = pfDay("2025-04-01")
-		if _, err := s.UpdateHolding(ctx, late); !errors.Is(err, db.ErrConflict) {
+		if _, err := s.UpdateHolding(ctx, portfolio.WithTotals(late)); !errors.Is(err, db.ErrConflict) {
 			t.Fatalf("dating the purchase after its sale: %v", err)
 		}
 		renamed := cur
 		renamed.ProductName, renamed.Notes = "1 oz bar", "vault"
-		got, err := s.UpdateHolding(ctx, renamed)
+		got, err := s.UpdateHolding(ctx, portfolio.WithTotals(renamed))
 		if err != nil || got.ProductName != "1 oz bar" || got.SoldQuantity != 10 {
 			t.Fatalf("renaming a sold holding: %+v %v", got, err)
 		}
@@ -150,7 +150,7 @@ func TestSalesRulesAndIsolation(t *testing.T) {
 
 		// A holding without sales is edited freely and its totals follow.
 		plain.Quantity, plain.WeightOz = 2, pfDec("0.5")
-		if _, err := s.UpdateHolding(ctx, plain); err != nil {
+		if _, err := s.UpdateHolding(ctx, portfolio.WithTotals(plain)); err != nil {
 			t.Fatal(err)
 		}
 		pfEq(t, "held oz after edit", pfTotals(t, s, ann.ID, "2026-01-01")[metals.Gold].HeldOz, "1")

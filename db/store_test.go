@@ -11,6 +11,7 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/db/dbtest"
+	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
 func TestUsersAndKeys(t *testing.T) {
@@ -102,8 +103,8 @@ func TestHoldingsCRUDAndIsolation(t *testing.T) {
 		bob, _ := s.InsertUser(ctx, "bob@example.com", "h", db.TierGold, false)
 		d := func(s string) db.Date { x, _ := db.ParseDate(s); return x }
 		mk := func(uid int64, metal, date, w, p string) db.Holding {
-			h, err := s.InsertHolding(ctx, db.Holding{UserID: uid, Metal: metal, Quantity: 3, WeightOz: decimal.RequireFromString(w),
-				PurchasePrice: decimal.RequireFromString(p), Fees: decimal.RequireFromString("4.5"), PurchaseDate: d(date)})
+			h, err := s.InsertHolding(ctx, portfolio.WithTotals(db.Holding{UserID: uid, Metal: metal, Quantity: 3, WeightOz: decimal.RequireFromString(w),
+				PurchasePrice: decimal.RequireFromString(p), Fees: decimal.RequireFromString("4.5"), PurchaseDate: d(date)}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -112,7 +113,7 @@ func TestHoldingsCRUDAndIsolation(t *testing.T) {
 		h1 := mk(ann.ID, "silver", "2024-01-02", "1", "25.10")
 		h2 := mk(ann.ID, "gold", "2025-06-30", "0.1", "260.33")
 		mk(bob.ID, "gold", "2025-07-01", "1", "2400")
-		noDate, err := s.InsertHolding(ctx, db.Holding{UserID: ann.ID, Metal: "platinum", Quantity: 1, WeightOz: decimal.RequireFromString("1"), PurchasePrice: decimal.RequireFromString("900")})
+		noDate, err := s.InsertHolding(ctx, portfolio.WithTotals(db.Holding{UserID: ann.ID, Metal: "platinum", Quantity: 1, WeightOz: decimal.RequireFromString("1"), PurchasePrice: decimal.RequireFromString("900")}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -126,7 +127,7 @@ func TestHoldingsCRUDAndIsolation(t *testing.T) {
 		if !list[0].WeightOz.Equal(decimal.RequireFromString("0.1")) || !list[0].PurchasePrice.Equal(decimal.RequireFromString("260.33")) {
 			t.Fatalf("decimals round-trip: %s %s", list[0].WeightOz, list[0].PurchasePrice)
 		}
-		if got := list[1].TotalCost().String(); got != "79.8" {
+		if got := portfolio.LotCost(list[1].Quantity, list[1].PurchasePrice, list[1].Fees).String(); got != "79.8" {
 			t.Fatalf("total cost = %s, want 79.8", got)
 		}
 		if list[1].PurchaseDate.String() != "2024-01-02" || !list[2].PurchaseDate.IsZero() {
@@ -147,7 +148,7 @@ func TestHoldingsCRUDAndIsolation(t *testing.T) {
 		stolen := h1
 		stolen.UserID = bob.ID
 		stolen.Quantity = 999
-		if _, err := s.UpdateHolding(ctx, stolen); !errors.Is(err, db.ErrNotFound) {
+		if _, err := s.UpdateHolding(ctx, portfolio.WithTotals(stolen)); !errors.Is(err, db.ErrNotFound) {
 			t.Fatalf("cross-user update: %v", err)
 		}
 		if err := s.DeleteHolding(ctx, bob.ID, h1.ID); !errors.Is(err, db.ErrNotFound) {
@@ -155,7 +156,7 @@ func TestHoldingsCRUDAndIsolation(t *testing.T) {
 		}
 		h1.Quantity = 7
 		h1.Notes = "lunar series"
-		upd, err := s.UpdateHolding(ctx, h1)
+		upd, err := s.UpdateHolding(ctx, portfolio.WithTotals(h1))
 		if err != nil || upd.Quantity != 7 || upd.Notes != "lunar series" {
 			t.Fatalf("update: %+v %v", upd, err)
 		}
@@ -193,6 +194,63 @@ func TestMigrateIsIdempotent(t *testing.T) {
 		n, err := s.Migrate(context.Background())
 		if err != nil || n != 0 {
 			t.Fatalf("second migrate ran %d: %v", n, err)
+		}
+	})
+}
+
+// TestHoldingWithoutTotalsRefused: a holding written without the totals the portfolio service
+// computes (Oz, Cost) is refused by every write, and nothing is stored (both engines).
+func TestHoldingWithoutTotalsRefused(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, s *db.Store) {
+		ctx := context.Background()
+		u, _ := s.InsertUser(ctx, "totals@example.com", "h", db.TierGold, false)
+		bare := db.Holding{UserID: u.ID, Metal: "gold", Quantity: 2, WeightOz: decimal.NewFromInt(1), PurchasePrice: decimal.NewFromInt(2000), Fees: decimal.NewFromInt(5)}
+		if _, err := s.InsertHolding(ctx, bare); !errors.Is(err, db.ErrMissingTotals) {
+			t.Fatalf("insert without totals: %v", err)
+		}
+		noCost := portfolio.WithTotals(bare)
+		noCost.Cost = decimal.NullDecimal{}
+		if _, err := s.InsertHolding(ctx, noCost); !errors.Is(err, db.ErrMissingTotals) {
+			t.Fatalf("insert without cost: %v", err)
+		}
+		other := bare
+		other.ProductName = "another bar" // not a duplicate of the first row
+		if _, err := s.ImportHoldings(ctx, u.ID, []db.Holding{portfolio.WithTotals(bare), other}); !errors.Is(err, db.ErrMissingTotals) {
+			t.Fatalf("import without totals: %v", err)
+		}
+		if all, err := s.AllHoldings(ctx, u.ID); err != nil || len(all) != 0 {
+			t.Fatalf("stored %d holdings (%v), want none", len(all), err)
+		}
+		h, err := s.InsertHolding(ctx, portfolio.WithTotals(bare))
+		if err != nil {
+			t.Fatal(err)
+		}
+		read, err := s.HoldingByID(ctx, u.ID, h.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		read.Quantity = 3
+		if _, err := s.UpdateHolding(ctx, read); !errors.Is(err, db.ErrMissingTotals) {
+			t.Fatalf("update without totals: %v", err)
+		}
+		if got, err := s.HoldingByID(ctx, u.ID, h.ID); err != nil || got.Quantity != 2 {
+			t.Fatalf("after refused update: quantity %d (%v), want 2", got.Quantity, err)
+		}
+		totals, err := s.PortfolioTotals(ctx, u.ID, db.Date{}, db.WithPurchases)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gold := false
+		for _, m := range totals {
+			if m.Metal == "gold" {
+				gold = true
+				if !m.BoughtOz.Equal(decimal.NewFromInt(2)) || !m.BoughtCost.Equal(decimal.NewFromInt(4005)) {
+					t.Fatalf("gold totals: %s oz, cost %s; want 2 oz, 4005", m.BoughtOz, m.BoughtCost)
+				}
+			}
+		}
+		if !gold {
+			t.Fatal("no gold totals")
 		}
 	})
 }

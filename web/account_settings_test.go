@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
 const accountPW = "correct horse battery"
@@ -72,7 +73,7 @@ func TestAccountSettings(t *testing.T) {
 		}
 
 		// Delete: password and the typed words are both required.
-		h, err := e.store.InsertHolding(t.Context(), db.Holding{UserID: u.ID, Metal: "gold", Quantity: 1, WeightOz: pfD("1"), PurchasePrice: pfD("2000"), Fees: pfD("0")})
+		h, err := e.store.InsertHolding(t.Context(), portfolio.WithTotals(db.Holding{UserID: u.ID, Metal: "gold", Quantity: 1, WeightOz: pfD("1"), PurchasePrice: pfD("2000"), Fees: pfD("0")}))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
 // usd reads a shown amount such as "$1,234.56" or "−$0.01".
@@ -97,7 +98,7 @@ func TestCalculatorCentsAddUpOverHTTP(t *testing.T) {
 			pfCreate(t, e, key, h)
 			hh := db.Holding{UserID: u.ID, Metal: h["metal"].(string), ProductName: "lot", Quantity: int64(h["quantity"].(int)), WeightOz: decimal.RequireFromString(string(h["weight_oz"].(json.Number))),
 				PurchasePrice: decimal.RequireFromString(string(h["purchase_price"].(json.Number))), Fees: decimal.Zero}
-			if _, err := e.store.InsertHolding(t.Context(), hh); err != nil {
+			if _, err := e.store.InsertHolding(t.Context(), portfolio.WithTotals(hh)); err != nil {
 				t.Fatal(err)
 			}
 		}

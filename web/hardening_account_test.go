@@ -16,6 +16,7 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/app"
+	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
 // Issue 11, items 3, 4, 5 and 9: black-box over loopback.
@@ -274,8 +275,8 @@ func TestFreeMemberSpeculation(t *testing.T) {
 	free, freeKey := e.user("free@example.com", db.TierFree)
 	gold, goldKey := e.user("gold@example.com", db.TierGold)
 	for _, u := range []db.User{free, gold} {
-		if _, err := e.store.InsertHolding(context.Background(), db.Holding{UserID: u.ID, Metal: "silver", Quantity: 100, WeightOz: decimal.NewFromInt(1),
-			PurchasePrice: decimal.NewFromInt(30), Fees: decimal.Zero}); err != nil {
+		if _, err := e.store.InsertHolding(context.Background(), portfolio.WithTotals(db.Holding{UserID: u.ID, Metal: "silver", Quantity: 100, WeightOz: decimal.NewFromInt(1),
+			PurchasePrice: decimal.NewFromInt(30), Fees: decimal.Zero})); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -311,7 +312,7 @@ func TestHoldingsCap(t *testing.T) {
 	u, key := e.user("max@example.com", db.TierGold)
 	rows := make([]db.Holding, 50_000)
 	for i := range rows {
-		rows[i] = db.Holding{Metal: "silver", ProductName: fmt.Sprintf("coin %d", i), Quantity: 1, WeightOz: decimal.NewFromInt(1), PurchasePrice: decimal.NewFromInt(30), Fees: decimal.Zero}
+		rows[i] = portfolio.WithTotals(db.Holding{Metal: "silver", ProductName: fmt.Sprintf("coin %d", i), Quantity: 1, WeightOz: decimal.NewFromInt(1), PurchasePrice: decimal.NewFromInt(30), Fees: decimal.Zero})
 	}
 	if _, err := e.store.ImportHoldings(context.Background(), u.ID, rows); err != nil {
 		t.Fatal(err)

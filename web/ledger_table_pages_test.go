@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
 var (
@@ -57,8 +58,8 @@ func TestLedgerTableEveryLot(t *testing.T) {
 			if i%7 == 0 {
 				s.tag = "seven"
 			}
-			h, err := e.store.InsertHolding(ctx, db.Holding{UserID: u.ID, Metal: s.metal, ProductName: p.name, Quantity: 1, WeightOz: pfD("1"),
-				PurchasePrice: pfD(fmt.Sprint(s.price)), Fees: pfD("0"), PurchaseDate: db.NewDate(s.day)})
+			h, err := e.store.InsertHolding(ctx, portfolio.WithTotals(db.Holding{UserID: u.ID, Metal: s.metal, ProductName: p.name, Quantity: 1, WeightOz: pfD("1"),
+				PurchasePrice: pfD(fmt.Sprint(s.price)), Fees: pfD("0"), PurchaseDate: db.NewDate(s.day)}))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
 var lotRowRe = regexp.MustCompile(`<tr id="lot-[^"]+" data-lot="([^"]+)"`)
@@ -36,8 +37,8 @@ func TestLedgerTableView(t *testing.T) {
 		home, bank := loc(u.ID, "Home safe", "home"), loc(u.ID, "Bank box", "bank_box")
 		lot := func(userID int64, metal, name string, qty int64, oz, price, date, where, tags string) string {
 			t.Helper()
-			h, err := e.store.InsertHolding(ctx, db.Holding{UserID: userID, Metal: metal, ProductName: name, Quantity: qty, WeightOz: pfD(oz),
-				PurchasePrice: pfD(price), Fees: pfD("0"), PurchaseDate: pfDate(date)})
+			h, err := e.store.InsertHolding(ctx, portfolio.WithTotals(db.Holding{UserID: userID, Metal: metal, ProductName: name, Quantity: qty, WeightOz: pfD(oz),
+				PurchasePrice: pfD(price), Fees: pfD("0"), PurchaseDate: pfDate(date)}))
 			if err != nil {
 				t.Fatal(err)
 			}

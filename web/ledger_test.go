@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
 // TestLedgerAPI: /v1/holdings carries sold and remaining units, the spot at purchase and the
@@ -76,13 +77,13 @@ func TestLedgerPages(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		bar, err := e.store.InsertHolding(t.Context(), db.Holding{UserID: u.ID, Metal: "silver", ProductName: "10 oz Silver Bar", Quantity: 5, WeightOz: pfD("10"),
-			PurchasePrice: pfD("310"), Fees: pfD("0"), PurchaseDate: pfDate("2025-05-05")})
+		bar, err := e.store.InsertHolding(t.Context(), portfolio.WithTotals(db.Holding{UserID: u.ID, Metal: "silver", ProductName: "10 oz Silver Bar", Quantity: 5, WeightOz: pfD("10"),
+			PurchasePrice: pfD("310"), Fees: pfD("0"), PurchaseDate: pfDate("2025-05-05")}))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.store.InsertHolding(t.Context(), db.Holding{UserID: u.ID, Metal: "gold", ProductName: "1 oz Gold Eagle", Quantity: 1, WeightOz: pfD("1"),
-			PurchasePrice: pfD("2800"), Fees: pfD("0"), PurchaseDate: pfDate("2025-05-05")}); err != nil {
+		if _, err := e.store.InsertHolding(t.Context(), portfolio.WithTotals(db.Holding{UserID: u.ID, Metal: "gold", ProductName: "1 oz Gold Eagle", Quantity: 1, WeightOz: pfD("1"),
+			PurchasePrice: pfD("2800"), Fees: pfD("0"), PurchaseDate: pfDate("2025-05-05")})); err != nil {
 			t.Fatal(err)
 		}
 		b.get("/holdings/" + bar.ID + "/sell")

@@ -11,6 +11,7 @@ import (
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/format"
 	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
 // TestPagesSpeakTheDisplayCurrency: a member who reads euros and grams sees the dashboard's
@@ -34,7 +35,7 @@ func TestPagesSpeakTheDisplayCurrency(t *testing.T) {
 			}
 			for _, h := range lots {
 				h.UserID = u.ID
-				if _, err := e.store.InsertHolding(ctx, h); err != nil {
+				if _, err := e.store.InsertHolding(ctx, portfolio.WithTotals(h)); err != nil {
 					t.Fatal(err)
 				}
 			}

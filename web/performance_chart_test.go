@@ -9,6 +9,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
 // TestPerformanceSeriesAPI: the day-by-day series of a period ends on the summary's TWR and
@@ -122,7 +123,7 @@ func TestDashboardPerformanceChart(t *testing.T) {
 		{UserID: u.ID, Metal: "gold", ProductName: "1 oz Buffalo", Quantity: 2, WeightOz: pfD("1"), PurchasePrice: pfD("2000"), Fees: pfD("0"), PurchaseDate: pfDate("2025-01-10")},
 		{UserID: u.ID, Metal: "silver", ProductName: "Eagles", Quantity: 50, WeightOz: pfD("1"), PurchasePrice: pfD("30"), Fees: pfD("0"), PurchaseDate: pfDate("2026-02-02")},
 	} {
-		if _, err := e.store.InsertHolding(t.Context(), h); err != nil {
+		if _, err := e.store.InsertHolding(t.Context(), portfolio.WithTotals(h)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -233,7 +234,7 @@ func TestPerformanceChartLive1D(t *testing.T) {
 	b := e.browser()
 	b.signUp("live@example.com")
 	u, _ := e.store.UserByEmail(t.Context(), "live@example.com")
-	if _, err := e.store.InsertHolding(t.Context(), db.Holding{UserID: u.ID, Metal: "gold", ProductName: "Bar", Quantity: 1, WeightOz: pfD("1"), PurchasePrice: pfD("2000"), Fees: pfD("0"), PurchaseDate: pfDate("2025-01-10")}); err != nil {
+	if _, err := e.store.InsertHolding(t.Context(), portfolio.WithTotals(db.Holding{UserID: u.ID, Metal: "gold", ProductName: "Bar", Quantity: 1, WeightOz: pfD("1"), PurchasePrice: pfD("2000"), Fees: pfD("0"), PurchaseDate: pfDate("2025-01-10")})); err != nil {
 		t.Fatal(err)
 	}
 	r := b.send(pfHX("/dashboard/performance/chart?period=1D&view=pct"))

@@ -304,9 +304,9 @@ func TestPortfolioProperties(t *testing.T) {
 			setPrices(svc, pfNow, quotes)
 			u, key := e.user(fmt.Sprintf("prop%d@example.com", trial), db.TierGold)
 			for i := 0; i < 1+rng.IntN(12); i++ {
-				h, err := e.store.InsertHolding(ctx, db.Holding{UserID: u.ID, Metal: string(metals.All[rng.IntN(4)]), Quantity: int64(1 + rng.IntN(50)),
+				h, err := e.store.InsertHolding(ctx, portfolio.WithTotals(db.Holding{UserID: u.ID, Metal: string(metals.All[rng.IntN(4)]), Quantity: int64(1 + rng.IntN(50)),
 					WeightOz: decimal.New(int64(1+rng.IntN(200_000_000)), -8), PurchasePrice: decimal.New(int64(rng.IntN(400_000)), -2),
-					Fees: decimal.New(int64(rng.IntN(2)*rng.IntN(9_999)), -2), PurchaseDate: db.NewDate(pfNow.AddDate(0, 0, -rng.IntN(3000)))})
+					Fees: decimal.New(int64(rng.IntN(2)*rng.IntN(9_999)), -2), PurchaseDate: db.NewDate(pfNow.AddDate(0, 0, -rng.IntN(3000)))}))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -465,7 +465,7 @@ func TestDashboardPage(t *testing.T) {
 			{UserID: u.ID, Metal: "silver", ProductName: "Junk dimes", Quantity: 100, WeightOz: pfD("0.07234"), PurchasePrice: pfD("2.10"), Fees: pfD("0"), PurchaseDate: pfDate("2024-05-01")},
 			{UserID: u.ID, Metal: "platinum", ProductName: "Pt bar", Quantity: 1, WeightOz: pfD("1"), PurchasePrice: pfD("1100"), Fees: pfD("0"), PurchaseDate: pfDate("2025-02-01")},
 		} {
-			if _, err := e.store.InsertHolding(ctx, h); err != nil {
+			if _, err := e.store.InsertHolding(ctx, portfolio.WithTotals(h)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -570,7 +570,7 @@ func TestDashboardWithoutPriceFeed(t *testing.T) {
 	b := e.browser()
 	b.signUp("nofeed@example.com")
 	u, _ := e.store.UserByEmail(t.Context(), "nofeed@example.com")
-	if _, err := e.store.InsertHolding(t.Context(), db.Holding{UserID: u.ID, Metal: "gold", Quantity: 1, WeightOz: pfD("1"), PurchasePrice: pfD("2000"), Fees: pfD("0")}); err != nil {
+	if _, err := e.store.InsertHolding(t.Context(), portfolio.WithTotals(db.Holding{UserID: u.ID, Metal: "gold", Quantity: 1, WeightOz: pfD("1"), PurchasePrice: pfD("2000"), Fees: pfD("0")})); err != nil {
 		t.Fatal(err)
 	}
 	r := b.get("/")

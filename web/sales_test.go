@@ -9,6 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
 func TestSalesAPI(t *testing.T) {
@@ -125,7 +126,7 @@ func TestSalePagesAndDeleteRefused(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		h, err := e.store.InsertHolding(t.Context(), db.Holding{UserID: u.ID, Metal: "gold", Quantity: 4, WeightOz: pfD("0.25"), PurchasePrice: pfD("700"), Fees: pfD("0"), PurchaseDate: pfDate("2025-05-05")})
+		h, err := e.store.InsertHolding(t.Context(), portfolio.WithTotals(db.Holding{UserID: u.ID, Metal: "gold", Quantity: 4, WeightOz: pfD("0.25"), PurchasePrice: pfD("700"), Fees: pfD("0"), PurchaseDate: pfDate("2025-05-05")}))
 		if err != nil {
 			t.Fatal(err)
 		}

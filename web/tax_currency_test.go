@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
 // TestDisposalsAPIAcrossCurrencies: over HTTP, three units of a product bought in dollars (A)
@@ -112,8 +113,8 @@ func TestTaxPageAcrossCurrencies(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, l := range []struct{ price, fees, cur, day string }{{"2000", "10", "USD", "2024-02-05"}, {"1900", "0", "EUR", "2024-06-12"}} {
-			if _, err := e.store.InsertHolding(t.Context(), db.Holding{UserID: u.ID, Metal: "gold", ProductName: "Maple", Quantity: 2, WeightOz: pfD("1"),
-				PurchasePrice: pfD(l.price), Fees: pfD(l.fees), PurchaseCurrency: l.cur, PurchaseDate: pfDate(l.day)}); err != nil {
+			if _, err := e.store.InsertHolding(t.Context(), portfolio.WithTotals(db.Holding{UserID: u.ID, Metal: "gold", ProductName: "Maple", Quantity: 2, WeightOz: pfD("1"),
+				PurchasePrice: pfD(l.price), Fees: pfD(l.fees), PurchaseCurrency: l.cur, PurchaseDate: pfDate(l.day)})); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
 // taxAt reads a dotted path whose parts may index arrays.
@@ -259,8 +260,8 @@ func TestTaxPage(t *testing.T) {
 		}
 		var ids []string
 		for _, l := range []struct{ price, day string }{{"20", "2024-01-10"}, {"30", "2025-06-01"}} {
-			if h, err := e.store.InsertHolding(t.Context(), db.Holding{UserID: u.ID, Metal: "silver", ProductName: "Eagle", Quantity: 10, WeightOz: pfD("1"),
-				PurchasePrice: pfD(l.price), Fees: pfD("0"), PurchaseDate: pfDate(l.day)}); err != nil {
+			if h, err := e.store.InsertHolding(t.Context(), portfolio.WithTotals(db.Holding{UserID: u.ID, Metal: "silver", ProductName: "Eagle", Quantity: 10, WeightOz: pfD("1"),
+				PurchasePrice: pfD(l.price), Fees: pfD("0"), PurchaseDate: pfDate(l.day)})); err != nil {
 				t.Fatal(err)
 			} else {
 				ids = append(ids, h.ID)

@@ -97,10 +97,10 @@ func Seed(ctx context.Context, s *db.Store, userID int64, n int) {
 	rows := make([]db.Holding, n)
 	for i := range rows {
 		m := metals.All[rng.IntN(4)]
-		rows[i] = db.Holding{Metal: string(m), ProductName: fmt.Sprintf("%s %s #%d", m.Title(), products[rng.IntN(len(products))], i),
+		rows[i] = portfolio.WithTotals(db.Holding{Metal: string(m), ProductName: fmt.Sprintf("%s %s #%d", m.Title(), products[rng.IntN(len(products))], i),
 			Quantity: int64(1 + rng.IntN(100)), WeightOz: decimal.RequireFromString(weights[rng.IntN(len(weights))]),
 			PurchasePrice: decimal.New(int64(100+rng.IntN(300_000)), -2), Fees: decimal.New(int64(rng.IntN(3)*rng.IntN(5000)), -2),
-			Dealer: "Dealer " + string(rune('A'+rng.IntN(6))), PurchaseDate: db.NewDate(start.AddDate(0, 0, rng.IntN(4200)))}
+			Dealer: "Dealer " + string(rune('A'+rng.IntN(6))), PurchaseDate: db.NewDate(start.AddDate(0, 0, rng.IntN(4200)))})
 	}
 	_, err := s.ImportHoldings(ctx, userID, rows)
 	Must(err)

@@ -289,7 +289,7 @@ func (b *bench) toucher() func() {
 	edited := all[1]
 	return func() {
 		edited.Quantity = 3 - edited.Quantity%2
-		_, err := b.s.UpdateHolding(b.ctx, edited)
+		_, err := b.s.UpdateHolding(b.ctx, portfolio.WithTotals(edited))
 		benchkit.Must(err)
 	}
 }
@@ -303,14 +303,14 @@ func (b *bench) newestToucher() func() {
 	for i := len(all) - 1; i >= 0; i-- {
 		h := all[i]
 		h.Quantity = 3 - h.Quantity%2 // a sold lot's quantity cannot change
-		if _, err := b.s.UpdateHolding(b.ctx, h); !h.PurchaseDate.IsZero() && err == nil {
+		if _, err := b.s.UpdateHolding(b.ctx, portfolio.WithTotals(h)); !h.PurchaseDate.IsZero() && err == nil {
 			edited = h
 			break
 		}
 	}
 	return func() {
 		edited.Quantity = 3 - edited.Quantity%2
-		_, err := b.s.UpdateHolding(b.ctx, edited)
+		_, err := b.s.UpdateHolding(b.ctx, portfolio.WithTotals(edited))
 		benchkit.Must(err)
 	}
 }

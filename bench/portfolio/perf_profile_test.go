@@ -8,6 +8,7 @@ import (
 	"github.com/ouncehq/ounce/bench/benchkit"
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/performance"
+	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
 // BenchmarkPerformance runs the performance summary's parts in process on SQLite (on
@@ -56,7 +57,7 @@ func BenchmarkPerformance(b *testing.B) {
 	for ; ; newest-- { // the latest dated lot whose quantity can change (nothing sold)
 		h := all[newest]
 		h.Quantity = 3 - h.Quantity%2
-		if _, err := s.UpdateHolding(ctx, h); err == nil && !h.PurchaseDate.IsZero() {
+		if _, err := s.UpdateHolding(ctx, portfolio.WithTotals(h)); err == nil && !h.PurchaseDate.IsZero() {
 			all[newest] = h
 			break
 		}
@@ -69,7 +70,7 @@ func BenchmarkPerformance(b *testing.B) {
 		edited := c.lot
 		edit := func() {
 			edited.Quantity = 3 - edited.Quantity%2
-			_, err := s.UpdateHolding(ctx, edited)
+			_, err := s.UpdateHolding(ctx, portfolio.WithTotals(edited))
 			benchkit.Must(err)
 		}
 		b.Run("SummaryAfterEdit"+c.name+"ReadWhole", func(b *testing.B) {

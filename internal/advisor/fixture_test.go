@@ -99,9 +99,9 @@ func (f *fixture) user(t testing.TB, email, tier string) db.User {
 
 func (f *fixture) hold(t testing.TB, u db.User, m metals.Metal, qty int64, weight, price string) {
 	t.Helper()
-	_, err := f.store.InsertHolding(context.Background(), db.Holding{UserID: u.ID, Metal: string(m), ProductName: string(m) + " round",
+	_, err := f.store.InsertHolding(context.Background(), portfolio.WithTotals(db.Holding{UserID: u.ID, Metal: string(m), ProductName: string(m) + " round",
 		Quantity: qty, WeightOz: decimal.RequireFromString(weight), PurchasePrice: decimal.RequireFromString(price), Fees: decimal.Zero,
-		PurchaseDate: db.NewDate(purchaseDay)})
+		PurchaseDate: db.NewDate(purchaseDay)}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,9 +137,9 @@ func (f *fixture) usePerformance(rates performance.Rates) *performance.Service {
 // holdOn records a purchase of qty coins of weight oz at price each on a day.
 func (f *fixture) holdOn(t testing.TB, u db.User, m metals.Metal, qty int64, weight, price string, on time.Time) {
 	t.Helper()
-	_, err := f.store.InsertHolding(context.Background(), db.Holding{UserID: u.ID, Metal: string(m), ProductName: string(m) + " round",
+	_, err := f.store.InsertHolding(context.Background(), portfolio.WithTotals(db.Holding{UserID: u.ID, Metal: string(m), ProductName: string(m) + " round",
 		Quantity: qty, WeightOz: decimal.RequireFromString(weight), PurchasePrice: decimal.RequireFromString(price), Fees: decimal.Zero,
-		PurchaseDate: db.NewDate(on)})
+		PurchaseDate: db.NewDate(on)}))
 	if err != nil {
 		t.Fatal(err)
 	}

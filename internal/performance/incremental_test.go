@@ -97,7 +97,7 @@ func TestIncrementalAnswersEqualFullOnes(t *testing.T) {
 		lot := func(metal, date string, qty int64, oz, price, fees string) db.Holding {
 			h := db.Holding{UserID: u.ID, Metal: metal, ProductName: metal, Quantity: qty, WeightOz: dec(oz),
 				PurchasePrice: dec(price), Fees: dec(fees), PurchaseCurrency: "USD", PurchaseDate: db.Date{Time: day(date)}}
-			got, err := st.InsertHolding(ctx, h)
+			got, err := st.InsertHolding(ctx, portfolio.WithTotals(h))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -143,7 +143,7 @@ func TestIncrementalAnswersEqualFullOnes(t *testing.T) {
 
 		back := lots[40] // a lot of 2016, edited: more of it, bought a week later
 		back.Quantity, back.PurchaseDate = back.Quantity+2, db.Date{Time: back.PurchaseDate.AddDate(0, 0, 7)}
-		if _, err := st.UpdateHolding(ctx, back); err != nil {
+		if _, err := st.UpdateHolding(ctx, portfolio.WithTotals(back)); err != nil {
 			t.Fatal(err)
 		}
 		check("back-dated lot edited", 0, 3)
@@ -180,7 +180,7 @@ func TestIncrementalAnswersEqualFullOnes(t *testing.T) {
 
 		cur := lots[5]
 		cur.PurchaseCurrency = "EUR"
-		if _, err := st.UpdateHolding(ctx, cur); err != nil {
+		if _, err := st.UpdateHolding(ctx, portfolio.WithTotals(cur)); err != nil {
 			t.Fatal(err)
 		}
 		check("a lot's currency changed (not in the change log)", 1, 6)

@@ -87,11 +87,29 @@ func (h Holding) RemainingOz() decimal.Decimal {
 func (h Holding) Remaining() int64 { return h.Quantity - h.SoldQuantity }
 
 // TotalOz is quantity × fine weight per unit.
-func (h Holding) TotalOz() decimal.Decimal { return h.WeightOz.Mul(decimal.NewFromInt(h.Quantity)) }
+func (h Holding) TotalOz() decimal.Decimal { return LotOz(h.Quantity, h.WeightOz) }
 
 // TotalCost is quantity × price per unit plus fees: the lot's cost basis.
-func (h Holding) TotalCost() decimal.Decimal {
-	return h.PurchasePrice.Mul(decimal.NewFromInt(h.Quantity)).Add(h.Fees)
+func (h Holding) TotalCost() decimal.Decimal { return LotCost(h.Quantity, h.PurchasePrice, h.Fees) }
+
+// LotOz is a lot's fine ounces: quantity × fine weight per unit.
+func LotOz(quantity int64, weightOz decimal.Decimal) decimal.Decimal {
+	return weightOz.Mul(decimal.NewFromInt(quantity))
+}
+
+// LotCost is a lot's cost basis: quantity × price per unit plus fees for the whole line.
+func LotCost(quantity int64, price, fees decimal.Decimal) decimal.Decimal {
+	return price.Mul(decimal.NewFromInt(quantity)).Add(fees)
+}
+
+// WithTotals is r with the figures the store keeps beside a lot computed from its fields: its
+// fine ounces and cost basis (LotOz, LotCost) and the reference its premium is measured
+// against (PremiumRef). Every holding written to the store goes through it.
+func WithTotals(r db.Holding) db.Holding {
+	r.Oz = decimal.NewNullDecimal(LotOz(r.Quantity, r.WeightOz))
+	r.Cost = decimal.NewNullDecimal(LotCost(r.Quantity, r.PurchasePrice, r.Fees))
+	r.Ref = PremiumRef(r.Quantity, r.WeightOz, r.PurchasePrice, r.SpotAtPurchase)
+	return r
 }
 
 // Name is the product name, or what stands in for it when none was given.
@@ -111,11 +129,10 @@ func holdingFromRow(r db.Holding) Holding {
 }
 
 func (h Holding) row(userID int64) db.Holding {
-	return db.Holding{ID: h.ID, UserID: userID, Metal: string(h.Metal), ProductName: h.ProductName, Quantity: h.Quantity, WeightOz: h.WeightOz,
+	return WithTotals(db.Holding{ID: h.ID, UserID: userID, Metal: string(h.Metal), ProductName: h.ProductName, Quantity: h.Quantity, WeightOz: h.WeightOz,
 		PurchasePrice: h.PurchasePrice, Fees: h.Fees, Dealer: h.Dealer, PurchaseDate: h.PurchaseDate, Notes: h.Notes,
 		SoldQuantity: h.SoldQuantity, CreatedAt: h.CreatedAt, UpdatedAt: h.UpdatedAt, SpotAtPurchase: h.SpotAtPurchase,
-		Ref:              PremiumRef(h.Quantity, h.WeightOz, h.PurchasePrice, h.SpotAtPurchase),
-		PurchaseCurrency: h.Currency(), WeightAmount: h.WeightAmount, WeightUnit: string(h.WeightUnit)}
+		PurchaseCurrency: h.Currency(), WeightAmount: h.WeightAmount, WeightUnit: string(h.WeightUnit)})
 }
 
 func holdingsFromRows(rows []db.Holding) []Holding {

@@ -26,7 +26,7 @@ func TestHoldingsCap(t *testing.T) {
 		u := member(t, s, "max@example.com", db.TierGold)
 		rows := make([]db.Holding, maxHoldings-1)
 		for i := range rows {
-			rows[i] = db.Holding{Metal: "silver", ProductName: fmt.Sprintf("coin %d", i), Quantity: 1, WeightOz: d("1"), PurchasePrice: d("30"), Fees: d("0")}
+			rows[i] = WithTotals(db.Holding{Metal: "silver", ProductName: fmt.Sprintf("coin %d", i), Quantity: 1, WeightOz: d("1"), PurchasePrice: d("30"), Fees: d("0")})
 		}
 		if _, err := s.ImportHoldings(ctx, u.ID, rows); err != nil {
 			t.Fatal(err)
@@ -64,7 +64,7 @@ func TestSpeculationProjectsOnlyGoldStacks(t *testing.T) {
 		free := member(t, s, "free@example.com", db.TierFree)
 		gold := member(t, s, "gold@example.com", db.TierGold)
 		for _, u := range []db.User{free, gold} {
-			if _, err := s.InsertHolding(context.Background(), db.Holding{UserID: u.ID, Metal: "silver", Quantity: 10, WeightOz: d("1"), PurchasePrice: d("30"), Fees: d("0")}); err != nil {
+			if _, err := s.InsertHolding(context.Background(), WithTotals(db.Holding{UserID: u.ID, Metal: "silver", Quantity: 10, WeightOz: d("1"), PurchasePrice: d("30"), Fees: d("0")})); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -71,5 +71,5 @@ func PremiumRef(quantity int64, weightOz, price decimal.Decimal, spot decimal.Nu
 	if !spot.Valid || !price.IsPositive() || !spot.Decimal.IsPositive() {
 		return decimal.Zero
 	}
-	return weightOz.Mul(decimal.NewFromInt(quantity)).Mul(spot.Decimal).Round(ozPlaces)
+	return LotOz(quantity, weightOz).Mul(spot.Decimal).Round(ozPlaces)
 }
