@@ -97,9 +97,7 @@ const conversationCols = `id, user_id, title, created_at, updated_at`
 
 // ConversationByID returns the member's conversation; another member's is ErrNotFound.
 func (s *Store) ConversationByID(ctx context.Context, userID int64, id string) (Conversation, error) {
-	var c Conversation
-	err := s.db.GetContext(ctx, &c, s.rebind(`SELECT `+conversationCols+` FROM advisor_conversations WHERE id = ? AND user_id = ?`), id, userID)
-	return c, notFound(err)
+	return memberRow[Conversation](ctx, s, conversationCols, "advisor_conversations", userID, id)
 }
 
 // ConversationsByUser lists the member's conversations, most recently active first.
@@ -111,14 +109,7 @@ func (s *Store) ConversationsByUser(ctx context.Context, userID int64, limit, of
 // DeleteConversation removes the member's conversation and its messages; another member's
 // is ErrNotFound.
 func (s *Store) DeleteConversation(ctx context.Context, userID int64, id string) error {
-	res, err := s.db.ExecContext(ctx, s.rebind(`DELETE FROM advisor_conversations WHERE id = ? AND user_id = ?`), id, userID)
-	if err != nil {
-		return fmt.Errorf("delete conversation: %w", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return s.deleteMemberRow(ctx, "conversation", "advisor_conversations", userID, id)
 }
 
 // MessagesOf returns a conversation's messages in order.

@@ -177,9 +177,7 @@ func (s *Store) Alerts(ctx context.Context, userID int64) ([]PriceAlert, error) 
 
 // Alert is the user's own alert id; another's is ErrNotFound.
 func (s *Store) Alert(ctx context.Context, userID, id int64) (PriceAlert, error) {
-	var a PriceAlert
-	err := s.db.GetContext(ctx, &a, s.rebind(`SELECT `+alertCols+` FROM price_alerts WHERE id = ? AND user_id = ?`), id, userID)
-	return a, notFound(err)
+	return memberRow[PriceAlert](ctx, s, alertCols, "price_alerts", userID, id)
 }
 
 // UpdateAlert writes the changeable fields of the user's own alert.
@@ -543,22 +541,12 @@ func evaluateTickSQLite(ctx context.Context, tx *sqlx.Tx, r *TickResult, quote A
 // no other worker takes them meanwhile; a worker that dies leaves them to be claimed again
 // once the lease ends.
 func (s *Store) ClaimOutbox(ctx context.Context, now, lease int64, limit int) ([]OutboxItem, error) {
-	var out []OutboxItem
-	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
-		ids, err := s.claimLeased(ctx, tx, "push_outbox", "status IN ('pending', 'ticketed')", now, lease, limit)
-		if err != nil || len(ids) == 0 {
-			return err
-		}
-		in, args, err := sqlx.In(`SELECT o.id, o.notification_id, o.device_id, o.status, o.attempts, o.ticket_id, o.created_at,
+	out, err := claimRows[OutboxItem](ctx, s, "push_outbox", "status IN ('pending', 'ticketed')",
+		`SELECT o.id, o.notification_id, o.device_id, o.status, o.attempts, o.ticket_id, o.created_at,
 			d.platform, d.token, d.p256dh, d.auth,
 			n.user_id, n.alert_id, n.metal, n.direction, n.target_units, n.price_units, n.currency, n.unit, n.price_as_of, n.fired_at, n.read_at
 			FROM push_outbox o JOIN push_devices d ON d.id = o.device_id JOIN alert_notifications n ON n.id = o.notification_id
-			WHERE o.id IN (?) ORDER BY o.id`, ids)
-		if err != nil {
-			return err
-		}
-		return tx.SelectContext(ctx, &out, tx.Rebind(in), args...)
-	})
+			WHERE o.id IN (?) ORDER BY o.id`, now, lease, limit)
 	for i := range out {
 		out[i].AlertNotification.ID = out[i].NotificationID
 	}
@@ -607,10 +595,8 @@ type OutboxRow struct {
 
 // OutboxRows lists every outbox row of the user's notifications.
 func (s *Store) OutboxRows(ctx context.Context, userID int64) ([]OutboxRow, error) {
-	var out []OutboxRow
-	err := s.db.SelectContext(ctx, &out, s.rebind(`SELECT o.id, o.notification_id, o.device_id, o.status, o.attempts, o.next_at, o.ticket_id, o.last_error
-		FROM push_outbox o JOIN alert_notifications n ON n.id = o.notification_id WHERE n.user_id = ? ORDER BY o.id`), userID)
-	return out, err
+	return selectAll[OutboxRow](ctx, s, `SELECT o.id, o.notification_id, o.device_id, o.status, o.attempts, o.next_at, o.ticket_id, o.last_error
+		FROM push_outbox o JOIN alert_notifications n ON n.id = o.notification_id WHERE n.user_id = ? ORDER BY o.id`, userID)
 }
 
 // Delivery is one recorded delivery outcome.
@@ -627,10 +613,8 @@ type Delivery struct {
 
 // Deliveries lists the outcomes recorded for the notification, in order.
 func (s *Store) Deliveries(ctx context.Context, notificationID int64) ([]Delivery, error) {
-	var out []Delivery
-	err := s.db.SelectContext(ctx, &out, s.rebind(`SELECT outbox_id, notification_id, device_id, platform, attempt, outcome, detail, at
-		FROM push_deliveries WHERE notification_id = ? ORDER BY id`), notificationID)
-	return out, err
+	return selectAll[Delivery](ctx, s, `SELECT outbox_id, notification_id, device_id, platform, attempt, outcome, detail, at
+		FROM push_deliveries WHERE notification_id = ? ORDER BY id`, notificationID)
 }
 
 const notificationCols = `id, user_id, alert_id, metal, direction, target_units, price_units, currency, unit, price_as_of, fired_at, read_at`

@@ -120,12 +120,12 @@ func (s *Store) InsertDisposal(ctx context.Context, userID int64, in Disposal, d
 // DisposalByID returns one of the user's disposals with its slices in the order recorded;
 // another user's, or none, is ErrNotFound.
 func (s *Store) DisposalByID(ctx context.Context, userID int64, id string) (Disposal, []Sale, error) {
-	var d Disposal
-	if err := s.db.GetContext(ctx, &d, s.rebind(`SELECT `+disposalCols+` FROM disposals WHERE id = ? AND user_id = ?`), id, userID); err != nil {
-		return Disposal{}, nil, notFound(err)
+	d, err := memberRow[Disposal](ctx, s, disposalCols, "disposals", userID, id)
+	if err != nil {
+		return Disposal{}, nil, err
 	}
 	sales := []Sale{}
-	err := s.db.SelectContext(ctx, &sales, s.rebind(`SELECT `+saleCols+` FROM sales WHERE disposal_id = ? AND user_id = ? ORDER BY created_at, id`), id, userID)
+	err = s.db.SelectContext(ctx, &sales, s.rebind(`SELECT `+saleCols+` FROM sales WHERE disposal_id = ? AND user_id = ? ORDER BY created_at, id`), id, userID)
 	return d, sales, err
 }
 

@@ -174,9 +174,7 @@ func (s *Store) InsertDocument(ctx context.Context, d Document, body []byte, quo
 
 // DocumentByID is the member's document; anyone else's is ErrNotFound.
 func (s *Store) DocumentByID(ctx context.Context, userID int64, id string) (Document, error) {
-	var d Document
-	err := s.db.GetContext(ctx, &d, s.rebind(`SELECT `+documentCols+` FROM documents WHERE id = ? AND user_id = ?`), id, userID)
-	return d, notFound(err)
+	return memberRow[Document](ctx, s, documentCols, "documents", userID, id)
 }
 
 // DocumentBody is the bytes of the member's document.
@@ -203,12 +201,8 @@ func (s *Store) DocumentsByUser(ctx context.Context, userID int64) ([]Document, 
 
 // DeleteDocument removes the member's document and its bytes.
 func (s *Store) DeleteDocument(ctx context.Context, userID int64, id string) error {
-	res, err := s.db.ExecContext(ctx, s.rebind(`DELETE FROM documents WHERE id = ? AND user_id = ?`), id, userID)
-	if err != nil {
-		return fmt.Errorf("delete document: %w", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
+	if err := s.deleteMemberRow(ctx, "document", "documents", userID, id); err != nil {
+		return err
 	}
 	return s.blob().drop(ctx, userID, []string{id})
 }

@@ -2,9 +2,7 @@ package db
 
 import (
 	"context"
-	"fmt"
-
-	"github.com/jmoiron/sqlx"
+	"time"
 )
 
 // FXRate is one stored exchange rate: units of Currency per 1 EUR on Day, as published (the
@@ -18,30 +16,19 @@ type FXRate struct {
 
 // UpsertFXRates adds or corrects rates in one transaction: all of them or, on an error, none.
 func (s *Store) UpsertFXRates(ctx context.Context, rates []FXRate) error {
-	return s.writeFXRates(ctx, rates, true)
+	return writeKeyed(ctx, s, fxRates, rates, true)
 }
 
 // InsertMissingFXRates adds rates for (currency, day) pairs not stored yet and leaves stored
 // ones, an operator's correction among them, as they are.
 func (s *Store) InsertMissingFXRates(ctx context.Context, rates []FXRate) error {
-	return s.writeFXRates(ctx, rates, false)
+	return writeKeyed(ctx, s, fxRates, rates, false)
 }
 
-func (s *Store) writeFXRates(ctx context.Context, rates []FXRate, overwrite bool) error {
-	if len(rates) == 0 {
-		return nil
-	}
-	now := s.now()
-	return s.WithTx(ctx, func(tx *sqlx.Tx) error {
-		err := insertBatches(ctx, tx, `INSERT INTO fx_rates (currency, day, per_eur, source, updated_at) VALUES `, rates, 400, "?, ?, ?, ?, ?",
-			func(r FXRate) []any { return []any{r.Currency, r.Day, r.PerEUR, r.Source, now} },
-			onConflict(`currency, day`, `per_eur = excluded.per_eur, source = excluded.source, updated_at = excluded.updated_at`, overwrite))
-		if err != nil {
-			return fmt.Errorf("store fx rates: %w", err)
-		}
-		return nil
-	})
-}
+// fxRates is how rates are written: keyed by currency and day.
+var fxRates = keyedTable[FXRate]{what: "store fx rates", head: `INSERT INTO fx_rates (currency, day, per_eur, source, updated_at) VALUES `,
+	placeholders: "?, ?, ?, ?, ?", key: `currency, day`, set: `per_eur = excluded.per_eur, source = excluded.source, updated_at = excluded.updated_at`,
+	args: func(r FXRate, now time.Time) []any { return []any{r.Currency, r.Day, r.PerEUR, r.Source, now} }}
 
 // FXRateOnOrBefore is the stored rate of currency on day or, failing that, the last one
 // before it; ErrNotFound when none is stored that early.

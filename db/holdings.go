@@ -142,9 +142,7 @@ func (s *Store) InsertHolding(ctx context.Context, h Holding) (Holding, error) {
 
 // HoldingByID returns the user's holding; another user's id is ErrNotFound.
 func (s *Store) HoldingByID(ctx context.Context, userID int64, id string) (Holding, error) {
-	var h Holding
-	err := s.db.GetContext(ctx, &h, s.rebind(`SELECT `+holdingCols+` FROM holdings WHERE id = ? AND user_id = ?`), id, userID)
-	return h, notFound(err)
+	return memberRow[Holding](ctx, s, holdingCols, "holdings", userID, id)
 }
 
 // HoldingFilter narrows, orders and pages a holdings list.

@@ -337,19 +337,7 @@ func (s *Store) EnqueueMails(ctx context.Context, ms []OutMail) (int, error) {
 // ClaimMail leases up to limit outbox rows due at now for lease milliseconds, so no other
 // worker takes them meanwhile; rows of a worker that died are claimed again after the lease.
 func (s *Store) ClaimMail(ctx context.Context, now, lease int64, limit int) ([]MailItem, error) {
-	var out []MailItem
-	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
-		ids, err := s.claimLeased(ctx, tx, "mail_outbox", "status = 'pending'", now, lease, limit)
-		if err != nil || len(ids) == 0 {
-			return err
-		}
-		in, args, err := sqlx.In(`SELECT `+mailCols+` FROM mail_outbox WHERE id IN (?) ORDER BY id`, ids)
-		if err != nil {
-			return err
-		}
-		return tx.SelectContext(ctx, &out, tx.Rebind(in), args...)
-	})
-	return out, err
+	return claimRows[MailItem](ctx, s, "mail_outbox", "status = 'pending'", `SELECT `+mailCols+` FROM mail_outbox WHERE id IN (?) ORDER BY id`, now, lease, limit)
 }
 
 // FinishMail records what became of a claimed row and releases its lease. A row no longer

@@ -2,7 +2,6 @@ package db
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/jmoiron/sqlx"
@@ -41,30 +40,21 @@ func (s *Store) CountClosesFrom(ctx context.Context, suffix string) (int, error)
 // UpsertCloses adds or corrects closes in one transaction, in multi-row batches so a
 // first start can load 75 years of history quickly.
 func (s *Store) UpsertCloses(ctx context.Context, closes []PriceClose) error {
-	return s.writeCloses(ctx, closes, true)
+	return writeKeyed(ctx, s, priceCloses, closes, true)
 }
 
 // InsertMissingCloses adds closes for days not stored yet and leaves existing ones (say, an
 // imported correction) as they are.
 func (s *Store) InsertMissingCloses(ctx context.Context, closes []PriceClose) error {
-	return s.writeCloses(ctx, closes, false)
+	return writeKeyed(ctx, s, priceCloses, closes, false)
 }
 
-func (s *Store) writeCloses(ctx context.Context, closes []PriceClose, overwrite bool) error {
-	if len(closes) == 0 {
-		return nil
-	}
-	now := s.now()
-	return s.WithTx(ctx, func(tx *sqlx.Tx) error {
-		err := insertBatches(ctx, tx, `INSERT INTO price_closes (metal, granularity, day, price, source, updated_at) VALUES `, closes, 400, "?, ?, ?, ?, ?, ?",
-			func(c PriceClose) []any { return []any{c.Metal, c.Granularity, c.Day, c.Price.String(), c.Source, now} },
-			onConflict(`metal, granularity, day`, `price = excluded.price, source = excluded.source, updated_at = excluded.updated_at`, overwrite))
-		if err != nil {
-			return fmt.Errorf("upsert closes: %w", err)
-		}
-		return nil
-	})
-}
+// priceCloses is how closes are written: keyed by metal, granularity and day.
+var priceCloses = keyedTable[PriceClose]{what: "upsert closes", head: `INSERT INTO price_closes (metal, granularity, day, price, source, updated_at) VALUES `,
+	placeholders: "?, ?, ?, ?, ?, ?", key: `metal, granularity, day`, set: `price = excluded.price, source = excluded.source, updated_at = excluded.updated_at`,
+	args: func(c PriceClose, now time.Time) []any {
+		return []any{c.Metal, c.Granularity, c.Day, c.Price.String(), c.Source, now}
+	}}
 
 // Closes returns every close of one granularity, per metal, ascending by day.
 func (s *Store) Closes(ctx context.Context, granularity string) ([]PriceClose, error) {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 )
@@ -51,6 +52,31 @@ func onConflict(key, set string, overwrite bool) string {
 		return ` ON CONFLICT (` + key + `) DO UPDATE SET ` + set
 	}
 	return ` ON CONFLICT (` + key + `) DO NOTHING`
+}
+
+// keyedTable is how rows of one kind are written by writeKeyed: head is the insert up to
+// VALUES, placeholders one row's, args its values (updated_at: now), key the table's key
+// columns and set what an overwrite replaces; what names the write in its error.
+type keyedTable[T any] struct {
+	what, head, placeholders, key, set string
+	args                               func(r T, now time.Time) []any
+}
+
+// writeKeyed writes rows in multi-row batches in one transaction, all of them or, on an
+// error, none: with overwrite a stored row with the same key takes the new values, without
+// it the stored row stays as it is.
+func writeKeyed[T any](ctx context.Context, s *Store, t keyedTable[T], rows []T, overwrite bool) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	now := s.now()
+	return s.WithTx(ctx, func(tx *sqlx.Tx) error {
+		err := insertBatches(ctx, tx, t.head, rows, 400, t.placeholders, func(r T) []any { return t.args(r, now) }, onConflict(t.key, t.set, overwrite))
+		if err != nil {
+			return fmt.Errorf("%s: %w", t.what, err)
+		}
+		return nil
+	})
 }
 
 // insertBatches writes rows in multi-row INSERTs of up to batch rows each: head is the
@@ -107,4 +133,47 @@ func page[T any](ctx context.Context, s *Store, what, cols, from string, args []
 	err := s.db.SelectContext(ctx, &out, s.rebind(`SELECT `+cols+` FROM `+from+` ORDER BY `+order+` LIMIT ? OFFSET ?`),
 		append(args[:len(args):len(args)], limit, offset)...)
 	return out, total, err
+}
+
+// claimRows leases, as claimLeased does, up to limit rows of a leased-job table and reads
+// them in the same transaction with query, whose "IN (?)" takes the claimed ids.
+func claimRows[T any](ctx context.Context, s *Store, table, pending, query string, now, lease int64, limit int) ([]T, error) {
+	var out []T
+	err := s.WithTx(ctx, func(tx *sqlx.Tx) error {
+		ids, err := s.claimLeased(ctx, tx, table, pending, now, lease, limit)
+		if err != nil || len(ids) == 0 {
+			return err
+		}
+		in, args, err := sqlx.In(query, ids)
+		if err != nil {
+			return err
+		}
+		return tx.SelectContext(ctx, &out, tx.Rebind(in), args...)
+	})
+	return out, err
+}
+
+// memberRow reads cols of the member's row of table with id; another member's, or none, is
+// ErrNotFound.
+func memberRow[T any](ctx context.Context, s *Store, cols, table string, userID int64, id any) (T, error) {
+	var out T
+	err := s.db.GetContext(ctx, &out, s.rebind(`SELECT `+cols+` FROM `+table+` WHERE id = ? AND user_id = ?`), id, userID)
+	return out, notFound(err)
+}
+
+// deleteMemberRow deletes the member's row of table with id; another member's, or none, is
+// ErrNotFound. what names the row in the error of a failed statement.
+func (s *Store) deleteMemberRow(ctx context.Context, what, table string, userID int64, id any) error {
+	res, err := s.db.ExecContext(ctx, s.rebind(`DELETE FROM `+table+` WHERE id = ? AND user_id = ?`), id, userID)
+	if err != nil {
+		return fmt.Errorf("delete %s: %w", what, err)
+	}
+	return oneRow(res, nil)
+}
+
+// selectAll reads every row of query (with args) into a list, nil when there are none.
+func selectAll[T any](ctx context.Context, s *Store, query string, args ...any) ([]T, error) {
+	var out []T
+	err := s.db.SelectContext(ctx, &out, s.rebind(query), args...)
+	return out, err
 }
