@@ -60,10 +60,7 @@ func (s *Store) LedgerChangedFrom(ctx context.Context, userID, since, upTo int64
 	if upTo <= since || upTo-since > keptLedgerChanges {
 		return Date{}, upTo == since, nil
 	}
-	dayNum := `CAST(unixepoch(MIN(from_day)) / 86400 AS INTEGER)`
-	if s.Engine == Postgres {
-		dayNum = `(MIN(from_day) - DATE '1970-01-01')`
-	}
+	dayNum := s.dayNumber(`MIN(from_day)`)
 	var n int64
 	var day sql.NullInt64
 	if err := s.db.QueryRowContext(ctx, s.rebind(`SELECT COUNT(*), `+dayNum+` FROM ledger_changes WHERE user_id = ? AND rev > ? AND rev <= ?`),
@@ -91,10 +88,7 @@ func (s *Store) LedgerChangedDays(ctx context.Context, userID, since, upTo int64
 	if upTo <= since || upTo-since > keptLedgerChanges {
 		return LedgerChange{}, upTo == since, nil
 	}
-	dayNum := `CAST(unixepoch(from_day) / 86400 AS INTEGER)`
-	if s.Engine == Postgres {
-		dayNum = `(from_day - DATE '1970-01-01')`
-	}
+	dayNum := s.dayNumber(`from_day`)
 	rows, err := s.db.QueryContext(ctx, s.rebind(`SELECT `+dayNum+`, days FROM ledger_changes WHERE user_id = ? AND rev > ? AND rev <= ?`), userID, since, upTo)
 	if err != nil {
 		return LedgerChange{}, false, fmt.Errorf("ledger changes: %w", err)

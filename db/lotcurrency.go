@@ -31,6 +31,29 @@ type CurrencyDaySums struct {
 	PLInt, PLC             int64
 }
 
+// groupDay is where a grouped row's day is read into day: the day itself, or for undated
+// lots the time they were recorded, whose UTC day stands in for it.
+type groupDay struct {
+	day     *Date
+	undated bool
+	created sql.NullTime
+}
+
+// dest is the scan destination of the row's day column.
+func (g *groupDay) dest() any {
+	if g.undated {
+		return &g.created
+	}
+	return g.day
+}
+
+// set fills day from the time recorded after the scan of an undated group.
+func (g *groupDay) set() {
+	if g.created.Valid {
+		*g.day = NewDate(g.created.Time.UTC())
+	}
+}
+
 // CurrencySums returns the user's cost (remaining, bought, fees, paid and premium reference)
 // per metal, purchase currency and purchase day (undated lots on the UTC day they were
 // recorded), and the realized profit of sales as its parts: proceeds less fees per metal, sale
@@ -46,21 +69,15 @@ func (s *Store) CurrencySums(ctx context.Context, userID int64) ([]CurrencyDaySu
 	read := func(label, q string, undated, sale bool) error {
 		return s.eachRow(ctx, label, q, func(rows *sql.Rows) error {
 			r := CurrencyDaySums{Sale: sale}
-			var created sql.NullTime
-			dayDest := any(&r.Day)
-			if undated {
-				dayDest = &created
-			}
-			dest := []any{&r.Metal, &r.Currency, dayDest, &r.Purchases, &r.PLInt, &r.PLC}
+			day := groupDay{day: &r.Day, undated: undated}
+			dest := []any{&r.Metal, &r.Currency, day.dest(), &r.Purchases, &r.PLInt, &r.PLC}
 			if !sale {
 				dest = append(dest[:4], &r.HeldCostInt, &r.HeldCostC, &r.CostInt, &r.CostC, &r.FeesC, &r.PaidInt, &r.PaidC, &r.RefInt, &r.RefE8)
 			}
 			if err := rows.Scan(dest...); err != nil {
 				return err
 			}
-			if created.Valid {
-				r.Day = NewDate(created.Time.UTC())
-			}
+			day.set()
 			out = append(out, r)
 			return nil
 		}, userID)
@@ -96,17 +113,11 @@ func (s *Store) CurrencySums(ctx context.Context, userID int64) ([]CurrencyDaySu
 	crossRows := func(label, q string, undated bool) error {
 		return s.eachRow(ctx, label, q, func(rows *sql.Rows) error {
 			r := CurrencyDaySums{Sale: true}
-			var created sql.NullTime
-			dayDest := any(&r.Day)
-			if undated {
-				dayDest = &created
-			}
-			if err := rows.Scan(&r.Metal, &r.Currency, &r.SaleCurrency, dayDest, &r.Purchases, &r.PLInt, &r.PLC, &r.SaleCostInt, &r.SaleCostC); err != nil {
+			day := groupDay{day: &r.Day, undated: undated}
+			if err := rows.Scan(&r.Metal, &r.Currency, &r.SaleCurrency, day.dest(), &r.Purchases, &r.PLInt, &r.PLC, &r.SaleCostInt, &r.SaleCostC); err != nil {
 				return err
 			}
-			if created.Valid {
-				r.Day = NewDate(created.Time.UTC())
-			}
+			day.set()
 			out = append(out, r)
 			return nil
 		}, userID)

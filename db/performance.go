@@ -2,7 +2,7 @@ package db
 
 import (
 	"context"
-	"fmt"
+	"database/sql"
 	"slices"
 	"strings"
 	"time"
@@ -48,10 +48,6 @@ func (s *Store) PerformanceDaysOn(ctx context.Context, userID int64, days []Date
 	}
 	// One statement (a round trip) for a few days: each metal and day is a primary-key
 	// lookup, in day then metal order as PerformanceDays'.
-	dayNum := `CAST(unixepoch(day) / 86400 AS INTEGER)`
-	if s.Engine == Postgres {
-		dayNum = `(day - DATE '1970-01-01')`
-	}
 	args := []any{userID}
 	for _, m := range metals.All {
 		args = append(args, string(m))
@@ -59,22 +55,34 @@ func (s *Store) PerformanceDaysOn(ctx context.Context, userID int64, days []Date
 	for _, d := range days {
 		args = append(args, d.Format(DateLayout))
 	}
-	rows, err := s.db.QueryContext(ctx, s.rebind(`SELECT metal, `+dayNum+`, `+performanceCols+` FROM position_days
-		WHERE user_id = ? AND metal IN (?`+strings.Repeat(", ?", len(metals.All)-1)+`) AND day IN (?`+strings.Repeat(", ?", len(days)-1)+`) ORDER BY day, metal`), args...)
-	if err != nil {
-		return nil, fmt.Errorf("performance days: %w", err)
-	}
-	defer rows.Close()
+	return s.readPerformanceDays(ctx, "", `SELECT metal, `+s.dayNumber(`day`)+`, `+performanceCols+` FROM position_days
+		WHERE user_id = ? AND metal IN (?`+strings.Repeat(", ?", len(metals.All)-1)+`) AND day IN (?`+strings.Repeat(", ?", len(days)-1)+`) ORDER BY day, metal`, args...)
+}
+
+// readPerformanceDays reads the ledger days of query: rows of the metal (when m is "", the
+// first column is the metal), the day number and the performanceCols.
+func (s *Store) readPerformanceDays(ctx context.Context, m metals.Metal, query string, args ...any) ([]PerformanceDay, error) {
 	var out []PerformanceDay
-	for rows.Next() {
-		var m string
+	err := s.eachRow(ctx, "performance days", query, func(rows *sql.Rows) error {
+		var metal string
 		var day, oz, bought, proceeds, realized int64
-		if err := rows.Scan(&m, &day, &oz, &bought, &proceeds, &realized); err != nil {
-			return nil, fmt.Errorf("performance days: %w", err)
+		dest := []any{&day, &oz, &bought, &proceeds, &realized}
+		if m == "" {
+			dest = append([]any{&metal}, dest...)
 		}
-		out = append(out, performanceDay(metals.Metal(m), day, oz, bought, proceeds, realized))
+		if err := rows.Scan(dest...); err != nil {
+			return err
+		}
+		if m != "" {
+			metal = string(m)
+		}
+		out = append(out, performanceDay(metals.Metal(metal), day, oz, bought, proceeds, realized))
+		return nil
+	}, args...)
+	if err != nil {
+		return nil, err
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // performanceCols are a ledger row's sums reduced to four exact integers (1e-8 oz and cents).
@@ -124,25 +132,6 @@ func (s *Store) performanceDays(ctx context.Context, userID int64, cond string, 
 
 // performanceRun is one metal's ledger days, oldest first.
 func (s *Store) performanceRun(ctx context.Context, userID int64, m metals.Metal, cond string, condArgs []any) ([]PerformanceDay, error) {
-	// The day as a day number (days since 1970-01-01): no date text to parse per row.
-	dayNum := `CAST(unixepoch(day) / 86400 AS INTEGER)`
-	if s.Engine == Postgres {
-		dayNum = `(day - DATE '1970-01-01')`
-	}
 	args := append([]any{userID, string(m)}, condArgs...)
-	since := cond
-	rows, err := s.db.QueryContext(ctx, s.rebind(`SELECT `+dayNum+`, `+performanceCols+` FROM position_days WHERE user_id = ? AND metal = ?`+since+` ORDER BY day`), args...)
-	if err != nil {
-		return nil, fmt.Errorf("performance days: %w", err)
-	}
-	defer rows.Close()
-	var out []PerformanceDay
-	for rows.Next() {
-		var day, oz, bought, proceeds, realized int64
-		if err := rows.Scan(&day, &oz, &bought, &proceeds, &realized); err != nil {
-			return nil, fmt.Errorf("performance days: %w", err)
-		}
-		out = append(out, performanceDay(m, day, oz, bought, proceeds, realized))
-	}
-	return out, rows.Err()
+	return s.readPerformanceDays(ctx, m, `SELECT `+s.dayNumber(`day`)+`, `+performanceCols+` FROM position_days WHERE user_id = ? AND metal = ?`+cond+` ORDER BY day`, args...)
 }

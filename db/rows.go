@@ -121,6 +121,15 @@ func (s *Store) eachRow(ctx context.Context, label, q string, each func(*sql.Row
 	return rows.Err()
 }
 
+// dayNumber is the SQL for the day number (days since 1970-01-01) of a DATE expression on
+// the store's engine: read as an integer, no date text to parse per row.
+func (s *Store) dayNumber(date string) string {
+	if s.Engine == Postgres {
+		return `(` + date + ` - DATE '1970-01-01')`
+	}
+	return `CAST(unixepoch(` + date + `) / 86400 AS INTEGER)`
+}
+
 // page is one page of a listing and how many rows the listing has in all: the count of
 // SELECT … FROM from (a table and its WHERE, with args), then cols of the rows in order,
 // limit of them after offset. A listing with no rows is an empty slice, never nil.
