@@ -19,7 +19,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"sort"
 	"sync"
 	"time"
@@ -50,9 +49,7 @@ var questions = []struct{ kind, q string }{
 }
 
 func main() {
-	holdings := flag.Int("holdings", 10_000, "holdings of the measured member")
-	requests := flag.Int("requests", 500, "requests per endpoint and client setting")
-	pg := flag.String("pg", os.Getenv("OUNCE_TEST_POSTGRES_URL"), "PostgreSQL URL (a throwaway schema is created and dropped)")
+	holdings, requests, pg := benchkit.MemberFlags(500)
 	flag.Parse()
 	ctx := context.Background()
 

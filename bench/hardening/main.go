@@ -41,52 +41,45 @@ import (
 )
 
 func main() {
-	before := flag.String("before", "", "ounce binary built before the fixes")
-	after := flag.String("after", "", "ounce binary built after the fixes")
+	readBuilds := benchkit.BuildFlags("the fixes")
 	wrkFor := flag.Duration("wrk", 10*time.Second, "wrk duration on /markets")
 	only := flag.String("only", "burst,visitors,held", "which measurements to run")
 	rounds := flag.Int("rounds", 3, "alternating wrk rounds per build on /markets")
 	flag.Parse()
-	if *before == "" || *after == "" {
-		fmt.Fprintln(os.Stderr, "usage: hardening -before BIN -after BIN")
-		os.Exit(2)
-	}
+	bins := readBuilds("hardening -before BIN -after BIN")
 	if _, err := exec.LookPath("wrk"); err != nil {
 		fmt.Fprintln(os.Stderr, "wrk is needed: apt-get install wrk")
 		os.Exit(1)
 	}
-	builds := []build{{"before", *before}, {"after", *after}}
 
 	fmt.Printf("Measured %s with `go run ./bench/hardening` on %d CPUs (%s/%s), %s: each row is a fresh server process (SQLite, `OUNCE_OFFLINE=1`, `/v1` rate limit off, log level warn) on loopback.\n\n",
 		time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
 
 	if strings.Contains(*only, "burst") {
-		burstTable(builds)
+		burstTable(bins)
 	}
 	if strings.Contains(*only, "visitors") {
-		visitorsTable(builds, *wrkFor, *rounds)
+		visitorsTable(bins, *wrkFor, *rounds)
 	}
 	if strings.Contains(*only, "held") {
-		heldTable(builds)
+		heldTable(bins)
 	}
 }
 
-type build struct{ name, bin string }
-
-func burstTable(builds []build) {
+func burstTable(builds []benchkit.Build) {
 	fmt.Println("**Sign-up burst (item 3).** 256 sign-ups (GET /signup, then POST) at 64 concurrent; /v1/prices requested every 10 ms meanwhile. \"one address\" sends all from 127.0.0.1; \"256 addresses\" from 127.0.1.1–127.0.2.0, as a botnet would, so the per-address limit does not apply and only the hashing bound does. RSS is the server's VmRSS at rest and its peak (VmHWM) over the burst.")
 	fmt.Println()
 	fmt.Println("| build | senders | RSS at rest | peak RSS | /v1/prices p50 at rest | p50 / p99 during burst | burst took | answers |")
 	fmt.Println("|---|---|---:|---:|---:|---:|---:|---|")
 	for _, spread := range []bool{false, true} {
 		for _, b := range builds {
-			signupBurst(b.name, b.bin, spread)
+			signupBurst(b.Name, b.Bin, spread)
 		}
 	}
 	fmt.Println()
 }
 
-func visitorsTable(builds []build, wrkFor time.Duration, rounds int) {
+func visitorsTable(builds []benchkit.Build, wrkFor time.Duration, rounds int) {
 	fmt.Printf("**Visitors (item 4).** 5,000 sequential anonymous GET /legal without cookies; then wrk (2 threads, 32 connections, %s) on /markets without cookies, the two builds alternating for %d rounds (medians, range in brackets); then the same with a cookie the server issued (a session cookie before, the CSRF cookie after). Both servers run side by side, idle but for the one measured.\n\n", wrkFor, rounds)
 	fmt.Println("| build | session rows after 5,000 × /legal | took | /markets req/s anonymous | p50 / p99 | session rows written by wrk | SQLite WAL growth | /markets req/s with a cookie |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|")
@@ -101,7 +94,7 @@ func visitorsTable(builds []build, wrkFor time.Duration, rounds int) {
 	}
 	sides := make([]*side, len(builds))
 	for i, b := range builds {
-		sd := &side{s: start(b.bin)}
+		sd := &side{s: start(b.Bin)}
 		defer sd.s.stop()
 		c := &http.Client{Timeout: 10 * time.Second}
 		t0 := time.Now()
@@ -146,7 +139,7 @@ func visitorsTable(builds []build, wrkFor time.Duration, rounds int) {
 		}
 	}
 	for i, sd := range sides {
-		fmt.Printf("| %s | %d | %.1f s | %s | %s / %s | %d | %+.1f MiB | %s |\n", builds[i].name, sd.afterLegal, sd.legal.Seconds(), medianRange(sd.rps),
+		fmt.Printf("| %s | %d | %.1f s | %s | %s / %s | %d | %+.1f MiB | %s |\n", builds[i].Name, sd.afterLegal, sd.legal.Seconds(), medianRange(sd.rps),
 			sd.p50[len(sd.p50)/2], sd.p99[len(sd.p99)/2], written[i], float64(wal[i])/(1<<20), medianRange(sd.rpsCookie))
 	}
 	fmt.Println()
@@ -165,13 +158,13 @@ func medianRange(v []float64) string {
 	return fmt.Sprintf("%.0f (%.0f–%.0f)", s[len(s)/2], s[0], s[len(s)-1])
 }
 
-func heldTable(builds []build) {
+func heldTable(builds []benchkit.Build) {
 	fmt.Println("**Held large posts (item 6).** 40 connections each announce a 15 MiB form body to POST /login, send all of it but the last byte, and hold; RSS is sampled for 15 s.")
 	fmt.Println()
 	fmt.Println("| build | RSS at rest | peak RSS while held | answered early | body bytes the clients got to send |")
 	fmt.Println("|---|---:|---:|---:|---:|")
 	for _, b := range builds {
-		heldPosts(b.name, b.bin)
+		heldPosts(b.Name, b.Bin)
 	}
 	fmt.Println()
 }

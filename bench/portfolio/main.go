@@ -16,7 +16,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"runtime"
 	"strings"
 	"time"
@@ -50,11 +49,9 @@ func wanted(row string) bool {
 }
 
 func main() {
-	holdings := flag.Int("holdings", 10_000, "holdings of the measured member")
-	requests := flag.Int("requests", 2000, "requests per endpoint and client setting")
+	holdings, requests, pg := benchkit.MemberFlags(2000)
 	currencyOnly := flag.Bool("currency-only", false, "measure only the valuation in another currency (issue 25)")
 	tableOnly := flag.Bool("table-only", false, "measure only the ledger's table view over every lot (issue 28)")
-	pg := flag.String("pg", os.Getenv("OUNCE_TEST_POSTGRES_URL"), "PostgreSQL URL (a throwaway schema is created and dropped)")
 	flag.StringVar(&only, "only", "", "measure only the rows whose name contains one of these comma-separated parts")
 	flag.Parse()
 	ctx := context.Background()

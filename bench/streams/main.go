@@ -36,15 +36,11 @@ import (
 )
 
 func main() {
-	before := flag.String("before", "", "ounce binary built before the change")
-	after := flag.String("after", "", "ounce binary built after the change")
+	readBuilds := benchkit.BuildFlags("the change")
 	n := flag.Int("n", 10000, "streams to open")
 	sources := flag.Int("sources", 16, "loopback source addresses the clients spread over")
 	flag.Parse()
-	if *before == "" || *after == "" {
-		fmt.Fprintln(os.Stderr, "usage: streams -before BIN -after BIN [-n 10000]")
-		os.Exit(2)
-	}
+	bins := readBuilds("streams -before BIN -after BIN [-n 10000]")
 	var lim syscall.Rlimit
 	must(syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim))
 	lim.Cur = lim.Max
@@ -58,8 +54,8 @@ func main() {
 		time.Now().Format("2006-01-02"), *n, runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version(), lim.Cur, *sources)
 	fmt.Println("| build | streams open | RSS idle | RSS with the streams | per stream | peak RSS | tick to the first / median / last stream | streams that saw it | load average at the tick |")
 	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-	for _, b := range []struct{ name, bin string }{{"before", *before}, {"after", *after}} {
-		run(b.name, b.bin, *n, *sources)
+	for _, b := range bins {
+		run(b.Name, b.Bin, *n, *sources)
 	}
 }
 
