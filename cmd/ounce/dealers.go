@@ -19,27 +19,16 @@ import (
 
 // cmdDealers handles `ounce dealers …`.
 func cmdDealers(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		return usageError{"dealers needs a subcommand: import, fetch or clicks (try: ounce help dealers)"}
-	}
-	switch args[0] {
-	case "import":
-		return cmdDealersImport(ctx, args[1:], stdout)
-	case "fetch":
-		return cmdDealersFetch(ctx, args[1:], stdout, stderr)
-	case "clicks":
-		return cmdDealersClicks(ctx, args[1:], stdout)
-	}
-	return usageError{fmt.Sprintf("unknown dealers subcommand %q (import, fetch or clicks)", args[0])}
+	return runSubcommand("dealers", "import, fetch or clicks", args, map[string]func([]string) error{
+		"import": func(rest []string) error { return cmdDealersImport(ctx, rest, stdout) },
+		"fetch":  func(rest []string) error { return cmdDealersFetch(ctx, rest, stdout, stderr) },
+		"clicks": func(rest []string) error { return cmdDealersClicks(ctx, rest, stdout) },
+	})
 }
 
 // withDealers opens the configured database and runs fn with the dealer service over it.
 func withDealers(ctx context.Context, fn func(config, *db.Store, *dealers.Service) error) error {
-	cfg, err := loadConfig(nil, nil)
-	if err != nil {
-		return usageError{err.Error()}
-	}
-	return openStore(ctx, cfg, func(s *db.Store) error {
+	return withConfigStore(ctx, func(cfg config, s *db.Store) error {
 		return fn(cfg, s, dealers.New(dealers.Deps{Store: s, Config: app.DealerConfig(cfg.App)}))
 	})
 }

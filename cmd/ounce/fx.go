@@ -30,11 +30,7 @@ func cmdFX(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return usageError{err.Error()}
 	}
 	defer f.Close()
-	cfg, err := loadConfig(nil, nil)
-	if err != nil {
-		return usageError{err.Error()}
-	}
-	return openStore(ctx, cfg, func(s *db.Store) error {
+	return withConfigStore(ctx, func(cfg config, s *db.Store) error {
 		svc := fx.New(fx.Deps{Store: s, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 		rows, err := svc.ParseImport(ctx, f, "import:"+name)
 		var bad fx.RowErrors

@@ -221,6 +221,16 @@ func withStore(ctx context.Context, args []string, fn func(config, *db.Store) er
 	return openStore(ctx, cfg, func(s *db.Store) error { return fn(cfg, s) })
 }
 
+// withConfigStore opens and migrates the database the environment configures, runs fn with
+// the configuration and the store, and closes it; a bad configuration is a usage error.
+func withConfigStore(ctx context.Context, fn func(config, *db.Store) error) error {
+	cfg, err := loadConfig(nil, nil)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	return openStore(ctx, cfg, func(s *db.Store) error { return fn(cfg, s) })
+}
+
 func openStore(ctx context.Context, cfg config, fn func(*db.Store) error) error {
 	s, err := db.Open(ctx, cfg.DatabaseURL, cfg.sqlitePath())
 	if err != nil {

@@ -45,11 +45,7 @@ func cmdPrices(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return usageError{fmt.Sprintf("%s: %v", fs.Arg(0), err)}
 	}
-	cfg, err := loadConfig(nil, nil)
-	if err != nil {
-		return usageError{err.Error()}
-	}
-	return openStore(ctx, cfg, func(s *db.Store) error {
+	return withConfigStore(ctx, func(cfg config, s *db.Store) error {
 		bar := newProgress(stderr, len(closes))
 		if err := prices.ImportCloses(ctx, s, m, *gran, closes, "import:"+fs.Arg(0), bar.set); err != nil {
 			return err

@@ -21,16 +21,10 @@ const maxVaultFile = 10 << 20
 
 // cmdVault handles `ounce vault …` (import CME reports, set open interest).
 func cmdVault(ctx context.Context, args []string, stdout io.Writer) error {
-	if len(args) == 0 {
-		return usageError{"vault needs a subcommand: import or open-interest (try: ounce help vault)"}
-	}
-	switch args[0] {
-	case "import":
-		return cmdVaultImport(ctx, args[1:], stdout)
-	case "open-interest":
-		return cmdVaultOpenInterest(ctx, args[1:], stdout)
-	}
-	return usageError{fmt.Sprintf("unknown vault subcommand %q (import or open-interest)", args[0])}
+	return runSubcommand("vault", "import or open-interest", args, map[string]func([]string) error{
+		"import":        func(rest []string) error { return cmdVaultImport(ctx, rest, stdout) },
+		"open-interest": func(rest []string) error { return cmdVaultOpenInterest(ctx, rest, stdout) },
+	})
 }
 
 func cmdVaultImport(ctx context.Context, files []string, stdout io.Writer) error {
@@ -46,11 +40,7 @@ func cmdVaultImport(ctx context.Context, files []string, stdout io.Writer) error
 		}
 		data[i] = b
 	}
-	cfg, err := loadConfig(nil, nil)
-	if err != nil {
-		return usageError{err.Error()}
-	}
-	return openStore(ctx, cfg, func(s *db.Store) error {
+	return withConfigStore(ctx, func(cfg config, s *db.Store) error {
 		vault := comex.New(comex.Deps{Store: s})
 		for i, name := range files {
 			got, err := vault.ImportXLS(ctx, data[i], filepath.Base(name))
@@ -103,11 +93,7 @@ func cmdVaultOpenInterest(ctx context.Context, args []string, stdout io.Writer) 
 	if err != nil {
 		return err
 	}
-	cfg, err := loadConfig(nil, nil)
-	if err != nil {
-		return usageError{err.Error()}
-	}
-	return openStore(ctx, cfg, func(s *db.Store) error {
+	return withConfigStore(ctx, func(cfg config, s *db.Store) error {
 		oi, err := comex.New(comex.Deps{Store: s}).SetOpenInterest(ctx, in)
 		if fields := apperr.FieldsOf(err); len(fields) > 0 {
 			return usageError{"--" + fieldLine(fields[0])}
