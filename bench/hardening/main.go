@@ -99,7 +99,7 @@ func visitorsTable(builds []benchkit.Build, wrkFor time.Duration, rounds int) {
 		c := &http.Client{Timeout: 10 * time.Second}
 		t0 := time.Now()
 		for j := 0; j < 5000; j++ {
-			res, err := c.Get(sd.s.base + "/legal")
+			res, err := c.Get(sd.s.Base + "/legal")
 			must(err)
 			_, _ = io.Copy(io.Discard, res.Body)
 			res.Body.Close()
@@ -107,7 +107,7 @@ func visitorsTable(builds []benchkit.Build, wrkFor time.Duration, rounds int) {
 		sd.legal = time.Since(t0)
 		sd.afterLegal = sessions(sd.s)
 		sd.wal0 = walSize(sd.s)
-		res, err := c.Get(sd.s.base + "/markets")
+		res, err := c.Get(sd.s.Base + "/markets")
 		must(err)
 		_, _ = io.Copy(io.Discard, res.Body)
 		res.Body.Close()
@@ -120,7 +120,7 @@ func visitorsTable(builds []benchkit.Build, wrkFor time.Duration, rounds int) {
 	}
 	for r := 0; r < rounds; r++ {
 		for _, sd := range sides {
-			rps, p50, p99 := wrk(sd.s.base+"/markets", wrkFor, "")
+			rps, p50, p99 := wrk(sd.s.Base+"/markets", wrkFor, "")
 			sd.rps, sd.p50, sd.p99 = append(sd.rps, rps), append(sd.p50, p50), append(sd.p99, p99)
 		}
 	}
@@ -134,7 +134,7 @@ func visitorsTable(builds []benchkit.Build, wrkFor time.Duration, rounds int) {
 	}
 	for r := 0; r < rounds; r++ {
 		for _, sd := range sides {
-			rps, _, _ := wrk(sd.s.base+"/markets", wrkFor, "Cookie: "+sd.cookie)
+			rps, _, _ := wrk(sd.s.Base+"/markets", wrkFor, "Cookie: "+sd.cookie)
 			sd.rpsCookie = append(sd.rpsCookie, rps)
 		}
 	}
@@ -146,7 +146,7 @@ func visitorsTable(builds []benchkit.Build, wrkFor time.Duration, rounds int) {
 }
 
 func walSize(s *server) int64 {
-	if fi, err := os.Stat(filepath.Join(s.dir, "ounce.db-wal")); err == nil {
+	if fi, err := os.Stat(filepath.Join(s.Dir, "ounce.db-wal")); err == nil {
 		return fi.Size()
 	}
 	return 0
@@ -170,32 +170,20 @@ func heldTable(builds []benchkit.Build) {
 }
 
 // server is one ounce process.
-type server struct {
-	cmd  *exec.Cmd
-	base string
-	dir  string
-}
+type server struct{ *benchkit.Server }
 
 func start(bin string) *server {
-	dir, err := os.MkdirTemp("", "ounce-hardening")
-	must(err)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	must(err)
-	addr := ln.Addr().String()
-	ln.Close()
-	cmd := exec.Command(bin, "serve")
-	cmd.Env = append(os.Environ(), "OUNCE_ADDR="+addr, "OUNCE_DATA_DIR="+dir, "OUNCE_OFFLINE=1", "OUNCE_LOG_LEVEL=warn",
+	started, err := benchkit.StartServer(bin, "ounce-hardening", io.Discard, "OUNCE_OFFLINE=1", "OUNCE_LOG_LEVEL=warn",
 		"OUNCE_RATE_LIMIT_PER_IP=0", "OUNCE_RATE_LIMIT_PER_KEY=0", "DATABASE_URL=")
-	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
-	must(cmd.Start())
-	s := &server{cmd: cmd, base: "http://" + addr, dir: dir}
+	must(err)
+	s := &server{started}
 	for i := 0; i < 300; i++ {
-		if res, err := http.Get(s.base + "/readyz"); err == nil {
+		if res, err := http.Get(s.Base + "/readyz"); err == nil {
 			res.Body.Close()
 			if res.StatusCode == 200 {
 				// Warm up: the pages and the price board once, then let the start-up settle.
 				for _, p := range []string{"/v1/prices", "/markets", "/signup", "/legal"} {
-					if r, err := http.Get(s.base + p); err == nil {
+					if r, err := http.Get(s.Base + p); err == nil {
 						_, _ = io.Copy(io.Discard, r.Body)
 						r.Body.Close()
 					}
@@ -209,15 +197,7 @@ func start(bin string) *server {
 	panic("server did not start")
 }
 
-func (s *server) stop() { benchkit.Stop(s.cmd, 10*time.Second, s.dir) }
-
-// mem reads VmRSS and VmHWM of the process, in bytes.
-func (s *server) mem() (rss, hwm int64) { return benchkit.Mem(s.cmd.Process.Pid) }
-
-// resetPeak clears VmHWM so the next peak is the burst's own.
-func (s *server) resetPeak() {
-	_ = os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", s.cmd.Process.Pid), []byte("5"), 0)
-}
+func (s *server) stop() { s.Stop(10 * time.Second) }
 
 func mib(n int64) string { return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20)) }
 
@@ -285,16 +265,16 @@ func signupBurst(name, bin string, spread bool) {
 	defer s.stop()
 	stop := make(chan struct{})
 	rest := make(chan []time.Duration)
-	go func() { rest <- pricesLatency(s.base, stop) }()
+	go func() { rest <- pricesLatency(s.Base, stop) }()
 	time.Sleep(2 * time.Second)
 	close(stop)
 	restLat := <-rest
-	rssRest, _ := s.mem()
-	s.resetPeak()
+	rssRest, _ := s.Mem()
+	s.ResetPeak()
 
 	stop = make(chan struct{})
 	during := make(chan []time.Duration)
-	go func() { during <- pricesLatency(s.base, stop) }()
+	go func() { during <- pricesLatency(s.Base, stop) }()
 	var mu sync.Mutex
 	codes := map[int]int{}
 	sem := make(chan struct{}, 64)
@@ -310,7 +290,7 @@ func signupBurst(name, bin string, spread bool) {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			code := signUp(s.base, from, fmt.Sprintf("burst%d@example.com", i))
+			code := signUp(s.Base, from, fmt.Sprintf("burst%d@example.com", i))
 			mu.Lock()
 			codes[code]++
 			mu.Unlock()
@@ -320,7 +300,7 @@ func signupBurst(name, bin string, spread bool) {
 	took := time.Since(t0)
 	close(stop)
 	lat := <-during
-	_, hwm := s.mem()
+	_, hwm := s.Mem()
 	senders := "one address"
 	if spread {
 		senders = "256 addresses"
@@ -339,7 +319,7 @@ func signupBurst(name, bin string, spread bool) {
 }
 
 func sessions(s *server) int {
-	st, err := db.Open(context.Background(), "", filepath.Join(s.dir, "ounce.db"))
+	st, err := db.Open(context.Background(), "", filepath.Join(s.Dir, "ounce.db"))
 	must(err)
 	defer st.Close()
 	n, err := st.CountSessions(context.Background())
@@ -374,10 +354,10 @@ func wrk(target string, d time.Duration, header string) (rps float64, p50, p99 s
 func heldPosts(name, bin string) {
 	s := start(bin)
 	defer s.stop()
-	rssRest, _ := s.mem()
-	s.resetPeak()
+	rssRest, _ := s.Mem()
+	s.ResetPeak()
 	const size = 15 << 20
-	host := strings.TrimPrefix(s.base, "http://")
+	host := strings.TrimPrefix(s.Base, "http://")
 	var early, sent atomic.Int64
 	var conns []net.Conn
 	var mu sync.Mutex
@@ -416,13 +396,13 @@ func heldPosts(name, bin string) {
 	}
 	var peak int64
 	for t := time.Now(); time.Since(t) < 15*time.Second; {
-		if rss, _ := s.mem(); rss > peak {
+		if rss, _ := s.Mem(); rss > peak {
 			peak = rss
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
 	wg.Wait()
-	_, hwm := s.mem()
+	_, hwm := s.Mem()
 	peak = max(peak, hwm)
 	mu.Lock()
 	for _, c := range conns {

@@ -23,7 +23,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"runtime"
 	"sort"
 	"strings"
@@ -109,33 +108,20 @@ func (p *provider) move(to string) {
 
 func (p *provider) served() time.Time { p.mu.Lock(); defer p.mu.Unlock(); return p.servedNew }
 
-type server struct {
-	cmd  *exec.Cmd
-	base string
-	addr string
-	dir  string
-}
+type server struct{ *benchkit.Server }
 
 func start(bin string, prov *provider) *server {
-	dir, err := os.MkdirTemp("", "ounce-streams")
-	must(err)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	must(err)
-	addr := ln.Addr().String()
-	ln.Close()
-	cmd := exec.Command(bin, "serve")
-	cmd.Env = append(os.Environ(), "OUNCE_ADDR="+addr, "OUNCE_DATA_DIR="+dir, "OUNCE_LOG_LEVEL=error", "DATABASE_URL=",
+	started, err := benchkit.StartServer(bin, "ounce-streams", os.Stderr, "OUNCE_LOG_LEVEL=error", "DATABASE_URL=",
 		"OUNCE_PRICE_PROVIDERS=gold-api", "OUNCE_PRICE_BASE_URLS=gold-api=http://"+prov.addr, "OUNCE_PRICE_INTERVAL=10s",
 		// Nothing else leaves the machine: feeds and the CME site point at the fake (404s).
 		"OUNCE_NEWS_FEEDS=http://"+prov.addr+"/feed.xml", "OUNCE_CME_BASE_URL=http://"+prov.addr, "OUNCE_CONTACT_EMAIL=",
 		// Caps on connections and streams, under whichever names the build knows, set high.
 		"OUNCE_MAX_CONNECTIONS=19500", "OUNCE_MAX_STREAMS=19000", "OUNCE_MAX_STREAMS_PER_IP=19000", "OUNCE_MAX_STREAMS_PER_ADDRESS=19000",
 		"OUNCE_RATE_LIMIT_PER_IP=0", "OUNCE_RATE_LIMIT_PER_KEY=0")
-	cmd.Stdout, cmd.Stderr = io.Discard, os.Stderr
-	must(cmd.Start())
-	s := &server{cmd: cmd, base: "http://" + addr, addr: addr, dir: dir}
+	must(err)
+	s := &server{started}
 	for i := 0; i < 600; i++ {
-		if res, err := http.Get(s.base + "/v1/prices"); err == nil {
+		if res, err := http.Get(s.Base + "/v1/prices"); err == nil {
 			b, _ := io.ReadAll(res.Body)
 			res.Body.Close()
 			if res.StatusCode == 200 && bytes.Contains(b, []byte("4165.2")) && bytes.Contains(b, []byte(`"stale":false`)) {
@@ -148,10 +134,7 @@ func start(bin string, prov *provider) *server {
 	panic("server did not start with the fake provider's prices")
 }
 
-func (s *server) stop() { benchkit.Stop(s.cmd, 15*time.Second, s.dir) }
-
-// mem reads VmRSS and VmHWM of the server, in bytes.
-func (s *server) mem() (rss, hwm int64) { return benchkit.Mem(s.cmd.Process.Pid) }
+func (s *server) stop() { s.Stop(15 * time.Second) }
 
 // client is one open stream. It reads until marker appears (the moved price), then records
 // when, and keeps reading until closed.
@@ -229,8 +212,8 @@ func run(name, bin string, n, sources int) {
 	s := start(bin, prov)
 	defer s.stop()
 	runtime.GC()
-	idle, _ := s.mem()
-	_ = os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", s.cmd.Process.Pid), []byte("5"), 0)
+	idle, _ := s.Mem()
+	s.ResetPeak()
 
 	clients := make([]*client, n)
 	var failed atomic.Int64
@@ -244,7 +227,7 @@ func run(name, bin string, n, sources int) {
 			defer wg.Done()
 			defer func() { <-sem }()
 			src := net.IPv4(127, 0, 1, byte(1+i%sources))
-			c, err := open(s.addr, src)
+			c, err := open(s.Addr, src)
 			if err != nil {
 				failed.Add(1)
 				firstErr.CompareAndSwap(nil, err.Error())
@@ -272,7 +255,7 @@ func run(name, bin string, n, sources int) {
 	}
 	time.Sleep(2 * time.Second)
 	runtime.GC()
-	withStreams, _ := s.mem()
+	withStreams, _ := s.Mem()
 
 	prov.move("4166.37")
 	load := benchkit.LoadAvg()
@@ -298,7 +281,7 @@ func run(name, bin string, n, sources int) {
 		}
 	}
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	_, peak := s.mem()
+	_, peak := s.Mem()
 	for _, c := range streams {
 		c.conn.Close()
 	}
