@@ -251,21 +251,31 @@ func parse(q Query, today time.Time) (span, metals.Metal, metals.Metal, error) {
 	return span{name: "custom", from: from.Time, to: to.Time}, metal, bench, nil
 }
 
-// Performance answers one period.
-func (s *Service) Performance(ctx context.Context, u db.User, q Query) (Result, error) {
+// period reads a one-period query of u's on today (after the plan check): its span, and the
+// metal, benchmark and currency asked (the member's display currency when none is).
+func (s *Service) period(ctx context.Context, u db.User, q Query, today time.Time) (span, question, error) {
 	if err := requireGold(u); err != nil {
-		return Result{}, err
+		return span{}, question{}, err
 	}
-	today := utcDay(s.now())
 	sp, metal, bench, err := parse(q, today)
 	if err != nil {
-		return Result{}, err
+		return span{}, question{}, err
 	}
 	cur, err := s.currency(ctx, u, q.Currency)
 	if err != nil {
+		return span{}, question{}, err
+	}
+	return sp, question{metal: metal, bench: bench, currency: cur}, nil
+}
+
+// Performance answers one period.
+func (s *Service) Performance(ctx context.Context, u db.User, q Query) (Result, error) {
+	sp, asked, err := s.period(ctx, u, q, utcDay(s.now()))
+	if err != nil {
 		return Result{}, err
 	}
-	out, err := s.compute(ctx, u, question{metal: metal, bench: bench, currency: cur, flows: true}, []span{sp})
+	asked.flows = true
+	out, err := s.compute(ctx, u, asked, []span{sp})
 	if err != nil {
 		return Result{}, err
 	}
