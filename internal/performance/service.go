@@ -7,6 +7,7 @@
 package performance
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"slices"
@@ -20,6 +21,7 @@ import (
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/prices"
+	"github.com/ouncehq/ounce/internal/wallclock"
 )
 
 // Store is what the service reads of the storage. *db.Store satisfies it.
@@ -75,12 +77,8 @@ func New(d Deps) *Service {
 	if d.Prices != nil {
 		s.market = d.Prices
 	}
-	if s.now == nil {
-		s.now = time.Now
-	}
-	if s.log == nil {
-		s.log = slog.Default()
-	}
+	s.now = wallclock.Or(s.now)
+	s.log = cmp.Or(s.log, slog.Default())
 	return s
 }
 
