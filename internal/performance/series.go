@@ -56,16 +56,7 @@ func (s *Service) Series(ctx context.Context, u db.User, q Query) (Series, error
 		return Series{}, err
 	}
 	key := seriesKey{user: u.ID, metal: metal, bench: bench, currency: cur, span: sp.name + isoDay(sp.from) + isoDay(sp.to)}
-	state := cacheState{rev: rev, day: now.Unix() / 86400}
-	if s.rates != nil {
-		state.fx = s.factors.epoch(s.now())
-	}
-	if s.market != nil {
-		state.gen = s.market.Generation()
-		if b := s.market.Snapshot(); len(b.Prices) > 0 {
-			state.seq = b.Seq
-		}
-	}
+	state := s.cacheState(rev, now)
 	if out, ok := seriesCache.get(s, key, state); ok {
 		return out, nil
 	}

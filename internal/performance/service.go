@@ -328,17 +328,7 @@ func (s *Service) compute(ctx context.Context, u db.User, q question, spans []sp
 	for _, sp := range spans {
 		key.spans += sp.name + isoDay(sp.from) + isoDay(sp.to) + ";"
 	}
-	state := cacheState{rev: rev, day: s.now().UTC().Unix() / 86400}
-	if s.rates != nil {
-		// Rates may be refreshed or corrected: an answer through them lives as long as its factors.
-		state.fx = s.factors.epoch(s.now())
-	}
-	if s.market != nil {
-		state.gen = s.market.Generation()
-		if b := s.market.Snapshot(); len(b.Prices) > 0 {
-			state.seq = b.Seq
-		}
-	}
+	state := s.cacheState(rev, s.now())
 	if out, ok := s.cache.get(key, state); ok {
 		return out, nil
 	}
