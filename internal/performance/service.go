@@ -64,9 +64,9 @@ type Service struct {
 	log       *slog.Logger
 	cache     answerCache
 	factors   factorCache
-	days      dayCache      // the ledger days last read per member (days.go)
-	timelines timelineCache // the valued timelines per question (kept.go)
-	outside   outsideCache  // whether lots are outside a currency, per member (currency.go)
+	days      lruCache[int64, keptDays]            // the ledger days last read per member (days.go)
+	timelines lruCache[timelineKey, *keptTimeline] // the valued timelines per question (kept.go)
+	outside   outsideCache                         // whether lots are outside a currency, per member (currency.go)
 
 	wholeValuations wholeValuations
 }
