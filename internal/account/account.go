@@ -5,11 +5,13 @@
 package account
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"time"
 
 	"github.com/ouncehq/ounce/db"
+	"github.com/ouncehq/ounce/internal/wallclock"
 )
 
 // Limiter counts hits in fixed windows; web provides a shared (PostgreSQL) or in-memory one.
@@ -57,12 +59,8 @@ type Service struct {
 
 // New builds the service.
 func New(d Deps) *Service {
-	if d.Now == nil {
-		d.Now = time.Now
-	}
-	if d.Logger == nil {
-		d.Logger = slog.Default()
-	}
+	d.Now = wallclock.Or(d.Now)
+	d.Logger = cmp.Or(d.Logger, slog.Default())
 	if d.OnKeyUsed == nil {
 		d.OnKeyUsed = func(int64, time.Time) {}
 	}

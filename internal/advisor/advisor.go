@@ -10,6 +10,7 @@
 package advisor
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"strings"
@@ -24,6 +25,7 @@ import (
 	"github.com/ouncehq/ounce/internal/performance"
 	"github.com/ouncehq/ounce/internal/portfolio"
 	"github.com/ouncehq/ounce/internal/prices"
+	"github.com/ouncehq/ounce/internal/wallclock"
 )
 
 // Limits of the chat.
@@ -122,12 +124,8 @@ func New(d Deps) *Service {
 	s := &Service{store: d.Store, portfolio: d.Portfolio, market: d.Market, intel: d.Intel, vault: d.Vault,
 		dealers: d.Dealers, alerts: d.Alerts, fx: d.FX, cfg: d.Config, llm: d.LLM, now: d.Now, log: d.Logger}
 	s.performance = d.Performance
-	if s.now == nil {
-		s.now = time.Now
-	}
-	if s.log == nil {
-		s.log = slog.Default()
-	}
+	s.now = wallclock.Or(s.now)
+	s.log = cmp.Or(s.log, slog.Default())
 	if s.cfg.LLMTimeout <= 0 {
 		s.cfg.LLMTimeout = 30 * time.Second
 	}

@@ -8,6 +8,7 @@
 package alerts
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"errors"
@@ -31,6 +32,7 @@ import (
 	"github.com/ouncehq/ounce/internal/fx"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/prices"
+	"github.com/ouncehq/ounce/internal/wallclock"
 )
 
 // Limits of the feature.
@@ -132,12 +134,8 @@ type lastTick struct {
 // New builds the service.
 func New(d Deps) *Service {
 	s := &Service{store: d.Store, market: d.Market, fx: d.FX, cfg: d.Config, now: d.Now, log: d.Logger, wake: make(chan struct{}, 1), last: map[metals.Metal]lastTick{}}
-	if s.now == nil {
-		s.now = time.Now
-	}
-	if s.log == nil {
-		s.log = slog.Default()
-	}
+	s.now = wallclock.Or(s.now)
+	s.log = cmp.Or(s.log, slog.Default())
 	if s.cfg.ExpoAPIURL == "" {
 		s.cfg.ExpoAPIURL = "https://exp.host/--/api/v2/push"
 	}

@@ -13,13 +13,11 @@ import (
 	"github.com/ouncehq/ounce/internal/outbound"
 )
 
-// Delivery retries: a failed send is tried again after 30 s, then 1.5, 4.5, 13.5 and 40.5
-// minutes: at most MaxAttempts tries over about an hour.
+// Delivery retries follow the outboxes' schedule (job.OutboxBackoff): at most MaxAttempts
+// tries over about an hour.
 const (
-	MaxAttempts  = 6
-	firstBackoff = 30 * time.Second
-	// lease is how long a claimed outbox row is left to its worker before another may claim it.
-	lease = 2 * time.Minute
+	MaxAttempts = job.OutboxAttempts
+	lease       = job.OutboxLease
 	// batchSize is the most rows claimed at once, and Expo's limit per request.
 	batchSize = 100
 	// receiptGiveUp ends the wait for an Expo receipt that never comes.
@@ -27,13 +25,7 @@ const (
 )
 
 // Backoff is the wait after the n-th failed attempt (n ≥ 1).
-func Backoff(n int) time.Duration {
-	d := firstBackoff
-	for i := 1; i < n; i++ {
-		d *= 3
-	}
-	return d
-}
+func Backoff(n int) time.Duration { return job.OutboxBackoff(n) }
 
 // Outcomes recorded in push_deliveries.
 const (

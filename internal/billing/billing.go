@@ -11,6 +11,7 @@
 package billing
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -22,6 +23,7 @@ import (
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/ratelimit"
+	"github.com/ouncehq/ounce/internal/wallclock"
 )
 
 // Config is the billing part of the service configuration (the OUNCE_STRIPE_* variables).
@@ -69,12 +71,8 @@ type Service struct {
 // New builds the service.
 func New(d Deps) *Service {
 	s := &Service{store: d.Store, log: d.Logger, now: d.Now, baseURL: strings.TrimRight(d.BaseURL, "/"), cfg: d.Config, prices: map[string]cachedPrice{}}
-	if s.now == nil {
-		s.now = time.Now
-	}
-	if s.log == nil {
-		s.log = slog.Default()
-	}
+	s.now = wallclock.Or(s.now)
+	s.log = cmp.Or(s.log, slog.Default())
 	if s.limiter = d.Limiter; s.limiter == nil {
 		s.limiter = ratelimit.NewMemory(s.now)
 	}

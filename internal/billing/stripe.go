@@ -123,11 +123,17 @@ func (a *stripeAPI) checkoutSession(ctx context.Context, id string) (CheckoutSes
 	if err != nil {
 		return CheckoutSession{}, time.Time{}, stripeErr("retrieve checkout session", err)
 	}
-	cs, err := ParseCheckoutSession(s.LastResponse.RawJSON)
+	return answer(s.LastResponse, ParseCheckoutSession)
+}
+
+// answer reads an object Stripe returned with parse, and when Stripe said so.
+func answer[T any](r *stripe.APIResponse, parse func([]byte) (T, error)) (T, time.Time, error) {
+	v, err := parse(r.RawJSON)
 	if err != nil {
-		return CheckoutSession{}, time.Time{}, apperr.Wrap(apperr.Unavailable, err, "Stripe's answer could not be read")
+		var none T
+		return none, time.Time{}, apperr.Wrap(apperr.Unavailable, err, "Stripe's answer could not be read")
 	}
-	return cs, responseTime(s.LastResponse, time.Now().UTC()), nil
+	return v, responseTime(r, time.Now().UTC()), nil
 }
 
 // subscription retrieves a subscription's current state, and when Stripe said so.
@@ -138,11 +144,7 @@ func (a *stripeAPI) subscription(ctx context.Context, id string) (Subscription, 
 	if err != nil {
 		return Subscription{}, time.Time{}, stripeErr("retrieve subscription", err)
 	}
-	sub, err := ParseSubscription(s.LastResponse.RawJSON)
-	if err != nil {
-		return Subscription{}, time.Time{}, apperr.Wrap(apperr.Unavailable, err, "Stripe's answer could not be read")
-	}
-	return sub, responseTime(s.LastResponse, time.Now().UTC()), nil
+	return answer(s.LastResponse, ParseSubscription)
 }
 
 // Price is a Stripe Price as the billing page shows it.

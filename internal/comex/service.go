@@ -1,6 +1,7 @@
 package comex
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/outbound"
 	"github.com/ouncehq/ounce/internal/reach"
+	"github.com/ouncehq/ounce/internal/wallclock"
 )
 
 // Sources as stored with each report, so Vault Watch can say where its figures came from and
@@ -70,12 +72,8 @@ type Service struct {
 // New builds the service; the CME client is made here from Config, with a timeout so a
 // stalled exchange site cannot hold a background run.
 func New(d Deps) *Service {
-	if d.Logger == nil {
-		d.Logger = slog.Default()
-	}
-	if d.Now == nil {
-		d.Now = time.Now
-	}
+	d.Logger = cmp.Or(d.Logger, slog.Default())
+	d.Now = wallclock.Or(d.Now)
 	if d.Source == nil {
 		d.Source = NewFetcher(d.Config.BaseURL, outbound.OperatorClient(outbound.Options{Timeout: DefaultTimeout}))
 	}

@@ -4,6 +4,7 @@ package custody
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -18,6 +19,7 @@ import (
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/portfolio"
+	"github.com/ouncehq/ounce/internal/wallclock"
 )
 
 // Location is a member's storage place; the store defines it as it keeps it.
@@ -98,12 +100,8 @@ type Service struct {
 
 // New builds the service.
 func New(d Deps) *Service {
-	if d.Now == nil {
-		d.Now = time.Now
-	}
-	if d.Logger == nil {
-		d.Logger = slog.Default()
-	}
+	d.Now = wallclock.Or(d.Now)
+	d.Logger = cmp.Or(d.Logger, slog.Default())
 	return &Service{store: d.Store, docs: d.Store, portfolio: d.Portfolio, holdings: d.Portfolio, dealers: d.Dealers, now: d.Now, log: d.Logger}
 }
 

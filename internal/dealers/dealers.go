@@ -7,6 +7,7 @@
 package dealers
 
 import (
+	"cmp"
 	"log/slog"
 	"sync"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/prices"
+	"github.com/ouncehq/ounce/internal/wallclock"
 )
 
 // Defaults and limits of the configuration.
@@ -102,12 +104,8 @@ func New(d Deps) *Service {
 	if s.cfg.MaxAge <= 0 {
 		s.cfg.MaxAge = DefaultMaxAge
 	}
-	if s.log == nil {
-		s.log = slog.Default()
-	}
-	if s.now == nil {
-		s.now = time.Now
-	}
+	s.log = cmp.Or(s.log, slog.Default())
+	s.now = wallclock.Or(s.now)
 	if s.fetcher == nil {
 		s.fetcher = NewFetcher(nil, UserAgent(s.cfg.SiteURL, s.cfg.ContactEmail))
 	}

@@ -160,6 +160,16 @@ func (c *importCheck) bad(row, field, msg string) {
 	c.errs = append(c.errs, RowError{Row: row, Field: field, Message: msg})
 }
 
+// nameOK checks a row's name (a dealer's, a product's) against the rule of names: present, at
+// most max characters, without surrounding spaces; a bad one is recorded.
+func (c *importCheck) nameOK(row, name string, max int) bool {
+	if textOK(name, max) {
+		return true
+	}
+	c.bad(row, "name", fmt.Sprintf("is required, at most %d characters, without surrounding spaces", max))
+	return false
+}
+
 // validateImport checks every row against the catalogue and the rest of the file.
 func validateImport(f importFile, cat Catalogue) (db.DealerCatalogueRows, []RowError) {
 	c := &importCheck{sites: map[string]*url.URL{}, products: map[string]bool{}}
@@ -194,8 +204,7 @@ func (c *importCheck) checkDealers(dealers []importDealer) {
 			ok = false
 		}
 		seen[d.Slug] = true
-		if !textOK(d.Name, 120) {
-			c.bad(row, "name", "is required, at most 120 characters, without surrounding spaces")
+		if !c.nameOK(row, d.Name, 120) {
 			ok = false
 		}
 		site, err := checkWebURL(d.Site)
@@ -237,8 +246,7 @@ func (c *importCheck) checkProducts(products []importProduct) {
 			ok = false
 		}
 		seen[p.ID] = true
-		if !textOK(p.Name, 200) {
-			c.bad(row, "name", "is required, at most 200 characters, without surrounding spaces")
+		if !c.nameOK(row, p.Name, 200) {
 			ok = false
 		}
 		if !metals.Metal(p.Metal).Valid() {

@@ -119,29 +119,23 @@ func SignedUSD(d decimal.Decimal) string {
 	return sign(d, "$"+Group(d.Abs().StringFixed(2)), true)
 }
 
-// USDPtr is USD, or a dash when the value is unknown.
-func USDPtr(d *decimal.Decimal) string {
+// orDash is show(*d), or a dash when d is nil (the value is unknown): the rule of every
+// formatter of an optional figure.
+func orDash(d *decimal.Decimal, show func(decimal.Decimal) string) string {
 	if d == nil {
 		return Dash
 	}
-	return USD(*d)
+	return show(*d)
 }
+
+// USDPtr is USD, or a dash when the value is unknown.
+func USDPtr(d *decimal.Decimal) string { return orDash(d, USD) }
 
 // PriceUSDPtr is PriceUSD, or a dash when the price is unknown.
-func PriceUSDPtr(d *decimal.Decimal) string {
-	if d == nil {
-		return Dash
-	}
-	return PriceUSD(*d)
-}
+func PriceUSDPtr(d *decimal.Decimal) string { return orDash(d, PriceUSD) }
 
 // SignedUSDPtr is SignedUSD, or a dash when the value is unknown.
-func SignedUSDPtr(d *decimal.Decimal) string {
-	if d == nil {
-		return Dash
-	}
-	return SignedUSD(*d)
-}
+func SignedUSDPtr(d *decimal.Decimal) string { return orDash(d, SignedUSD) }
 
 // Price is a price per ounce: cents, or up to places decimals when the source quotes finer
 // (silver at 63.935 shows "$63.935"), trailing zeros beyond the cents trimmed.
@@ -178,20 +172,10 @@ func SignedPct(d decimal.Decimal) string {
 }
 
 // PctPtr is Pct, or a dash when unknown.
-func PctPtr(d *decimal.Decimal) string {
-	if d == nil {
-		return Dash
-	}
-	return Pct(*d)
-}
+func PctPtr(d *decimal.Decimal) string { return orDash(d, Pct) }
 
 // SignedPctPtr is SignedPct, or a dash when unknown.
-func SignedPctPtr(d *decimal.Decimal) string {
-	if d == nil {
-		return Dash
-	}
-	return SignedPct(*d)
-}
+func SignedPctPtr(d *decimal.Decimal) string { return orDash(d, SignedPct) }
 
 // Oz is a weight in troy ounces to the precision that matters: at most four places, trailing
 // zeros trimmed ("50", "7.15", "0.1", "0.0322").

@@ -68,10 +68,7 @@ func SignedMoney(d decimal.Decimal, currency string) string {
 
 // MoneyPtr is Money, or a dash when the value is unknown.
 func MoneyPtr(d *decimal.Decimal, currency string) string {
-	if d == nil {
-		return Dash
-	}
-	return Money(*d, currency)
+	return orDash(d, func(v decimal.Decimal) string { return Money(v, currency) })
 }
 
 // PriceIn is a price per unit of weight in currency at its source's precision (2 to 4

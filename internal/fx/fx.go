@@ -7,6 +7,7 @@
 package fx
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/wallclock"
 )
 
 // Sources named in answers.
@@ -88,12 +90,8 @@ type Service struct {
 // it and answer from stored rates only.
 func New(d Deps) *Service {
 	s := &Service{store: d.Store, cfg: d.Config, now: d.Now, log: d.Logger, client: d.Client, until: 1 << 30}
-	if s.now == nil {
-		s.now = time.Now
-	}
-	if s.log == nil {
-		s.log = slog.Default()
-	}
+	s.now = wallclock.Or(s.now)
+	s.log = cmp.Or(s.log, slog.Default())
 	if s.client == nil {
 		s.client = &http.Client{Timeout: 30 * time.Second}
 	}

@@ -72,15 +72,21 @@ func voiceOf(category string) voice {
 	return voices[normCategory(category)]
 }
 
-// outlet names a source for prose even when the feed gave no name.
+// outlet names a source at the start of a sentence, even when the feed gave no name.
 func outlet(s Story) string {
+	return sourceName(s, "A sample story shipped with Ounce", "One of the outlets we follow")
+}
+
+// sourceName is a story's source in prose: demo for a sample story, the feed's name of the
+// outlet, or unnamed when the feed gave none.
+func sourceName(s Story, demo, unnamed string) string {
 	if s.Demo {
-		return "A sample story shipped with Ounce"
+		return demo
 	}
 	if n := oneLine(s.Source); n != "" {
 		return n
 	}
-	return "One of the outlets we follow"
+	return unnamed
 }
 
 // Article writes a cluster up as an article: what the sources say, the price context, what it

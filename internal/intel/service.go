@@ -1,6 +1,7 @@
 package intel
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/news"
 	"github.com/ouncehq/ounce/internal/prices"
+	"github.com/ouncehq/ounce/internal/wallclock"
 )
 
 // llmArticleTimeout bounds one model call; the writer falls back to the built-in text past it.
@@ -63,12 +65,8 @@ type Service struct {
 // New builds the service. The language-model client is made here from Config; offline or
 // unconfigured, there is none.
 func New(d Deps) *Service {
-	if d.Logger == nil {
-		d.Logger = slog.Default()
-	}
-	if d.Now == nil {
-		d.Now = time.Now
-	}
+	d.Logger = cmp.Or(d.Logger, slog.Default())
+	d.Now = wallclock.Or(d.Now)
 	s := &Service{store: d.Store, market: d.Market, news: d.News, vault: d.Vault, cfg: d.Config, log: d.Logger, now: d.Now}
 	if s.news == nil {
 		s.news = news.New(news.Deps{Store: d.Store, Config: news.Config{Offline: d.Config.Offline}, Logger: d.Logger, Now: d.Now})

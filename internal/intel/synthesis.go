@@ -129,13 +129,7 @@ func storyTitle(s Story) string {
 
 // outletName names a source mid-sentence.
 func outletName(s Story) string {
-	if s.Demo {
-		return "a sample story shipped with Ounce"
-	}
-	if n := oneLine(s.Source); n != "" {
-		return n
-	}
-	return "an outlet we follow"
+	return sourceName(s, "a sample story shipped with Ounce", "an outlet we follow")
 }
 
 // synthesisPrices states every metal's price and change, the biggest mover, the overall tone

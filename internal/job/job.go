@@ -64,3 +64,22 @@ func Drain(ctx context.Context, log *slog.Logger, what string, batch int, once f
 		}
 	}
 }
+
+// The outboxes' retry schedule (push and mail): a failed send is tried again after 30 s, then
+// 1.5, 4.5, 13.5 and 40.5 minutes: at most OutboxAttempts tries over about an hour.
+const (
+	OutboxAttempts = 6
+	firstBackoff   = 30 * time.Second
+	// OutboxLease is how long a claimed outbox row is left to its worker before another may
+	// claim it.
+	OutboxLease = 2 * time.Minute
+)
+
+// OutboxBackoff is the wait after the n-th failed attempt of an outbox send (n ≥ 1).
+func OutboxBackoff(n int) time.Duration {
+	d := firstBackoff
+	for i := 1; i < n; i++ {
+		d *= 3
+	}
+	return d
+}

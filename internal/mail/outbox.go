@@ -15,14 +15,13 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// Delivery retries, the push outbox's schedule: 30 s, then 1.5, 4.5, 13.5 and 40.5 minutes,
-// at most MaxAttempts tries over about an hour; a permanent refusal (5xx) is not retried.
+// Delivery retries follow the outboxes' schedule (job.OutboxBackoff, the push outbox's too): at
+// most MaxAttempts tries over about an hour; a permanent refusal (5xx) is not retried.
 const (
-	MaxAttempts  = 6
-	firstBackoff = 30 * time.Second
-	lease        = 2 * time.Minute
-	batchSize    = 50
-	sendTimeout  = 30 * time.Second
+	MaxAttempts = job.OutboxAttempts
+	lease       = job.OutboxLease
+	batchSize   = 50
+	sendTimeout = 30 * time.Second
 	// sweepWindow is how far back the worker looks for alert firings and briefs not mailed.
 	sweepWindow = 24 * time.Hour
 	// leaderKey is the PostgreSQL advisory lock of the mail worker.
@@ -30,13 +29,7 @@ const (
 )
 
 // Backoff is the wait after the n-th failed attempt (n ≥ 1).
-func Backoff(n int) time.Duration {
-	d := firstBackoff
-	for i := 1; i < n; i++ {
-		d *= 3
-	}
-	return d
-}
+func Backoff(n int) time.Duration { return job.OutboxBackoff(n) }
 
 // Run is the mail job: on the leader only, it turns new alert firings and briefs of members
 // who asked for them into mail, and drains the outbox, at once when woken and every

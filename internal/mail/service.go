@@ -1,6 +1,7 @@
 package mail
 
 import (
+	"cmp"
 	"context"
 	"crypto/hmac"
 	"crypto/rand"
@@ -20,6 +21,7 @@ import (
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/wallclock"
 )
 
 // Token lifetimes.
@@ -80,12 +82,8 @@ type Service struct {
 func New(d Deps) *Service {
 	s := &Service{store: d.Store, cfg: d.Config, now: d.Now, log: d.Logger, tlsCfg: d.TLSConfig, every: d.PollEvery, wake: make(chan struct{}, 1),
 		limit: d.Limiter}
-	if s.now == nil {
-		s.now = time.Now
-	}
-	if s.log == nil {
-		s.log = slog.Default()
-	}
+	s.now = wallclock.Or(s.now)
+	s.log = cmp.Or(s.log, slog.Default())
 	if s.every <= 0 {
 		s.every = 15 * time.Second
 	}

@@ -5,6 +5,7 @@ package metals
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -42,14 +43,7 @@ func Parse(s string) (Metal, error) {
 }
 
 // Valid reports whether m is one of the four metals.
-func (m Metal) Valid() bool {
-	for _, x := range All {
-		if m == x {
-			return true
-		}
-	}
-	return false
-}
+func (m Metal) Valid() bool { return slices.Contains(All, m) }
 
 // Symbol is the ISO 4217 code of the metal (XAU for gold, and so on).
 func (m Metal) Symbol() string {

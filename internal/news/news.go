@@ -9,6 +9,7 @@ package news
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -52,14 +53,7 @@ func ParseCategory(s string) (Category, error) {
 
 // Valid reports whether c is one of the eight categories, so callers can check
 // values read back from storage.
-func (c Category) Valid() bool {
-	for _, k := range Categories {
-		if c == k {
-			return true
-		}
-	}
-	return false
-}
+func (c Category) Valid() bool { return slices.Contains(Categories, c) }
 
 // Label is the category as a person reads it ("Supply & demand").
 func (c Category) Label() string {

@@ -1,6 +1,7 @@
 package news
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"sync"
@@ -11,6 +12,7 @@ import (
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/outbound"
 	"github.com/ouncehq/ounce/internal/reach"
+	"github.com/ouncehq/ounce/internal/wallclock"
 )
 
 // feedFetchTimeout bounds one feed download; feeds are fetched in parallel, so this is
@@ -51,12 +53,8 @@ type Service struct {
 
 // New builds the service; the feed client is made here, its deadlines come per fetch.
 func New(d Deps) *Service {
-	if d.Logger == nil {
-		d.Logger = slog.Default()
-	}
-	if d.Now == nil {
-		d.Now = time.Now
-	}
+	d.Logger = cmp.Or(d.Logger, slog.Default())
+	d.Now = wallclock.Or(d.Now)
 	return &Service{store: d.Store, cfg: d.Config, log: d.Logger, now: d.Now, reach: reach.New(d.Logger, "news feeds", "the stored headlines"),
 		fetcher: Fetcher{Client: outbound.OperatorClient(outbound.Options{Timeout: feedFetchTimeout})}}
 }

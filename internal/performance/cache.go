@@ -1,6 +1,9 @@
 package performance
 
-import "sync"
+import (
+	"sync"
+	"time"
+)
 
 // A member's answer depends on their ledger, the stored closes, the day and (when live) the
 // board, nothing else; so the latest answer per question is kept and served again until one
@@ -15,6 +18,23 @@ type cacheState struct {
 	rev, day int64
 	gen, seq uint64 // seq is the live board's, zero when not live
 	fx       int64  // the exchange rates' factor epoch (zero without rates)
+}
+
+// cacheState is what a kept answer of ledger revision rev depends on at now: the day, the
+// stored closes and, when live, the board; and the exchange rates, which may be refreshed or
+// corrected, so an answer through them lives as long as its factors.
+func (s *Service) cacheState(rev int64, now time.Time) cacheState {
+	state := cacheState{rev: rev, day: now.Unix() / 86400}
+	if s.rates != nil {
+		state.fx = s.factors.epoch(s.now())
+	}
+	if s.market != nil {
+		state.gen = s.market.Generation()
+		if b := s.market.Snapshot(); len(b.Prices) > 0 {
+			state.seq = b.Seq
+		}
+	}
+	return state
 }
 
 type cacheEntry struct {

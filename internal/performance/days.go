@@ -32,48 +32,11 @@ const maxKeptDays = 200_000
 type keptDays struct {
 	rev  int64
 	days []db.PerformanceDay
-	used uint64
 }
 
-type dayCache struct {
-	mu    sync.Mutex
-	m     map[int64]*keptDays
-	total int
-	tick  uint64
-}
-
-func (c *dayCache) get(user int64) (keptDays, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	k, ok := c.m[user]
-	if !ok {
-		return keptDays{}, false
-	}
-	c.tick++
-	k.used = c.tick
-	return *k, true
-}
-
-func (c *dayCache) put(user, rev int64, days []db.PerformanceDay) {
-	if len(days) > maxKeptDays {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil {
-		c.m = map[int64]*keptDays{}
-	}
-	if old, ok := c.m[user]; ok {
-		if old.rev > rev {
-			return // a newer read was kept meanwhile
-		}
-		c.total -= len(old.days)
-		delete(c.m, user)
-	}
-	c.total = evictLRU(c.m, c.total, len(days), maxKeptDays, func(k *keptDays) (uint64, int) { return k.used, len(k.days) })
-	c.tick++
-	c.m[user] = &keptDays{rev: rev, days: days, used: c.tick}
-	c.total += len(days)
+// keepDays keeps a member's ledger days read at revision rev.
+func (s *Service) keepDays(user, rev int64, days []db.PerformanceDay) {
+	s.days.put(user, keptDays{rev: rev, days: days}, rev, len(days), maxKeptDays)
 }
 
 // dayChange is what changed in a member's ledger between the revision the days were kept at
@@ -105,7 +68,7 @@ func (s *Service) ledgerDays(ctx context.Context, userID, rev int64) ([]db.Perfo
 			return nil, dayChange{}, err
 		}
 		if ok {
-			s.days.put(userID, rev, days)
+			s.keepDays(userID, rev, days)
 			return days, dayChange{since: k.rev, from: from, known: true}, nil
 		}
 	}
@@ -113,7 +76,7 @@ func (s *Service) ledgerDays(ctx context.Context, userID, rev int64) ([]db.Perfo
 	if err != nil {
 		return nil, dayChange{}, err
 	}
-	s.days.put(userID, rev, days)
+	s.keepDays(userID, rev, days)
 	return days, dayChange{}, nil
 }
 
@@ -162,22 +125,65 @@ func spliceDays(kept []db.PerformanceDay, changed []db.Date, fresh []db.Performa
 	return append(out, kept[i:]...)
 }
 
-// evictLRU removes the least recently used entries of m until adding need more to total
-// (the entries' summed sizes) stays within most, and returns the new total. usage gives an
-// entry's last use and its size.
-func evictLRU[K comparable, V any](m map[K]V, total, need, most int, usage func(V) (uint64, int)) int {
-	for total+need > most && len(m) > 0 {
+// lruCache keeps a value per key, each read at a ledger revision and of a size, at most most
+// in size over all: the least recently used goes first, a value larger than most is not kept,
+// and a value of an older revision does not replace a newer one kept meanwhile.
+type lruCache[K comparable, V any] struct {
+	mu    sync.Mutex
+	m     map[K]*lruEntry[V]
+	total int
+	tick  uint64
+}
+
+type lruEntry[V any] struct {
+	val  V
+	rev  int64
+	size int
+	used uint64
+}
+
+func (c *lruCache[K, V]) get(k K) (V, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[k]
+	if !ok {
+		var none V
+		return none, false
+	}
+	c.tick++
+	e.used = c.tick
+	return e.val, true
+}
+
+func (c *lruCache[K, V]) put(k K, v V, rev int64, size, most int) {
+	if size > most {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[K]*lruEntry[V]{}
+	}
+	if old, ok := c.m[k]; ok {
+		if old.rev > rev {
+			return // a newer one was kept meanwhile
+		}
+		c.total -= old.size
+		delete(c.m, k)
+	}
+	for c.total+size > most && len(c.m) > 0 {
 		var lru K
 		var least uint64
 		first := true
-		for id, v := range m {
-			if used, _ := usage(v); first || used < least {
-				lru, least, first = id, used, false
+		for id, e := range c.m {
+			if first || e.used < least {
+				lru, least, first = id, e.used, false
 			}
 		}
-		_, size := usage(m[lru])
-		total -= size
-		delete(m, lru)
+		c.total -= c.m[lru].size
+		delete(c.m, lru)
 	}
-	return total
+	c.tick++
+	c.m[k] = &lruEntry[V]{val: v, rev: rev, size: size, used: c.tick}
+	c.total += size
 }

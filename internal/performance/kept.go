@@ -4,7 +4,6 @@ import (
 	"context"
 	"maps"
 	"sort"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -39,53 +38,11 @@ type keptTimeline struct {
 	pts  []point
 	ozs  ozSnap // each metal's ounces after each point
 	x    *sums
-	used uint64
 }
 
 // maxKeptPoints bounds the points kept over all timelines (a point with its sums is about
 // 350 bytes): about twenty-five 11-year timelines. The least recently used goes first.
 const maxKeptPoints = 100_000
-
-type timelineCache struct {
-	mu    sync.Mutex
-	m     map[timelineKey]*keptTimeline
-	total int
-	tick  uint64
-}
-
-func (c *timelineCache) get(k timelineKey) (*keptTimeline, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t, ok := c.m[k]
-	if ok {
-		c.tick++
-		t.used = c.tick
-	}
-	return t, ok
-}
-
-func (c *timelineCache) put(k timelineKey, t *keptTimeline) {
-	if len(t.pts) > maxKeptPoints {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil {
-		c.m = map[timelineKey]*keptTimeline{}
-	}
-	if old, ok := c.m[k]; ok {
-		if old.rev > t.rev {
-			return // a newer one was kept meanwhile
-		}
-		c.total -= len(old.pts)
-		delete(c.m, k)
-	}
-	c.total = evictLRU(c.m, c.total, len(t.pts), maxKeptPoints, func(x *keptTimeline) (uint64, int) { return x.used, len(x.pts) })
-	c.tick++
-	t.used = c.tick
-	c.m[k] = t
-	c.total += len(t.pts)
-}
 
 // wholeValuations counts the timelines valued from their first point (tests read it).
 type wholeValuations = atomic.Int64
@@ -150,7 +107,9 @@ func (k *keptTimeline) frameIf(ok bool, held uint) *frame {
 	return k.fr
 }
 
-func (s *Service) keep(v valuation, t *keptTimeline) { s.timelines.put(v.key, t) }
+func (s *Service) keep(v valuation, t *keptTimeline) {
+	s.timelines.put(v.key, t, t.rev, len(t.pts), maxKeptPoints)
+}
 
 // resumeAt is the first point of the kept timeline k a change since reaches: the first on or
 // after the earliest ledger day changed, and today's when the live prices moved; len(k.pts)

@@ -42,19 +42,13 @@ type Series struct {
 // reads the same ledger and timeline as Performance and Summary, with the same days on it, so
 // the last point's TWR is the period's TWR in the summary.
 func (s *Service) Series(ctx context.Context, u db.User, q Query) (Series, error) {
-	if err := requireGold(u); err != nil {
-		return Series{}, err
-	}
 	now := s.now().UTC()
 	today := utcDay(now)
-	sp, metal, bench, err := parse(q, today)
+	sp, asked, err := s.period(ctx, u, q, today)
 	if err != nil {
 		return Series{}, err
 	}
-	cur, err := s.currency(ctx, u, q.Currency)
-	if err != nil {
-		return Series{}, err
-	}
+	metal, bench, cur := asked.metal, asked.bench, asked.currency
 	// As the summary's answers, a series is kept until the ledger, the stored closes, the day
 	// or (when live) the board moves. The revision is read before the ledger.
 	rev, err := s.store.LedgerRevision(ctx, u.ID)
@@ -62,16 +56,7 @@ func (s *Service) Series(ctx context.Context, u db.User, q Query) (Series, error
 		return Series{}, err
 	}
 	key := seriesKey{user: u.ID, metal: metal, bench: bench, currency: cur, span: sp.name + isoDay(sp.from) + isoDay(sp.to)}
-	state := cacheState{rev: rev, day: now.Unix() / 86400}
-	if s.rates != nil {
-		state.fx = s.factors.epoch(s.now())
-	}
-	if s.market != nil {
-		state.gen = s.market.Generation()
-		if b := s.market.Snapshot(); len(b.Prices) > 0 {
-			state.seq = b.Seq
-		}
-	}
+	state := s.cacheState(rev, now)
 	if out, ok := seriesCache.get(s, key, state); ok {
 		return out, nil
 	}

@@ -7,6 +7,7 @@
 package performance
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"slices"
@@ -20,6 +21,7 @@ import (
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/prices"
+	"github.com/ouncehq/ounce/internal/wallclock"
 )
 
 // Store is what the service reads of the storage. *db.Store satisfies it.
@@ -62,9 +64,9 @@ type Service struct {
 	log       *slog.Logger
 	cache     answerCache
 	factors   factorCache
-	days      dayCache      // the ledger days last read per member (days.go)
-	timelines timelineCache // the valued timelines per question (kept.go)
-	outside   outsideCache  // whether lots are outside a currency, per member (currency.go)
+	days      lruCache[int64, keptDays]            // the ledger days last read per member (days.go)
+	timelines lruCache[timelineKey, *keptTimeline] // the valued timelines per question (kept.go)
+	outside   outsideCache                         // whether lots are outside a currency, per member (currency.go)
 
 	wholeValuations wholeValuations
 }
@@ -75,12 +77,8 @@ func New(d Deps) *Service {
 	if d.Prices != nil {
 		s.market = d.Prices
 	}
-	if s.now == nil {
-		s.now = time.Now
-	}
-	if s.log == nil {
-		s.log = slog.Default()
-	}
+	s.now = wallclock.Or(s.now)
+	s.log = cmp.Or(s.log, slog.Default())
 	return s
 }
 
@@ -251,21 +249,31 @@ func parse(q Query, today time.Time) (span, metals.Metal, metals.Metal, error) {
 	return span{name: "custom", from: from.Time, to: to.Time}, metal, bench, nil
 }
 
-// Performance answers one period.
-func (s *Service) Performance(ctx context.Context, u db.User, q Query) (Result, error) {
+// period reads a one-period query of u's on today (after the plan check): its span, and the
+// metal, benchmark and currency asked (the member's display currency when none is).
+func (s *Service) period(ctx context.Context, u db.User, q Query, today time.Time) (span, question, error) {
 	if err := requireGold(u); err != nil {
-		return Result{}, err
+		return span{}, question{}, err
 	}
-	today := utcDay(s.now())
 	sp, metal, bench, err := parse(q, today)
 	if err != nil {
-		return Result{}, err
+		return span{}, question{}, err
 	}
 	cur, err := s.currency(ctx, u, q.Currency)
 	if err != nil {
+		return span{}, question{}, err
+	}
+	return sp, question{metal: metal, bench: bench, currency: cur}, nil
+}
+
+// Performance answers one period.
+func (s *Service) Performance(ctx context.Context, u db.User, q Query) (Result, error) {
+	sp, asked, err := s.period(ctx, u, q, utcDay(s.now()))
+	if err != nil {
 		return Result{}, err
 	}
-	out, err := s.compute(ctx, u, question{metal: metal, bench: bench, currency: cur, flows: true}, []span{sp})
+	asked.flows = true
+	out, err := s.compute(ctx, u, asked, []span{sp})
 	if err != nil {
 		return Result{}, err
 	}
@@ -320,17 +328,7 @@ func (s *Service) compute(ctx context.Context, u db.User, q question, spans []sp
 	for _, sp := range spans {
 		key.spans += sp.name + isoDay(sp.from) + isoDay(sp.to) + ";"
 	}
-	state := cacheState{rev: rev, day: s.now().UTC().Unix() / 86400}
-	if s.rates != nil {
-		// Rates may be refreshed or corrected: an answer through them lives as long as its factors.
-		state.fx = s.factors.epoch(s.now())
-	}
-	if s.market != nil {
-		state.gen = s.market.Generation()
-		if b := s.market.Snapshot(); len(b.Prices) > 0 {
-			state.seq = b.Seq
-		}
-	}
+	state := s.cacheState(rev, s.now())
 	if out, ok := s.cache.get(key, state); ok {
 		return out, nil
 	}

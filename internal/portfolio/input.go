@@ -49,13 +49,36 @@ var (
 var HoldingFields = []string{"metal", "product_name", "quantity", "weight_oz", "purchase_price", "fees", "dealer", "purchase_date", "notes",
 	"purchase_currency", "weight", "weight_unit"}
 
-// HoldingInput is a parsed create or update request: the raw text of each field present.
-// Numbers stay text until validation so a float never touches money.
-type HoldingInput struct {
+// rawFields is the raw text of each field a request carried, as a holding's and a sale's input
+// hold it. Numbers stay text until validation so a float never touches money.
+type rawFields struct {
 	fields map[string]string
 	// numeric marks JSON fields that arrived as numbers (forms send everything as text).
 	numeric map[string]bool
 	json    bool
+}
+
+// jsonFields reads a JSON body strictly (strictJSONFields) with names allowed.
+func jsonFields(body []byte, allowed []string) (rawFields, error) {
+	fields, numeric, err := strictJSONFields(body, allowed)
+	return rawFields{fields: fields, numeric: numeric, json: true}, err
+}
+
+// formFields takes the text of each of names from a browser form (or a CSV row).
+func formFields(names []string, get func(string) string) rawFields {
+	in := rawFields{fields: map[string]string{}, numeric: map[string]bool{}}
+	for _, k := range names {
+		in.fields[k] = get(k)
+	}
+	return in
+}
+
+// Value returns the raw text of a field, for re-filling a form.
+func (in rawFields) Value(field string) string { return in.fields[field] }
+
+// HoldingInput is a parsed create or update request: the raw text of each field present.
+type HoldingInput struct {
+	rawFields
 	// Custody is the location_id and tags the input carries (custody.go).
 	Custody CustodyInput
 }
@@ -67,22 +90,15 @@ func ParseHoldingJSON(body []byte) (HoldingInput, error) {
 	if err != nil {
 		return HoldingInput{}, err
 	}
-	fields, numeric, err := strictJSONFields(body, HoldingFields)
-	return HoldingInput{fields: fields, numeric: numeric, json: true, Custody: custody}, err
+	raw, err := jsonFields(body, HoldingFields)
+	return HoldingInput{rawFields: raw, Custody: custody}, err
 }
 
 // HoldingInputFromForm takes the text fields of a browser form (or a CSV row); blank
 // optional fields count as cleared.
 func HoldingInputFromForm(get func(string) string) HoldingInput {
-	in := HoldingInput{fields: map[string]string{}, numeric: map[string]bool{}}
-	for _, k := range HoldingFields {
-		in.fields[k] = get(k)
-	}
-	return in
+	return HoldingInput{rawFields: formFields(HoldingFields, get)}
 }
-
-// Value returns the raw text of a field, for re-filling a form.
-func (in HoldingInput) Value(field string) string { return in.fields[field] }
 
 // strictJSONFields reads a body that must be one JSON object whose members are all among
 // allowed, keeping each value's raw text (numbers stay text until validation) and whether it

@@ -18,30 +18,19 @@ import (
 var SaleFields = []string{"quantity", "price_per_unit", "fees", "sold_on", "currency"}
 
 // SaleInput is a parsed sale request: the raw text of each field present, numbers still text.
-type SaleInput struct {
-	fields  map[string]string
-	numeric map[string]bool
-	json    bool
-}
+type SaleInput struct{ rawFields }
 
 // ParseSaleJSON reads a sale body strictly: unknown fields, wrong JSON types and trailing
 // data are field errors, never a failure of ours.
 func ParseSaleJSON(body []byte) (SaleInput, error) {
-	fields, numeric, err := strictJSONFields(body, SaleFields)
-	return SaleInput{fields: fields, numeric: numeric, json: true}, err
+	raw, err := jsonFields(body, SaleFields)
+	return SaleInput{raw}, err
 }
 
 // SaleInputFromForm takes the text fields of the browser's sale form.
 func SaleInputFromForm(get func(string) string) SaleInput {
-	in := SaleInput{fields: map[string]string{}, numeric: map[string]bool{}}
-	for _, k := range SaleFields {
-		in.fields[k] = get(k)
-	}
-	return in
+	return SaleInput{formFields(SaleFields, get)}
 }
-
-// Value returns the raw text of a field, for re-filling a form.
-func (in SaleInput) Value(field string) string { return in.fields[field] }
 
 // Sale is a sale of some or all of the units of one holding.
 type Sale struct {

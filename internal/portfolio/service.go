@@ -7,6 +7,7 @@
 package portfolio
 
 import (
+	"cmp"
 	"errors"
 	"log/slog"
 	"strings"
@@ -20,6 +21,7 @@ import (
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/prices"
+	"github.com/ouncehq/ounce/internal/wallclock"
 )
 
 // Deps are what the service is built from.
@@ -70,12 +72,8 @@ func New(d Deps) *Service {
 		// Only a real service: a nil *prices.Service in the interface would not compare nil.
 		s.market = d.Prices
 	}
-	if s.now == nil {
-		s.now = time.Now
-	}
-	if s.log == nil {
-		s.log = slog.Default()
-	}
+	s.now = wallclock.Or(s.now)
+	s.log = cmp.Or(s.log, slog.Default())
 	return s
 }
 

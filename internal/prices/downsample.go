@@ -27,25 +27,12 @@ func DownsampleWindow(n, maxPoints int) int {
 // first whatever the budget: maxPoints of 2 keeps just those two, 3 adds the first close (the
 // last when the first is an extreme); below 1 yields an empty result, 1 the first close.
 func Downsample(points []Close, maxPoints int) []Close {
-	n := len(points)
-	if n <= maxPoints {
-		return slices.Clone(points)
+	if out, ok := fewCloses(points, maxPoints); ok {
+		return out
 	}
-	switch {
-	case maxPoints < 1:
-		return []Close{}
-	case maxPoints == 1:
-		return []Close{points[0]}
-	case maxPoints < 4:
-		lo, hi := 0, 0
-		for i := 1; i < n; i++ {
-			if points[i].Price.LessThan(points[lo].Price) {
-				lo = i
-			}
-			if points[i].Price.GreaterThan(points[hi].Price) {
-				hi = i
-			}
-		}
+	n := len(points)
+	if maxPoints < 4 {
+		lo, hi := extremes(points)
 		keep := []int{lo, hi}
 		for _, i := range []int{0, n - 1} {
 			if len(keep) < maxPoints && !slices.Contains(keep, i) {
@@ -53,12 +40,7 @@ func Downsample(points []Close, maxPoints int) []Close {
 			}
 		}
 		slices.Sort(keep)
-		keep = slices.Compact(keep)
-		out := make([]Close, len(keep))
-		for i, idx := range keep {
-			out[i] = points[idx]
-		}
-		return out
+		return closesAt(points, slices.Compact(keep))
 	}
 	w := DownsampleWindow(n, maxPoints)
 	// Floats order the closes cheaply; decimals decide whenever the floats tie, so the
@@ -91,10 +73,41 @@ func Downsample(points []Close, maxPoints int) []Close {
 	keep = append(keep, n-1)
 	// Indices are ascending already (windows are in order and each adds its pair sorted);
 	// Compact drops the first/last close when a window picked it too.
-	keep = slices.Compact(keep)
-	out := make([]Close, len(keep))
-	for i, idx := range keep {
-		out[i] = points[idx]
+	return closesAt(points, slices.Compact(keep))
+}
+
+// fewCloses is the reduction of points to at most max that chooses nothing: a copy when they
+// fit, none for a budget below 1, the first close for 1; ok is false for any other budget.
+func fewCloses(points []Close, max int) (out []Close, ok bool) {
+	switch {
+	case len(points) <= max:
+		return slices.Clone(points), true
+	case max < 1:
+		return []Close{}, true
+	case max == 1:
+		return []Close{points[0]}, true
+	}
+	return nil, false
+}
+
+// extremes are the indices of the lowest and the highest close (the earliest of equal ones).
+func extremes(points []Close) (lo, hi int) {
+	for i := 1; i < len(points); i++ {
+		if points[i].Price.LessThan(points[lo].Price) {
+			lo = i
+		}
+		if points[i].Price.GreaterThan(points[hi].Price) {
+			hi = i
+		}
+	}
+	return lo, hi
+}
+
+// closesAt is the closes at the ascending indices idx.
+func closesAt(points []Close, idx []int) []Close {
+	out := make([]Close, len(idx))
+	for i, j := range idx {
+		out[i] = points[j]
 	}
 	return out
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/reach"
+	"github.com/ouncehq/ounce/internal/wallclock"
 	"github.com/shopspring/decimal"
 )
 
@@ -161,9 +162,7 @@ func NewFeed(src Source, opts FeedOptions) *Feed {
 		f.maxBackoff = 10 * time.Minute
 	}
 	f.maxBackoff = max(f.maxBackoff, f.interval)
-	if f.clock == nil {
-		f.clock = time.Now
-	}
+	f.clock = wallclock.Or(f.clock)
 	if f.log == nil {
 		f.log = slog.New(slog.DiscardHandler)
 	}

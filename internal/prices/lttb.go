@@ -15,16 +15,11 @@ import (
 // the original closes with their exact decimal prices. With len(points) ≤ max
 // it returns a copy; max < 1 yields an empty result.
 func LTTB(points []Close, max int) []Close {
-	n := len(points)
-	if n <= max {
-		return slices.Clone(points)
+	if out, ok := fewCloses(points, max); ok {
+		return out
 	}
-	switch {
-	case max < 1:
-		return []Close{}
-	case max == 1:
-		return []Close{points[0]}
-	case max == 2:
+	n := len(points)
+	if max == 2 {
 		return []Close{points[0], points[n-1]}
 	}
 
@@ -71,15 +66,7 @@ func LTTB(points []Close, max int) []Close {
 	chosen = append(chosen, n-1)
 
 	// Make sure the extremes survive: put each one in place of its bucket's pick.
-	hiIdx, loIdx := 0, 0
-	for i := range points {
-		if points[i].Price.GreaterThan(points[hiIdx].Price) {
-			hiIdx = i
-		}
-		if points[i].Price.LessThan(points[loIdx].Price) {
-			loIdx = i
-		}
-	}
+	loIdx, hiIdx := extremes(points)
 	bucketOf := func(i int) int {
 		b := (i - 1) * buckets / (n - 2)
 		for b > 0 && bucketStart(b) > i {
@@ -111,11 +98,5 @@ func LTTB(points []Close, max int) []Close {
 		chosen[slot] = idx
 	}
 	slices.Sort(chosen)
-	chosen = slices.Compact(chosen)
-
-	out := make([]Close, len(chosen))
-	for i, idx := range chosen {
-		out[i] = points[idx]
-	}
-	return out
+	return closesAt(points, slices.Compact(chosen))
 }

@@ -1,6 +1,7 @@
 package prices
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/metals"
+	"github.com/ouncehq/ounce/internal/wallclock"
 )
 
 // embeddedSource names the series a metal's embedded daily closes come from.
@@ -83,12 +85,8 @@ func NewService(ctx context.Context, store *db.Store, cfg ServiceConfig) (*Servi
 	if cfg.Interval <= 0 {
 		cfg.Interval = time.Minute
 	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
+	cfg.Logger = cmp.Or(cfg.Logger, slog.Default())
+	cfg.Now = wallclock.Or(cfg.Now)
 	if cfg.ImportCheck <= 0 {
 		cfg.ImportCheck = 5 * time.Second
 		if store.Engine == db.Postgres {

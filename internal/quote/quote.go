@@ -16,6 +16,7 @@ import (
 	"github.com/ouncehq/ounce/internal/fx"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/portfolio"
+	"github.com/ouncehq/ounce/internal/wallclock"
 )
 
 // Rates is what quoting reads of the exchange rates, the same as the portfolio's;
@@ -30,9 +31,7 @@ type Quoter struct {
 
 // New builds a Quoter over rates (nil: USD only).
 func New(rates Rates, now func() time.Time) *Quoter {
-	if now == nil {
-		now = time.Now
-	}
+	now = wallclock.Or(now)
 	return &Quoter{rates: rates, now: now}
 }
 

@@ -12,6 +12,7 @@ package receipts
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/csv"
 	"errors"
@@ -34,6 +35,7 @@ import (
 	"github.com/ouncehq/ounce/internal/fx"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/portfolio"
+	"github.com/ouncehq/ounce/internal/wallclock"
 )
 
 // Config are the service's settings (OUNCE_RECEIPT_* in cmd/ounce).
@@ -117,12 +119,8 @@ type Service struct {
 // ImageMagick's own limits only, and a warning says so once.
 func New(d Deps) *Service {
 	s := &Service{store: d.Store, portfolio: d.Portfolio, docs: d.Documents, cfg: d.Config.withDefaults(), now: d.Now, log: d.Logger}
-	if s.now == nil {
-		s.now = time.Now
-	}
-	if s.log == nil {
-		s.log = slog.Default()
-	}
+	s.now = wallclock.Or(s.now)
+	s.log = cmp.Or(s.log, slog.Default())
 	look := d.LookPath
 	if look == nil {
 		look = exec.LookPath

@@ -18,23 +18,23 @@ func (s *Service) ToggleLike(ctx context.Context, u db.User, ref, claimedUserID 
 	if err := requireMember(u, "like articles"); err != nil {
 		return LikeState{}, err
 	}
-	if err := checkClaim(u, claimedUserID); err != nil {
-		return LikeState{}, err
-	}
-	id, err := s.article(ctx, ref)
-	if err != nil {
-		return LikeState{}, err
-	}
-	liked, n, err := s.store.ToggleLike(ctx, id, u.ID)
-	if err != nil {
-		return LikeState{}, articleErr(err)
-	}
-	return LikeState{Liked: liked, Count: n}, nil
+	return s.likeState(ctx, u, ref, claimedUserID, func(id string) (bool, int64, error) {
+		return s.store.ToggleLike(ctx, id, u.ID)
+	})
 }
 
 // Likes is the article's like count and whether the caller likes it (false for a visitor,
 // whose zero User has no likes).
 func (s *Service) Likes(ctx context.Context, u db.User, ref, claimedUserID string) (LikeState, error) {
+	return s.likeState(ctx, u, ref, claimedUserID, func(id string) (bool, int64, error) {
+		n, liked, err := s.store.LikeState(ctx, id, u.ID)
+		return liked, n, err
+	})
+}
+
+// likeState checks the claimed user, finds the article (id or slug) and answers what read
+// says of the caller's like and the count on it.
+func (s *Service) likeState(ctx context.Context, u db.User, ref, claimedUserID string, read func(id string) (liked bool, count int64, err error)) (LikeState, error) {
 	if err := checkClaim(u, claimedUserID); err != nil {
 		return LikeState{}, err
 	}
@@ -42,7 +42,7 @@ func (s *Service) Likes(ctx context.Context, u db.User, ref, claimedUserID strin
 	if err != nil {
 		return LikeState{}, err
 	}
-	n, liked, err := s.store.LikeState(ctx, id, u.ID)
+	liked, n, err := read(id)
 	if err != nil {
 		return LikeState{}, articleErr(err)
 	}

@@ -7,6 +7,7 @@
 package social
 
 import (
+	"cmp"
 	"context"
 	"crypto/hmac"
 	"crypto/rand"
@@ -21,6 +22,7 @@ import (
 	"github.com/ouncehq/ounce/db"
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
+	"github.com/ouncehq/ounce/internal/wallclock"
 )
 
 // Config is the social service's settings.
@@ -53,12 +55,8 @@ type Service struct {
 // New builds the service.
 func New(d Deps) *Service {
 	s := &Service{store: d.Store, now: d.Now, log: d.Logger, addrKey: []byte(d.Config.AddressKey)}
-	if s.now == nil {
-		s.now = time.Now
-	}
-	if s.log == nil {
-		s.log = slog.Default()
-	}
+	s.now = wallclock.Or(s.now)
+	s.log = cmp.Or(s.log, slog.Default())
 	if len(s.addrKey) == 0 {
 		s.addrKey = make([]byte, 32)
 		if _, err := rand.Read(s.addrKey); err != nil {
