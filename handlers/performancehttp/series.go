@@ -2,7 +2,6 @@ package performancehttp
 
 import (
 	"context"
-	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -63,15 +62,9 @@ func SeriesToJSON(s performance.Series) SeriesJSON {
 
 // APISeries answers GET /v1/portfolio/performance/series.
 func (h *Handlers) APISeries(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	s, err := h.perf.Series(h.Ctx(c), u, query(func(k string) string { return c.Query(k) }))
-	if err != nil {
-		return err
-	}
-	return kit.PrivateJSON(c, http.StatusOK, SeriesToJSON(s))
+	return kit.PrivateMemberJSON(c, func(u account.User) (performance.Series, error) {
+		return h.perf.Series(h.Ctx(c), u, query(func(k string) string { return c.Query(k) }))
+	}, SeriesToJSON)
 }
 
 // seriesRoute is GET /v1/portfolio/performance/series (listed before the period's path).

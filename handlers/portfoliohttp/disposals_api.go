@@ -12,6 +12,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/portfolio"
 )
@@ -109,36 +110,16 @@ func DisposalToJSON(d portfolio.Disposal) DisposalJSON {
 
 // APIDisposalCreate answers POST /v1/sales.
 func (h *Handlers) APIDisposalCreate(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	in, err := portfolio.ParseDisposalJSON(c.Body())
-	if err != nil {
-		return err
-	}
-	d, err := h.portfolio.RecordDisposal(h.Ctx(c), u, in)
-	if err != nil {
-		return err
-	}
-	return kit.WriteJSON(c, http.StatusCreated, DisposalCreatedJSON{Disposal: DisposalToJSON(d)})
+	return kit.MemberBodyJSON(c, http.StatusCreated, portfolio.ParseDisposalJSON, func(u account.User, in portfolio.DisposalInput) (portfolio.Disposal, error) {
+		return h.portfolio.RecordDisposal(h.Ctx(c), u, in)
+	}, func(d portfolio.Disposal) DisposalCreatedJSON { return DisposalCreatedJSON{Disposal: DisposalToJSON(d)} })
 }
 
 // APIDisposalPreview answers POST /v1/sales/preview.
 func (h *Handlers) APIDisposalPreview(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	in, err := portfolio.ParseDisposalJSON(c.Body())
-	if err != nil {
-		return err
-	}
-	p, err := h.portfolio.PreviewDisposal(h.Ctx(c), u, in)
-	if err != nil {
-		return err
-	}
-	return kit.WriteJSON(c, http.StatusOK, previewJSON(p))
+	return kit.MemberBodyJSON(c, http.StatusOK, portfolio.ParseDisposalJSON, func(u account.User, in portfolio.DisposalInput) (portfolio.Preview, error) {
+		return h.portfolio.PreviewDisposal(h.Ctx(c), u, in)
+	}, previewJSON)
 }
 
 func previewJSON(p portfolio.Preview) DisposalPreviewJSON {
