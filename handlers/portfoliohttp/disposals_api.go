@@ -112,7 +112,9 @@ func DisposalToJSON(d portfolio.Disposal) DisposalJSON {
 func (h *Handlers) APIDisposalCreate(c *fiber.Ctx) error {
 	return kit.MemberBodyJSON(c, http.StatusCreated, portfolio.ParseDisposalJSON, func(u account.User, in portfolio.DisposalInput) (portfolio.Disposal, error) {
 		return h.portfolio.RecordDisposal(h.Ctx(c), u, in)
-	}, func(d portfolio.Disposal) DisposalCreatedJSON { return DisposalCreatedJSON{Disposal: DisposalToJSON(d)} })
+	}, func(d portfolio.Disposal) DisposalCreatedJSON {
+		return DisposalCreatedJSON{Disposal: DisposalToJSON(d)}
+	})
 }
 
 // APIDisposalPreview answers POST /v1/sales/preview.
