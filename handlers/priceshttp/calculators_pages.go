@@ -45,12 +45,7 @@ var coinLabels = map[string]string{
 
 // fieldErrors is the one voice of form errors on pages: a sentence per field, and the summary.
 func fieldErrors(err error) (summary string, fields map[string]string) {
-	fields = map[string]string{}
-	p := kit.AsProblem(err)
-	for _, fe := range apperr.FieldsOf(err) {
-		fields[fe.Field] = kit.FieldSentence(fe.Field, fe.Message)
-	}
-	return kit.ErrorSentence(p), fields
+	return kit.ErrorSentence(kit.AsProblem(err)), kit.FieldSentences(apperr.FieldsOf(err))
 }
 
 func (h *Handlers) junkView(c *fiber.Ctx) pages.JunkSilverView {
