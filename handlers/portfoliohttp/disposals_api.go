@@ -198,17 +198,10 @@ func taxRowJSON(r portfolio.TaxRow) TaxRowJSON {
 
 // TaxReportToJSON renders a report.
 func TaxReportToJSON(r portfolio.TaxReport) TaxReportJSON {
-	out := TaxReportJSON{Year: r.Year, Jurisdiction: r.Jurisdiction, Currency: r.Currency, Rows: make([]TaxRowJSON, len(r.Rows)),
-		Excluded: make([]TaxRowJSON, len(r.Excluded)), Notes: r.Notes,
+	return TaxReportJSON{Year: r.Year, Jurisdiction: r.Jurisdiction, Currency: r.Currency, Rows: kit.MapSlice(r.Rows, taxRowJSON),
+		Excluded: kit.MapSlice(r.Excluded, taxRowJSON), Notes: r.Notes,
 		Totals: TaxTotalsJSON{ShortTerm: kit.Money(r.Totals.ShortTerm), LongTerm: kit.Money(r.Totals.LongTerm), Collectible: kit.Money(r.Totals.Collectible),
 			Exempt: kit.Money(r.Totals.Exempt), TaxFree: kit.Money(r.Totals.TaxFree), Total: kit.Money(r.Totals.Total)}}
-	for i, x := range r.Rows {
-		out.Rows[i] = taxRowJSON(x)
-	}
-	for i, x := range r.Excluded {
-		out.Excluded[i] = taxRowJSON(x)
-	}
-	return out
 }
 
 // taxYear reads ?year= (default the current year).
