@@ -79,16 +79,10 @@ func vaultWatchJSON(w comex.Watch) VaultWatchJSON {
 	if w.DaysToZeroReason != "" {
 		out.DaysToZeroReason = &w.DaysToZeroReason
 	}
-	if w.RegisteredPerDay != nil {
-		v := kit.Ounces(*w.RegisteredPerDay)
-		out.RegisteredPerBusinessDay = &v
-	}
+	out.RegisteredPerBusinessDay = kit.NumOrNull(w.RegisteredPerDay, kit.Ounces)
 	out.DrainFrom, out.DrainTo = kit.DayOrNull(w.DrainFrom), kit.DayOrNull(w.DrainTo)
 	out.DrainBusinessDays, out.DrainWindowBusinessDays = w.DrainBusinessDays, comex.DrainWindowDays
-	if w.OpenInterestOz != nil {
-		v := kit.Ounces(*w.OpenInterestOz)
-		out.OpenInterestOz = &v
-	}
+	out.OpenInterestOz = kit.NumOrNull(w.OpenInterestOz, kit.Ounces)
 	if w.OversubscribedRatio != nil {
 		out.OversubscribedRatio = &kit.Num{D: w.OversubscribedRatio.Round(2), Places: 2}
 	}
