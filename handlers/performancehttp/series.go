@@ -157,8 +157,7 @@ func (h *Handlers) chartView(ctx context.Context, u account.User, q chartQuery) 
 	stack := components.ChartSeries{Name: "Stack", Legend: "Your stack", Class: "stroke-amber-600 dark:stroke-amber-400", Swatch: "bg-amber-600 dark:bg-amber-400"}
 	other := components.ChartSeries{Name: bench.Title(), Legend: "The same purchases and sales in " + strings.ToLower(bench.Title()), Class: "stroke-sky-600 dark:stroke-sky-400", Swatch: "bg-sky-600 dark:bg-sky-400"}
 	if q.view == viewPct {
-		other.Legend = strings.ToLower(bench.Title()) + "'s price"
-		other.Legend = strings.ToUpper(other.Legend[:1]) + other.Legend[1:]
+		other.Legend = kit.Capitalize(strings.ToLower(bench.Title()) + "'s price")
 	}
 	pick := func(p performance.SeriesPoint) (*decimal.Decimal, *decimal.Decimal) {
 		if q.view == viewPct {
@@ -230,10 +229,10 @@ func (h *Handlers) chartView(ctx context.Context, u account.User, q chartQuery) 
 
 // sentence starts a note with a capital and ends it with a full stop.
 func sentence(n string) string {
+	n = kit.Capitalize(n)
 	if n == "" {
 		return n
 	}
-	n = strings.ToUpper(n[:1]) + n[1:]
 	if !strings.HasSuffix(n, ".") {
 		n += "."
 	}
