@@ -116,19 +116,10 @@ type IntelRunJSON struct {
 // intelRunJSON renders a run.
 func intelRunJSON(r intel.RunResult) IntelRunJSON {
 	out := IntelRunJSON{Offline: r.Offline, DemoSeeded: r.DemoSeeded, Ingested: r.Ingested, Skipped: r.Skipped, Writer: r.Writer,
-		Articles: []ArticleJSON{}, Feeds: []FeedHealthJSON{}, Vault: []VaultFetchJSON{}}
-	for _, a := range r.Articles {
-		out.Articles = append(out.Articles, articleJSON(a))
-	}
+		Articles: kit.MapSlice(r.Articles, articleJSON), Feeds: kit.MapSlice(r.Feeds, feedHealthJSON), Vault: kit.MapSlice(r.Vault, vaultFetchJSON)}
 	if r.Synthesis != nil {
 		s := articleJSON(*r.Synthesis)
 		out.Synthesis = &s
-	}
-	for _, f := range r.Feeds {
-		out.Feeds = append(out.Feeds, feedHealthJSON(f))
-	}
-	for _, v := range r.Vault {
-		out.Vault = append(out.Vault, vaultFetchJSON(v))
 	}
 	return out
 }
