@@ -9,6 +9,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/intel"
 	"github.com/ouncehq/ounce/internal/metals"
 )
@@ -126,12 +127,7 @@ func intelRunJSON(r intel.RunResult) IntelRunJSON {
 
 // APIIntelGenerate answers POST /v1/intelligence/generate (administrators only).
 func (h *Handlers) APIIntelGenerate(c *fiber.Ctx) error {
-	if _, err := kit.RequireUser(c); err != nil {
-		return err
-	}
-	res, err := h.intel.Run(h.Ctx(c), intel.GenerateLLMBudget)
-	if err != nil {
-		return err
-	}
-	return kit.WriteJSON(c, http.StatusOK, intelRunJSON(res))
+	return kit.MemberJSON(c, http.StatusOK, func(account.User) (intel.RunResult, error) {
+		return h.intel.Run(h.Ctx(c), intel.GenerateLLMBudget)
+	}, intelRunJSON)
 }
