@@ -54,18 +54,9 @@ type WebhookJSON struct {
 	Outcome   string `json:"outcome"`
 }
 
-// timeOrNull renders a zero time as JSON null.
-func timeOrNull(t time.Time) *time.Time {
-	if t.IsZero() {
-		return nil
-	}
-	t = t.UTC()
-	return &t
-}
-
 func verificationJSON(v billing.Verification) MembershipJSON {
-	return MembershipJSON{Tier: v.Tier, Status: v.Status, Plan: v.Plan, CurrentPeriodEnd: timeOrNull(v.CurrentPeriodEnd),
-		CancelAtPeriodEnd: v.CancelAtPeriodEnd, GraceUntil: timeOrNull(v.GraceUntil), Checkout: v.Checkout}
+	return MembershipJSON{Tier: v.Tier, Status: v.Status, Plan: v.Plan, CurrentPeriodEnd: kit.AsOfOrNull(v.CurrentPeriodEnd),
+		CancelAtPeriodEnd: v.CancelAtPeriodEnd, GraceUntil: kit.AsOfOrNull(v.GraceUntil), Checkout: v.Checkout}
 }
 
 // payingMember is the member of a payment route, once payments are known to be enabled.

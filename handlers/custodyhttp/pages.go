@@ -112,10 +112,7 @@ func (h *Handlers) LocationSave(c *fiber.Ctx) error {
 		if apperr.KindOf(err) != apperr.Invalid {
 			return err
 		}
-		form := pages.LocationFormView{ID: id, Values: vals, Errors: map[string]string{}}
-		for _, e := range apperr.FieldsOf(err) {
-			form.Errors[e.Field] = kit.FieldSentence(e.Field, e.Message)
-		}
+		form := pages.LocationFormView{ID: id, Values: vals, Errors: kit.FieldSentences(apperr.FieldsOf(err))}
 		v, verr := h.locationsView(c, u, form)
 		if verr != nil {
 			return verr

@@ -11,7 +11,6 @@ import (
 	"github.com/ouncehq/ounce/handlers/kit"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/shopspring/decimal"
 
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/dealers"
@@ -75,17 +74,9 @@ type DealerPricesJSON struct {
 	kit.QuoteJSON
 }
 
-func optPct(d *decimal.Decimal) *kit.Num {
-	if d == nil {
-		return nil
-	}
-	n := kit.Pct(*d)
-	return &n
-}
-
 func dealerQuoteJSON(q dealers.Quote, t quote.Target) DealerQuoteJSON {
 	out := DealerQuoteJSON{Dealer: q.Dealer.Slug, DealerName: q.Dealer.Name, Price: kit.MoneyIn(t.Money(q.Price), t.Currency), PricePerOz: kit.MoneyIn(t.Price(q.PricePerOz), t.Currency),
-		PremiumPct: optPct(q.PremiumPct), InStock: q.InStock, URL: q.URL, UpdatedAt: q.UpdatedAt.UTC(), Source: q.Source, Tiers: []DealerTierJSON{}}
+		PremiumPct: kit.NumOrNull(q.PremiumPct, kit.Pct), InStock: q.InStock, URL: q.URL, UpdatedAt: q.UpdatedAt.UTC(), Source: q.Source, Tiers: []DealerTierJSON{}}
 	for _, tr := range q.Tiers {
 		tj := DealerTierJSON{MinQty: tr.MinQty, Price: kit.MoneyIn(t.Money(tr.Price), t.Currency)}
 		if tr.MaxQty > 0 {
@@ -106,9 +97,9 @@ func dealerPricesJSON(c dealers.Comparison, t quote.Target) DealerPricesJSON {
 	for _, pq := range c.Products {
 		p := pq.Product
 		pj := DealerProductJSON{ProductID: p.ID, Name: p.Name, WeightOz: kit.Ounces(p.FineOz), Form: string(p.Form), Purity: kit.Purity(p.Purity), PerFace: p.PerFace,
-			Demo: pq.Demo, MedianPremium: optPct(pq.MedianPremium), Quotes: []DealerQuoteJSON{}}
+			Demo: pq.Demo, MedianPremium: kit.NumOrNull(pq.MedianPremium, kit.Pct), Quotes: []DealerQuoteJSON{}}
 		if b := pq.Best; b != nil {
-			pj.Best = &DealerBestJSON{Dealer: b.Dealer.Slug, DealerName: b.Dealer.Name, Price: kit.MoneyIn(t.Money(b.Price), t.Currency), PremiumPct: optPct(b.PremiumPct)}
+			pj.Best = &DealerBestJSON{Dealer: b.Dealer.Slug, DealerName: b.Dealer.Name, Price: kit.MoneyIn(t.Money(b.Price), t.Currency), PremiumPct: kit.NumOrNull(b.PremiumPct, kit.Pct)}
 		}
 		for _, q := range pq.Quotes {
 			pj.Quotes = append(pj.Quotes, dealerQuoteJSON(q, t))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/intel"
 	"github.com/ouncehq/ounce/internal/metals"
 )
@@ -116,31 +117,17 @@ type IntelRunJSON struct {
 // intelRunJSON renders a run.
 func intelRunJSON(r intel.RunResult) IntelRunJSON {
 	out := IntelRunJSON{Offline: r.Offline, DemoSeeded: r.DemoSeeded, Ingested: r.Ingested, Skipped: r.Skipped, Writer: r.Writer,
-		Articles: []ArticleJSON{}, Feeds: []FeedHealthJSON{}, Vault: []VaultFetchJSON{}}
-	for _, a := range r.Articles {
-		out.Articles = append(out.Articles, articleJSON(a))
-	}
+		Articles: kit.MapSlice(r.Articles, articleJSON), Feeds: kit.MapSlice(r.Feeds, feedHealthJSON), Vault: kit.MapSlice(r.Vault, vaultFetchJSON)}
 	if r.Synthesis != nil {
 		s := articleJSON(*r.Synthesis)
 		out.Synthesis = &s
-	}
-	for _, f := range r.Feeds {
-		out.Feeds = append(out.Feeds, feedHealthJSON(f))
-	}
-	for _, v := range r.Vault {
-		out.Vault = append(out.Vault, vaultFetchJSON(v))
 	}
 	return out
 }
 
 // APIIntelGenerate answers POST /v1/intelligence/generate (administrators only).
 func (h *Handlers) APIIntelGenerate(c *fiber.Ctx) error {
-	if _, err := kit.RequireUser(c); err != nil {
-		return err
-	}
-	res, err := h.intel.Run(h.Ctx(c), intel.GenerateLLMBudget)
-	if err != nil {
-		return err
-	}
-	return kit.WriteJSON(c, http.StatusOK, intelRunJSON(res))
+	return kit.MemberJSON(c, http.StatusOK, func(account.User) (intel.RunResult, error) {
+		return h.intel.Run(h.Ctx(c), intel.GenerateLLMBudget)
+	}, intelRunJSON)
 }

@@ -63,15 +63,6 @@ type VaultWatchJSON struct {
 	History                  []VaultDayJSON        `json:"history"`
 }
 
-// optDate renders a zero time as JSON null and any other as a date.
-func optDate(t time.Time) *string {
-	if t.IsZero() {
-		return nil
-	}
-	s := t.Format(time.DateOnly)
-	return &s
-}
-
 // vaultWatchJSON renders a metal's Vault Watch figures.
 func vaultWatchJSON(w comex.Watch) VaultWatchJSON {
 	out := VaultWatchJSON{
@@ -80,7 +71,7 @@ func vaultWatchJSON(w comex.Watch) VaultWatchJSON {
 		RegisteredChangeOz: kit.Ounces(w.RegisteredChange), EligibleChangeOz: kit.Ounces(w.EligibleChange), CombinedChangeOz: kit.Ounces(w.CombinedChange),
 		RegisteredSharePct: kit.Pct(w.RegisteredSharePct),
 		Depositories:       []VaultDepositoryJSON{}, History: []VaultDayJSON{},
-		OpenInterestAsOf: optDate(w.OpenInterestAsOf), DepositoriesAsOf: optDate(w.DepositoriesAsOf),
+		OpenInterestAsOf: kit.DayOrNull(w.OpenInterestAsOf), DepositoriesAsOf: kit.DayOrNull(w.DepositoriesAsOf),
 	}
 	if w.DaysToZero != nil {
 		out.DaysToZero = &kit.Num{D: w.DaysToZero.Round(1), Places: 1}
@@ -88,16 +79,10 @@ func vaultWatchJSON(w comex.Watch) VaultWatchJSON {
 	if w.DaysToZeroReason != "" {
 		out.DaysToZeroReason = &w.DaysToZeroReason
 	}
-	if w.RegisteredPerDay != nil {
-		v := kit.Ounces(*w.RegisteredPerDay)
-		out.RegisteredPerBusinessDay = &v
-	}
-	out.DrainFrom, out.DrainTo = optDate(w.DrainFrom), optDate(w.DrainTo)
+	out.RegisteredPerBusinessDay = kit.NumOrNull(w.RegisteredPerDay, kit.Ounces)
+	out.DrainFrom, out.DrainTo = kit.DayOrNull(w.DrainFrom), kit.DayOrNull(w.DrainTo)
 	out.DrainBusinessDays, out.DrainWindowBusinessDays = w.DrainBusinessDays, comex.DrainWindowDays
-	if w.OpenInterestOz != nil {
-		v := kit.Ounces(*w.OpenInterestOz)
-		out.OpenInterestOz = &v
-	}
+	out.OpenInterestOz = kit.NumOrNull(w.OpenInterestOz, kit.Ounces)
 	if w.OversubscribedRatio != nil {
 		out.OversubscribedRatio = &kit.Num{D: w.OversubscribedRatio.Round(2), Places: 2}
 	}
@@ -155,7 +140,7 @@ type VaultFetchJSON struct {
 
 // vaultFetchJSON renders a fetch outcome.
 func vaultFetchJSON(r comex.FetchResult) VaultFetchJSON {
-	out := VaultFetchJSON{Metal: string(r.Metal), AsOf: optDate(r.AsOf)}
+	out := VaultFetchJSON{Metal: string(r.Metal), AsOf: kit.DayOrNull(r.AsOf)}
 	if r.Err != nil {
 		msg := r.Err.Error()
 		out.Error = &msg

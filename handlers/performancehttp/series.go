@@ -2,7 +2,6 @@ package performancehttp
 
 import (
 	"context"
-	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -63,15 +62,9 @@ func SeriesToJSON(s performance.Series) SeriesJSON {
 
 // APISeries answers GET /v1/portfolio/performance/series.
 func (h *Handlers) APISeries(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	s, err := h.perf.Series(h.Ctx(c), u, query(func(k string) string { return c.Query(k) }))
-	if err != nil {
-		return err
-	}
-	return kit.PrivateJSON(c, http.StatusOK, SeriesToJSON(s))
+	return kit.PrivateMemberJSON(c, func(u account.User) (performance.Series, error) {
+		return h.perf.Series(h.Ctx(c), u, query(func(k string) string { return c.Query(k) }))
+	}, SeriesToJSON)
 }
 
 // seriesRoute is GET /v1/portfolio/performance/series (listed before the period's path).
@@ -164,8 +157,7 @@ func (h *Handlers) chartView(ctx context.Context, u account.User, q chartQuery) 
 	stack := components.ChartSeries{Name: "Stack", Legend: "Your stack", Class: "stroke-amber-600 dark:stroke-amber-400", Swatch: "bg-amber-600 dark:bg-amber-400"}
 	other := components.ChartSeries{Name: bench.Title(), Legend: "The same purchases and sales in " + strings.ToLower(bench.Title()), Class: "stroke-sky-600 dark:stroke-sky-400", Swatch: "bg-sky-600 dark:bg-sky-400"}
 	if q.view == viewPct {
-		other.Legend = strings.ToLower(bench.Title()) + "'s price"
-		other.Legend = strings.ToUpper(other.Legend[:1]) + other.Legend[1:]
+		other.Legend = kit.Capitalize(strings.ToLower(bench.Title()) + "'s price")
 	}
 	pick := func(p performance.SeriesPoint) (*decimal.Decimal, *decimal.Decimal) {
 		if q.view == viewPct {
@@ -237,10 +229,10 @@ func (h *Handlers) chartView(ctx context.Context, u account.User, q chartQuery) 
 
 // sentence starts a note with a capital and ends it with a full stop.
 func sentence(n string) string {
+	n = kit.Capitalize(n)
 	if n == "" {
 		return n
 	}
-	n = strings.ToUpper(n[:1]) + n[1:]
 	if !strings.HasSuffix(n, ".") {
 		n += "."
 	}

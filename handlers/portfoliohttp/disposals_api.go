@@ -12,6 +12,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/handlers/kit"
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/portfolio"
 )
@@ -109,36 +110,18 @@ func DisposalToJSON(d portfolio.Disposal) DisposalJSON {
 
 // APIDisposalCreate answers POST /v1/sales.
 func (h *Handlers) APIDisposalCreate(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	in, err := portfolio.ParseDisposalJSON(c.Body())
-	if err != nil {
-		return err
-	}
-	d, err := h.portfolio.RecordDisposal(h.Ctx(c), u, in)
-	if err != nil {
-		return err
-	}
-	return kit.WriteJSON(c, http.StatusCreated, DisposalCreatedJSON{Disposal: DisposalToJSON(d)})
+	return kit.MemberBodyJSON(c, http.StatusCreated, portfolio.ParseDisposalJSON, func(u account.User, in portfolio.DisposalInput) (portfolio.Disposal, error) {
+		return h.portfolio.RecordDisposal(h.Ctx(c), u, in)
+	}, func(d portfolio.Disposal) DisposalCreatedJSON {
+		return DisposalCreatedJSON{Disposal: DisposalToJSON(d)}
+	})
 }
 
 // APIDisposalPreview answers POST /v1/sales/preview.
 func (h *Handlers) APIDisposalPreview(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	in, err := portfolio.ParseDisposalJSON(c.Body())
-	if err != nil {
-		return err
-	}
-	p, err := h.portfolio.PreviewDisposal(h.Ctx(c), u, in)
-	if err != nil {
-		return err
-	}
-	return kit.WriteJSON(c, http.StatusOK, previewJSON(p))
+	return kit.MemberBodyJSON(c, http.StatusOK, portfolio.ParseDisposalJSON, func(u account.User, in portfolio.DisposalInput) (portfolio.Preview, error) {
+		return h.portfolio.PreviewDisposal(h.Ctx(c), u, in)
+	}, previewJSON)
 }
 
 func previewJSON(p portfolio.Preview) DisposalPreviewJSON {
@@ -215,17 +198,10 @@ func taxRowJSON(r portfolio.TaxRow) TaxRowJSON {
 
 // TaxReportToJSON renders a report.
 func TaxReportToJSON(r portfolio.TaxReport) TaxReportJSON {
-	out := TaxReportJSON{Year: r.Year, Jurisdiction: r.Jurisdiction, Currency: r.Currency, Rows: make([]TaxRowJSON, len(r.Rows)),
-		Excluded: make([]TaxRowJSON, len(r.Excluded)), Notes: r.Notes,
+	return TaxReportJSON{Year: r.Year, Jurisdiction: r.Jurisdiction, Currency: r.Currency, Rows: kit.MapSlice(r.Rows, taxRowJSON),
+		Excluded: kit.MapSlice(r.Excluded, taxRowJSON), Notes: r.Notes,
 		Totals: TaxTotalsJSON{ShortTerm: kit.Money(r.Totals.ShortTerm), LongTerm: kit.Money(r.Totals.LongTerm), Collectible: kit.Money(r.Totals.Collectible),
 			Exempt: kit.Money(r.Totals.Exempt), TaxFree: kit.Money(r.Totals.TaxFree), Total: kit.Money(r.Totals.Total)}}
-	for i, x := range r.Rows {
-		out.Rows[i] = taxRowJSON(x)
-	}
-	for i, x := range r.Excluded {
-		out.Excluded[i] = taxRowJSON(x)
-	}
-	return out
 }
 
 // taxYear reads ?year= (default the current year).

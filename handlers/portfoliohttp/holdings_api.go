@@ -113,10 +113,7 @@ func HoldingToJSON(h portfolio.Holding) HoldingJSON {
 	if h.SpotAtPurchase.Valid {
 		out.SpotAtPurchase = kit.NumOrNull(&h.SpotAtPurchase.Decimal, kit.PriceNum)
 	}
-	if p := h.PremiumPct(); p != nil {
-		n := kit.Pct(*p)
-		out.PremiumPct = &n
-	}
+	out.PremiumPct = kit.NumOrNull(h.PremiumPct(), kit.Pct)
 	if h.WeightOz.Exponent() < -5 {
 		// More precision was entered than the usual 5 places: show it all rather than round it away.
 		out.WeightOz.Places = -h.WeightOz.Exponent()

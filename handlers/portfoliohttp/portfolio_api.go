@@ -136,13 +136,9 @@ type CurrencyJSON struct {
 
 // currencyJSON renders what converted a valuation.
 func currencyJSON(f portfolio.FXUsed) CurrencyJSON {
-	out := CurrencyJSON{Currency: f.Currency, FXStale: f.Stale}
+	out := CurrencyJSON{Currency: f.Currency, FXStale: f.Stale, FXRateDate: kit.DayOrNull(f.RateDate)}
 	if out.Currency == "" {
 		out.Currency = "USD"
-	}
-	if !f.RateDate.IsZero() {
-		d := f.RateDate.Format(time.DateOnly)
-		out.FXRateDate = &d
 	}
 	return out
 }

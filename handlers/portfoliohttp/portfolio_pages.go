@@ -43,11 +43,7 @@ func (h *Handlers) dashboardSummaryView(c *fiber.Ctx, u account.User, v portfoli
 		out.DayLabel, out.DayTone, out.DayChangePct = "Day change", "", "no live change"
 	}
 	if len(v.DayChangeLeftOut) > 0 {
-		names := make([]string, len(v.DayChangeLeftOut))
-		for i, m := range v.DayChangeLeftOut {
-			names[i] = m.Title()
-		}
-		out.DayNote = "Day change leaves out " + strings.Join(names, ", ") + ": no live move from the previous session's close."
+		out.DayNote = "Day change leaves out " + strings.Join(kit.MapSlice(v.DayChangeLeftOut, metals.Metal.Title), ", ") + ": no live move from the previous session's close."
 	}
 	if !v.AsOf.IsZero() {
 		out.AsOf = format.DateTime(v.AsOf)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/portfolio"
 )
 
@@ -51,51 +52,32 @@ func SaleToJSON(s portfolio.Sale) SaleJSON {
 
 // APISalesCreate answers POST /v1/holdings/{id}/sales.
 func (h *Handlers) APISalesCreate(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	in, err := portfolio.ParseSaleJSON(c.Body())
-	if err != nil {
-		return err
-	}
-	sale, err := h.portfolio.RecordSale(h.Ctx(c), u, c.Params("id"), in)
-	if err != nil {
-		return err
-	}
-	c.Set(fiber.HeaderLocation, "/v1/sales?holding_id="+sale.HoldingID)
-	return kit.WriteJSON(c, http.StatusCreated, SaleCreatedJSON{Sale: SaleToJSON(sale)})
+	return kit.MemberBodyJSON(c, http.StatusCreated, portfolio.ParseSaleJSON, func(u account.User, in portfolio.SaleInput) (portfolio.Sale, error) {
+		sale, err := h.portfolio.RecordSale(h.Ctx(c), u, c.Params("id"), in)
+		if err == nil {
+			c.Set(fiber.HeaderLocation, "/v1/sales?holding_id="+sale.HoldingID)
+		}
+		return sale, err
+	}, func(s portfolio.Sale) SaleCreatedJSON { return SaleCreatedJSON{Sale: SaleToJSON(s)} })
 }
 
 // APISalesList answers GET /v1/sales.
 func (h *Handlers) APISalesList(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
-		return err
-	}
-	limit, offset, err := kit.PageParams(c)
-	if err != nil {
-		return err
-	}
-	p, err := h.portfolio.ListSales(h.Ctx(c), u, portfolio.SalesQuery{Metal: c.Query("metal"), HoldingID: c.Query("holding_id"), Limit: limit, Offset: offset})
-	if err != nil {
-		return err
-	}
-	items := make([]SaleJSON, len(p.Sales))
-	for i, s := range p.Sales {
-		items[i] = SaleToJSON(s)
-	}
-	return kit.WriteJSON(c, http.StatusOK, SalesPageJSON{Sales: items, Limit: p.Limit, Offset: p.Offset, Total: p.Total, RealizedPL: kit.Money(p.Realized)})
+	return kit.MemberJSON(c, http.StatusOK, func(u account.User) (portfolio.SalesPage, error) {
+		limit, offset, err := kit.PageParams(c)
+		if err != nil {
+			return portfolio.SalesPage{}, err
+		}
+		return h.portfolio.ListSales(h.Ctx(c), u, portfolio.SalesQuery{Metal: c.Query("metal"), HoldingID: c.Query("holding_id"), Limit: limit, Offset: offset})
+	}, func(p portfolio.SalesPage) SalesPageJSON {
+		return SalesPageJSON{Sales: kit.MapSlice(p.Sales, SaleToJSON), Limit: p.Limit, Offset: p.Offset, Total: p.Total, RealizedPL: kit.Money(p.Realized)}
+	})
 }
 
 // APISalesDelete answers DELETE /v1/sales/{id}: the sale is undone.
 func (h *Handlers) APISalesDelete(c *fiber.Ctx) error {
-	u, err := kit.RequireUser(c)
-	if err != nil {
+	return kit.MemberNoContent(c, func(u account.User) error {
+		_, err := h.portfolio.DeleteSale(h.Ctx(c), u, c.Params("id"))
 		return err
-	}
-	if _, err := h.portfolio.DeleteSale(h.Ctx(c), u, c.Params("id")); err != nil {
-		return err
-	}
-	return c.SendStatus(http.StatusNoContent)
+	})
 }

@@ -18,10 +18,7 @@ import (
 func (h *Handlers) saleFormView(c *fiber.Ctx, hold portfolio.Holding, vals map[string]string, errs []apperr.FieldError) pages.SaleFormView {
 	v := pages.SaleFormView{ID: hold.ID, Product: hold.Name(), Metal: string(hold.Metal), MetalTitle: hold.Metal.Title(), Currency: hold.Currency(),
 		Remaining: format.Int(hold.Remaining()), Quantity: format.Int(hold.Quantity), MaxUnits: strconv.FormatInt(hold.Remaining(), 10),
-		Bought: hold.PurchaseDate.String(), Values: vals, Errors: map[string]string{}, Today: h.memberToday(c)}
-	for _, e := range errs {
-		v.Errors[e.Field] = kit.FieldSentence(e.Field, e.Message)
-	}
+		Bought: hold.PurchaseDate.String(), Values: vals, Errors: kit.FieldSentences(errs), Today: h.memberToday(c)}
 	return v
 }
 

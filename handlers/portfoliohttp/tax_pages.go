@@ -52,7 +52,7 @@ func (h *Handlers) taxSaleView(c *fiber.Ctx, u account.User, vals map[string]str
 	if err != nil {
 		return pages.TaxSaleView{}, err
 	}
-	v := pages.TaxSaleView{Methods: portfolio.PreviewMethods, Currencies: fx.DisplayCurrencies(), Values: vals, Errors: map[string]string{}, Today: h.memberToday(c)}
+	v := pages.TaxSaleView{Methods: portfolio.PreviewMethods, Currencies: fx.DisplayCurrencies(), Values: vals, Errors: kit.FieldSentences(errs), Today: h.memberToday(c)}
 	seen := map[string]bool{}
 	for _, x := range list {
 		key := string(x.Metal) + "|" + x.ProductName
@@ -65,9 +65,6 @@ func (h *Handlers) taxSaleView(c *fiber.Ctx, u account.User, vals map[string]str
 			label = x.Metal.Title() + " (no product name)"
 		}
 		v.Products = append(v.Products, [2]string{key, label + " · " + x.Metal.Title()})
-	}
-	for _, e := range errs {
-		v.Errors[e.Field] = kit.FieldSentence(e.Field, e.Message)
 	}
 	return v, nil
 }

@@ -7,12 +7,14 @@ import (
 
 	"github.com/ouncehq/ounce/handlers/kit"
 
+	"github.com/a-h/templ"
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/internal/account"
 	"github.com/ouncehq/ounce/internal/apperr"
 	"github.com/ouncehq/ounce/internal/metals"
 	"github.com/ouncehq/ounce/internal/portfolio"
+	"github.com/ouncehq/ounce/views/components"
 	"github.com/ouncehq/ounce/views/format"
 	"github.com/ouncehq/ounce/views/pages"
 )
@@ -36,6 +38,26 @@ func (h *Handlers) PageRoutes() []kit.PageRoute {
 	}
 }
 
+// calculator is one calculator's page: its head, the view a request's query makes, and how
+// that view is drawn, whole and its result alone.
+type calculator[V any] struct {
+	title, description string
+	view               func(h *Handlers, c *fiber.Ctx) V
+	page               func(m components.Meta, v V) templ.Component
+	result             func(v V) templ.Component
+}
+
+// answer draws the calculator for a request: the whole page, or for the result route
+// (fragment) only the result when HTMX asks, as the user types.
+func (k calculator[V]) answer(h *Handlers, c *fiber.Ctx, fragment bool) error {
+	v := k.view(h, c)
+	full := k.page(h.Meta(c, k.title, "calculators").Describe(k.description), v)
+	if !fragment {
+		return kit.Render(c, http.StatusOK, full)
+	}
+	return kit.Page(c, http.StatusOK, full, k.result(v))
+}
+
 // coinLabels name the junk-silver coin types on the calculator page.
 var coinLabels = map[string]string{
 	"dimes": "Dimes (90%)", "quarters": "Quarters (90%)", "half_dollars": "Half dollars (90%)",
@@ -45,12 +67,7 @@ var coinLabels = map[string]string{
 
 // fieldErrors is the one voice of form errors on pages: a sentence per field, and the summary.
 func fieldErrors(err error) (summary string, fields map[string]string) {
-	fields = map[string]string{}
-	p := kit.AsProblem(err)
-	for _, fe := range apperr.FieldsOf(err) {
-		fields[fe.Field] = kit.FieldSentence(fe.Field, fe.Message)
-	}
-	return kit.ErrorSentence(p), fields
+	return kit.ErrorSentence(kit.AsProblem(err)), kit.FieldSentences(apperr.FieldsOf(err))
 }
 
 func (h *Handlers) junkView(c *fiber.Ctx) pages.JunkSilverView {
@@ -112,16 +129,15 @@ func queryMap(c *fiber.Ctx, names []string) map[string]string {
 	return out
 }
 
+// junkSilver is the junk-silver calculator.
+var junkSilver = calculator[pages.JunkSilverView]{title: "Junk silver calculator", description: junkDescription, view: (*Handlers).junkView,
+	page: pages.JunkSilver, result: func(v pages.JunkSilverView) templ.Component { return pages.JunkResult(v.Result) }}
+
 // JunkSilverPage is the junk-silver calculator.
-func (h *Handlers) JunkSilverPage(c *fiber.Ctx) error {
-	return kit.Render(c, http.StatusOK, pages.JunkSilver(h.Meta(c, "Junk silver calculator", "calculators").Describe(junkDescription), h.junkView(c)))
-}
+func (h *Handlers) JunkSilverPage(c *fiber.Ctx) error { return junkSilver.answer(h, c, false) }
 
 // JunkSilverResult is the result fragment, recomputed as the user types.
-func (h *Handlers) JunkSilverResult(c *fiber.Ctx) error {
-	v := h.junkView(c)
-	return kit.Page(c, http.StatusOK, pages.JunkSilver(h.Meta(c, "Junk silver calculator", "calculators").Describe(junkDescription), v), pages.JunkResult(v.Result))
-}
+func (h *Handlers) JunkSilverResult(c *fiber.Ctx) error { return junkSilver.answer(h, c, true) }
 
 func (h *Handlers) whatIfView(c *fiber.Ctx) pages.WhatIfView {
 	targets := queryMap(c, metals.Names())
@@ -190,13 +206,12 @@ func (h *Handlers) whatIfView(c *fiber.Ctx) pages.WhatIfView {
 	return v
 }
 
+// whatIf is the what-if calculator.
+var whatIf = calculator[pages.WhatIfView]{title: "What-if calculator", description: whatIfDescription, view: (*Handlers).whatIfView,
+	page: pages.WhatIf, result: func(v pages.WhatIfView) templ.Component { return pages.WhatIfResult(v.Result) }}
+
 // WhatIfPage is the what-if calculator.
-func (h *Handlers) WhatIfPage(c *fiber.Ctx) error {
-	return kit.Render(c, http.StatusOK, pages.WhatIf(h.Meta(c, "What-if calculator", "calculators").Describe(whatIfDescription), h.whatIfView(c)))
-}
+func (h *Handlers) WhatIfPage(c *fiber.Ctx) error { return whatIf.answer(h, c, false) }
 
 // WhatIfResult is the projection fragment.
-func (h *Handlers) WhatIfResult(c *fiber.Ctx) error {
-	v := h.whatIfView(c)
-	return kit.Page(c, http.StatusOK, pages.WhatIf(h.Meta(c, "What-if calculator", "calculators").Describe(whatIfDescription), v), pages.WhatIfResult(v.Result))
-}
+func (h *Handlers) WhatIfResult(c *fiber.Ctx) error { return whatIf.answer(h, c, true) }

@@ -55,11 +55,7 @@ func (h *Handlers) board(ctx context.Context) prices.Snapshot {
 
 // pricesJSON renders the board: every metal present, null when never priced.
 func pricesJSON(snap prices.Snapshot, t quote.Target) PricesJSON {
-	out := PricesJSON{MarketsOpen: snap.MarketsOpen, Prices: map[string]*SpotJSON{}, QuoteJSON: kit.QuoteOf(t)}
-	if !snap.AsOf.IsZero() {
-		t := snap.AsOf.UTC()
-		out.AsOf = &t
-	}
+	out := PricesJSON{MarketsOpen: snap.MarketsOpen, Prices: map[string]*SpotJSON{}, QuoteJSON: kit.QuoteOf(t), AsOf: kit.AsOfOrNull(snap.AsOf)}
 	for _, m := range metals.All {
 		sp, ok := snap.Prices[m]
 		if !ok {

@@ -107,14 +107,6 @@ func (h *Handlers) ScanSubmit(c *fiber.Ctx) error {
 	return kit.Page(c, http.StatusOK, pages.ScanPage(m, v), pages.ScanResultPart(m, v))
 }
 
-func metalNames() []string {
-	out := make([]string, len(metals.All))
-	for i, m := range metals.All {
-		out[i] = string(m)
-	}
-	return out
-}
-
 // plain renders an amount for an input: digits and a point, no symbols, so it reads back.
 func plain(d decimal.NullDecimal) string {
 	if !d.Valid {
@@ -125,7 +117,7 @@ func plain(d decimal.NullDecimal) string {
 
 // scanResult turns a scan into the page's form.
 func scanResult(r receipts.Receipt) *pages.ScanResult {
-	out := &pages.ScanResult{Dealer: r.Dealer, OrderNumber: r.OrderNumber, Metals: metalNames(),
+	out := &pages.ScanResult{Dealer: r.Dealer, OrderNumber: r.OrderNumber, Metals: metals.Names(),
 		Confidence: format.Pct(decimal.NewFromFloat(r.TextConfidence * 100)), LowConfidence: r.TextConfidence < 0.6,
 		Currency: r.Currency, Currencies: fx.DisplayCurrencies(), CurrencyNote: currencyNote(r), FileNote: apperr.Sentence(r.KeepNote)}
 	if r.ScanID > 0 {
@@ -268,7 +260,7 @@ func (h *Handlers) ScanConfirm(c *fiber.Ctx) error {
 		return err
 	}
 	r := &pages.ScanResult{Dealer: in.Dealer, OrderNumber: in.OrderNumber, OrderDate: in.OrderDate, Source: "Your corrections",
-		Confidence: "—", Rows: rows, Metals: metalNames(), Currency: strings.ToUpper(strings.TrimSpace(in.Currency)), Currencies: fx.DisplayCurrencies(),
+		Confidence: "—", Rows: rows, Metals: metals.Names(), Currency: strings.ToUpper(strings.TrimSpace(in.Currency)), Currencies: fx.DisplayCurrencies(),
 		CurrencyNote: "As you chose."}
 	if in.ScanID > 0 {
 		r.ScanID = strconv.FormatInt(in.ScanID, 10)

@@ -177,11 +177,7 @@ func (h *Handlers) APICommentList(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	items := make([]CommentJSON, len(p.Comments))
-	for i, cm := range p.Comments {
-		items[i] = commentJSON(cm)
-	}
-	return kit.WriteJSON(c, http.StatusOK, CommentsPageJSON{Comments: items, Limit: p.Limit, Offset: p.Offset, Total: p.Total})
+	return kit.WriteJSON(c, http.StatusOK, CommentsPageJSON{Comments: kit.MapSlice(p.Comments, commentJSON), Limit: p.Limit, Offset: p.Offset, Total: p.Total})
 }
 
 // APICommentDelete answers DELETE /v1/stack-signal/articles/{id}/comments/{comment_id}.
