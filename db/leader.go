@@ -8,7 +8,8 @@ import (
 // RunAsLeader runs lead whenever this instance holds the PostgreSQL advisory lock key, so
 // exactly one of several instances sharing the database does the work. The lock is held on a
 // dedicated connection that is pinged; losing it cancels lead's context, and another instance
-// takes over within retry. It returns when ctx ends. On SQLite (one process owns the file)
+// takes over within retry. The lock is the key within the schema the store works in (see
+// schemaLock). It returns when ctx ends. On SQLite (one process owns the file)
 // lead simply runs.
 func (s *Store) RunAsLeader(ctx context.Context, key int64, retry time.Duration, lead func(ctx context.Context)) {
 	if s.Engine != Postgres {
@@ -31,7 +32,7 @@ func (s *Store) leadOnce(ctx context.Context, key int64, lead func(ctx context.C
 	}
 	defer conn.Close()
 	var got bool
-	err = conn.QueryRowContext(ctx, `SELECT pg_try_advisory_lock($1)`, key).Scan(&got)
+	err = conn.QueryRowContext(ctx, `SELECT pg_try_advisory_lock(`+schemaLock+`)`, key).Scan(&got)
 	if s.LeaderAttempt != nil && err == nil {
 		s.LeaderAttempt(key, got)
 	}
@@ -56,5 +57,11 @@ func (s *Store) leadOnce(ctx context.Context, key int64, lead func(ctx context.C
 		}
 	}()
 	lead(lctx)
-	_, _ = conn.ExecContext(context.Background(), `SELECT pg_advisory_unlock($1)`, key)
+	_, _ = conn.ExecContext(context.Background(), `SELECT pg_advisory_unlock(`+schemaLock+`)`, key)
 }
+
+// schemaLock is the advisory lock of key within the connection's schema. Advisory locks are
+// shared by the whole database, so without the schema two deployments (or two test runs) kept in
+// separate schemas of one database would share one leader: an instance of one would wait on the
+// other's job and never do its own.
+const schemaLock = `hashtextextended(current_schema() || '/' || $1::text, 0)`
