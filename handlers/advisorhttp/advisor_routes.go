@@ -55,7 +55,7 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 			Body: advSchema(ChatBodyJSON{}),
 			Responses: []kit.Response{
 				{Status: 200, Description: "The reply.", Schema: kit.Ref("AdvisorReply")},
-				{Status: 403, Description: "userId is not your own id."},
+				kit.NotYourUserID(),
 				{Status: 404, Description: "No conversation of yours with that id."},
 				{Status: 429, Description: "Over today's message quota (or the key's request limit); reset_at and Retry-After say when it resets."},
 			},
@@ -69,18 +69,18 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 			},
 			Responses: []kit.Response{
 				{Status: 200, Description: "A page of conversations.", Schema: advSchema(ConversationsPageJSON{})},
-				{Status: 403, Description: "userId is not your own id."},
+				kit.NotYourUserID(),
 			},
 			Example: "GET /v1/advisor/conversations"},
 		{Method: "GET", Path: "/v1/advisor/conversations/:id", Auth: kit.AuthMember, Handler: h.APIAdvisorConversation, OperationID: "getAdvisorConversation", Tag: "Intelligence",
 			Summary:   "One of your conversations with its messages",
 			Params:    []kit.Param{conv, claim},
-			Responses: []kit.Response{{Status: 200, Description: "The conversation.", Schema: advSchema(ConversationEnvelopeJSON{})}, {Status: 403, Description: "userId is not your own id."}, {Status: 404, Description: "No conversation of yours with that id."}},
+			Responses: []kit.Response{{Status: 200, Description: "The conversation.", Schema: advSchema(ConversationEnvelopeJSON{})}, kit.NotYourUserID(), {Status: 404, Description: "No conversation of yours with that id."}},
 			Example:   "GET /v1/advisor/conversations/cv_0123456789abcdef01234567"},
 		{Method: "DELETE", Path: "/v1/advisor/conversations/:id", Auth: kit.AuthMember, Handler: h.APIAdvisorConversationDelete, OperationID: "deleteAdvisorConversation", Tag: "Intelligence",
 			Summary:   "Delete one of your conversations",
 			Params:    []kit.Param{conv, claim},
-			Responses: []kit.Response{{Status: 204, Description: "Deleted."}, {Status: 403, Description: "userId is not your own id."}, {Status: 404, Description: "No conversation of yours with that id."}},
+			Responses: []kit.Response{{Status: 204, Description: "Deleted."}, kit.NotYourUserID(), {Status: 404, Description: "No conversation of yours with that id."}},
 			Example:   "DELETE /v1/advisor/conversations/cv_0123456789abcdef01234567"},
 	}
 }

@@ -104,7 +104,7 @@ func (h *Handlers) documentRoutes() []kit.APIRoute {
 			BodyByType: map[string]kit.Schema{"multipart/form-data": kit.MultipartFile("The photo or PDF, at most 10 MB.")},
 			Responses: []kit.Response{{Status: 201, Description: "Attached; Location names the document.", Schema: schema(DocumentResultJSON{})},
 				{Status: 404, Description: "No such holding of yours."}, {Status: 413, Description: "The file is over 10 MB, or your documents would take over 500 MB."},
-				{Status: 422, Description: "Not a JPEG, PNG or PDF, or a polyglot, bomb, damaged image or scripted PDF: errors names file.", Schema: kit.ProblemSchema(), ContentType: "application/problem+json"}},
+				kit.ProblemResponse(422, "Not a JPEG, PNG or PDF, or a polyglot, bomb, damaged image or scripted PDF: errors names file.")},
 			MaxBody: documentMaxBody,
 			Example: "POST /v1/holdings/h_abc/documents file=@receipt.pdf"},
 		{Method: "GET", Path: "/v1/holdings/:id/documents", Auth: kit.AuthGold, Handler: h.APIDocuments, OperationID: "listDocuments", Tag: "Portfolio",

@@ -19,7 +19,7 @@ func (h *Handlers) intelRoutes() []kit.APIRoute {
 			},
 			Responses: []kit.Response{
 				{Status: 200, Description: "A page of headlines.", Schema: intelSchema(MarketIntelPage{})},
-				{Status: 400, Description: "A parameter is out of range or not one of its values."},
+				kit.BadQuery(),
 			},
 			Example: "GET /v1/market-intel?limit=10&category=CENTRAL_BANK"},
 		{Method: "GET", Path: "/v1/stack-signal", Auth: kit.AuthNone, Handler: h.APIStackSignal, OperationID: "getStackSignal", Tag: "Market intelligence",
@@ -32,7 +32,7 @@ func (h *Handlers) intelRoutes() []kit.APIRoute {
 			},
 			Responses: []kit.Response{
 				{Status: 200, Description: "A page of articles.", Schema: intelSchema(StackSignalPage{})},
-				{Status: 400, Description: "A parameter is out of range or not one of its values."},
+				kit.BadQuery(),
 			},
 			Example: "GET /v1/stack-signal?limit=5"},
 		// Registered before /{slug} so "latest" is never taken for a slug.
@@ -56,8 +56,6 @@ func (h *Handlers) intelRoutes() []kit.APIRoute {
 			Description: "Polls the news feeds and the CME warehouse reports (unless the server is offline), stores new headlines, writes articles for new story clusters and the day's synthesis if it is missing, and returns what this run produced. Running it again the same day writes no duplicates. Needs the API key of an administrator.",
 			Responses: []kit.Response{
 				{Status: 200, Description: "What the run did.", Schema: intelSchema(IntelRunJSON{})},
-				{Status: 401, Description: "No valid API key."},
-				{Status: 403, Description: "The key's account is not an administrator."},
 				{Status: 503, Description: "The configured news feed list is unusable."},
 			},
 			Example: "POST /v1/intelligence/generate"},

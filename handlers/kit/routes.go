@@ -1,6 +1,8 @@
 package kit
 
 import (
+	"strconv"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/internal/job"
@@ -44,6 +46,30 @@ type Response struct {
 	// Contents documents a response served in several media types (media type → schema);
 	// it replaces Schema and ContentType when set.
 	Contents map[string]Schema
+}
+
+// The responses that many routes document with the same meaning, each said once here.
+
+// BodyTooLarge is the 413 of a route that reads at most limit bytes of body (a whole number
+// of KiB), named from the limit the route enforces.
+func BodyTooLarge(limit int) Response {
+	return Response{Status: 413, Description: "Body over " + strconv.Itoa(limit>>10) + " KiB."}
+}
+
+// ProblemResponse is an error documented with the problem+json schema inline, for an answer
+// whose errors a client is expected to read field by field.
+func ProblemResponse(status int, description string) Response {
+	return Response{Status: status, Description: description, Schema: ProblemSchema(), ContentType: "application/problem+json"}
+}
+
+// NotYourUserID is the 403 of a route whose body may claim a userId: only the caller's own.
+func NotYourUserID() Response {
+	return Response{Status: 403, Description: "userId is not your own id."}
+}
+
+// BadQuery is the 400 of a read whose query parameters are bounded numbers or enumerations.
+func BadQuery() Response {
+	return Response{Status: 400, Description: "A parameter is out of range or not one of its values."}
 }
 
 // APIRoute is one /v1 route with everything needed to serve and document it.

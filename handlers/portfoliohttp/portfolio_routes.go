@@ -39,7 +39,7 @@ func (h *Handlers) portfolioRoutes() []kit.APIRoute {
 				{Status: 201, Description: "The sale, with its realized profit or loss.", Schema: pfSchema(SaleCreatedJSON{})},
 				{Status: 404, Description: "No such holding of yours."},
 				{Status: 409, Description: "More units than are still held."},
-				{Status: 413, Description: "Body over 64 KiB."},
+				kit.BodyTooLarge(portfolio.MaxHoldingBody),
 			},
 			Example: `POST /v1/holdings/h_abc123/sales {"quantity":5,"price_per_unit":34.10,"fees":2.50,"sold_on":"2026-11-20"}`},
 		{Method: "POST", Path: "/v1/sales", Auth: kit.AuthGold, Handler: h.APIDisposalCreate, OperationID: "createDisposal", Tag: "Portfolio",
@@ -49,8 +49,8 @@ func (h *Handlers) portfolioRoutes() []kit.APIRoute {
 			Responses: []kit.Response{
 				{Status: 201, Description: "The disposal with its slices.", Schema: pfSchema(DisposalCreatedJSON{})},
 				{Status: 400, Description: "A bad field, named."},
-				{Status: 413, Description: "Body over 64 KiB."},
-				{Status: 422, Description: "More units than are held on sold_on (quantity), or lots that are not this product's (lots).", Schema: kit.ProblemSchema(), ContentType: "application/problem+json"},
+				kit.BodyTooLarge(portfolio.MaxHoldingBody),
+				kit.ProblemResponse(422, "More units than are held on sold_on (quantity), or lots that are not this product's (lots)."),
 			},
 			Example: `POST /v1/sales {"product_name":"American Silver Eagle 1 oz","metal":"silver","quantity":20,"price_per_unit":34.10,"fees":2.50,"sold_on":"2026-11-20","method":"hifo"}`},
 		{Method: "POST", Path: "/v1/sales/preview", Auth: kit.AuthGold, Handler: h.APIDisposalPreview, OperationID: "previewDisposal", Tag: "Portfolio",
@@ -60,7 +60,7 @@ func (h *Handlers) portfolioRoutes() []kit.APIRoute {
 			Responses: []kit.Response{
 				{Status: 200, Description: "Each method's disposal.", Schema: pfSchema(DisposalPreviewJSON{})},
 				{Status: 400, Description: "A bad field, named."},
-				{Status: 422, Description: "More units than are held on sold_on.", Schema: kit.ProblemSchema(), ContentType: "application/problem+json"},
+				kit.ProblemResponse(422, "More units than are held on sold_on."),
 			},
 			Example: `POST /v1/sales/preview {"product_name":"American Silver Eagle 1 oz","metal":"silver","quantity":20,"price_per_unit":34.10}`},
 		{Method: "GET", Path: "/v1/tax/report", Auth: kit.AuthGold, Handler: h.APITaxReport, OperationID: "getTaxReport", Tag: "Portfolio",
