@@ -63,8 +63,8 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 		{Method: "GET", Path: "/v1/advisor/conversations", Auth: kit.AuthMember, Handler: h.APIAdvisorConversations, OperationID: "listAdvisorConversations", Tag: "Intelligence",
 			Summary: "Your advisor conversations, most recent first",
 			Params: []kit.Param{
-				{Name: "limit", In: "query", Description: "Page size.", Schema: kit.Schema{"type": "integer", "minimum": 1, "maximum": advisor.MaxConversationLimit, "default": advisor.DefaultConversationLimit}},
-				{Name: "offset", In: "query", Description: "Conversations to skip.", Schema: kit.Schema{"type": "integer", "minimum": 0, "maximum": 1000000, "default": 0}},
+				kit.LimitParam(advisor.MaxConversationLimit, advisor.DefaultConversationLimit, ""),
+				kit.OffsetParam("Conversations", 1_000_000, ""),
 				claim,
 			},
 			Responses: []kit.Response{

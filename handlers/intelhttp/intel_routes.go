@@ -7,7 +7,7 @@ import (
 
 // intelRoutes are the /v1 market-intel, Stack Signal and generation routes.
 func (h *Handlers) intelRoutes() []kit.APIRoute {
-	limit := kit.Param{Name: "limit", In: "query", Description: "Page size, 1 to 50.", Schema: kit.Schema{"type": "integer", "minimum": 1, "maximum": 50, "default": 20}, Example: "10"}
+	limit := kit.LimitParam(intel.MaxLimit, intel.DefaultLimit, "10")
 	return []kit.APIRoute{
 		{Method: "GET", Path: "/v1/market-intel", Auth: kit.AuthNone, Handler: h.APIMarketIntel, OperationID: "getMarketIntel", Tag: "Market intelligence",
 			Summary:     "News headlines with analysis and category tags, newest first",
@@ -27,7 +27,7 @@ func (h *Handlers) intelRoutes() []kit.APIRoute {
 			Description: "Articles written from clusters of related recent headlines, plus one daily synthesis (category SYNTHESIS) tying together price moves, COMEX warehouse changes and the top stories. Articles written from sample stories are marked demo.",
 			Params: []kit.Param{
 				limit,
-				{Name: "offset", In: "query", Description: "Articles to skip.", Schema: kit.Schema{"type": "integer", "minimum": 0, "maximum": intel.MaxOffset, "default": 0}, Example: "20"},
+				kit.OffsetParam("Articles", intel.MaxOffset, "20"),
 				{Name: "category", In: "query", Description: "Only this category (any letter case); SYNTHESIS selects the daily syntheses.", Schema: kit.Schema{"type": "string", "enum": intel.ArticleCategories()}, Example: "SYNTHESIS"},
 			},
 			Responses: []kit.Response{

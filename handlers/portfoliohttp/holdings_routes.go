@@ -11,10 +11,8 @@ func (h *Handlers) holdingsRoutes() []kit.APIRoute {
 	return []kit.APIRoute{
 		{Method: "GET", Path: "/v1/holdings", Auth: kit.AuthGold, Handler: h.APIHoldingsList, OperationID: "listHoldings", Tag: "Portfolio",
 			Summary: "List your holdings, newest purchase first",
-			Params: []kit.Param{
-				{Name: "limit", In: "query", Description: "Page size.", Schema: kit.Schema{"type": "integer", "minimum": 1, "maximum": 200, "default": 50}},
-				{Name: "offset", In: "query", Description: "Items to skip.", Schema: kit.Schema{"type": "integer", "minimum": 0, "default": 0}},
-				{Name: "metal", In: "query", Description: "Only this metal.", Schema: kit.MetalSchema()},
+			Params: append(kit.PageQuery(), []kit.Param{
+				kit.MetalFilter(""),
 				{Name: "q", In: "query", Description: "Only lots whose product name, dealer, notes or tags contain this text (any case).", Schema: kit.Schema{"type": "string", "maxLength": 200}},
 				{Name: "tag", In: "query", Description: "Only lots with this tag.", Schema: kit.Schema{"type": "string", "maxLength": 40}},
 				{Name: "location_id", In: "query", Description: "Only lots kept at this location; none: only unassigned lots.", Schema: kit.Schema{"type": "string", "maxLength": 64}},
@@ -24,7 +22,7 @@ func (h *Handlers) holdingsRoutes() []kit.APIRoute {
 				{Name: "sort", In: "query", Description: "Order: date (purchase date; undated lots after every dated one), metal (gold, silver, platinum, palladium), form (by its name: bars, coins, junk silver, other, rounds), location (by name in any case; unassigned as \"Unassigned\"), cost (cost basis left, in the lot's own currency) or value (fine ounces left at the live spot in US dollars; lots of a metal without a price last). Equal keys keep the default order, then the lot's id. Without sort (or order), newest purchase first.", Schema: kit.Schema{"type": "string", "enum": []string{"date", "metal", "form", "location", "cost", "value"}}},
 				{Name: "order", In: "query", Description: "Direction of sort: desc by default for date, cost and value, asc for the others. order without sort sorts by date.", Schema: kit.Schema{"type": "string", "enum": []string{"asc", "desc"}}},
 				CurrencyParam(),
-			},
+			}...),
 			Responses: []kit.Response{{Status: 200, Description: "A page of holdings.", Schema: pfSchema(HoldingsPageJSON{})}, {Status: 400, Description: "Unknown currency, sort, order, form or metal, a date that is not YYYY-MM-DD, to before from (errors names the parameter)."}},
 			Example:   "GET /v1/holdings?limit=10&sort=cost&order=asc&form=bar"},
 		{Method: "POST", Path: "/v1/holdings", Auth: kit.AuthGold, Handler: h.APIHoldingsCreate, OperationID: "createHolding", Tag: "Portfolio",

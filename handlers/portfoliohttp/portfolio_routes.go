@@ -81,12 +81,10 @@ func (h *Handlers) portfolioRoutes() []kit.APIRoute {
 			Example: "GET /v1/tax/report?year=2026&format=csv"},
 		{Method: "GET", Path: "/v1/sales", Auth: kit.AuthGold, Handler: h.APISalesList, OperationID: "listSales", Tag: "Portfolio",
 			Summary: "List your sales, latest first",
-			Params: []kit.Param{
-				{Name: "limit", In: "query", Description: "Page size.", Schema: kit.Schema{"type": "integer", "minimum": 1, "maximum": 200, "default": 50}},
-				{Name: "offset", In: "query", Description: "Items to skip.", Schema: kit.Schema{"type": "integer", "minimum": 0, "default": 0}},
-				{Name: "metal", In: "query", Description: "Only this metal.", Schema: kit.MetalSchema()},
+			Params: append(kit.PageQuery(), []kit.Param{
+				kit.MetalFilter(""),
 				{Name: "holding_id", In: "query", Description: "Only sales of this holding.", Schema: kit.Schema{"type": "string", "maxLength": 64}},
-			},
+			}...),
 			Responses: []kit.Response{{Status: 200, Description: "A page of sales and the realized P/L of all of them.", Schema: pfSchema(SalesPageJSON{})}},
 			Example:   "GET /v1/sales?limit=20"},
 		{Method: "DELETE", Path: "/v1/sales/:id", Auth: kit.AuthGold, Handler: h.APISalesDelete, OperationID: "deleteSale", Tag: "Portfolio",

@@ -63,8 +63,8 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 			Description: "Each comment names its author by display name only (their choice in account settings, or \"Member\" and a short stable tag); never a user id or email. Hidden and deleted comments are left out.",
 			Params: []kit.Param{
 				article,
-				{Name: "limit", In: "query", Description: "Page size.", Schema: kit.Schema{"type": "integer", "minimum": 1, "maximum": social.MaxCommentLimit, "default": social.DefaultCommentLimit}, Example: "20"},
-				{Name: "offset", In: "query", Description: "Comments to skip.", Schema: kit.Schema{"type": "integer", "minimum": 0, "maximum": social.MaxCommentOffset, "default": 0}},
+				kit.LimitParam(social.MaxCommentLimit, social.DefaultCommentLimit, "20"),
+				kit.OffsetParam("Comments", social.MaxCommentOffset, ""),
 				claim,
 			},
 			Responses: []kit.Response{
