@@ -88,14 +88,15 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 // PageRoutes are the chat and brief pages. The chat is for every member (the quota
 // differs); briefs are Gold.
 func (h *Handlers) PageRoutes() []kit.PageRoute {
-	return []kit.PageRoute{
-		{Method: "GET", Path: "/advisor", Handler: h.AdvisorPage, Auth: kit.AuthMember},
-		{Method: "POST", Path: "/advisor", Handler: h.AdvisorAsk, Auth: kit.AuthMember, Costly: true},
-		{Method: "GET", Path: "/advisor/stream/:token", Handler: h.AdvisorStream, Auth: kit.AuthMember},
-		{Method: "GET", Path: "/brief", Handler: h.BriefsPage, Auth: kit.AuthGold},
-		{Method: "GET", Path: "/brief/card", Handler: h.BriefCard, Auth: kit.AuthGold},
-		{Method: "POST", Path: "/brief/generate", Handler: h.BriefGenerate, Auth: kit.AuthGold, Costly: true},
-	}
+	return append(kit.PagesFor(kit.AuthMember, []kit.PageRoute{
+		{Method: "GET", Path: "/advisor", Handler: h.AdvisorPage},
+		{Method: "POST", Path: "/advisor", Handler: h.AdvisorAsk, Costly: true},
+		{Method: "GET", Path: "/advisor/stream/:token", Handler: h.AdvisorStream},
+	}), kit.PagesFor(kit.AuthGold, []kit.PageRoute{
+		{Method: "GET", Path: "/brief", Handler: h.BriefsPage},
+		{Method: "GET", Path: "/brief/card", Handler: h.BriefCard},
+		{Method: "POST", Path: "/brief/generate", Handler: h.BriefGenerate, Costly: true},
+	})...)
 }
 
 // advConsts are the limits and shapes the advisor's schema tags name.

@@ -66,11 +66,11 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 // PageRoutes are the browser routes of the billing area: the membership page and its
 // upgrade and portal buttons (session + CSRF, answering with HX-Redirect to Stripe).
 func (h *Handlers) PageRoutes() []kit.PageRoute {
-	return []kit.PageRoute{
-		{Method: "GET", Path: "/settings/billing", Handler: h.BillingPage, Auth: kit.AuthMember},
-		{Method: "POST", Path: "/settings/billing/checkout", Handler: h.BillingCheckout, Auth: kit.AuthMember, Costly: true},
-		{Method: "POST", Path: "/settings/billing/portal", Handler: h.BillingPortal, Auth: kit.AuthMember, Costly: true},
-	}
+	return kit.PagesFor(kit.AuthMember, []kit.PageRoute{
+		{Method: "GET", Path: "/settings/billing", Handler: h.BillingPage},
+		{Method: "POST", Path: "/settings/billing/checkout", Handler: h.BillingCheckout, Costly: true},
+		{Method: "POST", Path: "/settings/billing/portal", Handler: h.BillingPortal, Costly: true},
+	})
 }
 
 // billingSchema generates the schema of a billing wire struct, with the plans and limits

@@ -68,9 +68,9 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 
 // PageRoutes are the dealer-price pages and the click-through redirect.
 func (h *Handlers) PageRoutes() []kit.PageRoute {
-	return []kit.PageRoute{
-		{Method: "GET", Path: "/dealers", Handler: h.DealersPage, Auth: kit.AuthNone},
-		{Method: "GET", Path: "/dealers/:product", Handler: h.DealerProductPage, Auth: kit.AuthNone},
-		{Method: "GET", Path: "/go/:dealer/:product", Handler: h.DealerGo, Auth: kit.AuthNone},
-	}
+	return kit.PagesFor(kit.AuthNone, []kit.PageRoute{
+		{Method: "GET", Path: "/dealers", Handler: h.DealersPage},
+		{Method: "GET", Path: "/dealers/:product", Handler: h.DealerProductPage},
+		{Method: "GET", Path: "/go/:dealer/:product", Handler: h.DealerGo},
+	})
 }

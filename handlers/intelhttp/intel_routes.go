@@ -64,9 +64,9 @@ func (h *Handlers) intelRoutes() []kit.APIRoute {
 
 // PageRoutes are the Stack Signal, market-intel and Vault Watch pages.
 func (h *Handlers) PageRoutes() []kit.PageRoute {
-	return []kit.PageRoute{
-		{Method: "GET", Path: "/signal", Handler: h.SignalIndex, Auth: kit.AuthNone},
-		{Method: "GET", Path: "/intel", Handler: h.IntelIndex, Auth: kit.AuthNone},
-		{Method: "GET", Path: "/vault", Handler: h.VaultPage, Auth: kit.AuthNone},
-	}
+	return kit.PagesFor(kit.AuthNone, []kit.PageRoute{
+		{Method: "GET", Path: "/signal", Handler: h.SignalIndex},
+		{Method: "GET", Path: "/intel", Handler: h.IntelIndex},
+		{Method: "GET", Path: "/vault", Handler: h.VaultPage},
+	})
 }

@@ -120,6 +120,19 @@ type PageRoute struct {
 	Costly bool
 }
 
+// PagesFor gives every route of a group of pages the same auth, said once for the group. A
+// route of the group that names another level is a mistake in the table: it panics when the
+// table is built, at start-up.
+func PagesFor(auth Auth, routes []PageRoute) []PageRoute {
+	for i := range routes {
+		if routes[i].Auth != AuthNone && routes[i].Auth != auth {
+			panic("page route " + routes[i].Method + " " + routes[i].Path + " names its own auth inside a group")
+		}
+		routes[i].Auth = auth
+	}
+	return routes
+}
+
 // Job is a named background loop (internal/job): the services list theirs, the composition
 // root collects them, and the server's one job runner starts each.
 type Job = job.Job

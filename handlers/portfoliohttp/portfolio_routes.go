@@ -124,30 +124,30 @@ func (h *Handlers) portfolioRoutes() []kit.APIRoute {
 // PageRoutes are the dashboard's own browser routes (fragments, sales, import, export).
 // Every one is for Gold members: web shows others the membership page before the handler runs.
 func (h *Handlers) PageRoutes() []kit.PageRoute {
-	return []kit.PageRoute{
-		{Method: "GET", Path: "/holdings", Handler: h.HoldingsIndex, Auth: kit.AuthGold},
-		{Method: "GET", Path: "/holdings/new", Handler: h.HoldingsNew, Auth: kit.AuthGold},
-		{Method: "GET", Path: "/holdings/sales", Handler: h.SalesIndex, Auth: kit.AuthGold},
-		{Method: "GET", Path: "/holdings/sales/:id/undo", Handler: h.SaleUndoConfirm, Auth: kit.AuthGold},
-		{Method: "POST", Path: "/holdings/sales/:id/undo", Handler: h.SaleUndo, Auth: kit.AuthGold},
-		{Method: "POST", Path: "/holdings", Handler: h.HoldingsSave, Auth: kit.AuthGold},
-		{Method: "GET", Path: "/holdings/:id/edit", Handler: h.HoldingsEdit, Auth: kit.AuthGold},
-		{Method: "POST", Path: "/holdings/:id", Handler: h.HoldingsSave, Auth: kit.AuthGold},
-		{Method: "GET", Path: "/holdings/:id/delete", Handler: h.HoldingsDeleteConfirm, Auth: kit.AuthGold},
-		{Method: "POST", Path: "/holdings/:id/delete", Handler: h.HoldingsDelete, Auth: kit.AuthGold},
-		{Method: "GET", Path: "/dashboard/summary", Handler: h.DashboardSummary, Auth: kit.AuthGold},
-		{Method: "GET", Path: "/dashboard/holdings", Handler: h.DashboardHoldings, Auth: kit.AuthGold},
-		{Method: "GET", Path: "/dashboard/chart", Handler: h.DashboardChart, Auth: kit.AuthGold},
-		{Method: "GET", Path: "/tax", Handler: h.TaxPage, Auth: kit.AuthGold},
-		{Method: "POST", Path: "/tax/preview", Handler: h.TaxPreview, Auth: kit.AuthGold},
-		{Method: "POST", Path: "/tax/sell", Handler: h.TaxSell, Auth: kit.AuthGold},
-		{Method: "GET", Path: "/holdings/:id/sell", Handler: h.SaleForm, Auth: kit.AuthGold},
-		{Method: "POST", Path: "/holdings/:id/sell", Handler: h.SaleSubmit, Auth: kit.AuthGold},
-		{Method: "GET", Path: "/portfolio/import", Handler: h.ImportPage, Auth: kit.AuthGold},
-		{Method: "POST", Path: "/portfolio/import/preview", Handler: h.ImportPreviewSubmit, Auth: kit.AuthGold, MaxBody: archiveMaxBody},
-		{Method: "POST", Path: "/portfolio/import", Handler: h.ImportCommit, Auth: kit.AuthGold, MaxBody: importCommitMaxBody},
-		{Method: "GET", Path: "/portfolio/export", Handler: h.ExportDownload, Auth: kit.AuthGold},
-	}
+	return kit.PagesFor(kit.AuthGold, []kit.PageRoute{
+		{Method: "GET", Path: "/holdings", Handler: h.HoldingsIndex},
+		{Method: "GET", Path: "/holdings/new", Handler: h.HoldingsNew},
+		{Method: "GET", Path: "/holdings/sales", Handler: h.SalesIndex},
+		{Method: "GET", Path: "/holdings/sales/:id/undo", Handler: h.SaleUndoConfirm},
+		{Method: "POST", Path: "/holdings/sales/:id/undo", Handler: h.SaleUndo},
+		{Method: "POST", Path: "/holdings", Handler: h.HoldingsSave},
+		{Method: "GET", Path: "/holdings/:id/edit", Handler: h.HoldingsEdit},
+		{Method: "POST", Path: "/holdings/:id", Handler: h.HoldingsSave},
+		{Method: "GET", Path: "/holdings/:id/delete", Handler: h.HoldingsDeleteConfirm},
+		{Method: "POST", Path: "/holdings/:id/delete", Handler: h.HoldingsDelete},
+		{Method: "GET", Path: "/dashboard/summary", Handler: h.DashboardSummary},
+		{Method: "GET", Path: "/dashboard/holdings", Handler: h.DashboardHoldings},
+		{Method: "GET", Path: "/dashboard/chart", Handler: h.DashboardChart},
+		{Method: "GET", Path: "/tax", Handler: h.TaxPage},
+		{Method: "POST", Path: "/tax/preview", Handler: h.TaxPreview},
+		{Method: "POST", Path: "/tax/sell", Handler: h.TaxSell},
+		{Method: "GET", Path: "/holdings/:id/sell", Handler: h.SaleForm},
+		{Method: "POST", Path: "/holdings/:id/sell", Handler: h.SaleSubmit},
+		{Method: "GET", Path: "/portfolio/import", Handler: h.ImportPage},
+		{Method: "POST", Path: "/portfolio/import/preview", Handler: h.ImportPreviewSubmit, MaxBody: archiveMaxBody},
+		{Method: "POST", Path: "/portfolio/import", Handler: h.ImportCommit, MaxBody: importCommitMaxBody},
+		{Method: "GET", Path: "/portfolio/export", Handler: h.ExportDownload},
+	})
 }
 
 // Import bodies are the one place a large upload is expected: the CSV itself (at most
