@@ -14,8 +14,9 @@ import (
 
 // APIRoutes are the /v1 daily brief and advisor chat routes.
 func (h *Handlers) APIRoutes() []kit.APIRoute {
-	claim := kit.Param{Name: "userId", In: "query", Description: "Accepted for compatibility only: when sent it must be your own user id (else 403); it never identifies anyone by itself.", Schema: kit.Schema{"type": "string", "maxLength": 40}}
+	claim := kit.UserIDQuery()
 	forbidden := kit.Response{Status: 403, Description: "userId is not your own id, or (brief) the caller is not a Gold member."}
+	noConv := kit.Response{Status: 404, Description: "No conversation of yours with that id."}
 	conv := kit.PathParam("id", "The conversation's id, as returned by POST /v1/advisor/chat.", 100, "cv_0123456789abcdef01234567")
 	quota := "Each member may send " + strconv.Itoa(advisor.FreeDailyQuota) + " messages a day on the free tier and " + strconv.Itoa(advisor.GoldDailyQuota) + " on Gold; the day is the member's own (account time zone, default America/New_York)."
 	return []kit.APIRoute{
@@ -56,7 +57,7 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 			Responses: []kit.Response{
 				{Status: 200, Description: "The reply.", Schema: kit.Ref("AdvisorReply")},
 				kit.NotYourUserID(),
-				{Status: 404, Description: "No conversation of yours with that id."},
+				noConv,
 				{Status: 429, Description: "Over today's message quota (or the key's request limit); reset_at and Retry-After say when it resets."},
 			},
 			Example: `POST /v1/advisor/chat {"message":"What is my stack worth?"}`},
@@ -75,12 +76,12 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 		{Method: "GET", Path: "/v1/advisor/conversations/:id", Auth: kit.AuthMember, Handler: h.APIAdvisorConversation, OperationID: "getAdvisorConversation", Tag: "Intelligence",
 			Summary:   "One of your conversations with its messages",
 			Params:    []kit.Param{conv, claim},
-			Responses: []kit.Response{{Status: 200, Description: "The conversation.", Schema: advSchema(ConversationEnvelopeJSON{})}, kit.NotYourUserID(), {Status: 404, Description: "No conversation of yours with that id."}},
+			Responses: []kit.Response{{Status: 200, Description: "The conversation.", Schema: advSchema(ConversationEnvelopeJSON{})}, kit.NotYourUserID(), noConv},
 			Example:   "GET /v1/advisor/conversations/cv_0123456789abcdef01234567"},
 		{Method: "DELETE", Path: "/v1/advisor/conversations/:id", Auth: kit.AuthMember, Handler: h.APIAdvisorConversationDelete, OperationID: "deleteAdvisorConversation", Tag: "Intelligence",
 			Summary:   "Delete one of your conversations",
 			Params:    []kit.Param{conv, claim},
-			Responses: []kit.Response{{Status: 204, Description: "Deleted."}, kit.NotYourUserID(), {Status: 404, Description: "No conversation of yours with that id."}},
+			Responses: []kit.Response{{Status: 204, Description: "Deleted."}, kit.NotYourUserID(), noConv},
 			Example:   "DELETE /v1/advisor/conversations/cv_0123456789abcdef01234567"},
 	}
 }

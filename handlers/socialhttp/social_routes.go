@@ -12,7 +12,7 @@ import (
 func (h *Handlers) APIRoutes() []kit.APIRoute {
 	article := kit.PathParam("id", "The article's id or its slug.", 200, "2026-11-22-daily-synthesis")
 	comment := kit.PathParam("comment_id", "The comment's id, as returned when it was posted or listed.", 200, "c_abc123")
-	claim := kit.Param{Name: "userId", In: "query", Description: "Accepted for compatibility only: when sent it must be your own user id (else 403), and it never identifies anyone by itself (401 without a key).", Schema: kit.Schema{"type": "string", "maxLength": 40}}
+	claim := kit.UserIDQuery()
 	forbidden := kit.NotYourUserID()
 	notFound := kit.Response{Status: 404, Description: "No article with that id or slug."}
 	return []kit.APIRoute{
