@@ -81,7 +81,7 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 		{Method: "DELETE", Path: "/v1/advisor/conversations/:id", Auth: kit.AuthMember, Handler: h.APIAdvisorConversationDelete, OperationID: "deleteAdvisorConversation", Tag: "Intelligence",
 			Summary:   "Delete one of your conversations",
 			Params:    []kit.Param{conv, claim},
-			Responses: []kit.Response{{Status: 204, Description: "Deleted."}, kit.NotYourUserID(), noConv},
+			Responses: []kit.Response{kit.Deleted(), kit.NotYourUserID(), noConv},
 			Example:   "DELETE /v1/advisor/conversations/cv_0123456789abcdef01234567"},
 	}
 }

@@ -67,6 +67,16 @@ func NotYourUserID() Response {
 	return Response{Status: 403, Description: "userId is not your own id."}
 }
 
+// NotYours is the 404 of a route naming one of the member's own things (a holding, a
+// location): there is none with that id, or it is another member's, and the answer does not
+// say which.
+func NotYours(thing string) Response {
+	return Response{Status: 404, Description: "No such " + thing + " of yours."}
+}
+
+// Deleted is the 204 of a route that deletes what it names.
+func Deleted() Response { return Response{Status: 204, Description: "Deleted."} }
+
 // BadQuery is the 400 of a read whose query parameters are bounded numbers or enumerations.
 func BadQuery() Response {
 	return Response{Status: 400, Description: "A parameter is out of range or not one of its values."}

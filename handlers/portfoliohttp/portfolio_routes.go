@@ -9,12 +9,14 @@ import (
 
 // portfolioRoutes are the /v1 portfolio, analytics, sales and import/export routes.
 func (h *Handlers) portfolioRoutes() []kit.APIRoute {
+	badQuote := kit.Response{Status: 400, Description: "Unknown currency or unit."}
+	badField := kit.Response{Status: 400, Description: "A bad field, named."}
 	return []kit.APIRoute{
 		{Method: "GET", Path: "/v1/portfolio", Auth: kit.AuthGold, Handler: h.APIPortfolio, OperationID: "getPortfolio", Tag: "Portfolio",
 			Summary:     "Your stack valued at live spot prices",
 			Description: "Value is fine ounces still held × live spot; cost basis is quantity × price + fees, less the share of sold units. The day's change counts only holdings bought before the current trading session. All four metals are always present. Where a held metal has no price, its value and everything derived from it is null and stale is true: prices are never invented.",
 			Params:      []kit.Param{CurrencyParam(), UnitParam()},
-			Responses:   []kit.Response{{Status: 200, Description: "The portfolio summary.", Schema: pfSchema(PortfolioJSON{})}, {Status: 400, Description: "Unknown currency or unit."}},
+			Responses:   []kit.Response{{Status: 200, Description: "The portfolio summary.", Schema: pfSchema(PortfolioJSON{})}, badQuote},
 			Example:     "GET /v1/portfolio"},
 		{Method: "GET", Path: "/v1/portfolio/history", Auth: kit.AuthGold, Handler: h.APIPortfolioHistory, OperationID: "getPortfolioHistory", Tag: "Portfolio",
 			Summary:     "Your stack's value over time",
@@ -28,7 +30,7 @@ func (h *Handlers) portfolioRoutes() []kit.APIRoute {
 			Summary:     "Cost basis, break-even and allocation per metal",
 			Description: "break_even_price is the spot price per ounce (per the answer's unit: per gram with unit=g) at which a metal's value equals its remaining cost basis (after sales); distance_to_break_even_pct is how far spot would have to move to reach it. avg_cost_per_oz is over every purchase (sold units included, fees included). avg_premium_pct compares the unit prices paid with the historical spot on each purchase date: total paid ÷ total melt value at those spots − 1, i.e. each purchase's premium weighted by its melt value when bought, not by ounces (fees and zero-cost gifts excluded; null without dated purchases or history).",
 			Params:      []kit.Param{CurrencyParam(), UnitParam()},
-			Responses:   []kit.Response{{Status: 200, Description: "Analytics per metal and in total.", Schema: pfSchema(AnalyticsJSON{})}, {Status: 400, Description: "Unknown currency or unit."}},
+			Responses:   []kit.Response{{Status: 200, Description: "Analytics per metal and in total.", Schema: pfSchema(AnalyticsJSON{})}, badQuote},
 			Example:     "GET /v1/analytics"},
 		{Method: "POST", Path: "/v1/holdings/:id/sales", Auth: kit.AuthGold, Handler: h.APISalesCreate, OperationID: "createSale", Tag: "Portfolio",
 			Summary:     "Record a sale of some or all units of a holding",
@@ -37,7 +39,7 @@ func (h *Handlers) portfolioRoutes() []kit.APIRoute {
 			Body:        pfSchema(SaleCreateJSON{}),
 			Responses: []kit.Response{
 				{Status: 201, Description: "The sale, with its realized profit or loss.", Schema: pfSchema(SaleCreatedJSON{})},
-				{Status: 404, Description: "No such holding of yours."},
+				kit.NotYours("holding"),
 				{Status: 409, Description: "More units than are still held."},
 				kit.BodyTooLarge(portfolio.MaxHoldingBody),
 			},
@@ -48,7 +50,7 @@ func (h *Handlers) portfolioRoutes() []kit.APIRoute {
 			Body:        pfSchema(DisposalCreateJSON{}),
 			Responses: []kit.Response{
 				{Status: 201, Description: "The disposal with its slices.", Schema: pfSchema(DisposalCreatedJSON{})},
-				{Status: 400, Description: "A bad field, named."},
+				badField,
 				kit.BodyTooLarge(portfolio.MaxHoldingBody),
 				kit.ProblemResponse(422, "More units than are held on sold_on (quantity), or lots that are not this product's (lots)."),
 			},
@@ -59,7 +61,7 @@ func (h *Handlers) portfolioRoutes() []kit.APIRoute {
 			Body:        pfSchema(DisposalCreateJSON{}),
 			Responses: []kit.Response{
 				{Status: 200, Description: "Each method's disposal.", Schema: pfSchema(DisposalPreviewJSON{})},
-				{Status: 400, Description: "A bad field, named."},
+				badField,
 				kit.ProblemResponse(422, "More units than are held on sold_on."),
 			},
 			Example: `POST /v1/sales/preview {"product_name":"American Silver Eagle 1 oz","metal":"silver","quantity":20,"price_per_unit":34.10}`},
@@ -93,7 +95,7 @@ func (h *Handlers) portfolioRoutes() []kit.APIRoute {
 			Params:      []kit.Param{kit.PathParam("id", "Sale id.", 64, "s_abc123")},
 			Responses: []kit.Response{
 				{Status: 204, Description: "The sale is undone."},
-				{Status: 404, Description: "No such sale of yours."},
+				kit.NotYours("sale"),
 			},
 			Example: "DELETE /v1/sales/s_abc123"},
 		{Method: "GET", Path: "/v1/holdings/export", Auth: kit.AuthGold, Handler: h.APIHoldingsExport, OperationID: "exportHoldings", Tag: "Portfolio",

@@ -76,7 +76,7 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 			Summary: "Delete your comment (administrators: any comment)",
 			Params:  []kit.Param{article, comment, claim},
 			Responses: []kit.Response{
-				{Status: 204, Description: "Deleted."},
+				kit.Deleted(),
 				forbidden,
 				{Status: 404, Description: "No such article, or no such comment of yours on it."},
 			},
