@@ -16,13 +16,13 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 
 // PageRoutes is the table of every browser page and form endpoint, registered by web.
 func (h *Handlers) PageRoutes() []kit.PageRoute {
-	out := []kit.PageRoute{
-		{Method: "GET", Path: "/", Handler: h.Home, Auth: kit.AuthNone},
-		{Method: "GET", Path: "/docs/api", Handler: h.APIDocsPage, Auth: kit.AuthNone},
-		{Method: "GET", Path: "/legal", Handler: h.LegalPage, Auth: kit.AuthNone},
-		{Method: "GET", Path: "/manifest.webmanifest", Handler: h.WebManifest, Auth: kit.AuthNone}, // install.go
-		{Method: "GET", Path: "/sw.js", Handler: h.ServiceWorker, Auth: kit.AuthNone},
-	}
+	out := kit.PagesFor(kit.AuthNone, []kit.PageRoute{
+		{Method: "GET", Path: "/", Handler: h.Home},
+		{Method: "GET", Path: "/docs/api", Handler: h.APIDocsPage},
+		{Method: "GET", Path: "/legal", Handler: h.LegalPage},
+		{Method: "GET", Path: "/manifest.webmanifest", Handler: h.WebManifest}, // install.go
+		{Method: "GET", Path: "/sw.js", Handler: h.ServiceWorker},
+	})
 	for _, a := range h.areas {
 		out = append(out, a.PageRoutes()...)
 	}

@@ -11,24 +11,26 @@ import (
 // the settings page for API keys (membership is the billing area's), and the mail flows
 // (mail_pages.go).
 func (h *Handlers) PageRoutes() []kit.PageRoute {
-	return append(h.mailPageRoutes(), []kit.PageRoute{
-		{Method: "GET", Path: "/signup", Handler: h.SignUpPage, Auth: kit.AuthNone},
-		{Method: "POST", Path: "/signup", Handler: h.SignUpSubmit, Auth: kit.AuthNone},
-		{Method: "GET", Path: "/login", Handler: h.LoginPage, Auth: kit.AuthNone},
-		{Method: "POST", Path: "/login", Handler: h.LoginSubmit, Auth: kit.AuthNone},
-		{Method: "POST", Path: "/logout", Handler: h.Logout, Auth: kit.AuthNone},
-		{Method: "GET", Path: "/settings/account", Handler: h.AccountPage, Auth: kit.AuthMember},
-		{Method: "POST", Path: "/settings/account/profile", Handler: h.AccountProfile, Auth: kit.AuthMember},
-		{Method: "POST", Path: "/settings/account/email", Handler: h.AccountEmail, Auth: kit.AuthMember},
-		{Method: "POST", Path: "/settings/account/units", Handler: h.AccountUnits, Auth: kit.AuthMember},
-		{Method: "POST", Path: "/settings/account/tax", Handler: h.AccountTax, Auth: kit.AuthMember},
-		{Method: "POST", Path: "/settings/account/password", Handler: h.AccountPassword, Auth: kit.AuthMember},
-		{Method: "POST", Path: "/settings/account/delete", Handler: h.AccountDelete, Auth: kit.AuthMember},
-		{Method: "GET", Path: "/settings/developer", Handler: h.DeveloperPage, Auth: kit.AuthMember},
-		{Method: "POST", Path: "/settings/developer/keys", Handler: h.DeveloperCreateKey, Auth: kit.AuthMember},
-		{Method: "GET", Path: "/settings/developer/keys/:id/revoke", Handler: h.DeveloperRevokeConfirm, Auth: kit.AuthMember},
-		{Method: "POST", Path: "/settings/developer/keys/:id/revoke", Handler: h.DeveloperRevokeKey, Auth: kit.AuthMember},
-	}...)
+	out := append(h.mailPageRoutes(), kit.PagesFor(kit.AuthNone, []kit.PageRoute{
+		{Method: "GET", Path: "/signup", Handler: h.SignUpPage},
+		{Method: "POST", Path: "/signup", Handler: h.SignUpSubmit},
+		{Method: "GET", Path: "/login", Handler: h.LoginPage},
+		{Method: "POST", Path: "/login", Handler: h.LoginSubmit},
+		{Method: "POST", Path: "/logout", Handler: h.Logout},
+	})...)
+	return append(out, kit.PagesFor(kit.AuthMember, []kit.PageRoute{
+		{Method: "GET", Path: "/settings/account", Handler: h.AccountPage},
+		{Method: "POST", Path: "/settings/account/profile", Handler: h.AccountProfile},
+		{Method: "POST", Path: "/settings/account/email", Handler: h.AccountEmail},
+		{Method: "POST", Path: "/settings/account/units", Handler: h.AccountUnits},
+		{Method: "POST", Path: "/settings/account/tax", Handler: h.AccountTax},
+		{Method: "POST", Path: "/settings/account/password", Handler: h.AccountPassword},
+		{Method: "POST", Path: "/settings/account/delete", Handler: h.AccountDelete},
+		{Method: "GET", Path: "/settings/developer", Handler: h.DeveloperPage},
+		{Method: "POST", Path: "/settings/developer/keys", Handler: h.DeveloperCreateKey},
+		{Method: "GET", Path: "/settings/developer/keys/:id/revoke", Handler: h.DeveloperRevokeConfirm},
+		{Method: "POST", Path: "/settings/developer/keys/:id/revoke", Handler: h.DeveloperRevokeKey},
+	})...)
 }
 
 // sessUserID is the session key holding the signed-in member's id.

@@ -11,15 +11,6 @@ import (
 // and lists it once; handlers.New assembles every area's routes, schemas and tools.
 var _ kit.Area = (*Handlers)(nil)
 
-// MCPTools: this area offers no MCP tools.
-func (h *Handlers) MCPTools() []kit.MCPTool { return nil }
-
-// OpenAPIComponents: this area names no component schemas of its own.
-func (h *Handlers) OpenAPIComponents() map[string]kit.Schema { return nil }
-
-// OpenAPITags: the tags of its routes carry no description.
-func (h *Handlers) OpenAPITags() map[string]string { return nil }
-
 // accounthttp is also the kit.Authenticator: it knows who a request comes from.
 var _ kit.Authenticator = (*Handlers)(nil)
 

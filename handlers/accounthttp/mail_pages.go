@@ -28,18 +28,19 @@ func (h *Handlers) WithMail(m *mail.Service) *Handlers {
 
 // mailPageRoutes are the pages of the mail flows; none needs a sign-in.
 func (h *Handlers) mailPageRoutes() []kit.PageRoute {
-	return []kit.PageRoute{
-		{Method: "GET", Path: "/forgot-password", Handler: h.ForgotPasswordPage, Auth: kit.AuthNone},
-		{Method: "POST", Path: "/forgot-password", Handler: h.ForgotPasswordSubmit, Auth: kit.AuthNone},
-		{Method: "GET", Path: "/reset-password", Handler: h.ResetPasswordPage, Auth: kit.AuthNone},
-		{Method: "POST", Path: "/reset-password", Handler: h.ResetPasswordSubmit, Auth: kit.AuthNone},
-		{Method: "GET", Path: "/verify-email", Handler: h.VerifyEmailPage, Auth: kit.AuthNone},
-		{Method: "POST", Path: "/verify-email", Handler: h.VerifyEmailSubmit, Auth: kit.AuthNone},
-		{Method: "GET", Path: "/unsubscribe", Handler: h.UnsubscribePage, Auth: kit.AuthNone},
-		{Method: "POST", Path: "/unsubscribe", Handler: h.UnsubscribeSubmit, Auth: kit.AuthNone},
-		{Method: "POST", Path: "/settings/account/mail", Handler: h.AccountMail, Auth: kit.AuthMember},
-		{Method: "POST", Path: "/settings/account/mail/verify", Handler: h.AccountMailVerify, Auth: kit.AuthMember},
-	}
+	return append(kit.PagesFor(kit.AuthNone, []kit.PageRoute{
+		{Method: "GET", Path: "/forgot-password", Handler: h.ForgotPasswordPage},
+		{Method: "POST", Path: "/forgot-password", Handler: h.ForgotPasswordSubmit},
+		{Method: "GET", Path: "/reset-password", Handler: h.ResetPasswordPage},
+		{Method: "POST", Path: "/reset-password", Handler: h.ResetPasswordSubmit},
+		{Method: "GET", Path: "/verify-email", Handler: h.VerifyEmailPage},
+		{Method: "POST", Path: "/verify-email", Handler: h.VerifyEmailSubmit},
+		{Method: "GET", Path: "/unsubscribe", Handler: h.UnsubscribePage},
+		{Method: "POST", Path: "/unsubscribe", Handler: h.UnsubscribeSubmit},
+	}), kit.PagesFor(kit.AuthMember, []kit.PageRoute{
+		{Method: "POST", Path: "/settings/account/mail", Handler: h.AccountMail},
+		{Method: "POST", Path: "/settings/account/mail/verify", Handler: h.AccountMailVerify},
+	})...)
 }
 
 // APIRoutes are the area's /v1 routes: the member's settings (units.go) and the RFC 8058

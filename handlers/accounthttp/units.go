@@ -127,7 +127,7 @@ func (h *Handlers) APISettingsPatch(c *fiber.Ctx) error {
 func (h *Handlers) SettingsAPIRoutes() []kit.APIRoute {
 	consts := kit.Consts{"currencies": fx.DisplayCurrencies(), "units": metals.UnitNames(), "lotMethods": account.LotMethods, "jurisdictions": account.TaxJurisdictions}
 	schema, patch := kit.SchemaOf(SettingsJSON{}, consts), kit.SchemaOf(SettingsPatchJSON{})
-	refused := kit.Response{Status: 422, Description: "An unknown currency, unit or time zone (or an empty body): errors names each field and what is accepted; nothing is changed.", Schema: kit.ProblemSchema(), ContentType: "application/problem+json"}
+	refused := kit.ProblemResponse(422, "An unknown currency, unit or time zone (or an empty body): errors names each field and what is accepted; nothing is changed.")
 	return []kit.APIRoute{
 		{Method: "GET", Path: "/v1/account/settings", Auth: kit.AuthMember, Handler: h.APISettings, OperationID: "getAccountSettings", Tag: "Account",
 			Summary:   "Your display currency, weight unit and time zone",

@@ -14,8 +14,9 @@ import (
 
 // APIRoutes are the /v1 daily brief and advisor chat routes.
 func (h *Handlers) APIRoutes() []kit.APIRoute {
-	claim := kit.Param{Name: "userId", In: "query", Description: "Accepted for compatibility only: when sent it must be your own user id (else 403); it never identifies anyone by itself.", Schema: kit.Schema{"type": "string", "maxLength": 40}}
+	claim := kit.UserIDQuery()
 	forbidden := kit.Response{Status: 403, Description: "userId is not your own id, or (brief) the caller is not a Gold member."}
+	noConv := kit.Response{Status: 404, Description: "No conversation of yours with that id."}
 	conv := kit.PathParam("id", "The conversation's id, as returned by POST /v1/advisor/chat.", 100, "cv_0123456789abcdef01234567")
 	quota := "Each member may send " + strconv.Itoa(advisor.FreeDailyQuota) + " messages a day on the free tier and " + strconv.Itoa(advisor.GoldDailyQuota) + " on Gold; the day is the member's own (account time zone, default America/New_York)."
 	return []kit.APIRoute{
@@ -55,32 +56,32 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 			Body: advSchema(ChatBodyJSON{}),
 			Responses: []kit.Response{
 				{Status: 200, Description: "The reply.", Schema: kit.Ref("AdvisorReply")},
-				{Status: 403, Description: "userId is not your own id."},
-				{Status: 404, Description: "No conversation of yours with that id."},
+				kit.NotYourUserID(),
+				noConv,
 				{Status: 429, Description: "Over today's message quota (or the key's request limit); reset_at and Retry-After say when it resets."},
 			},
 			Example: `POST /v1/advisor/chat {"message":"What is my stack worth?"}`},
 		{Method: "GET", Path: "/v1/advisor/conversations", Auth: kit.AuthMember, Handler: h.APIAdvisorConversations, OperationID: "listAdvisorConversations", Tag: "Intelligence",
 			Summary: "Your advisor conversations, most recent first",
 			Params: []kit.Param{
-				{Name: "limit", In: "query", Description: "Page size.", Schema: kit.Schema{"type": "integer", "minimum": 1, "maximum": advisor.MaxConversationLimit, "default": advisor.DefaultConversationLimit}},
-				{Name: "offset", In: "query", Description: "Conversations to skip.", Schema: kit.Schema{"type": "integer", "minimum": 0, "maximum": 1000000, "default": 0}},
+				kit.LimitParam(advisor.MaxConversationLimit, advisor.DefaultConversationLimit, ""),
+				kit.OffsetParam("Conversations", 1_000_000, ""),
 				claim,
 			},
 			Responses: []kit.Response{
 				{Status: 200, Description: "A page of conversations.", Schema: advSchema(ConversationsPageJSON{})},
-				{Status: 403, Description: "userId is not your own id."},
+				kit.NotYourUserID(),
 			},
 			Example: "GET /v1/advisor/conversations"},
 		{Method: "GET", Path: "/v1/advisor/conversations/:id", Auth: kit.AuthMember, Handler: h.APIAdvisorConversation, OperationID: "getAdvisorConversation", Tag: "Intelligence",
 			Summary:   "One of your conversations with its messages",
 			Params:    []kit.Param{conv, claim},
-			Responses: []kit.Response{{Status: 200, Description: "The conversation.", Schema: advSchema(ConversationEnvelopeJSON{})}, {Status: 403, Description: "userId is not your own id."}, {Status: 404, Description: "No conversation of yours with that id."}},
+			Responses: []kit.Response{{Status: 200, Description: "The conversation.", Schema: advSchema(ConversationEnvelopeJSON{})}, kit.NotYourUserID(), noConv},
 			Example:   "GET /v1/advisor/conversations/cv_0123456789abcdef01234567"},
 		{Method: "DELETE", Path: "/v1/advisor/conversations/:id", Auth: kit.AuthMember, Handler: h.APIAdvisorConversationDelete, OperationID: "deleteAdvisorConversation", Tag: "Intelligence",
 			Summary:   "Delete one of your conversations",
 			Params:    []kit.Param{conv, claim},
-			Responses: []kit.Response{{Status: 204, Description: "Deleted."}, {Status: 403, Description: "userId is not your own id."}, {Status: 404, Description: "No conversation of yours with that id."}},
+			Responses: []kit.Response{kit.Deleted(), kit.NotYourUserID(), noConv},
 			Example:   "DELETE /v1/advisor/conversations/cv_0123456789abcdef01234567"},
 	}
 }
@@ -88,14 +89,15 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 // PageRoutes are the chat and brief pages. The chat is for every member (the quota
 // differs); briefs are Gold.
 func (h *Handlers) PageRoutes() []kit.PageRoute {
-	return []kit.PageRoute{
-		{Method: "GET", Path: "/advisor", Handler: h.AdvisorPage, Auth: kit.AuthMember},
-		{Method: "POST", Path: "/advisor", Handler: h.AdvisorAsk, Auth: kit.AuthMember, Costly: true},
-		{Method: "GET", Path: "/advisor/stream/:token", Handler: h.AdvisorStream, Auth: kit.AuthMember},
-		{Method: "GET", Path: "/brief", Handler: h.BriefsPage, Auth: kit.AuthGold},
-		{Method: "GET", Path: "/brief/card", Handler: h.BriefCard, Auth: kit.AuthGold},
-		{Method: "POST", Path: "/brief/generate", Handler: h.BriefGenerate, Auth: kit.AuthGold, Costly: true},
-	}
+	return append(kit.PagesFor(kit.AuthMember, []kit.PageRoute{
+		{Method: "GET", Path: "/advisor", Handler: h.AdvisorPage},
+		{Method: "POST", Path: "/advisor", Handler: h.AdvisorAsk, Costly: true},
+		{Method: "GET", Path: "/advisor/stream/:token", Handler: h.AdvisorStream},
+	}), kit.PagesFor(kit.AuthGold, []kit.PageRoute{
+		{Method: "GET", Path: "/brief", Handler: h.BriefsPage},
+		{Method: "GET", Path: "/brief/card", Handler: h.BriefCard},
+		{Method: "POST", Path: "/brief/generate", Handler: h.BriefGenerate, Costly: true},
+	})...)
 }
 
 // advConsts are the limits and shapes the advisor's schema tags name.

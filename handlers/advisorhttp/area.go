@@ -8,6 +8,3 @@ var _ kit.Area = (*Handlers)(nil)
 
 // OpenAPIComponents are the named schemas its routes refer to.
 func (h *Handlers) OpenAPIComponents() map[string]kit.Schema { return h.Schemas() }
-
-// OpenAPITags: the tags of its routes carry no description.
-func (h *Handlers) OpenAPITags() map[string]string { return nil }

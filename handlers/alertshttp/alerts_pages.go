@@ -26,15 +26,15 @@ func (h *Handlers) PageRoutes() []kit.PageRoute {
 	if h.alerts == nil {
 		return nil
 	}
-	return []kit.PageRoute{
-		{Method: "GET", Path: "/alerts", Handler: h.AlertsPage, Auth: kit.AuthMember},
-		{Method: "POST", Path: "/alerts", Handler: h.AlertsCreate, Auth: kit.AuthMember, MaxBody: maxPushBody},
-		{Method: "POST", Path: "/alerts/devices", Handler: h.AlertsWebDevice, Auth: kit.AuthMember, MaxBody: maxPushBody},
-		{Method: "POST", Path: "/alerts/:id/toggle", Handler: h.AlertsToggle, Auth: kit.AuthMember},
-		{Method: "GET", Path: "/alerts/:id/delete", Handler: h.AlertsDeleteConfirm, Auth: kit.AuthMember},
-		{Method: "POST", Path: "/alerts/:id/delete", Handler: h.AlertsDelete, Auth: kit.AuthMember},
-		{Method: "GET", Path: "/notifications/stream", Handler: h.NotificationEvents, Auth: kit.AuthMember},
-	}
+	return kit.PagesFor(kit.AuthMember, []kit.PageRoute{
+		{Method: "GET", Path: "/alerts", Handler: h.AlertsPage},
+		{Method: "POST", Path: "/alerts", Handler: h.AlertsCreate, MaxBody: maxPushBody},
+		{Method: "POST", Path: "/alerts/devices", Handler: h.AlertsWebDevice, MaxBody: maxPushBody},
+		{Method: "POST", Path: "/alerts/:id/toggle", Handler: h.AlertsToggle},
+		{Method: "GET", Path: "/alerts/:id/delete", Handler: h.AlertsDeleteConfirm},
+		{Method: "POST", Path: "/alerts/:id/delete", Handler: h.AlertsDelete},
+		{Method: "GET", Path: "/notifications/stream", Handler: h.NotificationEvents},
+	})
 }
 
 // unitLabels name the weight units in the form's unit select.

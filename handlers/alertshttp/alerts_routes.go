@@ -17,9 +17,9 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 		return nil
 	}
 	id := kit.Param{Name: "id", In: "path", Required: true, Description: "The alert's id, as returned when it was created.", Schema: kit.Schema{"type": "integer", "minimum": 1}, Example: "12"}
-	notFound := kit.Response{Status: 404, Description: "No such alert of yours."}
+	notFound := kit.NotYours("alert")
 	invalid := kit.Response{Status: 400, Description: "A field is invalid; the problem names it."}
-	tooLarge := kit.Response{Status: 413, Description: "Body over 16 KiB."}
+	tooLarge := kit.BodyTooLarge(maxPushBody)
 	unknownQuote := kit.Response{Status: 422, Description: "An unknown currency or unit; the problem names the field and lists what is accepted."}
 	return []kit.APIRoute{
 		{Method: "POST", Path: "/v1/push/register", Auth: kit.AuthMember, Handler: h.APIPushRegister, OperationID: "registerPushDevice", Tag: "Push", MaxBody: maxPushBody,

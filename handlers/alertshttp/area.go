@@ -6,11 +6,5 @@ import "github.com/ouncehq/ounce/handlers/kit"
 // and lists it once; handlers.New assembles every area's routes, schemas and tools.
 var _ kit.Area = (*Handlers)(nil)
 
-// MCPTools: this area offers no MCP tools.
-func (h *Handlers) MCPTools() []kit.MCPTool { return nil }
-
 // OpenAPIComponents are the named schemas its routes refer to.
 func (h *Handlers) OpenAPIComponents() map[string]kit.Schema { return h.Schemas() }
-
-// OpenAPITags: the tags of its routes carry no description.
-func (h *Handlers) OpenAPITags() map[string]string { return nil }

@@ -20,7 +20,7 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 			Responses: []kit.Response{
 				{Status: 201, Description: "The checkout session.", Schema: billingSchema(CheckoutJSON{})},
 				{Status: 409, Description: "Your account already has Gold membership."},
-				{Status: 413, Description: "Body over 4 KiB."},
+				kit.BodyTooLarge(billing.MaxRequestBytes),
 				unconfigured,
 			},
 			Example: `POST /v1/payment/create-checkout-session {"plan":"monthly"}`},
@@ -33,7 +33,7 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 				{Status: 403, Description: "The session belongs to another account."},
 				{Status: 404, Description: "You opened no checkout session with this id here (or Stripe knows none)."},
 				{Status: 429, Description: "Over 10 look-ups at Stripe in an hour; Retry-After says when to try again."},
-				{Status: 413, Description: "Body over 4 KiB."},
+				kit.BodyTooLarge(billing.MaxRequestBytes),
 				unconfigured,
 			},
 			Example: `POST /v1/payment/verify-session {"session_id":"cs_test_a1b2c3"}`},
@@ -55,7 +55,7 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 			Responses: []kit.Response{
 				{Status: 200, Description: "Received (or already received).", Schema: billingSchema(WebhookJSON{})},
 				{Status: 400, Description: "Missing, malformed, forged or stale signature, or not a Stripe event; nothing changed."},
-				{Status: 413, Description: "Body over 256 KiB."},
+				kit.BodyTooLarge(billing.MaxWebhookBytes),
 				unconfigured,
 			},
 			MaxBody: billing.MaxWebhookBytes,
@@ -66,11 +66,11 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 // PageRoutes are the browser routes of the billing area: the membership page and its
 // upgrade and portal buttons (session + CSRF, answering with HX-Redirect to Stripe).
 func (h *Handlers) PageRoutes() []kit.PageRoute {
-	return []kit.PageRoute{
-		{Method: "GET", Path: "/settings/billing", Handler: h.BillingPage, Auth: kit.AuthMember},
-		{Method: "POST", Path: "/settings/billing/checkout", Handler: h.BillingCheckout, Auth: kit.AuthMember, Costly: true},
-		{Method: "POST", Path: "/settings/billing/portal", Handler: h.BillingPortal, Auth: kit.AuthMember, Costly: true},
-	}
+	return kit.PagesFor(kit.AuthMember, []kit.PageRoute{
+		{Method: "GET", Path: "/settings/billing", Handler: h.BillingPage},
+		{Method: "POST", Path: "/settings/billing/checkout", Handler: h.BillingCheckout, Costly: true},
+		{Method: "POST", Path: "/settings/billing/portal", Handler: h.BillingPortal, Costly: true},
+	})
 }
 
 // billingSchema generates the schema of a billing wire struct, with the plans and limits

@@ -9,6 +9,8 @@ import (
 // Handlers are the area's adapters over its service, sharing the server's kit.Base.
 type Handlers struct {
 	*kit.Base
+	// NoExtras answers nil for the Area methods this area has nothing for.
+	kit.NoExtras
 	billing *billing.Service
 }
 

@@ -10,6 +10,9 @@ import (
 // Handlers are the area's adapters over its service, sharing the server's kit.Base.
 type Handlers struct {
 	*kit.Base
+	// NoExtras answers nil for the MCP tools (none) and the tag descriptions: its routes are
+	// under Portfolio, described by the portfolio area.
+	kit.NoExtras
 	custody *custody.Service
 }
 
@@ -19,16 +22,10 @@ func New(b *kit.Base, svc *custody.Service) *Handlers { return &Handlers{Base: b
 // *Handlers is this area's one value of the kit.Area contract.
 var _ kit.Area = (*Handlers)(nil)
 
-// MCPTools: this area offers no MCP tools.
-func (h *Handlers) MCPTools() []kit.MCPTool { return nil }
-
 // OpenAPIComponents are the area's named schemas.
 func (h *Handlers) OpenAPIComponents() map[string]kit.Schema {
 	return map[string]kit.Schema{"Location": kit.SchemaOf(LocationJSON{}, consts())}
 }
-
-// OpenAPITags: its routes are under Portfolio, described by the portfolio area.
-func (h *Handlers) OpenAPITags() map[string]string { return nil }
 
 // PageRoutes are the locations page and its forms.
 func (h *Handlers) PageRoutes() []kit.PageRoute { return h.pageRoutes() }

@@ -19,16 +19,16 @@ import (
 )
 
 func (h *Handlers) pageRoutes() []kit.PageRoute {
-	return []kit.PageRoute{
-		{Method: "GET", Path: "/locations", Handler: h.LocationsPage, Auth: kit.AuthGold},
-		{Method: "POST", Path: "/locations", Handler: h.LocationSave, Auth: kit.AuthGold},
-		{Method: "GET", Path: "/locations/statement", Handler: h.InventoryDownload, Auth: kit.AuthGold},
-		{Method: "GET", Path: "/locations/:id/edit", Handler: h.LocationEdit, Auth: kit.AuthGold},
-		{Method: "POST", Path: "/locations/:id/delete", Handler: h.LocationDelete, Auth: kit.AuthGold},
-		{Method: "POST", Path: "/locations/:id", Handler: h.LocationSave, Auth: kit.AuthGold},
+	return kit.PagesFor(kit.AuthGold, []kit.PageRoute{
+		{Method: "GET", Path: "/locations", Handler: h.LocationsPage},
+		{Method: "POST", Path: "/locations", Handler: h.LocationSave},
+		{Method: "GET", Path: "/locations/statement", Handler: h.InventoryDownload},
+		{Method: "GET", Path: "/locations/:id/edit", Handler: h.LocationEdit},
+		{Method: "POST", Path: "/locations/:id/delete", Handler: h.LocationDelete},
+		{Method: "POST", Path: "/locations/:id", Handler: h.LocationSave},
 		// Not /holdings/bulk: POST /holdings/:id is the holding form's.
-		{Method: "POST", Path: "/holdings/bulk/apply", Handler: h.BulkApply, Auth: kit.AuthGold},
-	}
+		{Method: "POST", Path: "/holdings/bulk/apply", Handler: h.BulkApply},
+	})
 }
 
 func kindOptions() []pages.Option {

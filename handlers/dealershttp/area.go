@@ -6,12 +6,6 @@ import "github.com/ouncehq/ounce/handlers/kit"
 // and lists it once; handlers.New assembles every area's routes, schemas and tools.
 var _ kit.Area = (*Handlers)(nil)
 
-// MCPTools: this area offers no MCP tools.
-func (h *Handlers) MCPTools() []kit.MCPTool { return nil }
-
-// OpenAPIComponents: this area names no component schemas of its own.
-func (h *Handlers) OpenAPIComponents() map[string]kit.Schema { return nil }
-
 // OpenAPITags describe the tags of its routes in the API reference.
 func (h *Handlers) OpenAPITags() map[string]string {
 	return map[string]string{

@@ -36,7 +36,7 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 		{Method: "GET", Path: "/v1/dealer-prices/products", Auth: kit.AuthNone, Handler: h.APIDealerProducts, OperationID: "listDealerProducts", Tag: tag,
 			Summary:     "Products whose dealer prices are tracked, with the dealers that carry them",
 			Description: "The catalogue's products (built in, plus any an operator imported) that at least one dealer carries, in catalogue order. product_id is what /v1/dealer-prices/history and /v1/dealer-prices/click take.",
-			Params:      []kit.Param{{Name: "metal", In: "query", Description: "Only this metal.", Schema: kit.MetalSchema(), Example: "gold"}},
+			Params:      []kit.Param{kit.MetalFilter("gold")},
 			Responses: []kit.Response{
 				{Status: 200, Description: "The tracked products.", Schema: dealerSchema(TrackedProductsJSON{})},
 				{Status: 400, Description: "metal is not a metal."},
@@ -68,9 +68,9 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 
 // PageRoutes are the dealer-price pages and the click-through redirect.
 func (h *Handlers) PageRoutes() []kit.PageRoute {
-	return []kit.PageRoute{
-		{Method: "GET", Path: "/dealers", Handler: h.DealersPage, Auth: kit.AuthNone},
-		{Method: "GET", Path: "/dealers/:product", Handler: h.DealerProductPage, Auth: kit.AuthNone},
-		{Method: "GET", Path: "/go/:dealer/:product", Handler: h.DealerGo, Auth: kit.AuthNone},
-	}
+	return kit.PagesFor(kit.AuthNone, []kit.PageRoute{
+		{Method: "GET", Path: "/dealers", Handler: h.DealersPage},
+		{Method: "GET", Path: "/dealers/:product", Handler: h.DealerProductPage},
+		{Method: "GET", Path: "/go/:dealer/:product", Handler: h.DealerGo},
+	})
 }

@@ -9,17 +9,14 @@ import (
 // Handlers are the area's adapters over its service, sharing the server's kit.Base.
 type Handlers struct {
 	*kit.Base
+	// NoExtras answers nil for the pages (the settings section is the account area's) and the
+	// component schemas (none of its own).
+	kit.NoExtras
 	fx *fx.Service
 }
 
 // New builds the area's adapters.
 func New(b *kit.Base, svc *fx.Service) *Handlers { return &Handlers{Base: b, fx: svc} }
-
-// PageRoutes: the area has no pages of its own (the settings section is the account area's).
-func (h *Handlers) PageRoutes() []kit.PageRoute { return nil }
-
-// OpenAPIComponents: this area names no component schemas of its own.
-func (h *Handlers) OpenAPIComponents() map[string]kit.Schema { return nil }
 
 // OpenAPITags describe the tags of its routes in the API reference.
 func (h *Handlers) OpenAPITags() map[string]string {

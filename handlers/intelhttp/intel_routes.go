@@ -7,7 +7,7 @@ import (
 
 // intelRoutes are the /v1 market-intel, Stack Signal and generation routes.
 func (h *Handlers) intelRoutes() []kit.APIRoute {
-	limit := kit.Param{Name: "limit", In: "query", Description: "Page size, 1 to 50.", Schema: kit.Schema{"type": "integer", "minimum": 1, "maximum": 50, "default": 20}, Example: "10"}
+	limit := kit.LimitParam(intel.MaxLimit, intel.DefaultLimit, "10")
 	return []kit.APIRoute{
 		{Method: "GET", Path: "/v1/market-intel", Auth: kit.AuthNone, Handler: h.APIMarketIntel, OperationID: "getMarketIntel", Tag: "Market intelligence",
 			Summary:     "News headlines with analysis and category tags, newest first",
@@ -19,7 +19,7 @@ func (h *Handlers) intelRoutes() []kit.APIRoute {
 			},
 			Responses: []kit.Response{
 				{Status: 200, Description: "A page of headlines.", Schema: intelSchema(MarketIntelPage{})},
-				{Status: 400, Description: "A parameter is out of range or not one of its values."},
+				kit.BadQuery(),
 			},
 			Example: "GET /v1/market-intel?limit=10&category=CENTRAL_BANK"},
 		{Method: "GET", Path: "/v1/stack-signal", Auth: kit.AuthNone, Handler: h.APIStackSignal, OperationID: "getStackSignal", Tag: "Market intelligence",
@@ -27,12 +27,12 @@ func (h *Handlers) intelRoutes() []kit.APIRoute {
 			Description: "Articles written from clusters of related recent headlines, plus one daily synthesis (category SYNTHESIS) tying together price moves, COMEX warehouse changes and the top stories. Articles written from sample stories are marked demo.",
 			Params: []kit.Param{
 				limit,
-				{Name: "offset", In: "query", Description: "Articles to skip.", Schema: kit.Schema{"type": "integer", "minimum": 0, "maximum": intel.MaxOffset, "default": 0}, Example: "20"},
+				kit.OffsetParam("Articles", intel.MaxOffset, "20"),
 				{Name: "category", In: "query", Description: "Only this category (any letter case); SYNTHESIS selects the daily syntheses.", Schema: kit.Schema{"type": "string", "enum": intel.ArticleCategories()}, Example: "SYNTHESIS"},
 			},
 			Responses: []kit.Response{
 				{Status: 200, Description: "A page of articles.", Schema: intelSchema(StackSignalPage{})},
-				{Status: 400, Description: "A parameter is out of range or not one of its values."},
+				kit.BadQuery(),
 			},
 			Example: "GET /v1/stack-signal?limit=5"},
 		// Registered before /{slug} so "latest" is never taken for a slug.
@@ -56,8 +56,6 @@ func (h *Handlers) intelRoutes() []kit.APIRoute {
 			Description: "Polls the news feeds and the CME warehouse reports (unless the server is offline), stores new headlines, writes articles for new story clusters and the day's synthesis if it is missing, and returns what this run produced. Running it again the same day writes no duplicates. Needs the API key of an administrator.",
 			Responses: []kit.Response{
 				{Status: 200, Description: "What the run did.", Schema: intelSchema(IntelRunJSON{})},
-				{Status: 401, Description: "No valid API key."},
-				{Status: 403, Description: "The key's account is not an administrator."},
 				{Status: 503, Description: "The configured news feed list is unusable."},
 			},
 			Example: "POST /v1/intelligence/generate"},
@@ -66,9 +64,9 @@ func (h *Handlers) intelRoutes() []kit.APIRoute {
 
 // PageRoutes are the Stack Signal, market-intel and Vault Watch pages.
 func (h *Handlers) PageRoutes() []kit.PageRoute {
-	return []kit.PageRoute{
-		{Method: "GET", Path: "/signal", Handler: h.SignalIndex, Auth: kit.AuthNone},
-		{Method: "GET", Path: "/intel", Handler: h.IntelIndex, Auth: kit.AuthNone},
-		{Method: "GET", Path: "/vault", Handler: h.VaultPage, Auth: kit.AuthNone},
-	}
+	return kit.PagesFor(kit.AuthNone, []kit.PageRoute{
+		{Method: "GET", Path: "/signal", Handler: h.SignalIndex},
+		{Method: "GET", Path: "/intel", Handler: h.IntelIndex},
+		{Method: "GET", Path: "/vault", Handler: h.VaultPage},
+	})
 }

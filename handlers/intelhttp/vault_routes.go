@@ -14,7 +14,7 @@ func (h *Handlers) vaultRoutes() []kit.APIRoute {
 			},
 			Responses: []kit.Response{
 				{Status: 200, Description: "The metal's warehouse figures and history.", Schema: h.intelRef("VaultWatch")},
-				{Status: 400, Description: "A parameter is out of range or not one of its values."},
+				kit.BadQuery(),
 				{Status: 404, Description: "No report is stored for the metal."},
 			},
 			Example: "GET /v1/vault-watch?metal=silver&days=90"},

@@ -36,3 +36,36 @@ func ParseIntParam(name, raw string, def, lo, hi int) (int, error) {
 func QueryInt(c *fiber.Ctx, name string, def, lo, hi int) (int, error) {
 	return ParseIntParam(name, c.Query(name), def, lo, hi)
 }
+
+// The documentation of the common query parameters, next to their reader.
+
+// Page size and skip of the lists PageParams reads.
+const (
+	DefaultPageLimit = 50
+	MaxPageLimit     = 200
+)
+
+// LimitParam documents a page size read as limit: 1 to max, def when absent.
+func LimitParam(max, def int, example string) Param {
+	return Param{Name: "limit", In: "query", Description: "Page size.", Schema: Schema{"type": "integer", "minimum": 1, "maximum": max, "default": def}, Example: example}
+}
+
+// OffsetParam documents offset, how many of a list's items (skipped names them, "Items",
+// "Comments") a page skips: from 0 up to max, or with no documented maximum when max is 0.
+func OffsetParam(skipped string, max int, example string) Param {
+	s := Schema{"type": "integer", "minimum": 0, "default": 0}
+	if max > 0 {
+		s["maximum"] = max
+	}
+	return Param{Name: "offset", In: "query", Description: skipped + " to skip.", Schema: s, Example: example}
+}
+
+// PageQuery documents the limit and offset that PageParams reads.
+func PageQuery() []Param {
+	return []Param{LimitParam(MaxPageLimit, DefaultPageLimit, ""), OffsetParam("Items", 0, "")}
+}
+
+// MetalFilter documents metal as an optional filter of a list.
+func MetalFilter(example string) Param {
+	return Param{Name: "metal", In: "query", Description: "Only this metal.", Schema: MetalSchema(), Example: example}
+}

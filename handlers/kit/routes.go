@@ -1,6 +1,8 @@
 package kit
 
 import (
+	"strconv"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/ouncehq/ounce/internal/job"
@@ -44,6 +46,40 @@ type Response struct {
 	// Contents documents a response served in several media types (media type → schema);
 	// it replaces Schema and ContentType when set.
 	Contents map[string]Schema
+}
+
+// The responses that many routes document with the same meaning, each said once here.
+
+// BodyTooLarge is the 413 of a route that reads at most limit bytes of body (a whole number
+// of KiB), named from the limit the route enforces.
+func BodyTooLarge(limit int) Response {
+	return Response{Status: 413, Description: "Body over " + strconv.Itoa(limit>>10) + " KiB."}
+}
+
+// ProblemResponse is an error documented with the problem+json schema inline, for an answer
+// whose errors a client is expected to read field by field.
+func ProblemResponse(status int, description string) Response {
+	return Response{Status: status, Description: description, Schema: ProblemSchema(), ContentType: "application/problem+json"}
+}
+
+// NotYourUserID is the 403 of a route whose body may claim a userId: only the caller's own.
+func NotYourUserID() Response {
+	return Response{Status: 403, Description: "userId is not your own id."}
+}
+
+// NotYours is the 404 of a route naming one of the member's own things (a holding, a
+// location): there is none with that id, or it is another member's, and the answer does not
+// say which.
+func NotYours(thing string) Response {
+	return Response{Status: 404, Description: "No such " + thing + " of yours."}
+}
+
+// Deleted is the 204 of a route that deletes what it names.
+func Deleted() Response { return Response{Status: 204, Description: "Deleted."} }
+
+// BadQuery is the 400 of a read whose query parameters are bounded numbers or enumerations.
+func BadQuery() Response {
+	return Response{Status: 400, Description: "A parameter is out of range or not one of its values."}
 }
 
 // APIRoute is one /v1 route with everything needed to serve and document it.
@@ -92,6 +128,19 @@ type PageRoute struct {
 	// Costly marks a route whose request may cost a call to a model, Stripe or the OCR tools:
 	// web limits it per member (HTTPConfig.CostlyPerMember), as /v1 limits each key.
 	Costly bool
+}
+
+// PagesFor gives every route of a group of pages the same auth, said once for the group. A
+// route of the group that names another level is a mistake in the table: it panics when the
+// table is built, at start-up.
+func PagesFor(auth Auth, routes []PageRoute) []PageRoute {
+	for i := range routes {
+		if routes[i].Auth != AuthNone && routes[i].Auth != auth {
+			panic("page route " + routes[i].Method + " " + routes[i].Path + " names its own auth inside a group")
+		}
+		routes[i].Auth = auth
+	}
+	return routes
 }
 
 // Job is a named background loop (internal/job): the services list theirs, the composition

@@ -115,3 +115,8 @@ type MCPTool struct {
 func UserIDClaim() Schema {
 	return Schema{"oneOf": []Schema{{"type": "string", "maxLength": 40}, {"type": "integer"}}, "description": "Optional, for compatibility: must be your own user id."}
 }
+
+// UserIDQuery is the query form of the same claim, userId.
+func UserIDQuery() Param {
+	return Param{Name: "userId", In: "query", Description: "Accepted for compatibility only: when sent it must be your own user id (else 403; 401 without a key); it never identifies anyone by itself.", Schema: Schema{"type": "string", "maxLength": 40}}
+}

@@ -41,7 +41,7 @@ func UserInput[T any](c *fiber.Ctx, parse func([]byte) (T, error)) (account.User
 
 // PageParams reads the limit and offset of a list.
 func PageParams(c *fiber.Ctx) (limit, offset int, err error) {
-	if limit, err = QueryInt(c, "limit", 50, 1, 200); err != nil {
+	if limit, err = QueryInt(c, "limit", DefaultPageLimit, 1, MaxPageLimit); err != nil {
 		return 0, 0, err
 	}
 	offset, err = QueryInt(c, "offset", 0, 0, 1<<31-1)

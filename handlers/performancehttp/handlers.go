@@ -21,6 +21,9 @@ import (
 // Handlers are the area's adapters over its service.
 type Handlers struct {
 	*kit.Base
+	// NoExtras answers nil for the component schemas (the routes inline theirs) and the tag
+	// descriptions (the routes use the portfolio's tag).
+	kit.NoExtras
 	perf *performance.Service
 }
 
@@ -205,9 +208,3 @@ func (h *Handlers) MCPTools() []kit.MCPTool {
 			return ToJSON(r), nil
 		}}}
 }
-
-// OpenAPIComponents: the routes inline their schemas.
-func (h *Handlers) OpenAPIComponents() map[string]kit.Schema { return nil }
-
-// OpenAPITags: the routes use the portfolio's tag.
-func (h *Handlers) OpenAPITags() map[string]string { return nil }

@@ -12,11 +12,11 @@ import (
 
 // PageRoutes are the dashboard's performance fragment, its chart, and the page both are on.
 func (h *Handlers) PageRoutes() []kit.PageRoute {
-	return []kit.PageRoute{
-		{Method: "GET", Path: "/dashboard/performance", Handler: h.DashboardPerformance, Auth: kit.AuthGold},
-		{Method: "GET", Path: "/dashboard/performance/chart", Handler: h.DashboardPerformanceChart, Auth: kit.AuthGold},
-		{Method: "GET", Path: "/performance", Handler: h.PerformancePage, Auth: kit.AuthGold},
-	}
+	return kit.PagesFor(kit.AuthGold, []kit.PageRoute{
+		{Method: "GET", Path: "/dashboard/performance", Handler: h.DashboardPerformance},
+		{Method: "GET", Path: "/dashboard/performance/chart", Handler: h.DashboardPerformanceChart},
+		{Method: "GET", Path: "/performance", Handler: h.PerformancePage},
+	})
 }
 
 func pctText(d *decimal.Decimal) string {

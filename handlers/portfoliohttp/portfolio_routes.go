@@ -9,12 +9,14 @@ import (
 
 // portfolioRoutes are the /v1 portfolio, analytics, sales and import/export routes.
 func (h *Handlers) portfolioRoutes() []kit.APIRoute {
+	badQuote := kit.Response{Status: 400, Description: "Unknown currency or unit."}
+	badField := kit.Response{Status: 400, Description: "A bad field, named."}
 	return []kit.APIRoute{
 		{Method: "GET", Path: "/v1/portfolio", Auth: kit.AuthGold, Handler: h.APIPortfolio, OperationID: "getPortfolio", Tag: "Portfolio",
 			Summary:     "Your stack valued at live spot prices",
 			Description: "Value is fine ounces still held × live spot; cost basis is quantity × price + fees, less the share of sold units. The day's change counts only holdings bought before the current trading session. All four metals are always present. Where a held metal has no price, its value and everything derived from it is null and stale is true: prices are never invented.",
 			Params:      []kit.Param{CurrencyParam(), UnitParam()},
-			Responses:   []kit.Response{{Status: 200, Description: "The portfolio summary.", Schema: pfSchema(PortfolioJSON{})}, {Status: 400, Description: "Unknown currency or unit."}},
+			Responses:   []kit.Response{{Status: 200, Description: "The portfolio summary.", Schema: pfSchema(PortfolioJSON{})}, badQuote},
 			Example:     "GET /v1/portfolio"},
 		{Method: "GET", Path: "/v1/portfolio/history", Auth: kit.AuthGold, Handler: h.APIPortfolioHistory, OperationID: "getPortfolioHistory", Tag: "Portfolio",
 			Summary:     "Your stack's value over time",
@@ -28,7 +30,7 @@ func (h *Handlers) portfolioRoutes() []kit.APIRoute {
 			Summary:     "Cost basis, break-even and allocation per metal",
 			Description: "break_even_price is the spot price per ounce (per the answer's unit: per gram with unit=g) at which a metal's value equals its remaining cost basis (after sales); distance_to_break_even_pct is how far spot would have to move to reach it. avg_cost_per_oz is over every purchase (sold units included, fees included). avg_premium_pct compares the unit prices paid with the historical spot on each purchase date: total paid ÷ total melt value at those spots − 1, i.e. each purchase's premium weighted by its melt value when bought, not by ounces (fees and zero-cost gifts excluded; null without dated purchases or history).",
 			Params:      []kit.Param{CurrencyParam(), UnitParam()},
-			Responses:   []kit.Response{{Status: 200, Description: "Analytics per metal and in total.", Schema: pfSchema(AnalyticsJSON{})}, {Status: 400, Description: "Unknown currency or unit."}},
+			Responses:   []kit.Response{{Status: 200, Description: "Analytics per metal and in total.", Schema: pfSchema(AnalyticsJSON{})}, badQuote},
 			Example:     "GET /v1/analytics"},
 		{Method: "POST", Path: "/v1/holdings/:id/sales", Auth: kit.AuthGold, Handler: h.APISalesCreate, OperationID: "createSale", Tag: "Portfolio",
 			Summary:     "Record a sale of some or all units of a holding",
@@ -37,9 +39,9 @@ func (h *Handlers) portfolioRoutes() []kit.APIRoute {
 			Body:        pfSchema(SaleCreateJSON{}),
 			Responses: []kit.Response{
 				{Status: 201, Description: "The sale, with its realized profit or loss.", Schema: pfSchema(SaleCreatedJSON{})},
-				{Status: 404, Description: "No such holding of yours."},
+				kit.NotYours("holding"),
 				{Status: 409, Description: "More units than are still held."},
-				{Status: 413, Description: "Body over 64 KiB."},
+				kit.BodyTooLarge(portfolio.MaxHoldingBody),
 			},
 			Example: `POST /v1/holdings/h_abc123/sales {"quantity":5,"price_per_unit":34.10,"fees":2.50,"sold_on":"2026-11-20"}`},
 		{Method: "POST", Path: "/v1/sales", Auth: kit.AuthGold, Handler: h.APIDisposalCreate, OperationID: "createDisposal", Tag: "Portfolio",
@@ -48,9 +50,9 @@ func (h *Handlers) portfolioRoutes() []kit.APIRoute {
 			Body:        pfSchema(DisposalCreateJSON{}),
 			Responses: []kit.Response{
 				{Status: 201, Description: "The disposal with its slices.", Schema: pfSchema(DisposalCreatedJSON{})},
-				{Status: 400, Description: "A bad field, named."},
-				{Status: 413, Description: "Body over 64 KiB."},
-				{Status: 422, Description: "More units than are held on sold_on (quantity), or lots that are not this product's (lots).", Schema: kit.ProblemSchema(), ContentType: "application/problem+json"},
+				badField,
+				kit.BodyTooLarge(portfolio.MaxHoldingBody),
+				kit.ProblemResponse(422, "More units than are held on sold_on (quantity), or lots that are not this product's (lots)."),
 			},
 			Example: `POST /v1/sales {"product_name":"American Silver Eagle 1 oz","metal":"silver","quantity":20,"price_per_unit":34.10,"fees":2.50,"sold_on":"2026-11-20","method":"hifo"}`},
 		{Method: "POST", Path: "/v1/sales/preview", Auth: kit.AuthGold, Handler: h.APIDisposalPreview, OperationID: "previewDisposal", Tag: "Portfolio",
@@ -59,8 +61,8 @@ func (h *Handlers) portfolioRoutes() []kit.APIRoute {
 			Body:        pfSchema(DisposalCreateJSON{}),
 			Responses: []kit.Response{
 				{Status: 200, Description: "Each method's disposal.", Schema: pfSchema(DisposalPreviewJSON{})},
-				{Status: 400, Description: "A bad field, named."},
-				{Status: 422, Description: "More units than are held on sold_on.", Schema: kit.ProblemSchema(), ContentType: "application/problem+json"},
+				badField,
+				kit.ProblemResponse(422, "More units than are held on sold_on."),
 			},
 			Example: `POST /v1/sales/preview {"product_name":"American Silver Eagle 1 oz","metal":"silver","quantity":20,"price_per_unit":34.10}`},
 		{Method: "GET", Path: "/v1/tax/report", Auth: kit.AuthGold, Handler: h.APITaxReport, OperationID: "getTaxReport", Tag: "Portfolio",
@@ -81,12 +83,10 @@ func (h *Handlers) portfolioRoutes() []kit.APIRoute {
 			Example: "GET /v1/tax/report?year=2026&format=csv"},
 		{Method: "GET", Path: "/v1/sales", Auth: kit.AuthGold, Handler: h.APISalesList, OperationID: "listSales", Tag: "Portfolio",
 			Summary: "List your sales, latest first",
-			Params: []kit.Param{
-				{Name: "limit", In: "query", Description: "Page size.", Schema: kit.Schema{"type": "integer", "minimum": 1, "maximum": 200, "default": 50}},
-				{Name: "offset", In: "query", Description: "Items to skip.", Schema: kit.Schema{"type": "integer", "minimum": 0, "default": 0}},
-				{Name: "metal", In: "query", Description: "Only this metal.", Schema: kit.MetalSchema()},
+			Params: append(kit.PageQuery(), []kit.Param{
+				kit.MetalFilter(""),
 				{Name: "holding_id", In: "query", Description: "Only sales of this holding.", Schema: kit.Schema{"type": "string", "maxLength": 64}},
-			},
+			}...),
 			Responses: []kit.Response{{Status: 200, Description: "A page of sales and the realized P/L of all of them.", Schema: pfSchema(SalesPageJSON{})}},
 			Example:   "GET /v1/sales?limit=20"},
 		{Method: "DELETE", Path: "/v1/sales/:id", Auth: kit.AuthGold, Handler: h.APISalesDelete, OperationID: "deleteSale", Tag: "Portfolio",
@@ -95,7 +95,7 @@ func (h *Handlers) portfolioRoutes() []kit.APIRoute {
 			Params:      []kit.Param{kit.PathParam("id", "Sale id.", 64, "s_abc123")},
 			Responses: []kit.Response{
 				{Status: 204, Description: "The sale is undone."},
-				{Status: 404, Description: "No such sale of yours."},
+				kit.NotYours("sale"),
 			},
 			Example: "DELETE /v1/sales/s_abc123"},
 		{Method: "GET", Path: "/v1/holdings/export", Auth: kit.AuthGold, Handler: h.APIHoldingsExport, OperationID: "exportHoldings", Tag: "Portfolio",
@@ -126,30 +126,30 @@ func (h *Handlers) portfolioRoutes() []kit.APIRoute {
 // PageRoutes are the dashboard's own browser routes (fragments, sales, import, export).
 // Every one is for Gold members: web shows others the membership page before the handler runs.
 func (h *Handlers) PageRoutes() []kit.PageRoute {
-	return []kit.PageRoute{
-		{Method: "GET", Path: "/holdings", Handler: h.HoldingsIndex, Auth: kit.AuthGold},
-		{Method: "GET", Path: "/holdings/new", Handler: h.HoldingsNew, Auth: kit.AuthGold},
-		{Method: "GET", Path: "/holdings/sales", Handler: h.SalesIndex, Auth: kit.AuthGold},
-		{Method: "GET", Path: "/holdings/sales/:id/undo", Handler: h.SaleUndoConfirm, Auth: kit.AuthGold},
-		{Method: "POST", Path: "/holdings/sales/:id/undo", Handler: h.SaleUndo, Auth: kit.AuthGold},
-		{Method: "POST", Path: "/holdings", Handler: h.HoldingsSave, Auth: kit.AuthGold},
-		{Method: "GET", Path: "/holdings/:id/edit", Handler: h.HoldingsEdit, Auth: kit.AuthGold},
-		{Method: "POST", Path: "/holdings/:id", Handler: h.HoldingsSave, Auth: kit.AuthGold},
-		{Method: "GET", Path: "/holdings/:id/delete", Handler: h.HoldingsDeleteConfirm, Auth: kit.AuthGold},
-		{Method: "POST", Path: "/holdings/:id/delete", Handler: h.HoldingsDelete, Auth: kit.AuthGold},
-		{Method: "GET", Path: "/dashboard/summary", Handler: h.DashboardSummary, Auth: kit.AuthGold},
-		{Method: "GET", Path: "/dashboard/holdings", Handler: h.DashboardHoldings, Auth: kit.AuthGold},
-		{Method: "GET", Path: "/dashboard/chart", Handler: h.DashboardChart, Auth: kit.AuthGold},
-		{Method: "GET", Path: "/tax", Handler: h.TaxPage, Auth: kit.AuthGold},
-		{Method: "POST", Path: "/tax/preview", Handler: h.TaxPreview, Auth: kit.AuthGold},
-		{Method: "POST", Path: "/tax/sell", Handler: h.TaxSell, Auth: kit.AuthGold},
-		{Method: "GET", Path: "/holdings/:id/sell", Handler: h.SaleForm, Auth: kit.AuthGold},
-		{Method: "POST", Path: "/holdings/:id/sell", Handler: h.SaleSubmit, Auth: kit.AuthGold},
-		{Method: "GET", Path: "/portfolio/import", Handler: h.ImportPage, Auth: kit.AuthGold},
-		{Method: "POST", Path: "/portfolio/import/preview", Handler: h.ImportPreviewSubmit, Auth: kit.AuthGold, MaxBody: archiveMaxBody},
-		{Method: "POST", Path: "/portfolio/import", Handler: h.ImportCommit, Auth: kit.AuthGold, MaxBody: importCommitMaxBody},
-		{Method: "GET", Path: "/portfolio/export", Handler: h.ExportDownload, Auth: kit.AuthGold},
-	}
+	return kit.PagesFor(kit.AuthGold, []kit.PageRoute{
+		{Method: "GET", Path: "/holdings", Handler: h.HoldingsIndex},
+		{Method: "GET", Path: "/holdings/new", Handler: h.HoldingsNew},
+		{Method: "GET", Path: "/holdings/sales", Handler: h.SalesIndex},
+		{Method: "GET", Path: "/holdings/sales/:id/undo", Handler: h.SaleUndoConfirm},
+		{Method: "POST", Path: "/holdings/sales/:id/undo", Handler: h.SaleUndo},
+		{Method: "POST", Path: "/holdings", Handler: h.HoldingsSave},
+		{Method: "GET", Path: "/holdings/:id/edit", Handler: h.HoldingsEdit},
+		{Method: "POST", Path: "/holdings/:id", Handler: h.HoldingsSave},
+		{Method: "GET", Path: "/holdings/:id/delete", Handler: h.HoldingsDeleteConfirm},
+		{Method: "POST", Path: "/holdings/:id/delete", Handler: h.HoldingsDelete},
+		{Method: "GET", Path: "/dashboard/summary", Handler: h.DashboardSummary},
+		{Method: "GET", Path: "/dashboard/holdings", Handler: h.DashboardHoldings},
+		{Method: "GET", Path: "/dashboard/chart", Handler: h.DashboardChart},
+		{Method: "GET", Path: "/tax", Handler: h.TaxPage},
+		{Method: "POST", Path: "/tax/preview", Handler: h.TaxPreview},
+		{Method: "POST", Path: "/tax/sell", Handler: h.TaxSell},
+		{Method: "GET", Path: "/holdings/:id/sell", Handler: h.SaleForm},
+		{Method: "POST", Path: "/holdings/:id/sell", Handler: h.SaleSubmit},
+		{Method: "GET", Path: "/portfolio/import", Handler: h.ImportPage},
+		{Method: "POST", Path: "/portfolio/import/preview", Handler: h.ImportPreviewSubmit, MaxBody: archiveMaxBody},
+		{Method: "POST", Path: "/portfolio/import", Handler: h.ImportCommit, MaxBody: importCommitMaxBody},
+		{Method: "GET", Path: "/portfolio/export", Handler: h.ExportDownload},
+	})
 }
 
 // Import bodies are the one place a large upload is expected: the CSV itself (at most

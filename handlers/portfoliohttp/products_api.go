@@ -63,7 +63,7 @@ func (h *Handlers) productRoutes() []kit.APIRoute {
 			Description: "What the add-holding form's picker offers: each product's metal, fine weight and purity, so a holding can be entered by name. Matches every word of q against name and aliases (any case), best first; without q, the whole catalogue in order.",
 			Params: []kit.Param{
 				{Name: "q", In: "query", Description: "Words to match.", Schema: kit.Schema{"type": "string", "maxLength": 100}, Example: "maple"},
-				{Name: "metal", In: "query", Description: "Only this metal.", Schema: kit.MetalSchema(), Example: "silver"},
+				kit.MetalFilter("silver"),
 			},
 			Responses: []kit.Response{
 				{Status: 200, Description: "The matching products.", Schema: pfSchema(ProductsJSON{})},

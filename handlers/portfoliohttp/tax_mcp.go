@@ -21,28 +21,12 @@ func (h *Handlers) taxMCPTools() []kit.MCPTool {
 		{Name: "preview_sale", Description: "Preview selling units of one product across your lots (Gold members; nothing is stored): for each lot method (fifo, lifo, hifo, average) the lots it would take, cost basis, gain, holding period and tax category under your tax_jurisdiction, and the method with the least gain. Arguments as POST /v1/sales. Not tax advice.",
 			Method: "POST", Path: "/v1/sales/preview", Gold: true, Schema: body,
 			Call: func(ctx context.Context, _ map[string]string, raw json.RawMessage, u *account.User) (any, error) {
-				in, err := portfolio.ParseDisposalJSON(raw)
-				if err != nil {
-					return nil, err
-				}
-				p, err := h.portfolio.PreviewDisposal(ctx, *u, in)
-				if err != nil {
-					return nil, err
-				}
-				return previewJSON(p), nil
+				return onDisposal(ctx, *u, raw, h.portfolio.PreviewDisposal, previewJSON)
 			}},
 		{Name: "record_sale", Description: "Record a sale (or trade, gift, loss) of units of one product across your lots (Gold members): product_name, metal, quantity, price_per_unit, fees, sold_on, currency (default the lots' own; lots bought in another count at the ECB rate of their purchase day) and method (fifo, lifo, hifo, average, or specific with lots [{holding_id, quantity}]); recorded as one slice per lot, all or none. More units than held is refused. Not tax advice.",
 			Method: "POST", Path: "/v1/sales", Gold: true, Schema: body,
 			Call: func(ctx context.Context, _ map[string]string, raw json.RawMessage, u *account.User) (any, error) {
-				in, err := portfolio.ParseDisposalJSON(raw)
-				if err != nil {
-					return nil, err
-				}
-				d, err := h.portfolio.RecordDisposal(ctx, *u, in)
-				if err != nil {
-					return nil, err
-				}
-				return DisposalCreatedJSON{Disposal: DisposalToJSON(d)}, nil
+				return onDisposal(ctx, *u, raw, h.portfolio.RecordDisposal, disposalCreatedJSON)
 			}},
 		{Name: "get_tax_report", Description: "Your gains report of one calendar year (Gold members), as JSON: every disposal slice with dates acquired and sold, proceeds, cost basis, gain, term and category under your tax_jurisdiction, totals per category, in your display currency (or currency). Not tax advice.",
 			Method: "GET", Path: "/v1/tax/report", Gold: true,
@@ -70,4 +54,25 @@ func (h *Handlers) taxMCPTools() []kit.MCPTool {
 				return TaxReportToJSON(r), nil
 			}},
 	}
+}
+
+// onDisposal runs a disposal use case (preview or record) on a body shaped as POST /v1/sales
+// takes it, and renders its answer with toJSON.
+func onDisposal[T, J any](ctx context.Context, u account.User, raw []byte,
+	do func(context.Context, account.User, portfolio.DisposalInput) (T, error), toJSON func(T) J) (J, error) {
+	var out J
+	in, err := portfolio.ParseDisposalJSON(raw)
+	if err != nil {
+		return out, err
+	}
+	v, err := do(ctx, u, in)
+	if err != nil {
+		return out, err
+	}
+	return toJSON(v), nil
+}
+
+// disposalCreatedJSON is the answer of POST /v1/sales.
+func disposalCreatedJSON(d portfolio.Disposal) DisposalCreatedJSON {
+	return DisposalCreatedJSON{Disposal: DisposalToJSON(d)}
 }

@@ -27,15 +27,15 @@ const (
 
 // PageRoutes are the markets and calculator pages.
 func (h *Handlers) PageRoutes() []kit.PageRoute {
-	return []kit.PageRoute{
-		{Method: "GET", Path: "/markets", Handler: h.MarketsPage, Auth: kit.AuthNone},
-		{Method: "GET", Path: "/markets/chart", Handler: h.MarketsChart, Auth: kit.AuthNone},
-		{Method: "GET", Path: "/events/prices", Handler: h.PriceEvents, Auth: kit.AuthNone},
-		{Method: "GET", Path: "/calculators/junk-silver", Handler: h.JunkSilverPage, Auth: kit.AuthNone},
-		{Method: "GET", Path: "/calculators/junk-silver/result", Handler: h.JunkSilverResult, Auth: kit.AuthNone},
-		{Method: "GET", Path: "/calculators/what-if", Handler: h.WhatIfPage, Auth: kit.AuthNone},
-		{Method: "GET", Path: "/calculators/what-if/result", Handler: h.WhatIfResult, Auth: kit.AuthNone},
-	}
+	return kit.PagesFor(kit.AuthNone, []kit.PageRoute{
+		{Method: "GET", Path: "/markets", Handler: h.MarketsPage},
+		{Method: "GET", Path: "/markets/chart", Handler: h.MarketsChart},
+		{Method: "GET", Path: "/events/prices", Handler: h.PriceEvents},
+		{Method: "GET", Path: "/calculators/junk-silver", Handler: h.JunkSilverPage},
+		{Method: "GET", Path: "/calculators/junk-silver/result", Handler: h.JunkSilverResult},
+		{Method: "GET", Path: "/calculators/what-if", Handler: h.WhatIfPage},
+		{Method: "GET", Path: "/calculators/what-if/result", Handler: h.WhatIfResult},
+	})
 }
 
 // calculator is one calculator's page: its head, the view a request's query makes, and how

@@ -13,6 +13,8 @@ import (
 // Handlers are the area's adapters over its service, sharing the server's kit.Base.
 type Handlers struct {
 	*kit.Base
+	// NoExtras answers nil for the Area methods this area has nothing for.
+	kit.NoExtras
 	market    *prices.Service
 	portfolio *portfolio.Service
 	// quotes converts prices into the currency and unit asked for (USD only without rates).

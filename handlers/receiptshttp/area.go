@@ -5,12 +5,3 @@ import "github.com/ouncehq/ounce/handlers/kit"
 // *Handlers is this area's one value of the kit.Area contract: internal/app builds it with New
 // and lists it once; handlers.New assembles every area's routes, schemas and tools.
 var _ kit.Area = (*Handlers)(nil)
-
-// MCPTools: this area offers no MCP tools.
-func (h *Handlers) MCPTools() []kit.MCPTool { return nil }
-
-// OpenAPIComponents: this area names no component schemas of its own.
-func (h *Handlers) OpenAPIComponents() map[string]kit.Schema { return nil }
-
-// OpenAPITags: the tags of its routes carry no description.
-func (h *Handlers) OpenAPITags() map[string]string { return nil }

@@ -17,7 +17,7 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 			Body:        receiptSchema(ReceiptConfirmJSON{}),
 			Responses: []kit.Response{
 				{Status: 200, Description: "Added.", Schema: receiptSchema(ReceiptConfirmedJSON{})},
-				{Status: 413, Description: "Body over 256 KiB."},
+				kit.BodyTooLarge(receiptConfirmMaxBody),
 				{Status: 422, Description: "Some lines are invalid; nothing was added. errors lists {row, field, message}.", Schema: portfoliohttp.ImportProblemSchema(), ContentType: "application/problem+json"},
 			},
 			MaxBody: receiptConfirmMaxBody,
@@ -34,9 +34,9 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 			Responses: []kit.Response{
 				{Status: 200, Description: "The proposed receipt.", Schema: receiptSchema(ReceiptJSON{})},
 				{Status: 413, Description: "The file is over 10 MB."},
-				{Status: 422, Description: "The file cannot be read: damaged or truncated, over 40 megapixels, a decompression bomb, two formats at once, or a PDF over 20 pages.", Schema: kit.ProblemSchema(), ContentType: "application/problem+json"},
+				kit.ProblemResponse(422, "The file cannot be read: damaged or truncated, over 40 megapixels, a decompression bomb, two formats at once, or a PDF over 20 pages."),
 				{Status: 429, Description: "Scan limit reached (free: 5 per 30 days, Gold: 60 per hour); Retry-After and reset say when the next scan is possible.", Schema: receiptLimitSchema(), ContentType: "application/problem+json"},
-				{Status: 503, Description: "The server lacks an OCR tool; detail names the Debian package.", Schema: kit.ProblemSchema(), ContentType: "application/problem+json"},
+				kit.ProblemResponse(503, "The server lacks an OCR tool; detail names the Debian package."),
 			},
 			MaxBody: scanMaxBody,
 			Example: "POST /v1/scan-receipt file=@receipt.pdf"},

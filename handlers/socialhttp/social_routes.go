@@ -12,8 +12,8 @@ import (
 func (h *Handlers) APIRoutes() []kit.APIRoute {
 	article := kit.PathParam("id", "The article's id or its slug.", 200, "2026-11-22-daily-synthesis")
 	comment := kit.PathParam("comment_id", "The comment's id, as returned when it was posted or listed.", 200, "c_abc123")
-	claim := kit.Param{Name: "userId", In: "query", Description: "Accepted for compatibility only: when sent it must be your own user id (else 403), and it never identifies anyone by itself (401 without a key).", Schema: kit.Schema{"type": "string", "maxLength": 40}}
-	forbidden := kit.Response{Status: 403, Description: "userId is not your own id."}
+	claim := kit.UserIDQuery()
+	forbidden := kit.NotYourUserID()
 	notFound := kit.Response{Status: 404, Description: "No article with that id or slug."}
 	return []kit.APIRoute{
 		{Method: "POST", Path: "/v1/stack-signal/articles/:id/view", Auth: kit.AuthNone, Handler: h.APIArticleView, OperationID: "recordArticleView", Tag: "Social",
@@ -53,8 +53,8 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 				{Status: 201, Description: "The comment as readers see it.", Schema: socialSchema(CommentEnvelopeJSON{})},
 				{Status: 403, Description: "userId is not your own id, or an administrator has stopped you from commenting."},
 				notFound,
-				{Status: 413, Description: "Body over 64 KiB."},
-				{Status: 422, Description: "body holds text-direction control characters (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C); errors names the field.", Schema: kit.ProblemSchema(), ContentType: "application/problem+json"},
+				kit.BodyTooLarge(kit.MaxJSONBody),
+				kit.ProblemResponse(422, "body holds text-direction control characters (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C); errors names the field."),
 				{Status: 429, Description: "Over " + strconv.Itoa(social.CommentsPerMinute) + " comments a minute or " + strconv.Itoa(social.CommentsPerDay) + " a day (or the key's request limit); Retry-After says when to try again."},
 			},
 			Example: `POST /v1/stack-signal/articles/2026-11-22-daily-synthesis/comments {"body":"Registered silver fell again this week."}`},
@@ -63,8 +63,8 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 			Description: "Each comment names its author by display name only (their choice in account settings, or \"Member\" and a short stable tag); never a user id or email. Hidden and deleted comments are left out.",
 			Params: []kit.Param{
 				article,
-				{Name: "limit", In: "query", Description: "Page size.", Schema: kit.Schema{"type": "integer", "minimum": 1, "maximum": social.MaxCommentLimit, "default": social.DefaultCommentLimit}, Example: "20"},
-				{Name: "offset", In: "query", Description: "Comments to skip.", Schema: kit.Schema{"type": "integer", "minimum": 0, "maximum": social.MaxCommentOffset, "default": 0}},
+				kit.LimitParam(social.MaxCommentLimit, social.DefaultCommentLimit, "20"),
+				kit.OffsetParam("Comments", social.MaxCommentOffset, ""),
 				claim,
 			},
 			Responses: []kit.Response{
@@ -76,7 +76,7 @@ func (h *Handlers) APIRoutes() []kit.APIRoute {
 			Summary: "Delete your comment (administrators: any comment)",
 			Params:  []kit.Param{article, comment, claim},
 			Responses: []kit.Response{
-				{Status: 204, Description: "Deleted."},
+				kit.Deleted(),
 				forbidden,
 				{Status: 404, Description: "No such article, or no such comment of yours on it."},
 			},
