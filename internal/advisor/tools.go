@@ -3,7 +3,6 @@ package advisor
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -1085,6 +1084,3 @@ func (s *Service) comexRegistered(ctx context.Context, _ db.User, a args) (resul
 	}
 	return result{Text: text, Facts: facts, Stale: w.Stale}, nil
 }
-
-// errUnknownTool is a model calling a function that does not exist.
-var errUnknownTool = errors.New("unknown tool")

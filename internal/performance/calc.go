@@ -56,23 +56,6 @@ type figures struct {
 	notes                                       []string
 }
 
-// measure computes a period's figures from points s (the close before it starts) to e (its
-// end). The conventions:
-//   - net flows = purchases at cost (fees included) − net sale proceeds (after sale fees);
-//   - gain = end − start − net flows; realized = the profit or loss of the period's sales
-//     against their cost basis; unrealized = gain − realized (the change in the unrealized
-//     profit or loss of what is held);
-//   - time-weighted return: each point's return (V_i + out_i) / (V_{i−1} + in_i) − 1,
-//     purchases counted at the start of their day and proceeds at its end (Portfolio
-//     Performance's TTWROR), chain-linked; a day that starts with nothing held and nothing
-//     bought is skipped (no division by zero);
-//   - money-weighted return: XIRR (actual/365) of −start at the close before the period,
-//     −purchases and +proceeds on their days, +end at its end; annual when the period is
-//     longer than 365 days, else the growth over the period itself;
-//   - benchmark: the start value and every flow put into (or taken out of) the benchmark
-//     metal at its day's close, held to the end; its TWR is the metal's own price change.
-func measure(pts []point, s, e int) figures { return prepare(pts).measure(s, e) }
-
 // sums are running totals over a timeline, so each period is a difference of two of them
 // rather than a walk over its days: index i holds the sum over points 1..i.
 type sums struct {
@@ -204,7 +187,21 @@ func (x *sums) link(i int, p, prev point) {
 	}
 }
 
-// measure computes the figures of points s..e.
+// measure computes a period's figures from points s (the close before it starts) to e (its
+// end). The conventions:
+//   - net flows = purchases at cost (fees included) − net sale proceeds (after sale fees);
+//   - gain = end − start − net flows; realized = the profit or loss of the period's sales
+//     against their cost basis; unrealized = gain − realized (the change in the unrealized
+//     profit or loss of what is held);
+//   - time-weighted return: each point's return (V_i + out_i) / (V_{i−1} + in_i) − 1,
+//     purchases counted at the start of their day and proceeds at its end (Portfolio
+//     Performance's TTWROR), chain-linked; a day that starts with nothing held and nothing
+//     bought is skipped (no division by zero);
+//   - money-weighted return: XIRR (actual/365) of −start at the close before the period,
+//     −purchases and +proceeds on their days, +end at its end; annual when the period is
+//     longer than 365 days, else the growth over the period itself;
+//   - benchmark: the start value and every flow put into (or taken out of) the benchmark
+//     metal at its day's close, held to the end; its TWR is the metal's own price change.
 func (x *sums) measure(s, e int) figures {
 	var f figures
 	pts := x.pts
